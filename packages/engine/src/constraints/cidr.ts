@@ -1,0 +1,11 @@
+import { compileRangeMatcher } from '../ip.js'
+import type { ConstraintSpec, Predicate } from './types.js'
+
+/** IN_CIDR: the context value is a valid address inside any valid range of the same family. */
+export function compileCidr({ values, field }: ConstraintSpec): Predicate {
+  const inRange = compileRangeMatcher(values)
+  return (context) => {
+    const address = field(context)
+    return address !== undefined && inRange(address)
+  }
+}

@@ -1,0 +1,173 @@
+import type { CompileEnvironment } from './compile-strategy.js'
+import { type CompiledFeature, compileAlwaysOff, compileFeature } from './compile-feature.js'
+import { stringify } from './context.js'
+import { DISABLED_VARIANT, unknownToggle } from './outcomes.js'
+import { type StateChange, readState } from './state.js'
+import type {
+  ClientFeaturesPayload,
+  Context,
+  CustomStrategy,
+  EngineOptions,
+  EvaluateAllOptions,
+  EvaluatedToggle,
+  FeatureDefinition,
+  SegmentDefinition,
+  Variant,
+} from './types.js'
+
+export interface Engine {
+  /** Applies a full payload or delta events; returns warnings (never throws). */
+  load(state: unknown): string[]
+  isEnabled(name: string, context?: Context): boolean
+  getVariant(name: string, context?: Context): Variant
+  /** The evaluated toggles `/proxy` returns: enabled ones in payload order, unless options say otherwise. */
+  evaluateAll(context?: Context, options?: EvaluateAllOptions): EvaluatedToggle[]
+  /** The current state as a full payload (definitions as received, with segments). */
+  getState(): ClientFeaturesPayload
+  /** Number of features loaded. */
+  readonly size: number
+}
+
+const EMPTY_CONTEXT: Context = Object.freeze({})
+
+function asContext(context: unknown): Context {
+  return context !== null && typeof context === 'object' ? (context as Context) : EMPTY_CONTEXT
+}
+
+function validateStrategies(strategies: unknown): Map<string, CustomStrategy> {
+  const map = new Map<string, CustomStrategy>()
+  for (const strategy of (strategies ?? []) as unknown[]) {
+    const candidate = strategy as Partial<CustomStrategy> | null
+    if (!candidate || typeof candidate.name !== 'string' || typeof candidate.isEnabled !== 'function') {
+      throw new TypeError('Invalid custom strategy: expected { name: string, isEnabled(parameters, context) }')
+    }
+    // The first strategy of a name wins, as in the Node SDK's lookup.
+    if (!map.has(candidate.name)) map.set(candidate.name, candidate as CustomStrategy)
+  }
+  return map
+}
+
+function defaultHostname(): string {
+  const env = (globalThis as { process?: { env?: Record<string, string | undefined> } }).process?.env
+  return env?.HOSTNAME ?? 'undefined'
+}
+
+/**
+ * Creates an engine. `strategies` are custom strategies (checked before the built-ins);
+ * `hostname` is what `applicationHostname` compares with (default: `$HOSTNAME`, as the Node SDK).
+ */
+export function createEngine(options: EngineOptions = {}): Engine {
+  const customStrategies = validateStrategies(options.strategies)
+  const hostname = (options.hostname ?? defaultHostname()).toLowerCase()
+
+  let definitions = new Map<string, FeatureDefinition>()
+  let segments = new Map<number, SegmentDefinition>()
+  let features = new Map<string, CompiledFeature>()
+  let order: CompiledFeature[] = []
+  const lookup = (name: string): CompiledFeature | undefined => features.get(name)
+
+  function compileAll(names: Iterable<string>, warnings: string[]): void {
+    const env: CompileEnvironment = { customStrategies, segments, hostname, warn: (m) => warnings.push(m) }
+    for (const name of names) {
+      const definition = definitions.get(name)
+      if (!definition) {
+        features.delete(name)
+        continue
+      }
+      try {
+        features.set(name, compileFeature(definition, env, lookup))
+      } catch (error) {
+        warnings.push(`${name}: could not be compiled (${error instanceof Error ? error.message : String(error)}); the flag is off`)
+        features.set(name, compileAlwaysOff(definition, name))
+      }
+    }
+  }
+
+  function apply(change: StateChange, warnings: string[]): void {
+    if (change.kind === 'replace') {
+      definitions = change.features
+      segments = change.segments
+      features = new Map()
+      compileAll(definitions.keys(), warnings)
+    } else {
+      const dirty = new Set<string>()
+      for (const step of change.steps) {
+        switch (step.kind) {
+          case 'hydrate':
+            definitions = step.features
+            segments = step.segments
+            dirty.clear()
+            features = new Map()
+            for (const name of definitions.keys()) dirty.add(name)
+            break
+          case 'feature-updated':
+            definitions.set(step.feature.name, step.feature)
+            dirty.add(step.feature.name)
+            break
+          case 'feature-removed':
+            definitions.delete(step.name)
+            dirty.add(step.name)
+            break
+          case 'segment-updated':
+          case 'segment-removed':
+            if (step.kind === 'segment-updated') segments.set(step.segment.id, step.segment)
+            else segments.delete(step.id)
+            for (const feature of features.values()) if (feature.segmentIds.includes(step.id)) dirty.add(feature.name)
+            break
+        }
+      }
+      compileAll(dirty, warnings)
+    }
+    // Keep payload order: a Map iterates in insertion order and upserts keep their position.
+    const next = new Map<string, CompiledFeature>()
+    for (const name of definitions.keys()) next.set(name, features.get(name)!)
+    features = next
+    order = [...features.values()]
+    for (const feature of order) {
+      for (const dependency of (feature.definition.dependencies ?? []) as Array<{ feature?: unknown }>) {
+        const parent = stringify(dependency?.feature)
+        if (parent && !features.has(parent)) warnings.push(`${feature.name}: depends on unknown feature "${parent}"`)
+      }
+    }
+  }
+
+  return {
+    load(state) {
+      const warnings: string[] = []
+      const change = readState(state, warnings)
+      if (change) apply(change, warnings)
+      return warnings
+    },
+    isEnabled(name, context) {
+      const feature = features.get(name)
+      return feature ? feature.isEnabled(asContext(context)) : false
+    },
+    getVariant(name, context) {
+      const feature = features.get(name)
+      return feature ? feature.evaluate(asContext(context)).variant : DISABLED_VARIANT
+    },
+    evaluateAll(context, options) {
+      const ctx = asContext(context)
+      const names = options?.names
+      if (names) {
+        return names.map((name) => {
+          const feature = typeof name === 'string' ? features.get(name) : undefined
+          return feature ? feature.evaluate(ctx) : unknownToggle(String(name))
+        })
+      }
+      const result: EvaluatedToggle[] = []
+      const all = options?.includeDisabled === true
+      for (let i = 0; i < order.length; i++) {
+        const evaluated = order[i]!.evaluate(ctx)
+        if (all || evaluated.enabled) result.push(evaluated)
+      }
+      return result
+    },
+    getState() {
+      return { version: 2, features: [...definitions.values()], segments: [...segments.values()] }
+    },
+    get size() {
+      return features.size
+    },
+  }
+}

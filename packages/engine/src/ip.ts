@@ -1,0 +1,70 @@
+import ipaddr from 'ipaddr.js'
+
+/** A parsed address or subnet: family, address bytes and prefix length. */
+export interface IpRange {
+  family: 'ipv4' | 'ipv6'
+  bytes: number[]
+  prefix: number
+}
+
+/**
+ * Parses an address strictly, as the Node SDK's `ip-address` does: dotted-quad decimal IPv4 only
+ * (no `127.1`, hex or octal forms), any valid IPv6. An IPv4-mapped IPv6 address stays IPv6.
+ */
+export function parseAddress(text: string): IpRange | undefined {
+  if (ipaddr.IPv4.isValidFourPartDecimal(text)) {
+    return { family: 'ipv4', bytes: ipaddr.IPv4.parse(text).toByteArray(), prefix: 32 }
+  }
+  if (ipaddr.IPv6.isValid(text)) {
+    return { family: 'ipv6', bytes: ipaddr.IPv6.parse(text).toByteArray(), prefix: 128 }
+  }
+  return undefined
+}
+
+/** Parses `a.b.c.d`, `a.b.c.d/n`, an IPv6 address or an IPv6 CIDR; host bits are allowed. */
+export function parseRange(text: string): IpRange | undefined {
+  const slash = text.indexOf('/')
+  if (slash === -1) return parseAddress(text)
+  const address = parseAddress(text.slice(0, slash))
+  const bits = text.slice(slash + 1)
+  if (!address || !/^\d{1,3}$/.test(bits)) return undefined
+  const prefix = Number(bits)
+  if (prefix > address.prefix) return undefined
+  return { ...address, prefix }
+}
+
+export function rangeContains(range: IpRange, address: IpRange): boolean {
+  if (range.family !== address.family) return false
+  let bits = range.prefix
+  for (let i = 0; bits > 0; i++, bits -= 8) {
+    const mask = bits >= 8 ? 0xff : (0xff << (8 - bits)) & 0xff
+    if ((range.bytes[i]! & mask) !== (address.bytes[i]! & mask)) return false
+  }
+  return true
+}
+
+// Remote addresses repeat across the flags of one request, so parses are cached (bounded).
+const CACHE_LIMIT = 1000
+const parsed = new Map<string, IpRange | null>()
+
+export function parseAddressCached(text: string): IpRange | undefined {
+  let address = parsed.get(text)
+  if (address === undefined) {
+    address = parseAddress(text) ?? null
+    if (parsed.size >= CACHE_LIMIT) parsed.clear()
+    parsed.set(text, address)
+  }
+  return address ?? undefined
+}
+
+/** Returns `address => whether it is inside any of the ranges`; invalid entries are skipped. */
+export function compileRangeMatcher(entries: string[]): (address: string) => boolean {
+  const ranges = entries.map(parseRange).filter((range): range is IpRange => range !== undefined)
+  if (ranges.length === 0) return () => false
+  return (text) => {
+    const address = parseAddressCached(text)
+    if (!address) return false
+    for (const range of ranges) if (rangeContains(range, address)) return true
+    return false
+  }
+}

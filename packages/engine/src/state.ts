@@ -1,0 +1,111 @@
+// Reads a client features payload (full form or delta events) into validated changes.
+// Input comes from the network: anything malformed is skipped with a warning, never thrown.
+import { stringify } from './context.js'
+import type { FeatureDefinition, SegmentDefinition } from './types.js'
+
+export type DeltaStep =
+  | { kind: 'hydrate'; features: Map<string, FeatureDefinition>; segments: Map<number, SegmentDefinition> }
+  | { kind: 'feature-updated'; feature: FeatureDefinition }
+  | { kind: 'feature-removed'; name: string }
+  | { kind: 'segment-updated'; id: number; segment: SegmentDefinition }
+  | { kind: 'segment-removed'; id: number }
+
+export type StateChange =
+  | { kind: 'replace'; features: Map<string, FeatureDefinition>; segments: Map<number, SegmentDefinition> }
+  | { kind: 'delta'; steps: DeltaStep[] }
+
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  value !== null && typeof value === 'object' && !Array.isArray(value)
+
+function readFeature(value: unknown, warnings: string[]): FeatureDefinition | undefined {
+  if (!isObject(value) || typeof value.name !== 'string' || value.name === '') {
+    warnings.push('a feature without a name was skipped')
+    return undefined
+  }
+  return value as FeatureDefinition
+}
+
+function readSegment(value: unknown, warnings: string[]): SegmentDefinition | undefined {
+  const id = isObject(value) ? Number(value.id) : Number.NaN
+  if (!Number.isFinite(id)) {
+    warnings.push('a segment without a numeric id was skipped')
+    return undefined
+  }
+  return { ...(value as unknown as SegmentDefinition), id }
+}
+
+function readFeatures(list: unknown, warnings: string[]): Map<string, FeatureDefinition> {
+  const features = new Map<string, FeatureDefinition>()
+  if (!Array.isArray(list)) return features
+  for (const entry of list) {
+    const feature = readFeature(entry, warnings)
+    // A repeated name replaces the earlier definition and keeps its position (as a JS object would).
+    if (feature) features.set(feature.name, feature)
+  }
+  return features
+}
+
+function readSegments(list: unknown, warnings: string[]): Map<number, SegmentDefinition> {
+  const segments = new Map<number, SegmentDefinition>()
+  if (list === undefined || list === null) return segments
+  if (!Array.isArray(list)) {
+    warnings.push('"segments" is not an array; ignored')
+    return segments
+  }
+  for (const entry of list) {
+    const segment = readSegment(entry, warnings)
+    if (segment) segments.set(segment.id, segment)
+  }
+  return segments
+}
+
+function readEvent(event: unknown, warnings: string[]): DeltaStep | undefined {
+  if (!isObject(event)) {
+    warnings.push('a delta event is not an object; ignored')
+    return undefined
+  }
+  switch (event.type) {
+    case 'hydration':
+      return { kind: 'hydrate', features: readFeatures(event.features, warnings), segments: readSegments(event.segments, warnings) }
+    case 'feature-updated': {
+      const feature = readFeature(event.feature, warnings)
+      return feature && { kind: 'feature-updated', feature }
+    }
+    case 'feature-removed': {
+      const name = stringify(event.featureName)
+      return name ? { kind: 'feature-removed', name } : undefined
+    }
+    case 'segment-updated': {
+      const segment = readSegment(event.segment, warnings)
+      return segment && { kind: 'segment-updated', id: segment.id, segment }
+    }
+    case 'segment-removed': {
+      const id = Number(event.segmentId)
+      return Number.isFinite(id) ? { kind: 'segment-removed', id } : undefined
+    }
+    default:
+      warnings.push(`unknown delta event type "${String(event.type)}"; ignored`)
+      return undefined
+  }
+}
+
+/** A delta has an `events` array; otherwise a full payload has a `features` array (Node SDK rule). */
+export function readState(state: unknown, warnings: string[]): StateChange | undefined {
+  if (!isObject(state)) {
+    warnings.push('the payload is not an object; nothing was loaded')
+    return undefined
+  }
+  if (Array.isArray(state.events)) {
+    const steps: DeltaStep[] = []
+    for (const event of state.events) {
+      const step = readEvent(event, warnings)
+      if (step) steps.push(step)
+    }
+    return { kind: 'delta', steps }
+  }
+  if (Array.isArray(state.features)) {
+    return { kind: 'replace', features: readFeatures(state.features, warnings), segments: readSegments(state.segments, warnings) }
+  }
+  warnings.push('the payload has neither a "features" nor an "events" array; nothing was loaded')
+  return undefined
+}

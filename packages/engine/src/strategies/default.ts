@@ -1,0 +1,3 @@
+import type { StrategyCompiler } from './types.js'
+
+export const compileDefault: StrategyCompiler = () => () => true

@@ -1,0 +1,12 @@
+import type { Predicate } from '../constraints/index.js'
+
+export interface StrategyInput {
+  /** The strategy's parameters as received (values may be of any type). */
+  parameters: Record<string, unknown>
+  featureName: string
+  /** Lowercased hostname for `applicationHostname`. */
+  hostname: string
+}
+
+/** Compiles a built-in strategy's own test, without constraints or segments. */
+export type StrategyCompiler = (input: StrategyInput) => Predicate

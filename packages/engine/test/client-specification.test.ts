@@ -1,0 +1,62 @@
+// The official conformance suite, driven from the package's own index.json: every toggle and
+// variant case is its own test.
+import { readFileSync } from 'node:fs'
+import { createRequire } from 'node:module'
+import { dirname, join } from 'node:path'
+import { describe, expect, it } from 'vitest'
+import { createEngine } from '@vexil/engine'
+
+const require = createRequire(import.meta.url)
+const specDir = join(dirname(require.resolve('@unleash/client-specification/package.json')), 'specifications')
+const index: string[] = JSON.parse(readFileSync(join(specDir, 'index.json'), 'utf8'))
+
+interface SpecFile {
+  name: string
+  state: unknown
+  tests?: Array<{ description: string; context: Record<string, unknown>; toggleName: string; expectedResult: boolean }>
+  variantTests?: Array<{
+    description: string
+    context: Record<string, unknown>
+    toggleName: string
+    expectedResult: { name: string; enabled: boolean; feature_enabled: boolean; payload?: unknown }
+  }>
+}
+
+const files = index.map((file) => ({ file, spec: JSON.parse(readFileSync(join(specDir, file), 'utf8')) as SpecFile }))
+
+it('the suite is complete: 22 files, 227 toggle tests, 52 variant tests', () => {
+  expect(files).toHaveLength(22)
+  expect(files.reduce((n, { spec }) => n + (spec.tests?.length ?? 0), 0)).toBe(227)
+  expect(files.reduce((n, { spec }) => n + (spec.variantTests?.length ?? 0), 0)).toBe(52)
+})
+
+describe.each(files)('$file', ({ spec }) => {
+  const engine = createEngine()
+  const warnings = engine.load(spec.state)
+
+  it('loads', () => {
+    expect(Array.isArray(warnings)).toBe(true)
+  })
+
+  const toggleTests = spec.tests ?? []
+  if (toggleTests.length > 0) {
+    it.each(toggleTests)('$description', ({ context, toggleName, expectedResult }) => {
+      expect(engine.isEnabled(toggleName, context)).toBe(expectedResult)
+      expect(engine.evaluateAll(context, { names: [toggleName] })[0]!.enabled).toBe(expectedResult)
+    })
+  }
+
+  const variantTests = spec.variantTests ?? []
+  if (variantTests.length > 0) {
+    it.each(variantTests)('$description', ({ context, toggleName, expectedResult }) => {
+      const variant = engine.getVariant(toggleName, context)
+      expect({ name: variant.name, enabled: variant.enabled, feature_enabled: variant.feature_enabled, payload: variant.payload }).toEqual({
+        name: expectedResult.name,
+        enabled: expectedResult.enabled,
+        feature_enabled: expectedResult.feature_enabled,
+        payload: expectedResult.payload,
+      })
+      expect(variant.featureEnabled).toBe(expectedResult.feature_enabled)
+    })
+  }
+})
