@@ -1,7 +1,7 @@
 import { type CompileEnvironment, type CompiledStrategy, compileStrategy } from './compile-strategy.js'
-import { stringify } from './context.js'
+import { type Frame, stringify, toNumber } from './context.js'
 import { DISABLED_VARIANT, ENABLED_WITHOUT_VARIANT, featureVariant, toggle } from './outcomes.js'
-import type { Context, EvaluatedToggle, FeatureDefinition, Variant } from './types.js'
+import type { EvaluatedToggle, FeatureDefinition, Variant } from './types.js'
 import { type VariantSelector, compileVariantSelector } from './variants.js'
 
 export interface CompiledFeature {
@@ -11,14 +11,14 @@ export interface CompiledFeature {
   readonly hasDependencies: boolean
   readonly segmentIds: readonly number[]
   /** Enabled for this context, dependencies included. */
-  isEnabled(context: Context): boolean
+  isEnabled(frame: Frame): boolean
   /** Enabled state and variant in one pass; the result is shared and frozen. */
-  evaluate(context: Context): EvaluatedToggle
+  evaluate(frame: Frame): EvaluatedToggle
 }
 
 export type FeatureLookup = (name: string) => CompiledFeature | undefined
 
-type DependencyCheck = (context: Context) => boolean
+type DependencyCheck = (frame: Frame) => boolean
 
 function compileDependencies(raw: unknown, featureName: string, lookup: FeatureLookup, warn: (m: string) => void): DependencyCheck | undefined {
   if (!Array.isArray(raw) || raw.length === 0) return undefined
@@ -30,20 +30,20 @@ function compileDependencies(raw: unknown, featureName: string, lookup: FeatureL
     }
     const expectEnabled = (dependency as { enabled?: unknown }).enabled !== false
     const variantList = (dependency as { variants?: unknown }).variants
-    const variants = Array.isArray(variantList) && variantList.length > 0 ? new Set(variantList.map(String)) : undefined
-    return (context) => {
+    const variants = Array.isArray(variantList) && variantList.length > 0 ? new Set(variantList.map((v) => stringify(v) ?? '')) : undefined
+    return (frame) => {
       // Looked up at evaluation time: parents can change through delta events.
       const parent = lookup(parentName)
       // One level only: a parent with dependencies of its own never satisfies (defeats cycles).
       if (!parent || parent.hasDependencies) return false
-      if (!expectEnabled) return !parent.isEnabled(context)
-      if (!variants) return parent.isEnabled(context)
-      const variant = parent.evaluate(context).variant
+      if (!expectEnabled) return !parent.isEnabled(frame)
+      if (!variants) return parent.isEnabled(frame)
+      const variant = parent.evaluate(frame).variant
       return variant.feature_enabled && variants.has(variant.name)
     }
   })
-  return (context) => {
-    for (const check of checks) if (!check(context)) return false
+  return (frame) => {
+    for (const check of checks) if (!check(frame)) return false
     return true
   }
 }
@@ -88,30 +88,31 @@ export function compileFeature(definition: FeatureDefinition, env: CompileEnviro
           group: name,
           stickiness: stringify((featureVariants[0] as { stickiness?: unknown } | null)?.stickiness),
           overrides: true,
+          fields: env.fields,
         })
   for (const strategy of strategies) {
     strategy.outcomes = strategy.variants.map((variant) => toggle(name, true, variant as Variant, impressionData))
   }
 
-  const withFeatureVariant = (context: Context): EvaluatedToggle => {
+  const withFeatureVariant = (frame: Frame): EvaluatedToggle => {
     if (!selectFeatureVariant) return onWithoutVariant
-    const index = selectFeatureVariant(context)
+    const index = selectFeatureVariant(frame)
     return index < 0 ? onWithoutVariant : featureOutcomes[index]!
   }
 
   /** -1: off; -2: on without a strategy (empty list); otherwise the index of the first match. */
-  const match = (context: Context): number => {
+  const match = (frame: Frame): number => {
     if (!enabled) return -1
-    if (dependencies && !dependencies(context)) return -1
+    if (dependencies && !dependencies(frame)) return -1
     if (strategies.length === 0) return -2
-    for (let i = 0; i < strategies.length; i++) if (strategies[i]!.matches(context)) return i
+    for (let i = 0; i < strategies.length; i++) if (strategies[i]!.matches(frame)) return i
     return -1
   }
 
   const segmentIds = new Set<number>()
   for (const s of definition.strategies) {
     const ids = (s as { segments?: unknown } | null)?.segments
-    if (Array.isArray(ids)) for (const id of ids) segmentIds.add(Number(id))
+    if (Array.isArray(ids)) for (const id of ids) segmentIds.add(toNumber(id))
   }
 
   return {
@@ -119,17 +120,17 @@ export function compileFeature(definition: FeatureDefinition, env: CompileEnviro
     definition,
     hasDependencies: dependencies !== undefined,
     segmentIds: [...segmentIds],
-    isEnabled: (context) => match(context) !== -1,
-    evaluate(context) {
-      const index = match(context)
+    isEnabled: (frame) => match(frame) !== -1,
+    evaluate(frame) {
+      const index = match(frame)
       if (index === -1) return off
-      if (index === -2) return withFeatureVariant(context)
+      if (index === -2) return withFeatureVariant(frame)
       const strategy = strategies[index]!
       if (strategy.selectVariant) {
-        const variant = strategy.selectVariant(context)
+        const variant = strategy.selectVariant(frame)
         if (variant >= 0) return strategy.outcomes[variant]!
       }
-      return withFeatureVariant(context)
+      return withFeatureVariant(frame)
     },
   }
 }

@@ -1,16 +1,17 @@
 import { type Predicate, allOf, compileConstraint } from './constraints/index.js'
-import { stringify } from './context.js'
+import { type SlotTable, stringify, toNumber } from './context.js'
 import { CustomStrategyError } from './errors.js'
 import { strategyVariant } from './outcomes.js'
 import { BUILT_IN_STRATEGIES } from './strategies/index.js'
 import { groupIdParameter } from './strategies/params.js'
-import type { Context, CustomStrategy, EvaluatedToggle, SegmentDefinition } from './types.js'
+import type { CustomStrategy, EvaluatedToggle, SegmentDefinition } from './types.js'
 import { type VariantSelector, compileVariantSelector } from './variants.js'
 
 export interface CompileEnvironment {
   customStrategies: ReadonlyMap<string, CustomStrategy>
   segments: ReadonlyMap<number, SegmentDefinition>
   hostname: string
+  fields: SlotTable
   warn: (message: string) => void
 }
 
@@ -28,9 +29,9 @@ const never: Predicate = () => false
 
 function compileCustom(strategy: CustomStrategy, parameters: Record<string, unknown>, featureName: string): Predicate {
   const params = parameters as Record<string, string>
-  return (context: Context) => {
+  return (frame) => {
     try {
-      return strategy.isEnabled(params, context) === true
+      return strategy.isEnabled(params, frame.context) === true
     } catch (error) {
       throw new CustomStrategyError(featureName, strategy.name, error)
     }
@@ -52,7 +53,7 @@ export function compileStrategy(definition: unknown, featureName: string, env: C
   const builtIn = BUILT_IN_STRATEGIES.get(name)
   let test: Predicate
   if (custom) test = compileCustom(custom, parameters, featureName)
-  else if (builtIn) test = builtIn({ parameters, featureName, hostname: env.hostname })
+  else if (builtIn) test = builtIn({ parameters, featureName, hostname: env.hostname, fields: env.fields })
   else {
     env.warn(`${featureName}: unknown strategy "${name}"; it never matches`)
     test = never
@@ -60,10 +61,10 @@ export function compileStrategy(definition: unknown, featureName: string, env: C
 
   const gates: Predicate[] = []
   const constraints = Array.isArray(raw.constraints) ? raw.constraints : []
-  for (const constraint of constraints) gates.push(compileConstraint(constraint, (m) => env.warn(`${featureName}: ${m}`)))
+  for (const constraint of constraints) gates.push(compileConstraint(constraint, env.fields, (m) => env.warn(`${featureName}: ${m}`)))
   const segmentIds = Array.isArray(raw.segments) ? raw.segments : []
   for (const id of segmentIds) {
-    const segment = env.segments.get(Number(id))
+    const segment = env.segments.get(toNumber(id))
     if (!segment) {
       // Node SDK: a missing segment fails this strategy only.
       env.warn(`${featureName}: segment ${String(id)} does not exist; the strategy never matches`)
@@ -72,7 +73,7 @@ export function compileStrategy(definition: unknown, featureName: string, env: C
     }
     const segmentConstraints = Array.isArray(segment.constraints) ? segment.constraints : []
     for (const constraint of segmentConstraints) {
-      gates.push(compileConstraint(constraint, (m) => env.warn(`${featureName}: segment ${segment.id}: ${m}`)))
+      gates.push(compileConstraint(constraint, env.fields, (m) => env.warn(`${featureName}: segment ${segment.id}: ${m}`)))
     }
   }
   gates.push(test)
@@ -86,6 +87,7 @@ export function compileStrategy(definition: unknown, featureName: string, env: C
           group: groupIdParameter(parameters.groupId, featureName),
           stickiness: firstStickiness || stringify(parameters.stickiness),
           overrides: false,
+          fields: env.fields,
         })
   return {
     matches: allOf(gates),

@@ -1,7 +1,35 @@
 import type { Context } from './types.js'
 
-/** Reads one context field as a string, or `undefined` when it is missing. */
-export type FieldAccessor = (context: Context) => string | undefined
+// Context fields are resolved, and identical constraints evaluated, at most once per
+// evaluation: the compiler gives every field and every distinct constraint a slot, and an
+// evaluation gets a Frame whose slots fill on first use. Evaluating 200 flags for one context
+// reads a handful of distinct fields hundreds of times, and shared segments and common
+// constraints (an environment, a date, an app version) recur across flags.
+
+const UNSET: unique symbol = Symbol('unset')
+
+type Resolver = (context: Context) => string | undefined
+
+/** One evaluation: the caller's context plus the field values resolved so far. */
+export interface Frame {
+  readonly context: Context
+  readonly values: Array<string | undefined | typeof UNSET>
+  readonly resolvers: readonly Resolver[]
+  /** Results of interned constraints: 0 not yet evaluated, 1 true, 2 false. */
+  readonly results: Uint8Array
+  /** `currentTime` in epoch ms, resolved on first use (NaN when unparseable). */
+  time: number | undefined
+}
+
+/** A context field, compiled to its slot in every frame. */
+export type FieldAccessor = number
+
+/** The value of a field in this evaluation, resolved on first read (`undefined` when missing). */
+export function readField(frame: Frame, slot: FieldAccessor): string | undefined {
+  const value = frame.values[slot]
+  if (value !== UNSET) return value
+  return (frame.values[slot] = frame.resolvers[slot]!(frame.context))
+}
 
 const hasOwn = Object.prototype.hasOwnProperty
 
@@ -18,14 +46,20 @@ export function stringify(value: unknown): string | undefined {
   }
 }
 
+/** `Number(value)` for strings and numbers, NaN for anything else (`Number(object)` can throw). */
+export function toNumber(value: unknown): number {
+  if (typeof value === 'number') return value
+  if (typeof value === 'string') return Number(value)
+  return Number.NaN
+}
+
 /**
  * Node SDK semantics (evaluation-semantics.md section 0): the top-level field, else
- * `properties[field]`; null or undefined is missing; anything else is `String()`-ed.
- * The field name is fixed at compile time, so the accessor is chosen once: names that
- * exist on `Object.prototype` (`constructor`, `__proto__`, `toString`...) only read own
- * properties, so a context can never resolve to an inherited function.
+ * `properties[field]`; null or undefined is missing; anything else is `String()`-ed. Names
+ * that exist on `Object.prototype` (`constructor`, `__proto__`...) only read own properties,
+ * so a context can never resolve to an inherited function.
  */
-export function compileFieldAccessor(field: string): FieldAccessor {
+function fieldResolver(field: string): Resolver {
   if (field in Object.prototype) {
     return (context) => {
       if (hasOwn.call(context, field)) {
@@ -45,16 +79,87 @@ export function compileFieldAccessor(field: string): FieldAccessor {
     if (top !== undefined && top !== null) return stringify(top)
     const properties = context.properties
     if (properties === null || properties === undefined) return undefined
-    const nested = (properties as Record<string, unknown>)[field]
-    if (typeof nested === 'string') return nested
-    return stringify(nested)
+    return stringify((properties as Record<string, unknown>)[field])
   }
 }
 
-/** The top-level value of a well-known field when it is a non-empty string (truthiness as in Node). */
-export function topLevelString(context: Context, field: 'userId' | 'sessionId' | 'remoteAddress'): string | undefined {
-  const value = context[field]
-  if (typeof value === 'string') return value === '' ? undefined : value
-  if (value === null || value === undefined || value === false || value === 0) return undefined
-  return stringify(value)
+/** The top-level value of a well-known field when truthy (Node judges these ids by truthiness). */
+function topLevelResolver(field: 'userId' | 'sessionId' | 'remoteAddress'): Resolver {
+  return (context) => {
+    const value = context[field]
+    if (typeof value === 'string') return value === '' ? undefined : value
+    if (value === null || value === undefined || value === false || value === 0) return undefined
+    return stringify(value)
+  }
+}
+
+export type FramePredicate = (frame: Frame) => boolean
+
+export interface SlotTable {
+  /** A field resolved top-level first, then from `properties`. */
+  field(name: string): FieldAccessor
+  /** userId, sessionId or remoteAddress at the top level only, empty meaning missing. */
+  topLevel(name: 'userId' | 'sessionId' | 'remoteAddress'): FieldAccessor
+  /**
+   * The constraint identified by `key` (its normalised definition), compiled once however many
+   * flags carry it, with its result kept for the rest of the evaluation.
+   */
+  constraint(key: string, compile: () => FramePredicate): FramePredicate
+  /** Starts an evaluation of `context`. */
+  frame(context: Context): Frame
+}
+
+export function createSlotTable(): SlotTable {
+  const slots = new Map<string, FieldAccessor>()
+  const resolvers: Resolver[] = []
+  const constraints = new Map<string, FramePredicate>()
+
+  function slot(key: string, makeResolver: () => Resolver): FieldAccessor {
+    let index = slots.get(key)
+    if (index === undefined) {
+      index = resolvers.push(makeResolver()) - 1
+      slots.set(key, index)
+    }
+    return index
+  }
+
+  return {
+    field: (name) => slot(`field:${name}`, () => fieldResolver(name)),
+    topLevel: (name) => slot(`top:${name}`, () => topLevelResolver(name)),
+    constraint(key, compile) {
+      let memoized = constraints.get(key)
+      if (!memoized) {
+        const predicate = compile()
+        const index = constraints.size
+        memoized = (frame) => {
+          const known = frame.results[index]
+          if (known !== 0) return known === 1
+          const result = predicate(frame)
+          frame.results[index] = result ? 1 : 2
+          return result
+        }
+        constraints.set(key, memoized)
+      }
+      return memoized
+    },
+    frame: (context) => ({
+      context,
+      values: new Array(resolvers.length).fill(UNSET),
+      resolvers,
+      results: new Uint8Array(constraints.size),
+      time: undefined,
+    }),
+  }
+}
+
+/** The frame's `currentTime` in epoch ms: now when absent, NaN when unparseable. */
+export function currentTime(frame: Frame): number {
+  if (frame.time !== undefined) return frame.time
+  const value = frame.context.currentTime
+  let time: number
+  if (value === undefined || value === null) time = Date.now()
+  else if (value instanceof Date) time = value.getTime()
+  else if (typeof value === 'string' || typeof value === 'number') time = new Date(value).getTime()
+  else time = Number.NaN
+  return (frame.time = time)
 }

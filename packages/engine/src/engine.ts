@@ -1,6 +1,6 @@
 import type { CompileEnvironment } from './compile-strategy.js'
 import { type CompiledFeature, compileAlwaysOff, compileFeature } from './compile-feature.js'
-import { stringify } from './context.js'
+import { createSlotTable, stringify } from './context.js'
 import { DISABLED_VARIANT, unknownToggle } from './outcomes.js'
 import { type StateChange, readState } from './state.js'
 import type {
@@ -59,6 +59,7 @@ function defaultHostname(): string {
 export function createEngine(options: EngineOptions = {}): Engine {
   const customStrategies = validateStrategies(options.strategies)
   const hostname = (options.hostname ?? defaultHostname()).toLowerCase()
+  const fields = createSlotTable()
 
   let definitions = new Map<string, FeatureDefinition>()
   let segments = new Map<number, SegmentDefinition>()
@@ -67,7 +68,7 @@ export function createEngine(options: EngineOptions = {}): Engine {
   const lookup = (name: string): CompiledFeature | undefined => features.get(name)
 
   function compileAll(names: Iterable<string>, warnings: string[]): void {
-    const env: CompileEnvironment = { customStrategies, segments, hostname, warn: (m) => warnings.push(m) }
+    const env: CompileEnvironment = { customStrategies, segments, hostname, fields, warn: (m) => warnings.push(m) }
     for (const name of names) {
       const definition = definitions.get(name)
       if (!definition) {
@@ -124,7 +125,9 @@ export function createEngine(options: EngineOptions = {}): Engine {
     features = next
     order = [...features.values()]
     for (const feature of order) {
-      for (const dependency of (feature.definition.dependencies ?? []) as Array<{ feature?: unknown }>) {
+      const dependencies: unknown = feature.definition.dependencies
+      if (!Array.isArray(dependencies)) continue
+      for (const dependency of dependencies as Array<{ feature?: unknown } | null>) {
         const parent = stringify(dependency?.feature)
         if (parent && !features.has(parent)) warnings.push(`${feature.name}: depends on unknown feature "${parent}"`)
       }
@@ -140,25 +143,25 @@ export function createEngine(options: EngineOptions = {}): Engine {
     },
     isEnabled(name, context) {
       const feature = features.get(name)
-      return feature ? feature.isEnabled(asContext(context)) : false
+      return feature ? feature.isEnabled(fields.frame(asContext(context))) : false
     },
     getVariant(name, context) {
       const feature = features.get(name)
-      return feature ? feature.evaluate(asContext(context)).variant : DISABLED_VARIANT
+      return feature ? feature.evaluate(fields.frame(asContext(context))).variant : DISABLED_VARIANT
     },
     evaluateAll(context, options) {
-      const ctx = asContext(context)
+      const frame = fields.frame(asContext(context))
       const names = options?.names
       if (names) {
         return names.map((name) => {
           const feature = typeof name === 'string' ? features.get(name) : undefined
-          return feature ? feature.evaluate(ctx) : unknownToggle(String(name))
+          return feature ? feature.evaluate(frame) : unknownToggle(String(name))
         })
       }
       const result: EvaluatedToggle[] = []
       const all = options?.includeDisabled === true
       for (let i = 0; i < order.length; i++) {
-        const evaluated = order[i]!.evaluate(ctx)
+        const evaluated = order[i]!.evaluate(frame)
         if (all || evaluated.enabled) result.push(evaluated)
       }
       return result

@@ -39,7 +39,24 @@ function pushByte(state: HashState, byte: number): void {
 }
 
 function pushString(state: HashState, text: string): void {
-  for (let i = 0; i < text.length; i++) {
+  const length = text.length
+  let i = 0
+  // Fast path: whole blocks of four ASCII characters (ids and group names nearly always are).
+  if (state.tailBytes === 0) {
+    let h = state.h
+    while (i + 4 <= length) {
+      const c0 = text.charCodeAt(i)
+      const c1 = text.charCodeAt(i + 1)
+      const c2 = text.charCodeAt(i + 2)
+      const c3 = text.charCodeAt(i + 3)
+      if ((c0 | c1 | c2 | c3) >= 0x80) break
+      h = mixBlock(h, c0 | (c1 << 8) | (c2 << 16) | (c3 << 24))
+      i += 4
+    }
+    state.h = h
+    state.length += i
+  }
+  for (; i < length; i++) {
     let code = text.charCodeAt(i)
     if (code < 0x80) {
       pushByte(state, code)
@@ -76,29 +93,78 @@ function finish(state: HashState): number {
     k = Math.imul(k, C2)
     h ^= k
   }
-  h ^= state.length
+  return fmixSigned(h ^ state.length) >>> 0
+}
+
+/** The hash state after a fixed key prefix: what every evaluation of the same group starts from. */
+export interface PrefixState {
+  readonly h: number
+  readonly tail: number
+  readonly tailBytes: number
+  readonly length: number
+}
+
+/** Absorbs `prefix` once, at compile time. */
+export function absorbPrefix(prefix: string, seed: number): PrefixState {
+  const state: HashState = { h: seed | 0, tail: 0, tailBytes: 0, length: 0 }
+  pushString(state, prefix)
+  return state
+}
+
+const scratch: HashState = { h: 0, tail: 0, tailBytes: 0, length: 0 }
+
+/**
+ * murmur3 of `prefix + id` from the prefix's state. One shared function rather than a closure
+ * per group, so the hot loop stays monomorphic. ASCII ids are hashed in locals: first the bytes
+ * that complete the prefix's partial block, then whole blocks of four, then the tail.
+ */
+function hashWithPrefix(prefix: PrefixState, id: string): number {
+  const length = id.length
+  for (let i = 0; i < length; i++) {
+    if (id.charCodeAt(i) >= 0x80) return hashSlow(prefix, id)
+  }
+  let h = prefix.h
+  let k = prefix.tail
+  let n = prefix.tailBytes
+  let i = 0
+  while (n !== 0 && i < length) {
+    k |= id.charCodeAt(i++) << (n << 3)
+    if (++n === 4) {
+      h = mixBlock(h, k)
+      k = 0
+      n = 0
+    }
+  }
+  const blocksEnd = length - ((length - i) & 3)
+  for (; i < blocksEnd; i += 4) {
+    h = mixBlock(h, id.charCodeAt(i) | (id.charCodeAt(i + 1) << 8) | (id.charCodeAt(i + 2) << 16) | (id.charCodeAt(i + 3) << 24))
+  }
+  for (; i < length; i++) k |= id.charCodeAt(i) << (n++ << 3)
+  if (n > 0) {
+    k = Math.imul(k, C1)
+    k = (k << 15) | (k >>> 17)
+    h ^= Math.imul(k, C2)
+  }
+  return fmixSigned(h ^ (prefix.length + length))
+}
+
+/** Ids with non-ASCII characters: encode UTF-8 on the fly. */
+function hashSlow(prefix: PrefixState, id: string): number {
+  scratch.h = prefix.h
+  scratch.tail = prefix.tail
+  scratch.tailBytes = prefix.tailBytes
+  scratch.length = prefix.length
+  pushString(scratch, id)
+  return finish(scratch) | 0
+}
+
+/** The final mix, as a signed int32: kept signed on the hot path so V8 never boxes it. */
+function fmixSigned(h: number): number {
   h ^= h >>> 16
   h = Math.imul(h, 0x85ebca6b)
   h ^= h >>> 13
   h = Math.imul(h, 0xc2b2ae35)
-  h ^= h >>> 16
-  return h >>> 0
-}
-
-/** Returns `id => murmur3(utf8(prefix + id), seed)`, with the prefix absorbed once. */
-export function createPrefixHasher(prefix: string, seed: number): (id: string) => number {
-  const start: HashState = { h: seed | 0, tail: 0, tailBytes: 0, length: 0 }
-  pushString(start, prefix)
-  const { h, tail, tailBytes, length } = start
-  const state: HashState = { h, tail, tailBytes, length }
-  return (id) => {
-    state.h = h
-    state.tail = tail
-    state.tailBytes = tailBytes
-    state.length = length
-    pushString(state, id)
-    return finish(state)
-  }
+  return h ^ (h >>> 16)
 }
 
 /** murmur3 x86 32 of the UTF-8 bytes of `text`. */
@@ -108,8 +174,17 @@ export function murmur3(text: string, seed: number): number {
   return finish(state)
 }
 
-/** Returns `id => (hash(`${group}:${id}`) % modulus) + 1`: the 1-based bucket of an id in a group. */
-export function createBucketer(group: string, seed: number, modulus: number): (id: string) => number {
-  const hash = createPrefixHasher(`${group}:`, seed)
-  return (id) => (hash(id) % modulus) + 1
+/** A compiled bucket: the group's prefix state and the modulus. */
+export interface Bucketer {
+  readonly prefix: PrefixState
+  readonly modulus: number
+}
+
+export function createBucketer(group: string, seed: number, modulus: number): Bucketer {
+  return { prefix: absorbPrefix(`${group}:`, seed), modulus }
+}
+
+/** The 1-based bucket of `id` in the group: `(murmur3(`${group}:${id}`, seed) % modulus) + 1`. */
+export function bucketOf(bucketer: Bucketer, id: string): number {
+  return ((hashWithPrefix(bucketer.prefix, id) >>> 0) % bucketer.modulus) + 1
 }

@@ -1,6 +1,6 @@
 // Reads a client features payload (full form or delta events) into validated changes.
 // Input comes from the network: anything malformed is skipped with a warning, never thrown.
-import { stringify } from './context.js'
+import { stringify, toNumber } from './context.js'
 import type { FeatureDefinition, SegmentDefinition } from './types.js'
 
 export type DeltaStep =
@@ -26,7 +26,7 @@ function readFeature(value: unknown, warnings: string[]): FeatureDefinition | un
 }
 
 function readSegment(value: unknown, warnings: string[]): SegmentDefinition | undefined {
-  const id = isObject(value) ? Number(value.id) : Number.NaN
+  const id = isObject(value) ? toNumber(value.id) : Number.NaN
   if (!Number.isFinite(id)) {
     warnings.push('a segment without a numeric id was skipped')
     return undefined
@@ -80,7 +80,7 @@ function readEvent(event: unknown, warnings: string[]): DeltaStep | undefined {
       return segment && { kind: 'segment-updated', id: segment.id, segment }
     }
     case 'segment-removed': {
-      const id = Number(event.segmentId)
+      const id = toNumber(event.segmentId)
       return Number.isFinite(id) ? { kind: 'segment-removed', id } : undefined
     }
     default:

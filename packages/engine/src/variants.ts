@@ -1,9 +1,8 @@
-import { compileFieldAccessor, stringify, topLevelString } from './context.js'
-import { VARIANT_SEED, createBucketer } from './hash.js'
-import type { Context } from './types.js'
+import { type FieldAccessor, type SlotTable, type Frame, readField, stringify, toNumber } from './context.js'
+import { VARIANT_SEED, bucketOf, createBucketer } from './hash.js'
 
 /** Picks the index of a variant for a context, or -1 when no variant applies. */
-export type VariantSelector = (context: Context) => number
+export type VariantSelector = (frame: Frame) => number
 
 interface SelectorOptions {
   /** Hash group: the feature name for feature variants, the strategy's groupId for strategy variants. */
@@ -11,10 +10,11 @@ interface SelectorOptions {
   stickiness: string | undefined
   /** Feature variants honour overrides; strategy variants have none. */
   overrides: boolean
+  fields: SlotTable
 }
 
 function weightOf(variant: unknown): number {
-  const weight = Number((variant as { weight?: unknown } | null)?.weight)
+  const weight = toNumber((variant as { weight?: unknown } | null)?.weight)
   return Number.isFinite(weight) && weight > 0 ? weight : 0
 }
 
@@ -22,15 +22,17 @@ function weightOf(variant: unknown): number {
  * The stickiness value: for `default`, the first non-empty of userId, sessionId and remoteAddress
  * (Node SDK); otherwise the named context field. `undefined` means "pick at random".
  */
-function compileStickiness(stickiness: string | undefined): (context: Context) => string | undefined {
+function compileStickiness(stickiness: string | undefined, fields: SlotTable): (frame: Frame) => string | undefined {
   if (stickiness === undefined || stickiness === '' || stickiness === 'default') {
-    return (context) =>
-      topLevelString(context, 'userId') ?? topLevelString(context, 'sessionId') ?? topLevelString(context, 'remoteAddress')
+    const userIdOf = fields.topLevel('userId')
+    const sessionIdOf = fields.topLevel('sessionId')
+    const remoteAddressOf = fields.topLevel('remoteAddress')
+    return (frame) => readField(frame, userIdOf) ?? readField(frame, sessionIdOf) ?? readField(frame, remoteAddressOf)
   }
   if (stickiness === 'random') return () => undefined
-  const field = compileFieldAccessor(stickiness)
-  return (context) => {
-    const value = field(context)
+  const field = fields.field(stickiness)
+  return (frame) => {
+    const value = readField(frame, field)
     return value === '' ? undefined : value
   }
 }
@@ -48,7 +50,7 @@ export function compileVariantSelector(variants: readonly unknown[], options: Se
   let running = 0
   for (const weight of weights) cumulative.push(weight > 0 ? (running += weight) : -1)
 
-  const overrides: Array<{ field: (context: Context) => string | undefined; values: Set<string>; index: number }> = []
+  const overrides: Array<{ field: FieldAccessor; values: Set<string>; index: number }> = []
   if (options.overrides) {
     variants.forEach((variant, index) => {
       const list = (variant as { overrides?: unknown } | null)?.overrides
@@ -57,24 +59,24 @@ export function compileVariantSelector(variants: readonly unknown[], options: Se
         const contextName = stringify((override as { contextName?: unknown } | null)?.contextName)
         const values = (override as { values?: unknown } | null)?.values
         if (!contextName || !Array.isArray(values)) continue
-        overrides.push({ field: compileFieldAccessor(contextName), values: new Set(values.map((v) => stringify(v) ?? '')), index })
+        overrides.push({ field: options.fields.field(contextName), values: new Set(values.map((v) => stringify(v) ?? '')), index })
       }
     })
   }
 
   const bucket = createBucketer(options.group, VARIANT_SEED, totalWeight)
-  const seedOf = compileStickiness(options.stickiness)
+  const seedOf = compileStickiness(options.stickiness, options.fields)
   const pick = (target: number): number => {
     for (let i = 0; i < cumulative.length; i++) if (cumulative[i]! >= target) return i
     return -1
   }
 
-  return (context) => {
+  return (frame) => {
     for (const override of overrides) {
-      const value = override.field(context)
+      const value = readField(frame, override.field)
       if (value !== undefined && override.values.has(value)) return override.index
     }
-    const seed = seedOf(context)
-    return pick(seed === undefined ? 1 + Math.floor(Math.random() * totalWeight) : bucket(seed))
+    const seed = seedOf(frame)
+    return pick(seed === undefined ? 1 + Math.floor(Math.random() * totalWeight) : bucketOf(bucket, seed))
   }
 }

@@ -1,4 +1,4 @@
-import { compileFieldAccessor, stringify } from '../context.js'
+import { type SlotTable, stringify } from '../context.js'
 import { compileCidr } from './cidr.js'
 import { compileDate } from './date.js'
 import { compileIn, compileNotIn } from './membership.js'
@@ -6,7 +6,7 @@ import { compileNumber } from './number.js'
 import { compileRegexConstraint } from './regex.js'
 import { compileSemver } from './semver.js'
 import { compileString } from './string.js'
-import type { ConstraintSpec, OperatorCompiler, Predicate } from './types.js'
+import type { OperatorCompiler, Predicate } from './types.js'
 
 export type { Predicate } from './types.js'
 
@@ -51,7 +51,7 @@ function cleanValues(values: unknown): string[] {
  * Compiles one constraint. An unknown operator is false even when inverted (Node SDK);
  * otherwise `inverted` negates the operator's answer, including its "missing or invalid" false.
  */
-export function compileConstraint(definition: unknown, warn: (message: string) => void): Predicate {
+export function compileConstraint(definition: unknown, fields: SlotTable, warn: (message: string) => void): Predicate {
   if (definition === null || typeof definition !== 'object') {
     warn('a constraint is not an object; it never matches')
     return never
@@ -64,16 +64,15 @@ export function compileConstraint(definition: unknown, warn: (message: string) =
     return never
   }
   const contextName = stringify(raw.contextName) ?? ''
-  const spec: ConstraintSpec = {
-    contextName,
-    operator,
-    values: cleanValues(raw.values),
-    value: raw.value === undefined || raw.value === null ? undefined : stringify(raw.value),
-    caseInsensitive: raw.caseInsensitive === true,
-    field: compileFieldAccessor(contextName),
-  }
-  const predicate = compile(spec)
-  return raw.inverted === true ? (context) => !predicate(context) : predicate
+  const values = cleanValues(raw.values)
+  const value = raw.value === undefined || raw.value === null ? undefined : stringify(raw.value)
+  const caseInsensitive = raw.caseInsensitive === true
+  const inverted = raw.inverted === true
+  const key = JSON.stringify([contextName, operator, values, value ?? null, caseInsensitive, inverted])
+  return fields.constraint(key, () => {
+    const predicate = compile({ contextName, operator, values, value, caseInsensitive, field: fields.field(contextName) })
+    return inverted ? (frame) => !predicate(frame) : predicate
+  })
 }
 
 /** ANDs predicates with short-circuit; an empty list is true. */
@@ -85,11 +84,11 @@ export function allOf(predicates: Predicate[]): Predicate {
       return predicates[0]!
     case 2: {
       const [a, b] = predicates as [Predicate, Predicate]
-      return (context) => a(context) && b(context)
+      return (frame) => a(frame) && b(frame)
     }
     default:
-      return (context) => {
-        for (const predicate of predicates) if (!predicate(context)) return false
+      return (frame) => {
+        for (let i = 0; i < predicates.length; i++) if (!predicates[i]!(frame)) return false
         return true
       }
   }

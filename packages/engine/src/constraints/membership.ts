@@ -1,3 +1,4 @@
+import { readField } from '../context.js'
 import type { ConstraintSpec, Predicate } from './types.js'
 
 // IN / NOT_IN compare exactly and case-sensitively; `caseInsensitive` is ignored (Node SDK).
@@ -5,8 +6,8 @@ import type { ConstraintSpec, Predicate } from './types.js'
 export function compileIn({ values, field }: ConstraintSpec): Predicate {
   if (values.length === 0) return () => false
   const set = new Set(values)
-  return (context) => {
-    const value = field(context)
+  return (frame) => {
+    const value = readField(frame, field)
     return value !== undefined && set.has(value)
   }
 }
@@ -15,8 +16,8 @@ export function compileIn({ values, field }: ConstraintSpec): Predicate {
 export function compileNotIn({ values, field }: ConstraintSpec): Predicate {
   if (values.length === 0) return () => true
   const set = new Set(values)
-  return (context) => {
-    const value = field(context)
+  return (frame) => {
+    const value = readField(frame, field)
     return value === undefined || !set.has(value)
   }
 }

@@ -1,3 +1,4 @@
+import { readField } from '../context.js'
 import type { ConstraintSpec, Predicate } from './types.js'
 
 type Compare = (a: number, b: number) => boolean
@@ -15,8 +16,8 @@ export function compileNumber({ operator, value, field }: ConstraintSpec): Predi
   const compare = COMPARE[operator]!
   const target = value === undefined ? Number.NaN : Number(value)
   if (Number.isNaN(target)) return () => false
-  return (context) => {
-    const raw = field(context)
+  return (frame) => {
+    const raw = readField(frame, field)
     if (raw === undefined) return false
     const actual = Number(raw)
     return !Number.isNaN(actual) && compare(actual, target)

@@ -1,3 +1,4 @@
+import { readField } from '../context.js'
 import { compileRegex } from '../regex/nfa.js'
 import type { ConstraintSpec, Predicate } from './types.js'
 
@@ -13,8 +14,8 @@ export function compileRegexConstraint({ value, caseInsensitive, field }: Constr
   } catch {
     return () => false
   }
-  return (context) => {
-    const input = field(context)
+  return (frame) => {
+    const input = readField(frame, field)
     return input !== undefined && matches(input)
   }
 }

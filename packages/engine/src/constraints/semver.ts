@@ -1,3 +1,4 @@
+import { readField } from '../context.js'
 import parseSemver from 'semver/functions/parse.js'
 import type { SemVer } from 'semver'
 import type { ConstraintSpec, Predicate } from './types.js'
@@ -36,8 +37,8 @@ export function compileSemver({ operator, value, field }: ConstraintSpec): Predi
   const compare = COMPARE[operator]!
   const target = value === undefined ? null : parseSemver(value)
   if (!target) return () => false
-  return (context) => {
-    const raw = field(context)
+  return (frame) => {
+    const raw = readField(frame, field)
     if (raw === undefined || raw === '') return false
     const version = parseContextVersion(raw)
     return version !== null && compare(version.compare(target))

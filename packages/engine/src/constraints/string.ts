@@ -1,3 +1,4 @@
+import { readField } from '../context.js'
 import type { ConstraintSpec, Predicate } from './types.js'
 
 type Test = (value: string, needle: string) => boolean
@@ -13,8 +14,8 @@ export function compileString({ operator, values, caseInsensitive, field }: Cons
   const test = TESTS[operator]!
   const needles = caseInsensitive ? values.map((v) => v.toLowerCase()) : values
   if (needles.length === 0) return () => false
-  return (context) => {
-    let value = field(context)
+  return (frame) => {
+    let value = readField(frame, field)
     if (value === undefined) return false
     if (caseInsensitive) value = value.toLowerCase()
     for (const needle of needles) if (test(value, needle)) return true

@@ -1,7 +1,6 @@
-import type { FieldAccessor } from '../context.js'
-import type { Context } from '../types.js'
+import type { FieldAccessor, Frame } from '../context.js'
 
-export type Predicate = (context: Context) => boolean
+export type Predicate = (frame: Frame) => boolean
 
 /** A constraint after validation: values trimmed, empty ones dropped, the accessor chosen. */
 export interface ConstraintSpec {

@@ -1,16 +1,17 @@
-import { topLevelString } from '../context.js'
-import { ROLLOUT_SEED, createBucketer } from '../hash.js'
+import { readField } from '../context.js'
+import { ROLLOUT_SEED, bucketOf, createBucketer } from '../hash.js'
 import { groupIdParameter, percentageParameter } from './params.js'
 import type { StrategyCompiler } from './types.js'
 
 function compileIdRollout(field: 'userId' | 'sessionId'): StrategyCompiler {
-  return ({ parameters, featureName }) => {
+  return ({ parameters, featureName, fields }) => {
     const percentage = percentageParameter(parameters.percentage)
     if (!(percentage > 0)) return () => false
     const bucket = createBucketer(groupIdParameter(parameters.groupId, featureName), ROLLOUT_SEED, 100)
-    return (context) => {
-      const id = topLevelString(context, field)
-      return id !== undefined && bucket(id) <= percentage
+    const idOf = fields.topLevel(field)
+    return (frame) => {
+      const id = readField(frame, idOf)
+      return id !== undefined && bucketOf(bucket, id) <= percentage
     }
   }
 }

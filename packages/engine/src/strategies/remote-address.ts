@@ -1,4 +1,4 @@
-import { stringify } from '../context.js'
+import { readField } from '../context.js'
 import { compileRangeMatcher } from '../ip.js'
 import { listParameter } from './params.js'
 import type { StrategyCompiler } from './types.js'
@@ -8,13 +8,14 @@ import type { StrategyCompiler } from './types.js'
  * ranges. IPv4 and IPv6 ranges both work (the Node SDK only does IPv4 ranges); invalid entries
  * are skipped without breaking the others (spec 06).
  */
-export const compileRemoteAddress: StrategyCompiler = ({ parameters }) => {
+export const compileRemoteAddress: StrategyCompiler = ({ parameters, fields }) => {
   const entries = listParameter(parameters.IPs)
   if (entries.length === 0) return () => false
   const exact = new Set(entries)
   const inRange = compileRangeMatcher(entries)
-  return (context) => {
-    const address = stringify(context.remoteAddress)
+  const addressOf = fields.topLevel('remoteAddress')
+  return (frame) => {
+    const address = readField(frame, addressOf)
     return address !== undefined && (exact.has(address) || inRange(address))
   }
 }

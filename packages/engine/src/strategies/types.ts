@@ -1,4 +1,5 @@
 import type { Predicate } from '../constraints/index.js'
+import type { SlotTable } from '../context.js'
 
 export interface StrategyInput {
   /** The strategy's parameters as received (values may be of any type). */
@@ -6,6 +7,7 @@ export interface StrategyInput {
   featureName: string
   /** Lowercased hostname for `applicationHostname`. */
   hostname: string
+  fields: SlotTable
 }
 
 /** Compiles a built-in strategy's own test, without constraints or segments. */

@@ -1,0 +1,38 @@
+// Budgets: each benchmark figure is checked against a limit and printed as a table. Ratios
+// (measured side by side in one run) are always enforced; absolute times are enforced on a
+// developer machine but only reported under CI=true, whose shared 2-core machines are noisy.
+
+export interface BudgetRow {
+  metric: string
+  value: number
+  unit: string
+  /** `max`: value must be <= limit; `min`: value must be >= limit. */
+  kind: 'max' | 'min'
+  limit: number
+  /** Ratios are enforced everywhere; absolute figures only outside CI. */
+  absolute: boolean
+}
+
+export const inCI = process.env.CI === 'true'
+
+export function passes(row: BudgetRow): boolean {
+  return row.kind === 'max' ? row.value <= row.limit : row.value >= row.limit
+}
+
+export function enforced(row: BudgetRow): boolean {
+  return !row.absolute || !inCI
+}
+
+const format = (value: number) => (value >= 100 ? value.toFixed(0) : value >= 10 ? value.toFixed(1) : value.toFixed(2))
+
+/** Prints the rows as a Markdown table (pasteable into the README); returns the failed enforced rows. */
+export function report(title: string, rows: BudgetRow[]): BudgetRow[] {
+  console.log(`\n### ${title}\n`)
+  console.log('| metric | result | budget | status |')
+  console.log('|---|---:|---:|---|')
+  for (const row of rows) {
+    const status = passes(row) ? 'ok' : enforced(row) ? 'FAIL' : 'over (reported only under CI)'
+    console.log(`| ${row.metric} | ${format(row.value)} ${row.unit} | ${row.kind === 'max' ? '<=' : '>='} ${row.limit} ${row.unit} | ${status} |`)
+  }
+  return rows.filter((row) => !passes(row) && enforced(row))
+}

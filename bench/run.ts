@@ -1,0 +1,21 @@
+// `npm run bench`: runs every benchmark, prints the budget tables, exits non-zero when an
+// enforced budget is missed. `npm run bench -- engine` runs one group.
+import { type BudgetRow, inCI, report } from './budget.js'
+import { runEngineBench } from './engine.bench.js'
+
+const groups: Record<string, { title: string; run: () => Promise<BudgetRow[]> }> = {
+  engine: { title: 'Engine (tinybench)', run: runEngineBench },
+}
+
+const selected = process.argv.slice(2).filter((arg) => arg in groups)
+const failures: BudgetRow[] = []
+console.log(`node ${process.version}, ${inCI ? 'CI=true: absolute budgets reported only' : 'absolute budgets enforced'}`)
+for (const name of selected.length > 0 ? selected : Object.keys(groups)) {
+  const group = groups[name]!
+  failures.push(...report(group.title, await group.run()))
+}
+if (failures.length > 0) {
+  console.error(`\n${failures.length} budget(s) missed: ${failures.map((row) => row.metric).join('; ')}`)
+  process.exit(1)
+}
+console.log('\nAll budgets met.')

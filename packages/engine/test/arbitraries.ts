@@ -1,0 +1,126 @@
+// fast-check generators for payloads and contexts: well-formed ones, and hostile ones with
+// wrong types, prototype keys and huge strings.
+import fc from 'fast-check'
+import { SUPPORTED_OPERATORS } from '@vexil/engine'
+
+const hostileKey = fc.constantFrom('__proto__', 'constructor', 'prototype', 'toString', 'valueOf', 'hasOwnProperty')
+const hugeString = fc.integer({ min: 10_000, max: 60_000 }).map((n) => 'a'.repeat(n))
+const weird = fc.oneof(
+  fc.anything(),
+  hugeString,
+  fc.constant(null),
+  fc.constant(undefined),
+  fc.constant(Number.NaN),
+  fc.constant(Number.POSITIVE_INFINITY),
+  fc.constant({ toString: 'not a function' }),
+  fc.constant({ valueOf: () => { throw new Error('boom') } }),
+)
+const fieldName = fc.oneof(fc.constantFrom('userId', 'sessionId', 'remoteAddress', 'appName', 'environment', 'currentTime', 'tenant', 'score', 'email'), hostileKey, fc.string())
+const idValue = fc.oneof(fc.constantFrom('u1', 'u2', '42', '10.0.0.1', '::1', '1.2.3', 'v1.2.3', '2024-01-01T00:00:00Z', ''), fc.string(), fc.integer().map(String))
+
+const constraintArb = (operators: readonly string[]) =>
+  fc.record(
+    {
+      contextName: fieldName,
+      operator: fc.constantFrom(...operators),
+      values: fc.array(idValue, { maxLength: 5 }),
+      value: idValue,
+      inverted: fc.boolean(),
+      caseInsensitive: fc.boolean(),
+    },
+    { requiredKeys: ['contextName', 'operator'] },
+  )
+
+const parametersArb = fc.record(
+  {
+    rollout: fc.oneof(fc.integer({ min: 0, max: 100 }).map(String), fc.constantFrom('', 'abc', '50.5', '150')),
+    percentage: fc.integer({ min: 0, max: 100 }).map(String),
+    stickiness: fc.oneof(fc.constantFrom('default', 'userId', 'sessionId', 'random'), fieldName),
+    groupId: fc.oneof(fc.string(), fc.constant(undefined)),
+    userIds: fc.array(idValue, { maxLength: 5 }).map((ids) => ids.join(', ')),
+    IPs: fc.constantFrom('10.0.0.0/8', '192.168.1.1, 2001:db8::/32', 'nonsense'),
+    hostNames: fc.constantFrom('localhost', 'a,b'),
+  },
+  { requiredKeys: [] },
+)
+
+const strategyNames = ['default', 'userWithId', 'gradualRolloutUserId', 'gradualRolloutSessionId', 'gradualRolloutRandom', 'flexibleRollout', 'remoteAddress', 'applicationHostname', 'unknownStrategy']
+const deterministicStrategyNames = strategyNames.filter((n) => n !== 'gradualRolloutRandom')
+
+const variantArb = fc.record(
+  {
+    name: fc.constantFrom('a', 'b', 'c', 'disabled'),
+    weight: fc.integer({ min: 0, max: 1000 }),
+    stickiness: fc.constantFrom('default', 'userId', 'sessionId', 'tenant'),
+    payload: fc.record({ type: fc.constantFrom('string', 'json', 'csv', 'number'), value: fc.string() }),
+    overrides: fc.array(fc.record({ contextName: fieldName, values: fc.array(idValue, { maxLength: 3 }) }), { maxLength: 2 }),
+  },
+  { requiredKeys: ['name', 'weight'] },
+)
+
+/** A well-formed payload; `deterministic` leaves out everything that draws random numbers. */
+export function payloadArb({ deterministic = false } = {}) {
+  const names = deterministic ? deterministicStrategyNames : strategyNames
+  const strategy = fc.record(
+    {
+      name: fc.constantFrom(...names),
+      parameters: deterministic
+        ? parametersArb.map((p) => ({ ...p, stickiness: p.stickiness === 'random' ? 'userId' : p.stickiness }))
+        : parametersArb,
+      constraints: fc.array(constraintArb([...SUPPORTED_OPERATORS, 'NOT_AN_OPERATOR']), { maxLength: 3 }),
+      segments: fc.array(fc.integer({ min: 1, max: 4 }), { maxLength: 2 }),
+      variants: fc.array(deterministic ? variantArb.map((v) => ({ ...v, stickiness: 'userId' as const })) : variantArb, { maxLength: 3 }),
+    },
+    { requiredKeys: ['name'] },
+  )
+  const feature = fc.record(
+    {
+      name: fc.constantFrom('f1', 'f2', 'f3', 'f4', 'f5', 'flag-ø'),
+      enabled: fc.boolean(),
+      impressionData: fc.boolean(),
+      strategies: fc.array(strategy, { maxLength: 3 }),
+      variants: fc.array(deterministic ? variantArb.map((v) => ({ ...v, stickiness: 'userId' as const })) : variantArb, { maxLength: 3 }),
+      dependencies: fc.array(
+        fc.record({ feature: fc.constantFrom('f1', 'f2', 'f3', 'missing'), enabled: fc.boolean(), variants: fc.array(fc.constantFrom('a', 'b', 'disabled'), { maxLength: 2 }) }, { requiredKeys: ['feature'] }),
+        { maxLength: 2 },
+      ),
+    },
+    { requiredKeys: ['name', 'enabled', 'strategies'] },
+  )
+  const segment = fc.record({ id: fc.integer({ min: 1, max: 4 }), name: fc.string(), constraints: fc.array(constraintArb(SUPPORTED_OPERATORS), { maxLength: 2 }) })
+  return fc.record({ version: fc.constant(2), features: fc.array(feature, { maxLength: 6 }), segments: fc.array(segment, { maxLength: 4 }) })
+}
+
+/** Anything at all, or a payload whose parts have been replaced by hostile values. */
+export const hostilePayloadArb = fc.oneof(
+  weird,
+  payloadArb(),
+  fc.record({ features: fc.array(fc.oneof(weird, fc.dictionary(fc.oneof(hostileKey, fc.string()), weird))), segments: weird }),
+  fc.record({ events: fc.array(fc.oneof(weird, fc.record({ type: fc.constantFrom('hydration', 'feature-updated', 'feature-removed', 'segment-updated', 'segment-removed', 'bogus'), feature: weird, features: weird, segment: weird, segmentId: weird, featureName: weird }))) }),
+  payloadArb().chain((p) =>
+    fc.record({ key: fc.oneof(hostileKey, fc.constantFrom('strategies', 'variants', 'constraints', 'parameters', 'dependencies', 'segments')), value: weird }).map(({ key, value }) => ({
+      ...p,
+      features: p.features.map((f) => ({ ...f, [key]: value, strategies: f.strategies.map((s) => ({ ...s, [key]: value })) })),
+    })),
+  ),
+)
+
+export const contextArb = fc.record(
+  {
+    userId: idValue,
+    sessionId: idValue,
+    remoteAddress: fc.constantFrom('10.1.2.3', '192.168.1.1', '::1', '2001:db8::1', 'garbage'),
+    environment: fc.constantFrom('production', 'development'),
+    appName: fc.string(),
+    currentTime: fc.constantFrom('2023-01-01T00:00:00Z', '2025-06-01T00:00:00Z', 'not a date'),
+    properties: fc.dictionary(fc.oneof(fieldName, fc.string()), idValue),
+  },
+  { requiredKeys: [] },
+)
+
+export const hostileContextArb = fc.oneof(
+  contextArb,
+  weird,
+  fc.dictionary(fc.oneof(hostileKey, fieldName), weird),
+  fc.record({ properties: fc.oneof(weird, fc.dictionary(fc.oneof(hostileKey, fieldName), weird)), userId: weird, currentTime: weird }),
+)

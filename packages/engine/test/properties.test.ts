@@ -1,0 +1,138 @@
+import fc from 'fast-check'
+import murmurhash3 from 'murmurhash3js-revisited'
+import { describe, expect, it } from 'vitest'
+import { createEngine, SUPPORTED_OPERATORS, type Context } from '@vexil/engine'
+import { bucketOf, createBucketer, murmur3 } from '../src/hash.js'
+import { contextArb, hostileContextArb, hostilePayloadArb, payloadArb } from './arbitraries.js'
+
+const flag = (strategy: Record<string, unknown>, extra: Record<string, unknown> = {}) => ({
+  version: 2,
+  features: [{ name: 'f', enabled: true, strategies: [strategy], ...extra }],
+})
+
+describe('engine properties', () => {
+  it('load and evaluate never throw, for arbitrary payloads and contexts', () => {
+    fc.assert(
+      fc.property(fc.array(hostilePayloadArb, { minLength: 1, maxLength: 3 }), fc.array(hostileContextArb, { maxLength: 4 }), (payloads, contexts) => {
+        const engine = createEngine()
+        for (const payload of payloads) expect(Array.isArray(engine.load(payload))).toBe(true)
+        for (const context of contexts) {
+          const ctx = context as Context
+          for (const toggle of engine.evaluateAll(ctx, { includeDisabled: true })) {
+            expect(typeof engine.isEnabled(toggle.name, ctx)).toBe('boolean')
+            expect(typeof engine.getVariant(toggle.name, ctx).name).toBe('string')
+          }
+          engine.evaluateAll(ctx, { names: ['f1', '__proto__', 'constructor'] })
+          JSON.stringify(engine.evaluateAll(ctx))
+        }
+        JSON.stringify(engine.getState())
+      }),
+      { numRuns: 300 },
+    )
+  })
+
+  it('inverted is the negation of the operator (for every known operator)', () => {
+    const constraint = fc.record({
+      contextName: fc.constantFrom('userId', 'tenant', 'currentTime', 'remoteAddress', 'version'),
+      operator: fc.constantFrom(...SUPPORTED_OPERATORS),
+      values: fc.array(fc.constantFrom('u1', 't1', '10.0.0.0/8', '1.2.3', 'a', ''), { maxLength: 3 }),
+      value: fc.constantFrom('u1', '5', '1.2.3', '2024-01-01T00:00:00Z', '^u', 'bad['),
+      caseInsensitive: fc.boolean(),
+    })
+    fc.assert(
+      fc.property(constraint, contextArb, (c, context) => {
+        const plain = createEngine()
+        const inverted = createEngine()
+        plain.load(flag({ name: 'default', constraints: [{ ...c, inverted: false }] }))
+        inverted.load(flag({ name: 'default', constraints: [{ ...c, inverted: true }] }))
+        const fixed = { ...context, currentTime: '2024-06-01T00:00:00Z' }
+        expect(inverted.isEnabled('f', fixed)).toBe(!plain.isEnabled('f', fixed))
+      }),
+      { numRuns: 1000 },
+    )
+  })
+
+  it('an unknown operator is false even when inverted', () => {
+    const engine = createEngine()
+    engine.load(flag({ name: 'default', constraints: [{ contextName: 'userId', operator: 'NOPE', values: ['1'], inverted: true }] }))
+    expect(engine.isEnabled('f', { userId: '1' })).toBe(false)
+    expect(engine.isEnabled('f', {})).toBe(false)
+  })
+
+  it('buckets are in range 1..modulus', () => {
+    fc.assert(
+      fc.property(fc.string(), fc.string(), fc.integer({ min: 1, max: 10_000 }), (group, id, modulus) => {
+        const bucket = bucketOf(createBucketer(group, 0, modulus), id)
+        expect(Number.isInteger(bucket) && bucket >= 1 && bucket <= modulus).toBe(true)
+      }),
+      { numRuns: 2000 },
+    )
+  })
+
+  it('the hash equals MurmurHash3 x86 32 over the UTF-8 bytes (murmurhash3js-revisited)', () => {
+    const encoder = new TextEncoder()
+    fc.assert(
+      fc.property(fc.string({ unit: 'binary' }), fc.string({ unit: 'grapheme' }), fc.integer({ min: 0, max: 2 ** 32 - 1 }), (prefix, id, seed) => {
+        const key = `${prefix}:${id}`
+        const expected = murmurhash3.x86.hash32(encoder.encode(key), seed)
+        expect(murmur3(key, seed)).toBe(expected)
+        expect((bucketOf(createBucketer(prefix, seed, 2 ** 32), id) - 1) >>> 0).toBe(expected % 2 ** 32)
+      }),
+      { numRuns: 2000 },
+    )
+  })
+
+  it('rollout is monotonic in percentage', () => {
+    fc.assert(
+      fc.property(fc.string({ minLength: 1 }), fc.string({ minLength: 1 }), fc.integer({ min: 0, max: 100 }), fc.integer({ min: 0, max: 100 }), (groupId, userId, a, b) => {
+        const [low, high] = a <= b ? [a, b] : [b, a]
+        const engine = createEngine()
+        engine.load({
+          features: [
+            { name: 'low', enabled: true, strategies: [{ name: 'flexibleRollout', parameters: { rollout: String(low), stickiness: 'userId', groupId } }] },
+            { name: 'high', enabled: true, strategies: [{ name: 'flexibleRollout', parameters: { rollout: String(high), stickiness: 'userId', groupId } }] },
+          ],
+        })
+        if (engine.isEnabled('low', { userId })) expect(engine.isEnabled('high', { userId })).toBe(true)
+      }),
+      { numRuns: 2000 },
+    )
+  })
+
+  it('variant distribution is within 2% of the weights over 20k ids', () => {
+    fc.assert(
+      fc.property(fc.array(fc.integer({ min: 1, max: 100 }), { minLength: 2, maxLength: 5 }), fc.string(), (raw, flagSuffix) => {
+        const total = raw.reduce((a, b) => a + b, 0)
+        const variants = raw.map((w, i) => ({ name: `v${i}`, weight: w, stickiness: 'default' }))
+        const engine = createEngine()
+        engine.load({ features: [{ name: `dist${flagSuffix}`, enabled: true, strategies: [{ name: 'default' }], variants }] })
+        const counts = new Map<string, number>()
+        const ids = 20_000
+        for (let i = 0; i < ids; i++) {
+          const name = engine.getVariant(`dist${flagSuffix}`, { userId: `user-${i}` }).name
+          counts.set(name, (counts.get(name) ?? 0) + 1)
+        }
+        raw.forEach((w, i) => {
+          expect(Math.abs((counts.get(`v${i}`) ?? 0) / ids - w / total)).toBeLessThanOrEqual(0.02)
+        })
+      }),
+      { numRuns: 20 },
+    )
+  })
+
+  it('compiling the same payload twice gives the same answers', () => {
+    fc.assert(
+      fc.property(payloadArb({ deterministic: true }), fc.array(contextArb.map((c) => ({ ...c, userId: c.userId || 'u1', sessionId: c.sessionId || 's1', remoteAddress: '10.0.0.1' })), { minLength: 1, maxLength: 5 }), (payload, contexts) => {
+        const first = createEngine({ hostname: 'localhost' })
+        const second = createEngine({ hostname: 'localhost' })
+        first.load(payload)
+        second.load(JSON.parse(JSON.stringify(payload)))
+        for (const context of contexts) {
+          const fixed = { ...context, currentTime: '2024-06-01T00:00:00Z' }
+          expect(second.evaluateAll(fixed, { includeDisabled: true })).toEqual(first.evaluateAll(fixed, { includeDisabled: true }))
+        }
+      }),
+      { numRuns: 500 },
+    )
+  })
+})
