@@ -1,98 +1,118 @@
-import { type Predicate, allOf, compileConstraint } from './constraints/index.js'
+import { type ConstraintCache, compileConstraint } from './constraints/index.js'
 import { type SlotTable, stringify, toNumber } from './context.js'
 import { CustomStrategyError } from './errors.js'
-import { strategyVariant } from './outcomes.js'
+import { GATE_COST, type Gate, PREDICATE, gate, neverGate } from './gates.js'
 import { BUILT_IN_STRATEGIES } from './strategies/index.js'
 import { groupIdParameter } from './strategies/params.js'
 import type { CustomStrategy, EvaluatedToggle, SegmentDefinition } from './types.js'
-import { type VariantSelector, compileVariantSelector } from './variants.js'
+import { type VariantSet, compileVariantSet } from './variants.js'
 
 export interface CompileEnvironment {
   customStrategies: ReadonlyMap<string, CustomStrategy>
   segments: ReadonlyMap<number, SegmentDefinition>
   hostname: string
-  fields: SlotTable
+  slots: SlotTable
+  constraints: ConstraintCache
+  /** Compiled segments of this load, by id. */
+  segmentGates: Map<number, Gate[]>
   warn: (message: string) => void
 }
 
 export interface CompiledStrategy {
-  /** Constraints, then segment constraints, then the strategy itself, short-circuited. */
-  matches: Predicate
+  /** Constraints, then segment constraints, then the strategy's own test; ANDed in order. */
+  gates: Gate[]
   /** Set when the strategy has variants that can be chosen. */
-  selectVariant: VariantSelector | undefined
-  /** The toggle returned for each of this strategy's variants (filled by the feature compiler). */
-  outcomes: EvaluatedToggle[]
-  variants: unknown[]
+  variants: VariantSet | undefined
+  variantDefinitions: readonly unknown[]
+  /** The toggle for each of this strategy's variants, built on first use. */
+  outcomes: Array<EvaluatedToggle | undefined>
 }
 
-const never: Predicate = () => false
-
-function compileCustom(strategy: CustomStrategy, parameters: Record<string, unknown>, featureName: string): Predicate {
+/** A host strategy: its exception becomes a CustomStrategyError naming the flag. */
+function compileCustom(strategy: CustomStrategy, parameters: Record<string, unknown>, featureName: string): Gate {
   const params = parameters as Record<string, string>
-  return (frame) => {
+  return gate(PREDICATE, (frame: { context: Parameters<CustomStrategy['isEnabled']>[1] }) => {
     try {
       return strategy.isEnabled(params, frame.context) === true
     } catch (error) {
       throw new CustomStrategyError(featureName, strategy.name, error)
     }
+  })
+}
+
+/**
+ * A segment's constraints, compiled once per load however many strategies reference it; from
+ * the second reference on, each gate keeps its result for the rest of an evaluation.
+ */
+function compileSegment(id: number, env: CompileEnvironment): Gate[] | undefined {
+  const compiled = env.segmentGates.get(id)
+  if (compiled) {
+    for (const shared of compiled) if (shared.memo < 0) shared.memo = env.slots.memo()
+    return compiled
   }
+  const segment = env.segments.get(id)
+  if (!segment) return undefined
+  const constraints = Array.isArray(segment.constraints) ? segment.constraints : []
+  const gates = constraints.map((constraint) => compileConstraint(constraint, env.slots, env.constraints, (m) => env.warn(`segment ${id}: ${m}`)))
+  env.segmentGates.set(id, gates)
+  return gates
+}
+
+function compileTest(name: string, parameters: Record<string, unknown>, featureName: string, env: CompileEnvironment): Gate {
+  const custom = env.customStrategies.get(name)
+  if (custom) return compileCustom(custom, parameters, featureName)
+  const builtIn = BUILT_IN_STRATEGIES.get(name)
+  if (builtIn) return builtIn({ parameters, featureName, hostname: env.hostname, slots: env.slots })
+  env.warn(`${featureName}: unknown strategy "${name}"; it never matches`)
+  return neverGate()
 }
 
 /** Compiles one strategy of a feature: its test, its constraints and segments, its variants. */
 export function compileStrategy(definition: unknown, featureName: string, env: CompileEnvironment): CompiledStrategy {
   if (definition === null || typeof definition !== 'object') {
     env.warn(`${featureName}: a strategy is not an object; it never matches`)
-    return { matches: never, selectVariant: undefined, outcomes: [], variants: [] }
+    return { gates: [neverGate()], variants: undefined, variantDefinitions: [], outcomes: [] }
   }
   const raw = definition as Record<string, unknown>
-  const name = stringify(raw.name) ?? ''
   const parameters =
     raw.parameters !== null && typeof raw.parameters === 'object' ? (raw.parameters as Record<string, unknown>) : {}
+  const warnFor = (prefix: string) => (message: string) => env.warn(`${prefix}: ${message}`)
 
-  const custom = env.customStrategies.get(name)
-  const builtIn = BUILT_IN_STRATEGIES.get(name)
-  let test: Predicate
-  if (custom) test = compileCustom(custom, parameters, featureName)
-  else if (builtIn) test = builtIn({ parameters, featureName, hostname: env.hostname, fields: env.fields })
-  else {
-    env.warn(`${featureName}: unknown strategy "${name}"; it never matches`)
-    test = never
+  const gates: Gate[] = []
+  for (const constraint of Array.isArray(raw.constraints) ? raw.constraints : []) {
+    gates.push(compileConstraint(constraint, env.slots, env.constraints, warnFor(featureName)))
   }
-
-  const gates: Predicate[] = []
-  const constraints = Array.isArray(raw.constraints) ? raw.constraints : []
-  for (const constraint of constraints) gates.push(compileConstraint(constraint, env.fields, (m) => env.warn(`${featureName}: ${m}`)))
-  const segmentIds = Array.isArray(raw.segments) ? raw.segments : []
-  for (const id of segmentIds) {
-    const segment = env.segments.get(toNumber(id))
-    if (!segment) {
+  for (const id of Array.isArray(raw.segments) ? raw.segments : []) {
+    const segmentGates = compileSegment(toNumber(id), env)
+    if (!segmentGates) {
       // Node SDK: a missing segment fails this strategy only.
       env.warn(`${featureName}: segment ${String(id)} does not exist; the strategy never matches`)
-      gates.push(never)
+      gates.push(neverGate())
       continue
     }
-    const segmentConstraints = Array.isArray(segment.constraints) ? segment.constraints : []
-    for (const constraint of segmentConstraints) {
-      gates.push(compileConstraint(constraint, env.fields, (m) => env.warn(`${featureName}: segment ${segment.id}: ${m}`)))
-    }
+    gates.push(...segmentGates)
   }
-  gates.push(test)
+  // Constraints are pure, so their order is free: the cheap and selective go first (an IN
+  // list rejects most contexts; a NOT_IN list passes most). The strategy's own test stays last,
+  // as in the Node SDK, where a custom strategy only runs once its constraints pass.
+  gates.sort((a, b) => GATE_COST[a.kind]! - GATE_COST[b.kind]!)
+  gates.push(compileTest(stringify(raw.name) ?? '', parameters, featureName, env))
 
   const variants = Array.isArray(raw.variants) ? raw.variants : []
   const firstStickiness = stringify((variants[0] as { stickiness?: unknown } | undefined)?.stickiness)
-  const selectVariant =
-    variants.length === 0
-      ? undefined
-      : compileVariantSelector(variants, {
-          group: groupIdParameter(parameters.groupId, featureName),
-          stickiness: firstStickiness || stringify(parameters.stickiness),
-          overrides: false,
-          fields: env.fields,
-        })
   return {
-    matches: allOf(gates),
-    selectVariant,
+    gates,
+    variants:
+      variants.length === 0
+        ? undefined
+        : compileVariantSet(variants, {
+            group: groupIdParameter(parameters.groupId, featureName),
+            // Node SDK: the first variant's stickiness, else the strategy's.
+            stickiness: firstStickiness || stringify(parameters.stickiness),
+            overrides: false,
+            slots: env.slots,
+          }),
+    variantDefinitions: variants,
     outcomes: [],
-    variants: variants.map(strategyVariant),
   }
 }

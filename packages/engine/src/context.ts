@@ -15,7 +15,7 @@ export interface Frame {
   readonly context: Context
   readonly values: Array<string | undefined | typeof UNSET>
   readonly resolvers: readonly Resolver[]
-  /** Results of interned constraints: 0 not yet evaluated, 1 true, 2 false. */
+  /** Results of shared constraints: 0 not yet evaluated, 1 true, 2 false. */
   readonly results: Uint8Array
   /** `currentTime` in epoch ms, resolved on first use (NaN when unparseable). */
   time: number | undefined
@@ -93,60 +93,49 @@ function topLevelResolver(field: 'userId' | 'sessionId' | 'remoteAddress'): Reso
   }
 }
 
-export type FramePredicate = (frame: Frame) => boolean
-
 export interface SlotTable {
   /** A field resolved top-level first, then from `properties`. */
   field(name: string): FieldAccessor
+  /** The same field, lowercased (for case-insensitive string operators). */
+  lowerCased(name: string): FieldAccessor
   /** userId, sessionId or remoteAddress at the top level only, empty meaning missing. */
   topLevel(name: 'userId' | 'sessionId' | 'remoteAddress'): FieldAccessor
-  /**
-   * The constraint identified by `key` (its normalised definition), compiled once however many
-   * flags carry it, with its result kept for the rest of the evaluation.
-   */
-  constraint(key: string, compile: () => FramePredicate): FramePredicate
+  /** A new result slot for a constraint shared by several strategies. */
+  memo(): number
   /** Starts an evaluation of `context`. */
   frame(context: Context): Frame
 }
 
 export function createSlotTable(): SlotTable {
-  const slots = new Map<string, FieldAccessor>()
   const resolvers: Resolver[] = []
-  const constraints = new Map<string, FramePredicate>()
+  let memos = 0
 
-  function slot(key: string, makeResolver: () => Resolver): FieldAccessor {
-    let index = slots.get(key)
-    if (index === undefined) {
-      index = resolvers.push(makeResolver()) - 1
-      slots.set(key, index)
+  /** One map per kind of slot, so a lookup never builds a key string. */
+  function kind(makeResolver: (name: string) => Resolver): (name: string) => FieldAccessor {
+    const slots = new Map<string, FieldAccessor>()
+    return (name) => {
+      let index = slots.get(name)
+      if (index === undefined) {
+        index = resolvers.push(makeResolver(name)) - 1
+        slots.set(name, index)
+      }
+      return index
     }
-    return index
   }
 
   return {
-    field: (name) => slot(`field:${name}`, () => fieldResolver(name)),
-    topLevel: (name) => slot(`top:${name}`, () => topLevelResolver(name)),
-    constraint(key, compile) {
-      let memoized = constraints.get(key)
-      if (!memoized) {
-        const predicate = compile()
-        const index = constraints.size
-        memoized = (frame) => {
-          const known = frame.results[index]
-          if (known !== 0) return known === 1
-          const result = predicate(frame)
-          frame.results[index] = result ? 1 : 2
-          return result
-        }
-        constraints.set(key, memoized)
-      }
-      return memoized
-    },
+    field: kind(fieldResolver),
+    lowerCased: kind((name) => {
+      const resolve = fieldResolver(name)
+      return (context) => resolve(context)?.toLowerCase()
+    }),
+    topLevel: kind((name) => topLevelResolver(name as 'userId' | 'sessionId' | 'remoteAddress')),
+    memo: () => memos++,
     frame: (context) => ({
       context,
       values: new Array(resolvers.length).fill(UNSET),
       resolvers,
-      results: new Uint8Array(constraints.size),
+      results: new Uint8Array(memos),
       time: undefined,
     }),
   }

@@ -1,6 +1,8 @@
 import type { CompileEnvironment } from './compile-strategy.js'
 import { type CompiledFeature, compileAlwaysOff, compileFeature } from './compile-feature.js'
+import type { ConstraintCache } from './constraints/index.js'
 import { createSlotTable, stringify } from './context.js'
+import { evaluateFeature, isFeatureEnabled } from './evaluate.js'
 import { DISABLED_VARIANT, unknownToggle } from './outcomes.js'
 import { type StateChange, readState } from './state.js'
 import type {
@@ -59,16 +61,17 @@ function defaultHostname(): string {
 export function createEngine(options: EngineOptions = {}): Engine {
   const customStrategies = validateStrategies(options.strategies)
   const hostname = (options.hostname ?? defaultHostname()).toLowerCase()
-  const fields = createSlotTable()
+  // Replaced with every full payload, so slots of constraints no flag uses are not kept forever.
+  let slots = createSlotTable()
+  let constraints: ConstraintCache = new Map()
 
   let definitions = new Map<string, FeatureDefinition>()
   let segments = new Map<number, SegmentDefinition>()
   let features = new Map<string, CompiledFeature>()
   let order: CompiledFeature[] = []
-  const lookup = (name: string): CompiledFeature | undefined => features.get(name)
 
   function compileAll(names: Iterable<string>, warnings: string[]): void {
-    const env: CompileEnvironment = { customStrategies, segments, hostname, fields, warn: (m) => warnings.push(m) }
+    const env: CompileEnvironment = { customStrategies, segments, hostname, slots, constraints, segmentGates: new Map(), warn: (m) => warnings.push(m) }
     for (const name of names) {
       const definition = definitions.get(name)
       if (!definition) {
@@ -76,7 +79,7 @@ export function createEngine(options: EngineOptions = {}): Engine {
         continue
       }
       try {
-        features.set(name, compileFeature(definition, env, lookup))
+        features.set(name, compileFeature(definition, env))
       } catch (error) {
         warnings.push(`${name}: could not be compiled (${error instanceof Error ? error.message : String(error)}); the flag is off`)
         features.set(name, compileAlwaysOff(definition, name))
@@ -89,6 +92,8 @@ export function createEngine(options: EngineOptions = {}): Engine {
       definitions = change.features
       segments = change.segments
       features = new Map()
+      slots = createSlotTable()
+      constraints = new Map()
       compileAll(definitions.keys(), warnings)
     } else {
       const dirty = new Set<string>()
@@ -99,6 +104,8 @@ export function createEngine(options: EngineOptions = {}): Engine {
             segments = step.segments
             dirty.clear()
             features = new Map()
+            slots = createSlotTable()
+            constraints = new Map()
             for (const name of definitions.keys()) dirty.add(name)
             break
           case 'feature-updated':
@@ -143,25 +150,25 @@ export function createEngine(options: EngineOptions = {}): Engine {
     },
     isEnabled(name, context) {
       const feature = features.get(name)
-      return feature ? feature.isEnabled(fields.frame(asContext(context))) : false
+      return feature ? isFeatureEnabled(feature, slots.frame(asContext(context)), features) : false
     },
     getVariant(name, context) {
       const feature = features.get(name)
-      return feature ? feature.evaluate(fields.frame(asContext(context))).variant : DISABLED_VARIANT
+      return feature ? evaluateFeature(feature, slots.frame(asContext(context)), features).variant : DISABLED_VARIANT
     },
     evaluateAll(context, options) {
-      const frame = fields.frame(asContext(context))
+      const frame = slots.frame(asContext(context))
       const names = options?.names
       if (names) {
         return names.map((name) => {
           const feature = typeof name === 'string' ? features.get(name) : undefined
-          return feature ? feature.evaluate(frame) : unknownToggle(String(name))
+          return feature ? evaluateFeature(feature, frame, features) : unknownToggle(String(name))
         })
       }
       const result: EvaluatedToggle[] = []
       const all = options?.includeDisabled === true
       for (let i = 0; i < order.length; i++) {
-        const evaluated = order[i]!.evaluate(frame)
+        const evaluated = evaluateFeature(order[i]!, frame, features)
         if (all || evaluated.enabled) result.push(evaluated)
       }
       return result

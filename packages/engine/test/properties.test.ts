@@ -136,3 +136,14 @@ describe('engine properties', () => {
     )
   })
 })
+
+describe('bucket arithmetic', () => {
+  it('bucketOf equals (murmur3 % modulus) + 1 for small and huge moduli', () => {
+    fc.assert(
+      fc.property(fc.string(), fc.string(), fc.oneof(fc.integer({ min: 1, max: 1000 }), fc.integer({ min: 1, max: 2 ** 32 })), (group, id, modulus) => {
+        expect(bucketOf(createBucketer(group, 0, modulus), id)).toBe((murmur3(`${group}:${id}`, 0) % modulus) + 1)
+      }),
+      { numRuns: 5000 },
+    )
+  })
+})

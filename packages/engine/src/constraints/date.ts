@@ -1,14 +1,23 @@
-import { currentTime } from '../context.js'
-import type { ConstraintSpec, Predicate } from './types.js'
+import { type Frame, currentTime } from '../context.js'
+import type { ConstraintSpec } from './types.js'
+
+export interface DateData {
+  target: number
+  after: boolean
+}
+
+/** Returns undefined for an unparseable date: such a constraint is false (Node SDK). */
+export function compileDate({ operator, value }: ConstraintSpec): DateData | undefined {
+  const target = value === undefined ? Number.NaN : new Date(value).getTime()
+  if (Number.isNaN(target)) return undefined
+  return { target, after: operator === 'DATE_AFTER' }
+}
 
 /**
  * DATE_AFTER / DATE_BEFORE compare the context's `currentTime` (or now) with the value, strictly.
  * Node SDK compat: `contextName` is ignored; the comparison is always on `currentTime`.
  */
-export function compileDate({ operator, value }: ConstraintSpec): Predicate {
-  const target = value === undefined ? Number.NaN : new Date(value).getTime()
-  if (Number.isNaN(target)) return () => false
-  return operator === 'DATE_AFTER'
-    ? (frame) => currentTime(frame) > target
-    : (frame) => currentTime(frame) < target
+export function testDate(data: DateData, frame: Frame): boolean {
+  const time = currentTime(frame)
+  return data.after ? time > data.target : time < data.target
 }

@@ -1,40 +1,40 @@
 import { type SlotTable, stringify } from '../context.js'
+import { DATE, type Gate, IN, NEVER, NOT_IN, NUMBER, PREDICATE, SEMVER, STRING, gate, neverGate } from '../gates.js'
 import { compileCidr } from './cidr.js'
 import { compileDate } from './date.js'
-import { compileIn, compileNotIn } from './membership.js'
+import { compileMembership } from './membership.js'
 import { compileNumber } from './number.js'
 import { compileRegexConstraint } from './regex.js'
 import { compileSemver } from './semver.js'
 import { compileString } from './string.js'
-import type { OperatorCompiler, Predicate } from './types.js'
+import type { ConstraintSpec } from './types.js'
 
 export type { Predicate } from './types.js'
 
-const OPERATORS: Record<string, OperatorCompiler> = {
-  IN: compileIn,
-  NOT_IN: compileNotIn,
-  STR_STARTS_WITH: compileString,
-  STR_ENDS_WITH: compileString,
-  STR_CONTAINS: compileString,
-  NUM_EQ: compileNumber,
-  NUM_GT: compileNumber,
-  NUM_GTE: compileNumber,
-  NUM_LT: compileNumber,
-  NUM_LTE: compileNumber,
-  DATE_AFTER: compileDate,
-  DATE_BEFORE: compileDate,
-  SEMVER_EQ: compileSemver,
-  SEMVER_GT: compileSemver,
-  SEMVER_GTE: compileSemver,
-  SEMVER_LT: compileSemver,
-  SEMVER_LTE: compileSemver,
-  REGEX: compileRegexConstraint,
-  IN_CIDR: compileCidr,
+/** Each operator's gate kind and the compiler of its data; undefined data means "always false". */
+const OPERATORS: Record<string, { kind: number; compile: (spec: ConstraintSpec) => unknown }> = {
+  IN: { kind: IN, compile: (spec) => compileMembership(spec.field, spec.values) },
+  NOT_IN: { kind: NOT_IN, compile: (spec) => compileMembership(spec.field, spec.values) },
+  STR_STARTS_WITH: { kind: STRING, compile: compileString },
+  STR_ENDS_WITH: { kind: STRING, compile: compileString },
+  STR_CONTAINS: { kind: STRING, compile: compileString },
+  NUM_EQ: { kind: NUMBER, compile: compileNumber },
+  NUM_GT: { kind: NUMBER, compile: compileNumber },
+  NUM_GTE: { kind: NUMBER, compile: compileNumber },
+  NUM_LT: { kind: NUMBER, compile: compileNumber },
+  NUM_LTE: { kind: NUMBER, compile: compileNumber },
+  DATE_AFTER: { kind: DATE, compile: compileDate },
+  DATE_BEFORE: { kind: DATE, compile: compileDate },
+  SEMVER_EQ: { kind: SEMVER, compile: compileSemver },
+  SEMVER_GT: { kind: SEMVER, compile: compileSemver },
+  SEMVER_GTE: { kind: SEMVER, compile: compileSemver },
+  SEMVER_LT: { kind: SEMVER, compile: compileSemver },
+  SEMVER_LTE: { kind: SEMVER, compile: compileSemver },
+  REGEX: { kind: PREDICATE, compile: compileRegexConstraint },
+  IN_CIDR: { kind: PREDICATE, compile: compileCidr },
 }
 
 export const SUPPORTED_OPERATORS: readonly string[] = Object.keys(OPERATORS)
-
-const never: Predicate = () => false
 
 /** Node SDK value cleaning: every value trimmed, empty ones dropped. */
 function cleanValues(values: unknown): string[] {
@@ -48,48 +48,46 @@ function cleanValues(values: unknown): string[] {
 }
 
 /**
+ * Identical constraints (a segment's, or a common `environment IN [production]`) compile to
+ * one gate; from its second use on, its result is kept for the rest of an evaluation.
+ */
+export type ConstraintCache = Map<string, Gate>
+
+const MAX_SHARED_VALUES = 8
+
+/**
  * Compiles one constraint. An unknown operator is false even when inverted (Node SDK);
  * otherwise `inverted` negates the operator's answer, including its "missing or invalid" false.
  */
-export function compileConstraint(definition: unknown, fields: SlotTable, warn: (message: string) => void): Predicate {
+export function compileConstraint(definition: unknown, slots: SlotTable, cache: ConstraintCache, warn: (message: string) => void): Gate {
   if (definition === null || typeof definition !== 'object') {
     warn('a constraint is not an object; it never matches')
-    return never
+    return neverGate()
   }
   const raw = definition as Record<string, unknown>
   const operator = typeof raw.operator === 'string' ? raw.operator : ''
-  const compile = Object.prototype.hasOwnProperty.call(OPERATORS, operator) ? OPERATORS[operator] : undefined
-  if (!compile) {
+  const entry = Object.prototype.hasOwnProperty.call(OPERATORS, operator) ? OPERATORS[operator] : undefined
+  if (!entry) {
     warn(`unknown constraint operator "${String(raw.operator)}"; the constraint never matches`)
-    return never
+    return neverGate()
   }
   const contextName = stringify(raw.contextName) ?? ''
   const values = cleanValues(raw.values)
   const value = raw.value === undefined || raw.value === null ? undefined : stringify(raw.value)
   const caseInsensitive = raw.caseInsensitive === true
   const inverted = raw.inverted === true
-  const key = JSON.stringify([contextName, operator, values, value ?? null, caseInsensitive, inverted])
-  return fields.constraint(key, () => {
-    const predicate = compile({ contextName, operator, values, value, caseInsensitive, field: fields.field(contextName) })
-    return inverted ? (frame) => !predicate(frame) : predicate
-  })
-}
-
-/** ANDs predicates with short-circuit; an empty list is true. */
-export function allOf(predicates: Predicate[]): Predicate {
-  switch (predicates.length) {
-    case 0:
-      return () => true
-    case 1:
-      return predicates[0]!
-    case 2: {
-      const [a, b] = predicates as [Predicate, Predicate]
-      return (frame) => a(frame) && b(frame)
-    }
-    default:
-      return (frame) => {
-        for (let i = 0; i < predicates.length; i++) if (!predicates[i]!(frame)) return false
-        return true
-      }
+  // The key is exact: the scalar parts JSON-encoded, then the values joined by NUL (a constraint
+  // whose values contain NUL is simply not shared). Long lists (user ids) are rarely repeated
+  // outside segments, which are shared as a whole, and hashing their keys made compiling slow.
+  const shareable = values.length <= MAX_SHARED_VALUES && !values.some((v) => v.includes('\u0000'))
+  const key = shareable ? `${JSON.stringify([operator, contextName, inverted, caseInsensitive, value ?? null])}\u0000${values.join('\u0000')}` : ''
+  const cached = shareable ? cache.get(key) : undefined
+  if (cached) {
+    if (cached.memo < 0) cached.memo = slots.memo()
+    return cached
   }
+  const data = entry.compile({ contextName, operator, values, value, caseInsensitive, field: slots.field(contextName), slots })
+  const compiled = data === undefined ? gate(NEVER, undefined, inverted) : gate(entry.kind, data, inverted)
+  if (shareable) cache.set(key, compiled)
+  return compiled
 }

@@ -1,25 +1,43 @@
-import { readField } from '../context.js'
-import type { ConstraintSpec, Predicate } from './types.js'
+import { type FieldAccessor, type Frame, readField } from '../context.js'
+import type { ConstraintSpec } from './types.js'
 
-type Compare = (a: number, b: number) => boolean
+const EQ = 0
+const GT = 1
+const GTE = 2
+const LT = 3
+const LTE = 4
 
-const COMPARE: Record<string, Compare> = {
-  NUM_EQ: (a, b) => a === b,
-  NUM_GT: (a, b) => a > b,
-  NUM_GTE: (a, b) => a >= b,
-  NUM_LT: (a, b) => a < b,
-  NUM_LTE: (a, b) => a <= b,
+const COMPARISONS: Record<string, number> = { NUM_EQ: EQ, NUM_GT: GT, NUM_GTE: GTE, NUM_LT: LT, NUM_LTE: LTE }
+
+export interface NumberData {
+  field: FieldAccessor
+  target: number
+  comparison: number
 }
 
-/** NUM_*: `Number()` on both sides (so "12" equals "12.0"); NaN on either side is false (Node SDK). */
-export function compileNumber({ operator, value, field }: ConstraintSpec): Predicate {
-  const compare = COMPARE[operator]!
+/** Returns undefined for a value that is not a number: such a constraint is false (Node SDK). */
+export function compileNumber({ operator, value, field }: ConstraintSpec): NumberData | undefined {
   const target = value === undefined ? Number.NaN : Number(value)
-  if (Number.isNaN(target)) return () => false
-  return (frame) => {
-    const raw = readField(frame, field)
-    if (raw === undefined) return false
-    const actual = Number(raw)
-    return !Number.isNaN(actual) && compare(actual, target)
+  if (Number.isNaN(target)) return undefined
+  return { field, target, comparison: COMPARISONS[operator]! }
+}
+
+/** NUM_*: `Number()` on the context value (so "12" equals "12.0"); NaN or missing is false. */
+export function testNumber(data: NumberData, frame: Frame): boolean {
+  const raw = readField(frame, data.field)
+  if (raw === undefined) return false
+  const actual = Number(raw)
+  const target = data.target
+  switch (data.comparison) {
+    case EQ:
+      return actual === target
+    case GT:
+      return actual > target
+    case GTE:
+      return actual >= target
+    case LT:
+      return actual < target
+    default:
+      return actual <= target
   }
 }

@@ -1,11 +1,9 @@
-import { readField } from '../context.js'
 import parseSemver from 'semver/functions/parse.js'
 import type { SemVer } from 'semver'
-import type { ConstraintSpec, Predicate } from './types.js'
+import { type FieldAccessor, type Frame, readField } from '../context.js'
+import type { ConstraintSpec } from './types.js'
 
-type Compare = (order: number) => boolean
-
-const COMPARE: Record<string, Compare> = {
+const COMPARE: Record<string, (order: number) => boolean> = {
   SEMVER_EQ: (order) => order === 0,
   SEMVER_GT: (order) => order > 0,
   SEMVER_GTE: (order) => order >= 0,
@@ -13,7 +11,13 @@ const COMPARE: Record<string, Compare> = {
   SEMVER_LTE: (order) => order <= 0,
 }
 
-// Context versions repeat across the flags of one request, so parses are cached (bounded).
+export interface SemverData {
+  field: FieldAccessor
+  target: SemVer
+  accepts: (order: number) => boolean
+}
+
+// Context versions repeat across flags and requests, so parses are cached (bounded).
 const CACHE_LIMIT = 1000
 const parsed = new Map<string, SemVer | null>()
 
@@ -29,18 +33,18 @@ function parseContextVersion(value: string): SemVer | null {
 }
 
 /**
- * SEMVER_EQ/GT/GTE/LT/LTE by SemVer 2.0 precedence (prereleases sort below the release, build
- * metadata ignored). An invalid constraint value is false; a leading `v` in the constraint value
- * is accepted, as `semver.eq('1.2.3', 'v1.2.3')` is in the Node SDK.
+ * Returns undefined for an invalid constraint value: such a constraint is false. A leading `v`
+ * in the constraint value is accepted, as `semver.eq('1.2.3', 'v1.2.3')` is in the Node SDK.
  */
-export function compileSemver({ operator, value, field }: ConstraintSpec): Predicate {
-  const compare = COMPARE[operator]!
+export function compileSemver({ operator, value, field }: ConstraintSpec): SemverData | undefined {
   const target = value === undefined ? null : parseSemver(value)
-  if (!target) return () => false
-  return (frame) => {
-    const raw = readField(frame, field)
-    if (raw === undefined || raw === '') return false
-    const version = parseContextVersion(raw)
-    return version !== null && compare(version.compare(target))
-  }
+  return target ? { field, target, accepts: COMPARE[operator]! } : undefined
+}
+
+/** SEMVER_*: SemVer 2.0 precedence (prereleases below the release, build metadata ignored). */
+export function testSemver(data: SemverData, frame: Frame): boolean {
+  const raw = readField(frame, data.field)
+  if (raw === undefined || raw === '') return false
+  const version = parseContextVersion(raw)
+  return version !== null && data.accepts(version.compare(data.target))
 }

@@ -1,24 +1,35 @@
-import { readField } from '../context.js'
-import type { ConstraintSpec, Predicate } from './types.js'
+import { type FieldAccessor, type Frame, readField } from '../context.js'
+import type { ConstraintSpec } from './types.js'
 
-type Test = (value: string, needle: string) => boolean
+const STARTS = 0
+const ENDS = 1
+const CONTAINS = 2
 
-const TESTS: Record<string, Test> = {
-  STR_STARTS_WITH: (value, needle) => value.startsWith(needle),
-  STR_ENDS_WITH: (value, needle) => value.endsWith(needle),
-  STR_CONTAINS: (value, needle) => value.includes(needle),
+export interface StringData {
+  /** The field, lowercased already when the constraint is case-insensitive. */
+  field: FieldAccessor
+  needles: string[]
+  mode: number
+}
+
+const MODES: Record<string, number> = { STR_STARTS_WITH: STARTS, STR_ENDS_WITH: ENDS, STR_CONTAINS: CONTAINS }
+
+export function compileString({ operator, values, caseInsensitive, contextName, field, slots }: ConstraintSpec): StringData {
+  return {
+    field: caseInsensitive ? slots.lowerCased(contextName) : field,
+    needles: caseInsensitive ? values.map((v) => v.toLowerCase()) : values,
+    mode: MODES[operator]!,
+  }
 }
 
 /** STR_STARTS_WITH, STR_ENDS_WITH, STR_CONTAINS: any of the values; a missing field is false. */
-export function compileString({ operator, values, caseInsensitive, field }: ConstraintSpec): Predicate {
-  const test = TESTS[operator]!
-  const needles = caseInsensitive ? values.map((v) => v.toLowerCase()) : values
-  if (needles.length === 0) return () => false
-  return (frame) => {
-    let value = readField(frame, field)
-    if (value === undefined) return false
-    if (caseInsensitive) value = value.toLowerCase()
-    for (const needle of needles) if (test(value, needle)) return true
-    return false
+export function testString(data: StringData, frame: Frame): boolean {
+  const value = readField(frame, data.field)
+  if (value === undefined) return false
+  const needles = data.needles
+  for (let i = 0; i < needles.length; i++) {
+    const needle = needles[i]!
+    if (data.mode === CONTAINS ? value.includes(needle) : data.mode === STARTS ? value.startsWith(needle) : value.endsWith(needle)) return true
   }
+  return false
 }

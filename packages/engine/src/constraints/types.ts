@@ -1,5 +1,6 @@
-import type { FieldAccessor, Frame } from '../context.js'
+import type { FieldAccessor, Frame, SlotTable } from '../context.js'
 
+/** A test that does not need a dedicated gate kind (rare or expensive operators). */
 export type Predicate = (frame: Frame) => boolean
 
 /** A constraint after validation: values trimmed, empty ones dropped, the accessor chosen. */
@@ -10,7 +11,5 @@ export interface ConstraintSpec {
   value: string | undefined
   caseInsensitive: boolean
   field: FieldAccessor
+  slots: SlotTable
 }
-
-/** Compiles one operator family into an un-inverted predicate; inversion is applied by the caller. */
-export type OperatorCompiler = (spec: ConstraintSpec) => Predicate

@@ -1,3 +1,4 @@
+import { alwaysGate } from '../gates.js'
 import type { StrategyCompiler } from './types.js'
 
-export const compileDefault: StrategyCompiler = () => () => true
+export const compileDefault: StrategyCompiler = () => alwaysGate()

@@ -1,18 +1,20 @@
-import { readField } from '../context.js'
-import { ROLLOUT_SEED, bucketOf, createBucketer } from '../hash.js'
+import { ROLLOUT_SEED, createBucketer } from '../hash.js'
+import { ROLLOUT_FIELD, ROLLOUT_RANDOM, gate, neverGate } from '../gates.js'
 import { groupIdParameter, percentageParameter } from './params.js'
+import type { RolloutData } from './rollout.js'
 import type { StrategyCompiler } from './types.js'
 
 function compileIdRollout(field: 'userId' | 'sessionId'): StrategyCompiler {
-  return ({ parameters, featureName, fields }) => {
+  return ({ parameters, featureName, slots }) => {
     const percentage = percentageParameter(parameters.percentage)
-    if (!(percentage > 0)) return () => false
-    const bucket = createBucketer(groupIdParameter(parameters.groupId, featureName), ROLLOUT_SEED, 100)
-    const idOf = fields.topLevel(field)
-    return (frame) => {
-      const id = readField(frame, idOf)
-      return id !== undefined && bucketOf(bucket, id) <= percentage
+    if (!(percentage > 0)) return neverGate()
+    const data: RolloutData = {
+      bucket: createBucketer(groupIdParameter(parameters.groupId, featureName), ROLLOUT_SEED, 100),
+      percentage,
+      field: slots.topLevel(field),
+      fallback: -1,
     }
+    return gate(ROLLOUT_FIELD, data)
   }
 }
 
@@ -25,6 +27,5 @@ export const compileGradualRolloutSessionId = compileIdRollout('sessionId')
 /** gradualRolloutRandom: on with probability `percentage` %; 0 is never, 100 is always. */
 export const compileGradualRolloutRandom: StrategyCompiler = ({ parameters }) => {
   const percentage = percentageParameter(parameters.percentage)
-  if (!(percentage > 0)) return () => false
-  return () => percentage >= 1 + Math.floor(Math.random() * 100)
+  return percentage > 0 ? gate(ROLLOUT_RANDOM, percentage) : neverGate()
 }

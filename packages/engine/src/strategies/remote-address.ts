@@ -1,4 +1,5 @@
 import { readField } from '../context.js'
+import { PREDICATE, gate, neverGate } from '../gates.js'
 import { compileRangeMatcher } from '../ip.js'
 import { listParameter } from './params.js'
 import type { StrategyCompiler } from './types.js'
@@ -8,14 +9,14 @@ import type { StrategyCompiler } from './types.js'
  * ranges. IPv4 and IPv6 ranges both work (the Node SDK only does IPv4 ranges); invalid entries
  * are skipped without breaking the others (spec 06).
  */
-export const compileRemoteAddress: StrategyCompiler = ({ parameters, fields }) => {
+export const compileRemoteAddress: StrategyCompiler = ({ parameters, slots }) => {
   const entries = listParameter(parameters.IPs)
-  if (entries.length === 0) return () => false
+  if (entries.length === 0) return neverGate()
   const exact = new Set(entries)
   const inRange = compileRangeMatcher(entries)
-  const addressOf = fields.topLevel('remoteAddress')
-  return (frame) => {
-    const address = readField(frame, addressOf)
+  const field = slots.topLevel('remoteAddress')
+  return gate(PREDICATE, (frame: Parameters<typeof readField>[0]) => {
+    const address = readField(frame, field)
     return address !== undefined && (exact.has(address) || inRange(address))
-  }
+  })
 }

@@ -1,5 +1,5 @@
-import type { Predicate } from '../constraints/index.js'
 import type { SlotTable } from '../context.js'
+import type { Gate } from '../gates.js'
 
 export interface StrategyInput {
   /** The strategy's parameters as received (values may be of any type). */
@@ -7,8 +7,8 @@ export interface StrategyInput {
   featureName: string
   /** Lowercased hostname for `applicationHostname`. */
   hostname: string
-  fields: SlotTable
+  slots: SlotTable
 }
 
 /** Compiles a built-in strategy's own test, without constraints or segments. */
-export type StrategyCompiler = (input: StrategyInput) => Predicate
+export type StrategyCompiler = (input: StrategyInput) => Gate

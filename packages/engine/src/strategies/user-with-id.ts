@@ -1,14 +1,8 @@
-import { readField } from '../context.js'
+import { compileMembership } from '../constraints/membership.js'
+import { IN, gate } from '../gates.js'
 import { listParameter } from './params.js'
 import type { StrategyCompiler } from './types.js'
 
-/** userWithId: the context's userId is one of `userIds` (each id trimmed). */
-export const compileUserWithId: StrategyCompiler = ({ parameters, fields }) => {
-  const ids = new Set(listParameter(parameters.userIds))
-  if (ids.size === 0) return () => false
-  const userIdOf = fields.topLevel('userId')
-  return (frame) => {
-    const userId = readField(frame, userIdOf)
-    return userId !== undefined && ids.has(userId)
-  }
-}
+/** userWithId: the context's userId is one of `userIds` (each id trimmed): an IN on userId. */
+export const compileUserWithId: StrategyCompiler = ({ parameters, slots }) =>
+  gate(IN, compileMembership(slots.topLevel('userId'), listParameter(parameters.userIds)))

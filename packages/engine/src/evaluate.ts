@@ -1,0 +1,82 @@
+// Evaluation reads compiled features (evaluation-semantics.md sections 5 and 6): dependencies,
+// then `enabled`, then strategies ORed in order; the first matching strategy's variants win
+// over the feature's variants. Nothing here allocates: results are the prebuilt outcomes.
+import type { CompiledDependency, CompiledFeature } from './compile-feature.js'
+import type { CompiledStrategy } from './compile-strategy.js'
+import type { Frame } from './context.js'
+import { testAll } from './gates.js'
+import { DISABLED_VARIANT, ENABLED_WITHOUT_VARIANT, featureVariant, strategyVariant, toggle } from './outcomes.js'
+import type { EvaluatedToggle } from './types.js'
+import { selectVariant } from './variants.js'
+
+export type FeatureLookup = ReadonlyMap<string, CompiledFeature>
+
+const OFF = -1
+const ON_WITHOUT_STRATEGIES = -2
+
+function dependencySatisfied(dependency: CompiledDependency, frame: Frame, features: FeatureLookup): boolean {
+  // Looked up at evaluation time: parents can change through delta events.
+  const parent = features.get(dependency.parent)
+  // One level only: a parent with dependencies of its own never satisfies (defeats cycles).
+  if (!parent || parent.dependencies) return false
+  if (!dependency.expectEnabled) return matchFeature(parent, frame, features) === OFF
+  if (!dependency.variants) return matchFeature(parent, frame, features) !== OFF
+  const variant = evaluateFeature(parent, frame, features).variant
+  return variant.feature_enabled && dependency.variants.has(variant.name)
+}
+
+/** OFF, ON_WITHOUT_STRATEGIES, or the index of the first matching strategy. */
+function matchFeature(feature: CompiledFeature, frame: Frame, features: FeatureLookup): number {
+  if (!feature.enabled) return OFF
+  const dependencies = feature.dependencies
+  if (dependencies) {
+    for (let i = 0; i < dependencies.length; i++) if (!dependencySatisfied(dependencies[i]!, frame, features)) return OFF
+  }
+  const strategies = feature.strategies
+  if (strategies.length === 0) return ON_WITHOUT_STRATEGIES
+  for (let i = 0; i < strategies.length; i++) if (testAll(strategies[i]!.gates, frame)) return i
+  return OFF
+}
+
+export function isFeatureEnabled(feature: CompiledFeature, frame: Frame, features: FeatureLookup): boolean {
+  return matchFeature(feature, frame, features) !== OFF
+}
+
+// Slots of `CompiledFeature.outcomes`.
+const OFF_OUTCOME = 0
+const ON_WITHOUT_VARIANT_OUTCOME = 1
+const FIRST_VARIANT_OUTCOME = 2
+
+function outcome(feature: CompiledFeature, slot: number): EvaluatedToggle {
+  const built = feature.outcomes[slot]
+  if (built) return built
+  const { name, impressionData } = feature
+  return (feature.outcomes[slot] =
+    slot === OFF_OUTCOME
+      ? toggle(name, false, DISABLED_VARIANT, impressionData)
+      : slot === ON_WITHOUT_VARIANT_OUTCOME
+        ? toggle(name, true, ENABLED_WITHOUT_VARIANT, impressionData)
+        : toggle(name, true, featureVariant(feature.variantDefinitions[slot - FIRST_VARIANT_OUTCOME]), impressionData))
+}
+
+function strategyOutcome(feature: CompiledFeature, strategy: CompiledStrategy, index: number): EvaluatedToggle {
+  return (strategy.outcomes[index] ??= toggle(feature.name, true, strategyVariant(strategy.variantDefinitions[index]), feature.impressionData))
+}
+
+function withFeatureVariant(feature: CompiledFeature, frame: Frame): EvaluatedToggle {
+  const index = feature.variants ? selectVariant(feature.variants, frame) : -1
+  return outcome(feature, index < 0 ? ON_WITHOUT_VARIANT_OUTCOME : FIRST_VARIANT_OUTCOME + index)
+}
+
+/** Enabled state and variant in one pass; the result is shared and frozen. */
+export function evaluateFeature(feature: CompiledFeature, frame: Frame, features: FeatureLookup): EvaluatedToggle {
+  const match = matchFeature(feature, frame, features)
+  if (match === OFF) return outcome(feature, OFF_OUTCOME)
+  if (match === ON_WITHOUT_STRATEGIES) return withFeatureVariant(feature, frame)
+  const strategy = feature.strategies[match]!
+  if (strategy.variants) {
+    const index = selectVariant(strategy.variants, frame)
+    if (index >= 0) return strategyOutcome(feature, strategy, index)
+  }
+  return withFeatureVariant(feature, frame)
+}

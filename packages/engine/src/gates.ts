@@ -1,0 +1,102 @@
+// A gate is one compiled test of a strategy: a constraint, a segment's constraint, or the
+// strategy's own test. Gates are data, evaluated by one switch: every call site stays
+// monomorphic, so V8 inlines the tests. A closure per gate measured 1.5x slower on the
+// 200-flag workload, because each call site saw hundreds of different closures.
+import type { Frame } from './context.js'
+import { type DateData, testDate } from './constraints/date.js'
+import { type MembershipData, testIn, testNotIn } from './constraints/membership.js'
+import { type NumberData, testNumber } from './constraints/number.js'
+import { type SemverData, testSemver } from './constraints/semver.js'
+import { type StringData, testString } from './constraints/string.js'
+import type { Predicate } from './constraints/types.js'
+import { type RolloutData, testRolloutDefault, testRolloutField, testRolloutRandom } from './strategies/rollout.js'
+
+export const ALWAYS = 0
+export const NEVER = 1
+export const IN = 2
+export const NOT_IN = 3
+export const STRING = 4
+export const NUMBER = 5
+export const DATE = 6
+export const SEMVER = 7
+export const ROLLOUT_FIELD = 8
+export const ROLLOUT_DEFAULT = 9
+export const ROLLOUT_RANDOM = 10
+/** Anything rarer or heavier (REGEX, IN_CIDR, remoteAddress, custom strategies): a predicate. */
+export const PREDICATE = 11
+
+/** Relative cost of each kind for constraint ordering; a never-gate first short-circuits. */
+export const GATE_COST: readonly number[] = [
+  /* ALWAYS */ 1, /* NEVER */ 0, /* IN */ 2, /* NOT_IN */ 7, /* STRING */ 5, /* NUMBER */ 3, /* DATE */ 4, /* SEMVER */ 6,
+  /* ROLLOUT_FIELD */ 8, /* ROLLOUT_DEFAULT */ 8, /* ROLLOUT_RANDOM */ 8, /* PREDICATE */ 9,
+]
+
+export interface Gate {
+  readonly kind: number
+  readonly inverted: boolean
+  /** A result slot when the same constraint gates several strategies, else -1. */
+  memo: number
+  readonly data: unknown
+}
+
+export function gate(kind: number, data: unknown = undefined, inverted = false): Gate {
+  return { kind, inverted, memo: -1, data }
+}
+
+export const alwaysGate = (): Gate => gate(ALWAYS)
+export const neverGate = (): Gate => gate(NEVER)
+
+export function testGate(gate: Gate, frame: Frame): boolean {
+  const memo = gate.memo
+  if (memo >= 0) {
+    const known = frame.results[memo]
+    if (known !== 0) return known === 1
+  }
+  let result: boolean
+  switch (gate.kind) {
+    case ALWAYS:
+      result = true
+      break
+    case IN:
+      result = testIn(gate.data as MembershipData, frame)
+      break
+    case NOT_IN:
+      result = testNotIn(gate.data as MembershipData, frame)
+      break
+    case STRING:
+      result = testString(gate.data as StringData, frame)
+      break
+    case NUMBER:
+      result = testNumber(gate.data as NumberData, frame)
+      break
+    case DATE:
+      result = testDate(gate.data as DateData, frame)
+      break
+    case SEMVER:
+      result = testSemver(gate.data as SemverData, frame)
+      break
+    case ROLLOUT_FIELD:
+      result = testRolloutField(gate.data as RolloutData, frame)
+      break
+    case ROLLOUT_DEFAULT:
+      result = testRolloutDefault(gate.data as RolloutData, frame)
+      break
+    case ROLLOUT_RANDOM:
+      result = testRolloutRandom(gate.data as number)
+      break
+    case PREDICATE:
+      result = (gate.data as Predicate)(frame)
+      break
+    default:
+      result = false
+  }
+  if (gate.inverted) result = !result
+  if (memo >= 0) frame.results[memo] = result ? 1 : 2
+  return result
+}
+
+/** ANDs gates in order with short-circuit; an empty list is true. */
+export function testAll(gates: readonly Gate[], frame: Frame): boolean {
+  for (let i = 0; i < gates.length; i++) if (!testGate(gates[i]!, frame)) return false
+  return true
+}
