@@ -10,7 +10,7 @@ import { readBodyWith } from '../../validate.js'
 import { change, empty, param } from '../http.js'
 import { requireFeature } from './lookups.js'
 
-const DEPENDENCIES = '/api/admin/projects/:projectId/features/:child/dependencies'
+const DEPENDENCIES = '/api/admin/projects/:projectId/features/:featureName/dependencies'
 
 const dependencySchema = z.object({
   feature: z.string().min(1, 'is required'),
@@ -24,7 +24,7 @@ export function registerDependencyRoutes(router: Router, ctx: ServiceContext): v
     const project = param(event, 'projectId')
     const body = await readBodyWith(event, dependencySchema)
     await change(ctx, event, async (tx, actor) => {
-      const child = await requireFeature(tx, project, param(event, 'child'), { lock: true })
+      const child = await requireFeature(tx, project, param(event, 'featureName'), { lock: true })
       const parent = await getFeature(tx, body.feature)
       if (!parent || parent.archived_at) throw notFound(`Parent feature "${body.feature}"`)
       if (parent.name === child.name) throw invalidOperation('A flag can not depend on itself.')
@@ -38,7 +38,7 @@ export function registerDependencyRoutes(router: Router, ctx: ServiceContext): v
   }))
 
   router.get(`${DEPENDENCIES}`, eventHandler(async (event) => {
-    const child = await requireFeature(ctx.db, param(event, 'projectId'), param(event, 'child'))
+    const child = await requireFeature(ctx.db, param(event, 'projectId'), param(event, 'featureName'))
     return (await dependencies.parentsOf(ctx.db, child.name)).map(dependencies.toDependency)
   }))
 
@@ -46,7 +46,7 @@ export function registerDependencyRoutes(router: Router, ctx: ServiceContext): v
     const project = param(event, 'projectId')
     const parent = param(event, 'parent')
     await change(ctx, event, async (tx, actor) => {
-      const child = await requireFeature(tx, project, param(event, 'child'), { lock: true })
+      const child = await requireFeature(tx, project, param(event, 'featureName'), { lock: true })
       if ((await dependencies.deleteDependency(tx, child.name, parent)) === 0) throw notFound(`Dependency of "${child.name}" on "${parent}"`)
       await writeEvent(tx, actor, ctx.clock, { type: 'feature-dependency-removed', project, featureName: child.name, data: { feature: parent } })
     })
@@ -56,7 +56,7 @@ export function registerDependencyRoutes(router: Router, ctx: ServiceContext): v
   router.delete(DEPENDENCIES, eventHandler(async (event) => {
     const project = param(event, 'projectId')
     await change(ctx, event, async (tx, actor) => {
-      const child = await requireFeature(tx, project, param(event, 'child'), { lock: true })
+      const child = await requireFeature(tx, project, param(event, 'featureName'), { lock: true })
       if ((await dependencies.deleteDependency(tx, child.name)) > 0) {
         await writeEvent(tx, actor, ctx.clock, { type: 'feature-dependencies-removed', project, featureName: child.name })
       }
@@ -65,9 +65,9 @@ export function registerDependencyRoutes(router: Router, ctx: ServiceContext): v
   }))
 
   // The flags that may become this flag's parent (Unleash's `parents` route).
-  router.get('/api/admin/projects/:projectId/features/:child/parents', eventHandler(async (event) => {
+  router.get('/api/admin/projects/:projectId/features/:featureName/parents', eventHandler(async (event) => {
     const project = param(event, 'projectId')
-    const child = await requireFeature(ctx.db, project, param(event, 'child'))
+    const child = await requireFeature(ctx.db, project, param(event, 'featureName'))
     const candidates = await listFeatures(ctx.db, project, false)
     const withParents = new Set<string>()
     for (const candidate of candidates) {
