@@ -48,6 +48,7 @@ export function createAuthMiddleware(ctx: ServiceContext) {
     const now = ctx.clock()
     if (principal.kind === 'user' && shouldWrite(`user:${principal.user.id}`, now)) {
       await markUserSeen(ctx.db, principal.user.id, now)
+      principal.user.seen_at = now
     } else if (principal.kind === 'api-token' && shouldWrite(`token:${principal.token.id}`, now)) {
       await markApiTokenSeen(ctx.db, principal.token.id, now)
     }

@@ -2,6 +2,7 @@ import type { Router } from 'h3'
 import { eventHandler } from 'h3'
 import { z } from 'zod'
 import type { ServiceContext } from '../../context.js'
+import type { Queryable } from '../../db/database.js'
 import { badData, notFound } from '../../errors.js'
 import { writeEvent } from '../../events.js'
 import * as apiTokens from '../../store/api-tokens.js'
@@ -22,8 +23,8 @@ const createTokenSchema = z.object({
 
 /** `/api/admin/api-tokens` (Unleash's API token API). Secrets are shown once, at creation. */
 export function registerApiTokenRoutes(router: Router, ctx: ServiceContext): void {
-  const load = async (secretOrId: string) => {
-    const row = await apiTokens.findApiToken(ctx.db, secretOrId)
+  const load = async (q: Queryable, secretOrId: string) => {
+    const row = await apiTokens.findApiToken(q, secretOrId)
     if (!row) throw notFound('API token')
     return row
   }
@@ -52,7 +53,7 @@ export function registerApiTokenRoutes(router: Router, ctx: ServiceContext): voi
   router.put('/api/admin/api-tokens/:token', eventHandler(async (event) => {
     const { expiresAt } = await readBodyWith(event, z.object({ expiresAt: z.coerce.date({ error: () => 'must be a date-time' }) }))
     await change(ctx, event, async (tx, actor) => {
-      const row = await load(param(event, 'token'))
+      const row = await load(tx, param(event, 'token'))
       await apiTokens.updateApiTokenExpiry(tx, row.id, expiresAt)
       await writeEvent(tx, actor, ctx.clock, { type: 'api-token-updated', data: { id: row.id, expiresAt }, preData: apiTokens.toApiToken(row) })
     })
@@ -61,7 +62,7 @@ export function registerApiTokenRoutes(router: Router, ctx: ServiceContext): voi
 
   router.delete('/api/admin/api-tokens/:token', eventHandler(async (event) => {
     await change(ctx, event, async (tx, actor) => {
-      const row = await load(param(event, 'token'))
+      const row = await load(tx, param(event, 'token'))
       await apiTokens.deleteApiToken(tx, row.id)
       await writeEvent(tx, actor, ctx.clock, { type: 'api-token-deleted', preData: apiTokens.toApiToken(row) })
     })
