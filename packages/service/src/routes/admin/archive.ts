@@ -16,7 +16,7 @@ const staleSchema = featureListSchema.extend({ stale: z.boolean() })
 
 /** Archive, revive, delete and mark stale: one flag or many (Unleash's archive and stale APIs). */
 export function registerArchiveRoutes(router: Router, ctx: ServiceContext): void {
-  const archive = async (tx: Queryable, actor: Actor, project: string, name: string) => {
+  const archive = async (tx: Queryable, actor: Actor, name: string, project: string) => {
     const row = await requireFeature(tx, project, name, { lock: true })
     await features.setArchived(tx, name, ctx.clock())
     await writeEvent(tx, actor, ctx.clock, { type: 'feature-archived', project, featureName: name, preData: features.toFeature(row) })
@@ -59,32 +59,19 @@ export function registerArchiveRoutes(router: Router, ctx: ServiceContext): void
     return empty(event)
   }))
 
-  router.post('/api/admin/projects/:projectId/archive', eventHandler(async (event) => {
-    const project = param(event, 'projectId')
-    const body = await readBodyWith(event, featureListSchema)
-    await change(ctx, event, async (tx, actor) => {
-      for (const name of body.features) await archive(tx, actor, project, name)
-    })
-    return empty(event, 202)
-  }))
-
-  router.post('/api/admin/projects/:projectId/revive', eventHandler(async (event) => {
-    const project = param(event, 'projectId')
-    const body = await readBodyWith(event, featureListSchema)
-    await change(ctx, event, async (tx, actor) => {
-      for (const name of body.features) await revive(tx, actor, name, project)
-    })
-    return empty(event)
-  }))
-
-  router.post('/api/admin/projects/:projectId/delete', eventHandler(async (event) => {
-    const project = param(event, 'projectId')
-    const body = await readBodyWith(event, featureListSchema)
-    await change(ctx, event, async (tx, actor) => {
-      for (const name of body.features) await remove(tx, actor, name, project)
-    })
-    return empty(event)
-  }))
+  type BulkAction = (tx: Queryable, actor: Actor, name: string, project: string) => Promise<void>
+  const bulk = (action: string, run: BulkAction, status: number) =>
+    router.post(`/api/admin/projects/:projectId/${action}`, eventHandler(async (event) => {
+      const project = param(event, 'projectId')
+      const body = await readBodyWith(event, featureListSchema)
+      await change(ctx, event, async (tx, actor) => {
+        for (const name of body.features) await run(tx, actor, name, project)
+      })
+      return empty(event, status)
+    }))
+  bulk('archive', archive, 202)
+  bulk('revive', revive, 200)
+  bulk('delete', remove, 200)
 
   // Unleash ignores flags of the list that do not exist in the project.
   router.post('/api/admin/projects/:projectId/stale', eventHandler(async (event) => {
