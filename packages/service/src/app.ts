@@ -1,5 +1,6 @@
 import { type App, createApp, createRouter, eventHandler } from 'h3'
 import { createAuthMiddleware } from './auth.js'
+import { bodyLimit } from './body-limit.js'
 import type { ServiceConfig } from './config.js'
 import type { Clock, ServiceContext } from './context.js'
 import type { Database } from './db/database.js'
@@ -46,6 +47,7 @@ export function createServiceApp(options: ServiceAppOptions): App {
     clock: options.clock ?? (() => new Date()),
   }
   const app = createApp({ onError: (error, event) => sendServiceError(event, error, ctx.logger) })
+  app.use(eventHandler(bodyLimit))
   app.use(eventHandler(createAuthMiddleware(ctx)))
   const router = createRouter()
   for (const register of [

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto'
 import { type H3Error, type H3Event, send, setResponseHeader, setResponseStatus } from 'h3'
-import { type ErrorCode, isServiceError } from './errors.js'
+import { ERROR_STATUS, type ErrorCode, isServiceError } from './errors.js'
 import type { Logger } from './logger.js'
 
 /** h3's own errors (no route, bad method, unreadable body) in the service's error vocabulary. */
@@ -10,6 +10,14 @@ const H3_CODES: Record<number, ErrorCode> = {
   405: 'NotFoundError',
   413: 'PayloadTooLargeError',
   415: 'ContentTypeError',
+}
+
+/** PostgreSQL errors a racing or odd request can still reach past validation (SQLSTATE codes). */
+const SQLSTATE_CODES: Record<string, { code: ErrorCode; message: string }> = {
+  '23505': { code: 'NameExistsError', message: 'Something with that name or id already exists.' },
+  '23503': { code: 'ConflictError', message: 'A resource this change refers to does not exist (any more), or is still in use.' },
+  '22P02': { code: 'BadDataError', message: 'A value in the request has the wrong type.' },
+  '22003': { code: 'BadDataError', message: 'A number in the request is out of range.' },
 }
 
 /**
@@ -24,6 +32,10 @@ export async function sendServiceError(event: H3Event, error: H3Error, logger: L
   if (isServiceError(original)) {
     status = original.status
     body = { id: randomUUID(), name: original.code, message: original.message, ...(original.details ? { details: original.details } : {}) }
+  } else if (sqlState(original)) {
+    const known = sqlState(original) as { code: ErrorCode; message: string }
+    status = ERROR_STATUS[known.code]
+    body = { id: randomUUID(), name: known.code, message: known.message }
   } else if (!error.unhandled && H3_CODES[error.statusCode]) {
     status = error.statusCode === 405 ? 404 : error.statusCode
     const message = status === 404 ? `There is no ${event.method} ${event.path}.` : error.statusMessage || error.message
@@ -36,4 +48,11 @@ export async function sendServiceError(event: H3Event, error: H3Error, logger: L
   setResponseStatus(event, status)
   setResponseHeader(event, 'content-type', 'application/json; charset=utf-8')
   await send(event, JSON.stringify(body))
+}
+
+// --- Internal helpers ---
+
+function sqlState(error: unknown): { code: ErrorCode; message: string } | undefined {
+  const code = (error as { code?: unknown } | null)?.code
+  return typeof code === 'string' ? SQLSTATE_CODES[code] : undefined
 }

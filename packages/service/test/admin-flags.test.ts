@@ -48,6 +48,7 @@ const cases: Case[] = [
   ['create a flag: name not URL-friendly', 'POST', F, { name: 'has space' }, 400, (b) => expect(b.details[0].path).toBe('body.name')],
   ['create a flag: no name', 'POST', F, {}, 400, (b) => expect(b.message).toBe('Request validation failed: body.name is required.')],
   ['create a flag: body is not JSON', 'POST', F, '{not json', 400],
+  ['create a flag: body over 1 MiB', 'POST', F, { name: 'big', description: 'x'.repeat(1024 * 1024) }, 413],
   ['create a flag: unknown project', 'POST', `${P}/nope/features`, { name: 'x' }, 404],
   ['validate a flag name: free', 'POST', '/api/admin/features/validate', { name: 'free-name' }, 200],
   ['validate a flag name: taken', 'POST', '/api/admin/features/validate', { name: 'checkout' }, 409],

@@ -119,3 +119,27 @@ describe.each(drivers)('database driver $name', ({ open }) => {
     })
   })
 })
+
+describe.each(drivers)('database driver $name under racing writes', ({ open }) => {
+  const suite = open ? describe : describe.skip
+  suite('errors', () => {
+    let db: Database
+    let service: TestService
+    beforeAll(async () => {
+      db = await (open as () => Promise<Database>)()
+      service = await startTestService({ db })
+    })
+    afterAll(async () => {
+      await service?.close()
+      await db?.close()
+    })
+
+    it('two racing creations of one flag: one 201, the other 409, never a 500', async () => {
+      const results = await Promise.all(Array.from({ length: 10 }, () =>
+        service.api('POST', '/api/admin/projects/default/features', { body: { name: 'raced' } })))
+      const statuses = results.map((r) => r.status).sort()
+      expect(statuses.filter((s) => s === 201)).toHaveLength(1)
+      expect(statuses.filter((s) => s !== 201).every((s) => s === 409)).toBe(true)
+    })
+  })
+})
