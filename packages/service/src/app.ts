@@ -8,6 +8,7 @@ import { sendServiceError } from './http-errors.js'
 import { createConsoleLogger, type Logger } from './logger.js'
 import { registerApiTokenRoutes } from './routes/admin/api-tokens.js'
 import { registerArchiveRoutes } from './routes/admin/archive.js'
+import { registerCloneRoutes } from './routes/admin/clone.js'
 import { registerDependencyRoutes } from './routes/admin/dependencies.js'
 import { registerEnvironmentRoutes } from './routes/admin/environments.js'
 import { registerEventRoutes } from './routes/admin/events.js'
@@ -57,6 +58,7 @@ export function createServiceApp(options: ServiceAppOptions): App {
     registerProjectRoutes,
     registerEnvironmentRoutes,
     registerFeatureRoutes,
+    registerCloneRoutes,
     registerFeatureEnvironmentRoutes,
     registerStrategyRoutes,
     registerVariantRoutes,

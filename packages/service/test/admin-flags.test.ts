@@ -105,13 +105,18 @@ const cases: Case[] = [
   ['variants: bad payload type', 'PUT', `${F}/checkout/variants`, [{ name: 'v', payload: { type: 'xml', value: '<a/>' } }], 400, (b) => expect(b.message).toContain('body.0.payload.type')],
   ['variants: duplicate name', 'PUT', `${F}/checkout/variants`, [{ name: 'v' }, { name: 'v' }], 400],
 
+  ['clone a flag', 'POST', `${F}/checkout/clone`, { name: 'checkout-copy' }, 201,
+    (b) => expect(b.environments.find((e: { name: string }) => e.name === 'development')).toMatchObject({ enabled: false, strategies: expect.arrayContaining([expect.objectContaining({ name: 'flexibleRollout', parameters: expect.objectContaining({ groupId: 'checkout-copy' }) })]) })],
+  ['clone a flag: name taken', 'POST', `${F}/checkout/clone`, { name: 'upsell' }, 409],
+  ['clone a flag: unknown source', 'POST', `${F}/nope/clone`, { name: 'x2' }, 404],
+
   // Dependencies
   ['add a dependency', 'POST', `${F}/upsell/dependencies`, { feature: 'checkout', variants: ['red'] }, 200],
   ['read dependencies', 'GET', `${F}/upsell/dependencies`, undefined, 200, (b) => expect(b).toEqual([{ feature: 'checkout', enabled: true, variants: ['red'] }])],
   ['add a dependency: unknown parent', 'POST', `${F}/upsell/dependencies`, { feature: 'nope' }, 404],
   ['add a dependency: on itself', 'POST', `${F}/upsell/dependencies`, { feature: 'upsell' }, 403],
   ['add a dependency: no feature', 'POST', `${F}/upsell/dependencies`, {}, 400],
-  ['possible parents', 'GET', `${F}/upsell/parents`, undefined, 200, (b) => expect(b).toEqual(['checkout'])],
+  ['possible parents', 'GET', `${F}/upsell/parents`, undefined, 200, (b) => expect(b).toEqual(['checkout', 'checkout-copy'])],
   ['delete a dependency', 'DELETE', `${F}/upsell/dependencies/checkout`, undefined, 200],
   ['delete a dependency: not there', 'DELETE', `${F}/upsell/dependencies/checkout`, undefined, 404],
 
