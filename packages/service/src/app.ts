@@ -1,0 +1,80 @@
+import { type App, createApp, createRouter, eventHandler } from 'h3'
+import { createAuthMiddleware } from './auth.js'
+import { bodyLimit } from './body-limit.js'
+import type { ServiceConfig } from './config.js'
+import type { Clock, ServiceContext } from './context.js'
+import type { Database } from './db/database.js'
+import { sendServiceError } from './http-errors.js'
+import { createConsoleLogger, type Logger } from './logger.js'
+import { registerApiTokenRoutes } from './routes/admin/api-tokens.js'
+import { registerArchiveRoutes } from './routes/admin/archive.js'
+import { registerCloneRoutes } from './routes/admin/clone.js'
+import { registerDependencyRoutes } from './routes/admin/dependencies.js'
+import { registerEnvironmentRoutes } from './routes/admin/environments.js'
+import { registerEventRoutes } from './routes/admin/events.js'
+import { registerFeatureEnvironmentRoutes } from './routes/admin/feature-environments.js'
+import { registerFeatureTagRoutes } from './routes/admin/feature-tags.js'
+import { registerFeatureRoutes } from './routes/admin/features.js'
+import { registerMetricsRoutes } from './routes/admin/metrics.js'
+import { registerPersonalTokenRoutes } from './routes/admin/personal-tokens.js'
+import { registerProjectRoutes } from './routes/admin/projects.js'
+import { registerSegmentRoutes } from './routes/admin/segments.js'
+import { registerStrategyRoutes } from './routes/admin/strategies.js'
+import { registerTagRoutes } from './routes/admin/tags.js'
+import { registerUserRoutes } from './routes/admin/users.js'
+import { registerVariantRoutes } from './routes/admin/variants.js'
+import { registerClientFeatureRoutes } from './routes/client/features.js'
+import { registerClientMetricsRoutes } from './routes/client/metrics.js'
+import { registerHealthRoutes } from './routes/health.js'
+
+export interface ServiceAppOptions {
+  /** A migrated database (see `migrate`). */
+  db: Database
+  config: ServiceConfig
+  logger?: Logger
+  /** "Now" for every timestamp the service writes; defaults to the system clock. */
+  clock?: Clock
+}
+
+/**
+ * The service as an h3 app: health, the client API and the admin API. It listens on nothing;
+ * `startService` (or a test) mounts it on a server.
+ */
+export function createServiceApp(options: ServiceAppOptions): App {
+  const ctx: ServiceContext = {
+    db: options.db,
+    config: options.config,
+    logger: options.logger ?? createConsoleLogger(options.config.logLevel),
+    clock: options.clock ?? (() => new Date()),
+  }
+  const app = createApp({ onError: (error, event) => sendServiceError(event, error, ctx.logger) })
+  app.use(eventHandler(bodyLimit))
+  app.use(eventHandler(createAuthMiddleware(ctx)))
+  const router = createRouter()
+  for (const register of [
+    registerHealthRoutes,
+    registerClientFeatureRoutes,
+    registerClientMetricsRoutes,
+    registerProjectRoutes,
+    registerEnvironmentRoutes,
+    registerFeatureRoutes,
+    registerCloneRoutes,
+    registerFeatureEnvironmentRoutes,
+    registerStrategyRoutes,
+    registerVariantRoutes,
+    registerDependencyRoutes,
+    registerArchiveRoutes,
+    registerSegmentRoutes,
+    registerTagRoutes,
+    registerFeatureTagRoutes,
+    registerUserRoutes,
+    registerPersonalTokenRoutes,
+    registerApiTokenRoutes,
+    registerEventRoutes,
+    registerMetricsRoutes,
+  ]) {
+    register(router, ctx)
+  }
+  app.use(router)
+  return app
+}

@@ -1,0 +1,103 @@
+#!/usr/bin/env node
+import { realpathSync } from 'node:fs'
+import { fileURLToPath } from 'node:url'
+import { parseArgs } from 'node:util'
+import { ConfigError } from './config.js'
+import { startService } from './server.js'
+
+const HELP = `Usage: vexil service [options]
+
+Runs the Vexil flag service: the Unleash client API (/api/client/*), the admin API
+(/api/admin/*) and GET /health.
+
+Options:
+  --port <n>            Listening port (env PORT, default 4242; 0 = any free port)
+  --host <address>      Listening address (env HOST, default 0.0.0.0)
+  --database-url <url>  PostgreSQL server (env DATABASE_URL); unset = embedded PGlite
+  --data-dir <path>     PGlite data folder (env DATA_DIR, default ./.vexil/data)
+  --demo                Seed a demo project on first run and print demo credentials
+  -h, --help            Show this help
+
+Environment:
+  INIT_ADMIN_API_TOKENS   comma-separated admin tokens, *:*.<secret>
+  INIT_CLIENT_API_TOKENS  comma-separated client tokens, <project>:<environment>.<secret>
+  LOG_LEVEL               debug, info (default), warn or error
+`
+
+/**
+ * `vexil service`: parses flags (and env), starts the service and stops it cleanly on SIGINT or
+ * SIGTERM (HTTP server first, then the database, so nothing is lost). Resolves with an exit code
+ * once the service has stopped (or at once for `--help` and bad arguments).
+ */
+export async function runServiceCli(argv: string[], out: Pick<Console, 'log' | 'error'> = console): Promise<number> {
+  let values: Record<string, string | boolean | undefined>
+  try {
+    values = parseArgs({
+      args: argv,
+      options: {
+        port: { type: 'string' },
+        host: { type: 'string' },
+        'database-url': { type: 'string' },
+        'data-dir': { type: 'string' },
+        demo: { type: 'boolean' },
+        help: { type: 'boolean', short: 'h' },
+      },
+      strict: true,
+    }).values
+  } catch (error) {
+    out.error(`${(error as Error).message}\n\n${HELP}`)
+    return 2
+  }
+  if (values.help) {
+    out.log(HELP)
+    return 0
+  }
+  const port = values.port === undefined ? undefined : Number(values.port)
+  if (port !== undefined && (!Number.isInteger(port) || port < 0 || port > 65535)) {
+    out.error(`--port must be an integer 0-65535, got "${values.port}"`)
+    return 2
+  }
+  let service
+  try {
+    service = await startService({
+      ...(port !== undefined ? { port } : {}),
+      ...(typeof values.host === 'string' ? { host: values.host } : {}),
+      ...(typeof values['database-url'] === 'string' ? { databaseUrl: values['database-url'] } : {}),
+      ...(typeof values['data-dir'] === 'string' ? { dataDir: values['data-dir'] } : {}),
+      seedDemo: values.demo === true,
+    })
+  } catch (error) {
+    out.error(error instanceof ConfigError ? error.message : `The service could not start: ${(error as Error).message}`)
+    return 1
+  }
+  out.log(`Vexil service listening on ${service.url} (health: ${service.url}/health)`)
+  if (service.demo) {
+    out.log(`Demo admin token:  ${service.demo.adminToken}`)
+    out.log(`Demo client token: ${service.demo.clientToken}`)
+  }
+  return new Promise<number>((resolve) => {
+    const shutdown = (signal: string) => {
+      process.off('SIGINT', onInt)
+      process.off('SIGTERM', onTerm)
+      out.log(`${signal} received: stopping the service`)
+      service.close().then(
+        () => resolve(0),
+        (error: unknown) => {
+          out.error(`Stopping failed: ${(error as Error).message}`)
+          resolve(1)
+        },
+      )
+    }
+    const onInt = () => shutdown('SIGINT')
+    const onTerm = () => shutdown('SIGTERM')
+    process.on('SIGINT', onInt)
+    process.on('SIGTERM', onTerm)
+  })
+}
+
+// Run directly (`node dist/cli.js`, or the `vexil-service` bin).
+if (process.argv[1] && realpathSync(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  runServiceCli(process.argv.slice(2)).then((code) => {
+    process.exitCode = code
+  })
+}

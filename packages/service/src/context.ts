@@ -1,0 +1,20 @@
+import type { ServiceConfig } from './config.js'
+import type { Database } from './db/database.js'
+import type { Logger } from './logger.js'
+
+/** Returns "now"; injected so tests (and insights) control time. */
+export type Clock = () => Date
+
+/** Who made a change, as written to the event log. */
+export interface Actor {
+  name: string
+  userId?: number
+}
+
+/** What every route handler gets: injected once by `createServiceApp`, never reached for. */
+export interface ServiceContext {
+  db: Database
+  config: ServiceConfig
+  logger: Logger
+  clock: Clock
+}

@@ -1,0 +1,32 @@
+import { mkdirSync } from 'node:fs'
+import { PGlite } from '@electric-sql/pglite'
+import type { Database, Queryable } from './database.js'
+
+interface SqlRunner {
+  query(sql: string, params?: unknown[]): Promise<{ rows: unknown[] }>
+}
+
+export interface PgliteOptions {
+  /** A data folder; omitted means an in-memory database (tests). */
+  dataDir?: string
+}
+
+/** The embedded driver: PostgreSQL compiled to WASM, in-process, one connection. */
+export async function createPgliteDatabase(options: PgliteOptions = {}): Promise<Database> {
+  if (options.dataDir) mkdirSync(options.dataDir, { recursive: true })
+  const pg = new PGlite(options.dataDir)
+  await pg.waitReady
+  const run = (q: SqlRunner): Queryable['query'] =>
+    async (sql, params) => (await q.query(sql, params as unknown[] | undefined)).rows as never
+  let closed = false
+  return {
+    driver: 'pglite',
+    query: run(pg),
+    transaction: (fn) => pg.transaction((tx) => fn({ query: run(tx) })),
+    async close() {
+      if (closed) return
+      closed = true
+      await pg.close()
+    },
+  }
+}

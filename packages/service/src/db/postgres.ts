@@ -1,0 +1,56 @@
+import pg from 'pg'
+import type { Database, Queryable } from './database.js'
+
+export interface PostgresOptions {
+  connectionString: string
+  /** Pool size; PostgreSQL serializes nothing for us, so this bounds concurrency. */
+  maxConnections?: number
+}
+
+// int8 (count(*), bigserial, bigint counters) as numbers, like PGlite; numeric as numbers too.
+const INT8 = 20
+const NUMERIC = 1700
+const types = {
+  getTypeParser(oid: number, format?: 'text' | 'binary') {
+    if (oid === INT8 || oid === NUMERIC) return (value: string) => Number(value)
+    return pg.types.getTypeParser(oid, format)
+  },
+}
+
+/** The server driver: a `pg` pool on `DATABASE_URL`. */
+export async function createPostgresDatabase(options: PostgresOptions): Promise<Database> {
+  const pool = new pg.Pool({
+    connectionString: options.connectionString,
+    max: options.maxConnections ?? 10,
+    types,
+  })
+  // Fail at startup, with the driver's message, rather than on the first request.
+  const probe = await pool.connect()
+  probe.release()
+  const run = (client: pg.Pool | pg.PoolClient): Queryable['query'] =>
+    async (sql, params) => (await client.query(sql, params as unknown[] | undefined)).rows
+  let closed = false
+  return {
+    driver: 'postgres',
+    query: run(pool),
+    async transaction(fn) {
+      const client = await pool.connect()
+      try {
+        await client.query('BEGIN')
+        const result = await fn({ query: run(client) })
+        await client.query('COMMIT')
+        return result
+      } catch (error) {
+        await client.query('ROLLBACK').catch(() => undefined)
+        throw error
+      } finally {
+        client.release()
+      }
+    },
+    async close() {
+      if (closed) return
+      closed = true
+      await pool.end()
+    },
+  }
+}

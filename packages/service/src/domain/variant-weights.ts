@@ -1,0 +1,37 @@
+import { badData } from '../errors.js'
+
+interface Weighted {
+  name: string
+  weight: number
+  weightType: 'variable' | 'fix'
+}
+
+const TOTAL = 1000
+
+/**
+ * Unleash's weight rule: `fix` variants keep their weight, the rest of 1000 is shared evenly by
+ * the `variable` ones (the first ones get the remainder). Names must be unique.
+ */
+export function fixVariantWeights<T extends Weighted>(variants: T[], field = 'variants'): T[] {
+  if (variants.length === 0) return variants
+  const names = new Set<string>()
+  for (const variant of variants) {
+    if (names.has(variant.name)) throw badData(`${field}: the variant name "${variant.name}" is used twice.`)
+    names.add(variant.name)
+  }
+  const variable = variants.filter((variant) => variant.weightType !== 'fix')
+  const fixedTotal = variants.filter((variant) => variant.weightType === 'fix').reduce((sum, variant) => sum + variant.weight, 0)
+  if (variable.length === 0) {
+    if (fixedTotal !== TOTAL) throw badData(`${field}: there must be at least one "variable" variant, or fixed weights must add up to 1000.`)
+    return variants
+  }
+  if (fixedTotal > TOTAL) throw badData(`${field}: the fixed weights add up to ${fixedTotal}, more than 1000.`)
+  const share = Math.floor((TOTAL - fixedTotal) / variable.length)
+  let remainder = (TOTAL - fixedTotal) % variable.length
+  return variants.map((variant) => {
+    if (variant.weightType === 'fix') return variant
+    const extra = remainder > 0 ? 1 : 0
+    remainder -= extra
+    return { ...variant, weight: share + extra }
+  })
+}

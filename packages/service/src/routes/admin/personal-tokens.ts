@@ -1,0 +1,60 @@
+import type { H3Event, Router } from 'h3'
+import { eventHandler } from 'h3'
+import { z } from 'zod'
+import { currentUser } from '../../auth.js'
+import type { ServiceContext } from '../../context.js'
+import { badData, notFound } from '../../errors.js'
+import { writeEvent } from '../../events.js'
+import * as tokens from '../../store/personal-tokens.js'
+import { getUser, toUser } from '../../store/users.js'
+import { newPersonalTokenSecret } from '../../tokens.js'
+import { readBodyWith } from '../../validate.js'
+import { change, created, empty, intParam } from '../http.js'
+
+const createTokenSchema = z.object({
+  description: z.string().min(1, 'is required'),
+  expiresAt: z.coerce.date({ error: () => 'must be a date-time' }).nullish(),
+})
+
+/**
+ * Personal access tokens: each user manages their own under `/api/admin/user/tokens` (Unleash).
+ * Vexil addition: an admin can issue one for any user (`POST /api/admin/user-admin/:id/tokens`),
+ * so a script can bootstrap a user that has no password login.
+ */
+export function registerPersonalTokenRoutes(router: Router, ctx: ServiceContext): void {
+  const issue = async (event: H3Event, userId: number) => {
+    const body = await readBodyWith(event, createTokenSchema)
+    if (body.expiresAt && body.expiresAt.getTime() <= ctx.clock().getTime()) throw badData('body.expiresAt must be in the future.')
+    const secret = newPersonalTokenSecret()
+    const row = await change(ctx, event, async (tx, actor) => {
+      if (!(await getUser(tx, userId))) throw notFound(`User ${userId}`)
+      const inserted = await tokens.insertPersonalToken(tx, { userId, secret, description: body.description, expiresAt: body.expiresAt ?? null }, ctx.clock())
+      await writeEvent(tx, actor, ctx.clock, { type: 'pat-created', data: tokens.toPersonalToken(inserted) })
+      return inserted
+    })
+    return created(event, `user/tokens/${row.id}`, tokens.toPersonalToken(row, secret))
+  }
+
+  router.get('/api/admin/user', eventHandler(async (event) => {
+    const user = currentUser(event)
+    return { user: toUser(user), permissions: user.root_role === 'Admin' ? [{ permission: 'ADMIN' }] : [], feedback: [], splash: {} }
+  }))
+
+  router.get('/api/admin/user/tokens', eventHandler(async (event) => ({
+    pats: (await tokens.listPersonalTokens(ctx.db, currentUser(event).id)).map((row) => tokens.toPersonalToken(row)),
+  })))
+
+  router.post('/api/admin/user/tokens', eventHandler((event) => issue(event, currentUser(event).id)))
+
+  router.delete('/api/admin/user/tokens/:id', eventHandler(async (event) => {
+    const user = currentUser(event)
+    const id = intParam(event, 'id')
+    await change(ctx, event, async (tx, actor) => {
+      if (!(await tokens.deletePersonalToken(tx, user.id, id))) throw notFound(`Personal access token ${id}`)
+      await writeEvent(tx, actor, ctx.clock, { type: 'pat-deleted', data: { id, userId: user.id } })
+    })
+    return empty(event)
+  }))
+
+  router.post('/api/admin/user-admin/:id/tokens', eventHandler((event) => issue(event, intParam(event, 'id'))))
+}

@@ -1,0 +1,104 @@
+import type { Router } from 'h3'
+import { eventHandler } from 'h3'
+import { z } from 'zod'
+import type { ServiceContext } from '../../context.js'
+import { invalidOperation, nameExists, notFound } from '../../errors.js'
+import { writeEvent } from '../../events.js'
+import { urlSafeName } from '../../schemas/constraint.js'
+import * as projects from '../../store/projects.js'
+import { readBodyWith } from '../../validate.js'
+import { change, created, empty, param } from '../http.js'
+import { requireEnvironment, requireProject } from './lookups.js'
+
+const createProjectSchema = z.object({
+  id: urlSafeName.optional(),
+  name: z.string().min(1, 'is required'),
+  description: z.string().nullish(),
+  mode: z.enum(['open', 'protected', 'private']).optional(),
+  defaultStickiness: z.string().min(1).optional(),
+  environments: z.array(z.string().min(1)).optional(),
+})
+
+const updateProjectSchema = createProjectSchema.omit({ id: true, environments: true })
+
+/** `/api/admin/projects` (Unleash: projects and their environments). */
+export function registerProjectRoutes(router: Router, ctx: ServiceContext): void {
+  router.get('/api/admin/projects', eventHandler(async () => {
+    const rows = await projects.listProjects(ctx.db)
+    return { version: 1, projects: rows.map(projects.toProject) }
+  }))
+
+  router.get('/api/admin/projects/:projectId', eventHandler(async (event) => {
+    const project = await requireProject(ctx.db, param(event, 'projectId'))
+    return { ...projects.toProject(project), environments: await projects.projectEnvironments(ctx.db, project.id) }
+  }))
+
+  router.post('/api/admin/projects', eventHandler(async (event) => {
+    const body = await readBodyWith(event, createProjectSchema)
+    const id = body.id ?? slug(body.name)
+    const project = await change(ctx, event, async (tx, actor) => {
+      if (await projects.getProject(tx, id)) throw nameExists(`A project with the id "${id}" already exists.`)
+      for (const environment of body.environments ?? []) await requireEnvironment(tx, environment)
+      await projects.insertProject(tx, { ...body, id }, body.environments, ctx.clock())
+      await writeEvent(tx, actor, ctx.clock, { type: 'project-created', project: id, data: { ...body, id } })
+      return projects.getProject(tx, id)
+    })
+    const environments = await projects.projectEnvironments(ctx.db, id)
+    return created(event, `projects/${id}`, { ...projects.toProject(project as projects.ProjectRow), environments })
+  }))
+
+  router.put('/api/admin/projects/:projectId', eventHandler(async (event) => {
+    const id = param(event, 'projectId')
+    const body = await readBodyWith(event, updateProjectSchema)
+    await change(ctx, event, async (tx, actor) => {
+      const before = await requireProject(tx, id)
+      await projects.updateProject(tx, { ...body, id }, ctx.clock())
+      await writeEvent(tx, actor, ctx.clock, { type: 'project-updated', project: id, data: { ...body, id }, preData: projects.toProject(before) })
+    })
+    return empty(event)
+  }))
+
+  router.delete('/api/admin/projects/:projectId', eventHandler(async (event) => {
+    const id = param(event, 'projectId')
+    await change(ctx, event, async (tx, actor) => {
+      const project = await requireProject(tx, id)
+      if (id === 'default') throw invalidOperation('You can not delete the default project!')
+      if ((project.feature_count ?? 0) > 0) throw invalidOperation('You can not delete a project with active feature flags.')
+      await projects.deleteProject(tx, id)
+      await writeEvent(tx, actor, ctx.clock, { type: 'project-deleted', project: id })
+    })
+    return empty(event)
+  }))
+
+  router.post('/api/admin/projects/:projectId/environments', eventHandler(async (event) => {
+    const id = param(event, 'projectId')
+    const { environment } = await readBodyWith(event, z.object({ environment: z.string().min(1, 'is required') }))
+    await change(ctx, event, async (tx, actor) => {
+      await requireProject(tx, id)
+      await requireEnvironment(tx, environment)
+      if (await projects.addProjectEnvironment(tx, id, environment)) {
+        await writeEvent(tx, actor, ctx.clock, { type: 'project-environment-added', project: id, environment })
+      }
+    })
+    return empty(event)
+  }))
+
+  router.delete('/api/admin/projects/:projectId/environments/:environment', eventHandler(async (event) => {
+    const id = param(event, 'projectId')
+    const environment = param(event, 'environment')
+    await change(ctx, event, async (tx, actor) => {
+      await requireProject(tx, id)
+      if (!(await projects.removeProjectEnvironment(tx, id, environment))) {
+        throw notFound(`Environment "${environment}" in project "${id}"`)
+      }
+      await writeEvent(tx, actor, ctx.clock, { type: 'project-environment-removed', project: id, environment })
+    })
+    return empty(event)
+  }))
+}
+
+// --- Internal helpers ---
+
+function slug(name: string): string {
+  return name.trim().toLowerCase().replace(/[^a-z0-9\-._~]+/g, '-').replace(/^-+|-+$/g, '') || 'project'
+}

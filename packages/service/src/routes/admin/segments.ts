@@ -1,0 +1,81 @@
+import type { Router } from 'h3'
+import { eventHandler } from 'h3'
+import { z } from 'zod'
+import type { ServiceContext } from '../../context.js'
+import { nameExists, notFound, ServiceError } from '../../errors.js'
+import { writeEvent } from '../../events.js'
+import { constraintSchema } from '../../schemas/constraint.js'
+import * as segments from '../../store/segments.js'
+import { readBodyWith } from '../../validate.js'
+import { change, created, empty, intParam } from '../http.js'
+import { requireProject } from './lookups.js'
+
+const upsertSegmentSchema = z.object({
+  name: z.string().min(1, 'is required'),
+  description: z.string().nullish(),
+  project: z.string().nullish(),
+  constraints: z.array(constraintSchema),
+})
+
+/** `/api/admin/segments` (Unleash's segment API: 201 on create, 204 on update and delete, 409 in use). */
+export function registerSegmentRoutes(router: Router, ctx: ServiceContext): void {
+  const load = async (id: number) => {
+    const row = await segments.getSegment(ctx.db, id)
+    if (!row) throw notFound(`Segment ${id}`)
+    return row
+  }
+
+  router.get('/api/admin/segments', eventHandler(async () => ({ segments: (await segments.listSegments(ctx.db)).map(segments.toSegment) })))
+
+  router.get('/api/admin/segments/:id', eventHandler(async (event) => segments.toSegment(await load(intParam(event, 'id')))))
+
+  router.get('/api/admin/segments/:id/strategies', eventHandler(async (event) => {
+    const id = intParam(event, 'id')
+    await load(id)
+    return { strategies: await segments.segmentStrategies(ctx.db, id), changeRequestStrategies: [] }
+  }))
+
+  router.post('/api/admin/segments/validate', eventHandler(async (event) => {
+    const { name } = await readBodyWith(event, z.object({ name: z.string().min(1, 'is required') }))
+    if (await segments.segmentNameTaken(ctx.db, name)) throw nameExists(`A segment named "${name}" already exists.`)
+    return empty(event, 204)
+  }))
+
+  router.post('/api/admin/segments', eventHandler(async (event) => {
+    const body = await readBodyWith(event, upsertSegmentSchema)
+    const row = await change(ctx, event, async (tx, actor) => {
+      if (body.project) await requireProject(tx, body.project)
+      if (await segments.segmentNameTaken(tx, body.name)) throw nameExists(`A segment named "${body.name}" already exists.`)
+      const inserted = await segments.insertSegment(tx, body, actor.name, ctx.clock())
+      await writeEvent(tx, actor, ctx.clock, { type: 'segment-created', project: body.project ?? null, data: segments.toSegment(inserted) })
+      return inserted
+    })
+    return created(event, `segments/${row.id}`, segments.toSegment(row))
+  }))
+
+  router.put('/api/admin/segments/:id', eventHandler(async (event) => {
+    const id = intParam(event, 'id')
+    const body = await readBodyWith(event, upsertSegmentSchema)
+    await change(ctx, event, async (tx, actor) => {
+      const before = await segments.getSegment(tx, id)
+      if (!before) throw notFound(`Segment ${id}`)
+      if (body.project) await requireProject(tx, body.project)
+      if (await segments.segmentNameTaken(tx, body.name, id)) throw nameExists(`A segment named "${body.name}" already exists.`)
+      await segments.updateSegment(tx, id, body)
+      await writeEvent(tx, actor, ctx.clock, { type: 'segment-updated', project: body.project ?? null, data: { id, ...body }, preData: segments.toSegment(before) })
+    })
+    return empty(event, 204)
+  }))
+
+  router.delete('/api/admin/segments/:id', eventHandler(async (event) => {
+    const id = intParam(event, 'id')
+    await change(ctx, event, async (tx, actor) => {
+      const row = await segments.getSegment(tx, id)
+      if (!row) throw notFound(`Segment ${id}`)
+      if ((row.used_in_features ?? 0) > 0) throw new ServiceError('ConflictError', `Segment ${id} is used by ${row.used_in_features} flag(s); remove it from their strategies first.`)
+      await segments.deleteSegment(tx, id)
+      await writeEvent(tx, actor, ctx.clock, { type: 'segment-deleted', project: row.project, preData: segments.toSegment(row) })
+    })
+    return empty(event, 204)
+  }))
+}

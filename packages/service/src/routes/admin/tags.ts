@@ -1,0 +1,93 @@
+import type { Router } from 'h3'
+import { eventHandler } from 'h3'
+import { z } from 'zod'
+import type { ServiceContext } from '../../context.js'
+import { badData, nameExists, notFound } from '../../errors.js'
+import { writeEvent } from '../../events.js'
+import { urlSafeName } from '../../schemas/constraint.js'
+import * as tags from '../../store/tags.js'
+import { tagSchema } from '../../schemas/tag.js'
+import { readBodyWith } from '../../validate.js'
+import { change, created, empty, param } from '../http.js'
+
+const tagTypeSchema = z.object({ name: urlSafeName, description: z.string().nullish(), icon: z.string().nullish() })
+
+/** Tags and tag types (`/api/admin/tags`, `/api/admin/tag-types`). */
+export function registerTagRoutes(router: Router, ctx: ServiceContext): void {
+  router.get('/api/admin/tags', eventHandler(async () => ({ version: 1, tags: await tags.listTags(ctx.db) })))
+
+  router.get('/api/admin/tags/:type', eventHandler(async (event) => ({ version: 1, tags: await tags.listTags(ctx.db, param(event, 'type')) })))
+
+  router.get('/api/admin/tags/:type/:value', eventHandler(async (event) => {
+    const tag = { type: param(event, 'type'), value: param(event, 'value') }
+    if (!(await tags.tagExists(ctx.db, tag))) throw notFound(`Tag "${tag.type}:${tag.value}"`)
+    return { version: 1, tag }
+  }))
+
+  router.post('/api/admin/tags', eventHandler(async (event) => {
+    const tag = await readBodyWith(event, tagSchema)
+    await change(ctx, event, async (tx, actor) => {
+      if (!(await tags.getTagType(tx, tag.type))) throw badData(`body.type: the tag type "${tag.type}" does not exist.`)
+      if (!(await tags.ensureTag(tx, tag, ctx.clock()))) throw nameExists(`The tag "${tag.type}:${tag.value}" already exists.`)
+      await writeEvent(tx, actor, ctx.clock, { type: 'tag-created', data: tag })
+    })
+    return created(event, `tags/${tag.type}/${tag.value}`, { version: 1, tag })
+  }))
+
+  router.delete('/api/admin/tags/:type/:value', eventHandler(async (event) => {
+    const tag = { type: param(event, 'type'), value: param(event, 'value') }
+    await change(ctx, event, async (tx, actor) => {
+      if (!(await tags.tagExists(tx, tag))) throw notFound(`Tag "${tag.type}:${tag.value}"`)
+      await tags.deleteTag(tx, tag)
+      await writeEvent(tx, actor, ctx.clock, { type: 'tag-deleted', data: tag })
+    })
+    return empty(event)
+  }))
+
+  router.get('/api/admin/tag-types', eventHandler(async () => ({ version: 1, tagTypes: (await tags.listTagTypes(ctx.db)).map(tags.toTagType) })))
+
+  router.get('/api/admin/tag-types/:name', eventHandler(async (event) => {
+    const row = await tags.getTagType(ctx.db, param(event, 'name'))
+    if (!row) throw notFound(`Tag type "${param(event, 'name')}"`)
+    return { version: 1, tagType: tags.toTagType(row) }
+  }))
+
+  router.post('/api/admin/tag-types/validate', eventHandler(async (event) => {
+    const body = await readBodyWith(event, tagTypeSchema)
+    if (await tags.getTagType(ctx.db, body.name)) throw nameExists(`The tag type "${body.name}" already exists.`)
+    return { valid: true, tagType: body }
+  }))
+
+  router.post('/api/admin/tag-types', eventHandler(async (event) => {
+    const body = await readBodyWith(event, tagTypeSchema)
+    const row = { name: body.name, description: body.description ?? null, icon: body.icon ?? null }
+    await change(ctx, event, async (tx, actor) => {
+      if (await tags.getTagType(tx, body.name)) throw nameExists(`The tag type "${body.name}" already exists.`)
+      await tags.insertTagType(tx, row, ctx.clock())
+      await writeEvent(tx, actor, ctx.clock, { type: 'tag-type-created', data: row })
+    })
+    return created(event, `tag-types/${row.name}`, tags.toTagType(row))
+  }))
+
+  router.put('/api/admin/tag-types/:name', eventHandler(async (event) => {
+    const name = param(event, 'name')
+    const body = await readBodyWith(event, tagTypeSchema.omit({ name: true }))
+    await change(ctx, event, async (tx, actor) => {
+      const before = await tags.getTagType(tx, name)
+      if (!before) throw notFound(`Tag type "${name}"`)
+      await tags.updateTagType(tx, { name, description: body.description ?? null, icon: body.icon ?? null })
+      await writeEvent(tx, actor, ctx.clock, { type: 'tag-type-updated', data: { name, ...body }, preData: before })
+    })
+    return empty(event)
+  }))
+
+  router.delete('/api/admin/tag-types/:name', eventHandler(async (event) => {
+    const name = param(event, 'name')
+    await change(ctx, event, async (tx, actor) => {
+      if (!(await tags.getTagType(tx, name))) throw notFound(`Tag type "${name}"`)
+      await tags.deleteTagType(tx, name)
+      await writeEvent(tx, actor, ctx.clock, { type: 'tag-type-deleted', data: { name } })
+    })
+    return empty(event)
+  }))
+}

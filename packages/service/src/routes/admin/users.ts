@@ -1,0 +1,81 @@
+import type { Router } from 'h3'
+import { eventHandler } from 'h3'
+import { z } from 'zod'
+import type { ServiceContext } from '../../context.js'
+import { badData, nameExists, notFound } from '../../errors.js'
+import { writeEvent } from '../../events.js'
+import * as users from '../../store/users.js'
+import { readBodyWith } from '../../validate.js'
+import { change, created, empty, intParam } from '../http.js'
+
+/** Unleash takes a root role as its id (1-3) or its name. */
+const rootRoleSchema = z.union([z.number().int(), z.string()]).transform((value, ctx) => {
+  const role = users.ROOT_ROLES.find((r) => r.id === value || (typeof value === 'string' && r.name.toLowerCase() === value.toLowerCase()))
+  if (role) return role.name
+  ctx.addIssue({ code: 'custom', message: `must be one of ${users.ROOT_ROLES.map((r) => `${r.id} (${r.name})`).join(', ')}` })
+  return z.NEVER
+})
+
+const createUserSchema = z.object({
+  name: z.string().nullish(),
+  username: z.string().min(1).nullish(),
+  email: z.email('must be an email address').nullish(),
+  rootRole: rootRoleSchema,
+  password: z.string().optional(),
+  sendEmail: z.boolean().optional(),
+})
+
+const updateUserSchema = z.object({ name: z.string().nullish(), email: z.email('must be an email address').nullish(), rootRole: rootRoleSchema.optional() })
+
+/** `/api/admin/user-admin` (Unleash's user admin API). Passwords are not kept: users sign in with personal tokens. */
+export function registerUserRoutes(router: Router, ctx: ServiceContext): void {
+  const load = async (id: number) => {
+    const row = await users.getUser(ctx.db, id)
+    if (!row) throw notFound(`User ${id}`)
+    return row
+  }
+
+  router.get('/api/admin/user-admin', eventHandler(async () => ({
+    users: (await users.listUsers(ctx.db)).map(users.toUser),
+    rootRoles: users.ROOT_ROLES,
+  })))
+
+  router.get('/api/admin/user-admin/:id', eventHandler(async (event) => users.toUser(await load(intParam(event, 'id')))))
+
+  router.post('/api/admin/user-admin', eventHandler(async (event) => {
+    const body = await readBodyWith(event, createUserSchema)
+    if (!body.email && !body.username) throw badData('body: you must specify an email or a username.')
+    const row = await change(ctx, event, async (tx, actor) => {
+      if (await users.identityTaken(tx, body)) throw nameExists('A user with that email or username already exists.')
+      const inserted = await users.insertUser(tx, body, ctx.clock())
+      await writeEvent(tx, actor, ctx.clock, { type: 'user-created', data: users.toUser(inserted) })
+      return inserted
+    })
+    return created(event, `user-admin/${row.id}`, users.toUser(row))
+  }))
+
+  router.put('/api/admin/user-admin/:id', eventHandler(async (event) => {
+    const id = intParam(event, 'id')
+    const body = await readBodyWith(event, updateUserSchema)
+    const row = await change(ctx, event, async (tx, actor) => {
+      const before = await users.getUser(tx, id)
+      if (!before) throw notFound(`User ${id}`)
+      if (body.email && (await users.identityTaken(tx, { email: body.email }, id))) throw nameExists('A user with that email already exists.')
+      const after = await users.updateUser(tx, id, body)
+      await writeEvent(tx, actor, ctx.clock, { type: 'user-updated', data: users.toUser(after), preData: users.toUser(before) })
+      return after
+    })
+    return users.toUser(row)
+  }))
+
+  router.delete('/api/admin/user-admin/:id', eventHandler(async (event) => {
+    const id = intParam(event, 'id')
+    await change(ctx, event, async (tx, actor) => {
+      const before = await users.getUser(tx, id)
+      if (!before) throw notFound(`User ${id}`)
+      await users.deleteUser(tx, id, ctx.clock())
+      await writeEvent(tx, actor, ctx.clock, { type: 'user-deleted', preData: users.toUser(before) })
+    })
+    return empty(event)
+  }))
+}

@@ -1,0 +1,77 @@
+import type { H3Event, Router } from 'h3'
+import { eventHandler } from 'h3'
+import { z } from 'zod'
+import type { ServiceContext } from '../../context.js'
+import { fixVariantWeights } from '../../domain/variant-weights.js'
+import { writeEvent } from '../../events.js'
+import { applyJsonPatch, patchSchema } from '../../patch.js'
+import { type VariantInput, variantSchema } from '../../schemas/variant.js'
+import { featureEnvironments, setEnvironmentVariants } from '../../store/features.js'
+import { projectEnvironments } from '../../store/projects.js'
+import { parseWith, readBodyWith } from '../../validate.js'
+import { change, param } from '../http.js'
+import { requireEnvironment, requireFeature, requireProjectEnvironment } from './lookups.js'
+
+const FEATURE = '/api/admin/projects/:projectId/features/:featureName'
+const variantsSchema = z.array(variantSchema)
+
+/**
+ * Feature variants, stored per environment as in Unleash 5+. The flag-level routes read the
+ * first environment's variants and write every environment of the project.
+ */
+export function registerVariantRoutes(router: Router, ctx: ServiceContext): void {
+  async function current(event: H3Event, environment?: string) {
+    const feature = await requireFeature(ctx.db, param(event, 'projectId'), param(event, 'featureName'))
+    const rows = await featureEnvironments(ctx.db, feature.name)
+    const row = environment ? rows.find((r) => r.name === environment) : rows[0]
+    return (row?.variants ?? []) as VariantInput[]
+  }
+
+  /** Stores `variants` in the given environments (all of the project's when none). */
+  async function save(event: H3Event, variants: VariantInput[], environments?: string[]) {
+    const project = param(event, 'projectId')
+    const fixed = fixVariantWeights(variants, 'body')
+    await change(ctx, event, async (tx, actor) => {
+      const feature = await requireFeature(tx, project, param(event, 'featureName'), { lock: true })
+      const targets = environments ?? (await projectEnvironments(tx, project))
+      const before = await featureEnvironments(tx, feature.name)
+      for (const environment of targets) {
+        await requireProjectEnvironment(tx, project, environment)
+        await setEnvironmentVariants(tx, feature.name, environment, fixed)
+        await writeEvent(tx, actor, ctx.clock, {
+          type: 'feature-environment-variants-updated',
+          project,
+          featureName: feature.name,
+          environment,
+          data: { variants: fixed },
+          preData: { variants: before.find((row) => row.name === environment)?.variants ?? [] },
+        })
+      }
+    })
+    return { version: 1, variants: fixed }
+  }
+
+  const read = async (event: H3Event, environment?: string) => {
+    if (environment) await requireProjectEnvironment(ctx.db, param(event, 'projectId'), environment)
+    return { version: 1, variants: await current(event, environment) }
+  }
+  const put = async (event: H3Event, environment?: string) => save(event, await readBodyWith(event, variantsSchema, []), environment ? [environment] : undefined)
+  const patch = async (event: H3Event, environment?: string) => {
+    const operations = await readBodyWith(event, patchSchema, [])
+    const patched = applyJsonPatch(await current(event, environment), operations)
+    return save(event, parseWith(variantsSchema, patched, 'patched variants'), environment ? [environment] : undefined)
+  }
+
+  router.get(`${FEATURE}/variants`, eventHandler((event) => read(event)))
+  router.put(`${FEATURE}/variants`, eventHandler((event) => put(event)))
+  router.patch(`${FEATURE}/variants`, eventHandler((event) => patch(event)))
+  router.get(`${FEATURE}/environments/:environment/variants`, eventHandler((event) => read(event, param(event, 'environment'))))
+  router.put(`${FEATURE}/environments/:environment/variants`, eventHandler((event) => put(event, param(event, 'environment'))))
+  router.patch(`${FEATURE}/environments/:environment/variants`, eventHandler((event) => patch(event, param(event, 'environment'))))
+
+  router.put(`${FEATURE}/variants-batch`, eventHandler(async (event) => {
+    const body = await readBodyWith(event, z.object({ variants: variantsSchema, environments: z.array(z.string().min(1)).min(1, 'must list at least one environment') }))
+    for (const environment of body.environments) await requireEnvironment(ctx.db, environment)
+    return save(event, body.variants, body.environments)
+  }))
+}

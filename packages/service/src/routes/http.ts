@@ -1,0 +1,36 @@
+import { type H3Event, getRouterParam, send, setResponseHeader, setResponseStatus } from 'h3'
+import { actorOf } from '../auth.js'
+import type { Actor, ServiceContext } from '../context.js'
+import type { Queryable } from '../db/database.js'
+import { badData } from '../errors.js'
+
+/** A path parameter, URL-decoded (flag names may contain `~` or `.`). */
+export function param(event: H3Event, name: string): string {
+  return getRouterParam(event, name, { decode: true }) ?? ''
+}
+
+/** A numeric path parameter (segment, user and token ids); 400 when it is not an integer. */
+export function intParam(event: H3Event, name: string): number {
+  const text = param(event, name)
+  if (!/^\d+$/.test(text)) throw badData(`The path parameter "${name}" must be an integer, got "${text}".`)
+  return Number(text)
+}
+
+/** Answers with an empty body and `status` (h3 would turn a bare `null` into 204). */
+export function empty(event: H3Event, status = 200): Promise<void> {
+  setResponseStatus(event, status)
+  return send(event, '')
+}
+
+/** 201 with a `Location` header, as Unleash answers creations. */
+export function created<T>(event: H3Event, location: string, body: T): T {
+  setResponseStatus(event, 201)
+  setResponseHeader(event, 'location', location)
+  return body
+}
+
+/** Runs a change and its event-log rows in one transaction, as the request's actor. */
+export function change<T>(ctx: ServiceContext, event: H3Event, fn: (tx: Queryable, actor: Actor) => Promise<T>): Promise<T> {
+  const actor = actorOf(event)
+  return ctx.db.transaction((tx) => fn(tx, actor))
+}

@@ -1,0 +1,98 @@
+import { createServer, type Server } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { toNodeListener } from 'h3'
+import { createServiceApp } from './app.js'
+import { parseServiceConfig } from './config.js'
+import type { Clock } from './context.js'
+import { openDatabase } from './db/open.js'
+import { migrate } from './db/migrate.js'
+import { insertInitTokens } from './init-tokens.js'
+import { createConsoleLogger, type Logger } from './logger.js'
+import { type DemoCredentials, seedDemo } from './seed/demo.js'
+
+export interface StartServiceOptions {
+  /** Listening port; `0` picks a free one. Default: `PORT`, else 4242. */
+  port?: number
+  /** Listening address. Default: `HOST`, else `0.0.0.0`. */
+  host?: string
+  /** A PostgreSQL server. Default: `DATABASE_URL`; unset means PGlite in `dataDir`. */
+  databaseUrl?: string
+  /** PGlite's data folder (and the demo credentials file). Default: `DATA_DIR`, else `./.vexil/data`. */
+  dataDir?: string
+  /** Seed the demo project on first run and return demo credentials. */
+  seedDemo?: boolean
+  logger?: Logger
+  clock?: Clock
+  /** Environment variables to read instead of `process.env`. */
+  env?: NodeJS.ProcessEnv
+}
+
+export interface RunningService {
+  /** Base URL, e.g. `http://127.0.0.1:4242`. */
+  url: string
+  port: number
+  demo?: DemoCredentials
+  /** Stops accepting requests, lets in-flight ones finish, then closes (and flushes) the database. */
+  close(): Promise<void>
+}
+
+const CLOSE_GRACE_MS = 5_000
+
+/**
+ * Starts the service: opens the database (PGlite or PostgreSQL), migrates it, inserts the
+ * INIT_* tokens, optionally seeds the demo, and listens.
+ */
+export async function startService(options: StartServiceOptions = {}): Promise<RunningService> {
+  const config = parseServiceConfig(options.env ?? process.env, {
+    ...(options.port !== undefined ? { port: options.port } : {}),
+    ...(options.host !== undefined ? { host: options.host } : {}),
+    ...(options.databaseUrl !== undefined ? { databaseUrl: options.databaseUrl } : {}),
+    ...(options.dataDir !== undefined ? { dataDir: options.dataDir } : {}),
+  })
+  const logger = options.logger ?? createConsoleLogger(config.logLevel)
+  const clock = options.clock ?? (() => new Date())
+  const db = await openDatabase(config.databaseUrl ? { databaseUrl: config.databaseUrl } : { dataDir: config.dataDir })
+  try {
+    const { applied } = await migrate(db)
+    if (applied.length > 0) logger.info(`database migrated to version ${applied.at(-1)} (${db.driver})`)
+    await insertInitTokens(db, config, clock)
+    const demo = options.seedDemo ? await seedDemo(db, { dataDir: config.dataDir, clock }) : undefined
+    const server = createServer(toNodeListener(createServiceApp({ db, config, logger, clock })))
+    const port = await listen(server, config.port, config.host)
+    const host = config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host
+    let closing: Promise<void> | undefined
+    return {
+      url: `http://${host.includes(':') ? `[${host}]` : host}:${port}`,
+      port,
+      ...(demo ? { demo } : {}),
+      close: () => (closing ??= stop(server, async () => db.close())),
+    }
+  } catch (error) {
+    await db.close()
+    throw error
+  }
+}
+
+// --- Internal helpers ---
+
+function listen(server: Server, port: number, host: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    server.once('error', reject)
+    server.listen(port, host, () => {
+      server.off('error', reject)
+      resolve((server.address() as AddressInfo).port)
+    })
+  })
+}
+
+async function stop(server: Server, closeDatabase: () => Promise<void>): Promise<void> {
+  await new Promise<void>((resolve) => {
+    const force = setTimeout(() => server.closeAllConnections(), CLOSE_GRACE_MS)
+    server.close(() => {
+      clearTimeout(force)
+      resolve()
+    })
+    server.closeIdleConnections()
+  })
+  await closeDatabase()
+}

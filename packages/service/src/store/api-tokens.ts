@@ -1,0 +1,85 @@
+import type { Queryable } from '../db/database.js'
+import { displayToken, hashSecret } from '../tokens.js'
+import { iso } from './rows.js'
+
+export type ApiTokenType = 'client' | 'backend' | 'admin' | 'frontend'
+
+export interface ApiTokenRow {
+  id: number
+  display: string
+  token_name: string
+  type: ApiTokenType
+  environment: string
+  projects: string[]
+  expires_at: Date | null
+  created_at: Date
+  seen_at: Date | null
+}
+
+export interface ApiTokenInput {
+  secret: string
+  tokenName: string
+  type: ApiTokenType
+  environment: string
+  projects: string[]
+  expiresAt?: Date | null
+}
+
+/**
+ * Unleash's apiTokenSchema. Only hashes are stored, so `secret` is the full secret when the
+ * caller just created it and the display form (`project:env.abcd…`) otherwise.
+ */
+export function toApiToken(row: ApiTokenRow, secret?: string) {
+  return {
+    id: row.id,
+    secret: secret ?? row.display,
+    tokenName: row.token_name,
+    username: row.token_name,
+    type: row.type,
+    environment: row.environment,
+    project: row.projects.length === 1 ? row.projects[0] : '[]',
+    projects: row.projects,
+    expiresAt: iso(row.expires_at),
+    createdAt: iso(row.created_at),
+    seenAt: iso(row.seen_at),
+    alias: null,
+  }
+}
+
+export function listApiTokens(q: Queryable): Promise<ApiTokenRow[]> {
+  return q.query<ApiTokenRow>('SELECT * FROM api_tokens ORDER BY id')
+}
+
+export async function findApiTokenBySecret(q: Queryable, secret: string): Promise<ApiTokenRow | undefined> {
+  return (await q.query<ApiTokenRow>('SELECT * FROM api_tokens WHERE secret_hash = $1', [hashSecret(secret)]))[0]
+}
+
+/** Finds a token by its full secret or, for listings that only show a display form, by id. */
+export async function findApiToken(q: Queryable, secretOrId: string): Promise<ApiTokenRow | undefined> {
+  if (/^\d+$/.test(secretOrId)) {
+    return (await q.query<ApiTokenRow>('SELECT * FROM api_tokens WHERE id = $1', [Number(secretOrId)]))[0]
+  }
+  return findApiTokenBySecret(q, secretOrId)
+}
+
+/** Inserts the token unless one with the same secret exists; returns the row either way. */
+export async function insertApiToken(q: Queryable, input: ApiTokenInput, now: Date): Promise<ApiTokenRow> {
+  await q.query(
+    `INSERT INTO api_tokens (secret_hash, display, token_name, type, environment, projects, expires_at, created_at)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8) ON CONFLICT (secret_hash) DO NOTHING`,
+    [hashSecret(input.secret), displayToken(input.secret), input.tokenName, input.type, input.environment, input.projects, input.expiresAt ?? null, now],
+  )
+  return (await findApiTokenBySecret(q, input.secret)) as ApiTokenRow
+}
+
+export async function updateApiTokenExpiry(q: Queryable, id: number, expiresAt: Date): Promise<void> {
+  await q.query('UPDATE api_tokens SET expires_at = $2 WHERE id = $1', [id, expiresAt])
+}
+
+export async function deleteApiToken(q: Queryable, id: number): Promise<void> {
+  await q.query('DELETE FROM api_tokens WHERE id = $1', [id])
+}
+
+export async function markApiTokenSeen(q: Queryable, id: number, now: Date): Promise<void> {
+  await q.query('UPDATE api_tokens SET seen_at = $2 WHERE id = $1', [id, now])
+}

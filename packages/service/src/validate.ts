@@ -1,0 +1,40 @@
+import { type H3Event, getQuery, readBody } from 'h3'
+import type { z } from 'zod'
+import { ServiceError, type ErrorDetail } from './errors.js'
+
+/**
+ * Parses `input` with `schema`; on failure throws a 400 `ValidationError` whose message names the
+ * first bad field (`body.name is required`) and whose details list every problem.
+ */
+export function parseWith<S extends z.ZodType>(schema: S, input: unknown, where: string): z.output<S> {
+  const result = schema.safeParse(input)
+  if (result.success) return result.data
+  const details: ErrorDetail[] = result.error.issues.map((issue) => {
+    const path = [where, ...issue.path.map(String)].join('.')
+    const message = `${path} ${describe(issue.message)}`
+    return { path, message, description: message }
+  })
+  throw new ServiceError('ValidationError', `Request validation failed: ${details[0]?.message ?? 'invalid input'}.`, details)
+}
+
+/** Reads the JSON body and validates it. An absent body is validated as `{}` (or `[]`). */
+export async function readBodyWith<S extends z.ZodType>(event: H3Event, schema: S, empty: unknown = {}): Promise<z.output<S>> {
+  let body: unknown
+  try {
+    body = await readBody(event)
+  } catch {
+    throw new ServiceError('BadDataError', 'The request body is not valid JSON.')
+  }
+  return parseWith(schema, body === undefined || body === '' ? empty : body, 'body')
+}
+
+export function queryWith<S extends z.ZodType>(event: H3Event, schema: S): z.output<S> {
+  return parseWith(schema, getQuery(event), 'query')
+}
+
+// --- Internal helpers ---
+
+function describe(message: string): string {
+  if (/received undefined/.test(message)) return 'is required'
+  return message.replace(/^Invalid input: /, 'must be valid: ')
+}
