@@ -1,5 +1,5 @@
 import { type ConstraintCache, compileConstraint } from './constraints/index.js'
-import { type SlotTable, stringify, toNumber } from './context.js'
+import { type Frame, type SlotTable, stringify, toNumber } from './context.js'
 import { CustomStrategyError } from './errors.js'
 import { GATE_COST, type Gate, PREDICATE, gate, neverGate } from './gates.js'
 import { BUILT_IN_STRATEGIES } from './strategies/index.js'
@@ -31,7 +31,8 @@ export interface CompiledStrategy {
 /** A host strategy: its exception becomes a CustomStrategyError naming the flag. */
 function compileCustom(strategy: CustomStrategy, parameters: Record<string, unknown>, featureName: string): Gate {
   const params = parameters as Record<string, string>
-  return gate(PREDICATE, (frame: { context: Parameters<CustomStrategy['isEnabled']>[1] }) => {
+  return gate(PREDICATE, (frame: Frame) => {
+    frame.usedCustomStrategy = true
     try {
       return strategy.isEnabled(params, frame.context) === true
     } catch (error) {

@@ -19,6 +19,10 @@ export interface Frame {
   readonly results: Uint8Array
   /** `currentTime` in epoch ms, resolved on first use (NaN when unparseable). */
   time: number | undefined
+  /** What the answers depended on besides the context (see `EvaluationTrace`). */
+  usedRandom: boolean
+  usedClock: boolean
+  usedCustomStrategy: boolean
 }
 
 /** A context field, compiled to its slot in every frame. */
@@ -137,6 +141,9 @@ export function createSlotTable(): SlotTable {
       resolvers,
       results: new Uint8Array(memos),
       time: undefined,
+      usedRandom: false,
+      usedClock: false,
+      usedCustomStrategy: false,
     }),
   }
 }
@@ -146,7 +153,10 @@ export function currentTime(frame: Frame): number {
   if (frame.time !== undefined) return frame.time
   const value = frame.context.currentTime
   let time: number
-  if (value === undefined || value === null) time = Date.now()
+  if (value === undefined || value === null) {
+    time = Date.now()
+    frame.usedClock = true
+  }
   else if (value instanceof Date) time = value.getTime()
   else if (typeof value === 'string' || typeof value === 'number') time = new Date(value).getTime()
   else time = Number.NaN

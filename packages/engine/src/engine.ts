@@ -1,8 +1,10 @@
 import type { CompileEnvironment } from './compile-strategy.js'
 import { type CompiledFeature, compileAlwaysOff, compileFeature } from './compile-feature.js'
 import type { ConstraintCache } from './constraints/index.js'
-import { createSlotTable, stringify } from './context.js'
+import { createSlotTable, type Frame, stringify } from './context.js'
 import { evaluateFeature, isFeatureEnabled } from './evaluate.js'
+import type { DateData } from './constraints/date.js'
+import { DATE } from './gates.js'
 import { DISABLED_VARIANT, unknownToggle } from './outcomes.js'
 import { type StateChange, readState } from './state.js'
 import type {
@@ -12,6 +14,7 @@ import type {
   EngineOptions,
   EvaluateAllOptions,
   EvaluatedToggle,
+  EvaluationTrace,
   FeatureDefinition,
   SegmentDefinition,
   Variant,
@@ -26,6 +29,8 @@ export interface Engine {
   evaluateAll(context?: Context, options?: EvaluateAllOptions): EvaluatedToggle[]
   /** The current state as a full payload (definitions as received, with segments). */
   getState(): ClientFeaturesPayload
+  /** The first DATE constraint instant at or after `after` (epoch ms), or Infinity. */
+  nextTimeBoundary(after: number): number
   /** Number of features loaded. */
   readonly size: number
 }
@@ -49,6 +54,12 @@ function validateStrategies(strategies: unknown): Map<string, CustomStrategy> {
   return map
 }
 
+function copyTrace(frame: Frame, trace: EvaluationTrace): void {
+  trace.usedRandom = frame.usedRandom
+  trace.usedClock = frame.usedClock
+  trace.usedCustomStrategy = frame.usedCustomStrategy
+}
+
 function defaultHostname(): string {
   const env = (globalThis as { process?: { env?: Record<string, string | undefined> } }).process?.env
   return env?.HOSTNAME ?? 'undefined'
@@ -69,6 +80,7 @@ export function createEngine(options: EngineOptions = {}): Engine {
   let segments = new Map<number, SegmentDefinition>()
   let features = new Map<string, CompiledFeature>()
   let order: CompiledFeature[] = []
+  let dateTargets: number[] | undefined
 
   function compileAll(names: Iterable<string>, warnings: string[]): void {
     const env: CompileEnvironment = { customStrategies, segments, hostname, slots, constraints, segmentGates: new Map(), warn: (m) => warnings.push(m) }
@@ -143,6 +155,7 @@ export function createEngine(options: EngineOptions = {}): Engine {
 
   return {
     load(state) {
+      dateTargets = undefined
       const warnings: string[] = []
       const change = readState(state, warnings)
       if (change) apply(change, warnings)
@@ -160,10 +173,12 @@ export function createEngine(options: EngineOptions = {}): Engine {
       const frame = slots.frame(asContext(context))
       const names = options?.names
       if (names) {
-        return names.map((name) => {
+        const listed = names.map((name) => {
           const feature = typeof name === 'string' ? features.get(name) : undefined
           return feature ? evaluateFeature(feature, frame, features) : unknownToggle(String(name))
         })
+        if (options.trace) copyTrace(frame, options.trace)
+        return listed
       }
       const result: EvaluatedToggle[] = []
       const all = options?.includeDisabled === true
@@ -171,7 +186,18 @@ export function createEngine(options: EngineOptions = {}): Engine {
         const evaluated = evaluateFeature(order[i]!, frame, features)
         if (all || evaluated.enabled) result.push(evaluated)
       }
+      if (options?.trace) copyTrace(frame, options.trace)
       return result
+    },
+    nextTimeBoundary(after) {
+      // DATE constraints are the only clock readers: an answer computed at `after` holds until
+      // the first constraint date at or after it.
+      dateTargets ??= [...constraints.values()]
+        .filter((gate) => gate.kind === DATE)
+        .map((gate) => (gate.data as DateData).target)
+        .sort((a, b) => a - b)
+      for (const target of dateTargets) if (target >= after) return target
+      return Number.POSITIVE_INFINITY
     },
     getState() {
       return { version: 2, features: [...definitions.values()], segments: [...segments.values()] }

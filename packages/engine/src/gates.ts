@@ -82,7 +82,7 @@ export function testGate(gate: Gate, frame: Frame): boolean {
       result = testRolloutDefault(gate.data as RolloutData, frame)
       break
     case ROLLOUT_RANDOM:
-      result = testRolloutRandom(gate.data as number)
+      result = testRolloutRandom(gate.data as number, frame)
       break
     case PREDICATE:
       result = (gate.data as Predicate)(frame)

@@ -25,6 +25,7 @@ export type {
   EngineOptions,
   EngineState,
   EvaluateAllOptions,
+  EvaluationTrace,
   EvaluatedToggle,
   FeatureDefinition,
   FeatureDependency,

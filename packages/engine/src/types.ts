@@ -132,9 +132,22 @@ export interface EngineOptions {
   hostname?: string
 }
 
+/**
+ * Filled by `evaluateAll` when passed: what the answers depended on besides the context. A
+ * server may reuse an answer for an identical context only when it used no randomness and no
+ * custom strategy; if it read the clock, only until `engine.nextTimeBoundary(now)`.
+ */
+export interface EvaluationTrace {
+  usedRandom: boolean
+  usedClock: boolean
+  usedCustomStrategy: boolean
+}
+
 export interface EvaluateAllOptions {
   /** Return disabled toggles too (GET /proxy/all). */
   includeDisabled?: boolean
   /** Evaluate exactly these names, in this order, duplicates kept; unknown names come back disabled. */
   names?: readonly string[]
+  /** Receives what the evaluation depended on besides the context. */
+  trace?: EvaluationTrace
 }

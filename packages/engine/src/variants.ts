@@ -82,7 +82,13 @@ export function selectVariant(set: VariantSet, frame: Frame): number {
   const stickiness = set.stickiness
   for (let i = 0; i < stickiness.length && seed === undefined; i++) seed = readField(frame, stickiness[i]!)
   if (seed === '' && set.emptyIsMissing) seed = undefined
-  const target = seed === undefined ? 1 + Math.floor(Math.random() * set.totalWeight) : bucketOf(set.bucket, seed)
+  let target: number
+  if (seed === undefined) {
+    frame.usedRandom = true
+    target = 1 + Math.floor(Math.random() * set.totalWeight)
+  } else {
+    target = bucketOf(set.bucket, seed)
+  }
   const cumulative = set.cumulative
   for (let i = 0; i < cumulative.length; i++) if (cumulative[i]! >= target) return i
   return -1

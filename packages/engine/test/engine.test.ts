@@ -196,3 +196,42 @@ describe('loading', () => {
     expect(engine.getState()).toEqual({ version: 2, features: [feature], segments: [{ id: 1, name: 's', constraints: [] }] })
   })
 })
+
+describe('evaluation trace', () => {
+  const trace = () => ({ usedRandom: false, usedClock: false, usedCustomStrategy: false })
+
+  it('reports randomness, the clock and custom strategies only when they decided something', () => {
+    const engine = createEngine({ strategies: [{ name: 'custom', isEnabled: () => true }] })
+    engine.load({
+      features: [
+        on('rollout', [{ name: 'flexibleRollout', parameters: { rollout: '50', stickiness: 'default', groupId: 'g' } }]),
+        on('dated', [{ name: 'default', constraints: [{ contextName: 'currentTime', operator: 'DATE_AFTER', value: '2024-01-01T00:00:00Z' }] }]),
+      ],
+    })
+    const withIds = trace()
+    engine.evaluateAll({ userId: '1', currentTime: '2025-01-01T00:00:00Z' }, { trace: withIds })
+    expect(withIds).toEqual({ usedRandom: false, usedClock: false, usedCustomStrategy: false })
+    const anonymous = trace()
+    engine.evaluateAll({}, { trace: anonymous })
+    expect(anonymous).toEqual({ usedRandom: true, usedClock: true, usedCustomStrategy: false })
+
+    const custom = createEngine({ strategies: [{ name: 'custom', isEnabled: () => true }] })
+    custom.load({ features: [on('c', [{ name: 'custom' }])] })
+    const customTrace = trace()
+    custom.evaluateAll({}, { trace: customTrace, names: ['c'] })
+    expect(customTrace.usedCustomStrategy).toBe(true)
+  })
+
+  it('nextTimeBoundary is the first DATE constraint instant at or after a time', () => {
+    const engine = createEngine()
+    engine.load({
+      features: [
+        on('a', [{ name: 'default', constraints: [{ contextName: 'currentTime', operator: 'DATE_AFTER', value: '2030-01-01T00:00:00Z' }] }]),
+        on('b', [{ name: 'default', constraints: [{ contextName: 'currentTime', operator: 'DATE_BEFORE', value: '2025-06-01T00:00:00Z' }] }]),
+      ],
+    })
+    expect(engine.nextTimeBoundary(Date.parse('2025-01-01T00:00:00Z'))).toBe(Date.parse('2025-06-01T00:00:00Z'))
+    expect(engine.nextTimeBoundary(Date.parse('2026-01-01T00:00:00Z'))).toBe(Date.parse('2030-01-01T00:00:00Z'))
+    expect(engine.nextTimeBoundary(Date.parse('2031-01-01T00:00:00Z'))).toBe(Number.POSITIVE_INFINITY)
+  })
+})

@@ -22,14 +22,15 @@ export function testRolloutField(data: RolloutData, frame: Frame): boolean {
 /** `default` stickiness: userId, else sessionId, else a random bucket. */
 export function testRolloutDefault(data: RolloutData, frame: Frame): boolean {
   const id = readField(frame, data.field) ?? readField(frame, data.fallback)
-  return (id === undefined ? randomBucket() : bucketOf(data.bucket, id)) <= data.percentage
+  return (id === undefined ? randomBucket(frame) : bucketOf(data.bucket, id)) <= data.percentage
 }
 
 /** `random` stickiness and gradualRolloutRandom: on with probability `percentage` %. */
-export function testRolloutRandom(percentage: number): boolean {
-  return randomBucket() <= percentage
+export function testRolloutRandom(percentage: number, frame: Frame): boolean {
+  return randomBucket(frame) <= percentage
 }
 
-function randomBucket(): number {
+function randomBucket(frame: Frame): number {
+  frame.usedRandom = true
   return 1 + Math.floor(Math.random() * 100)
 }
