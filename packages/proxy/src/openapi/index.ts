@@ -1,0 +1,2 @@
+// The runtime-generated OpenAPI document and the interactive docs (spec 4.5, `enableOAS`).
+export { createOpenApiDocument, type OpenApiDocumentOptions } from './document.js'
