@@ -1,0 +1,94 @@
+// The docs routes (spec 4.5; unleash-proxy-behavior.md 1.1), one h3 v1 handler the app mounts
+// before every other route when `enableOAS` is on:
+//   GET|HEAD {base}/docs/openapi.json      the document
+//   GET|HEAD {base}/docs/openapi           301 to {base}/docs/openapi/ (old behaviour)
+//   GET|HEAD {base}/docs/openapi/          the Swagger UI page (also …/index.html)
+//   GET|HEAD {base}/docs/openapi/<file>    swagger-ui-dist's files
+// Anything else under {base}/docs is 404. Other paths and other methods return undefined, so the
+// app's routing continues (an OPTIONS preflight still reaches CORS, as in the old proxy).
+import { type H3Event, createError, defineEventHandler, getRequestHeader, sendNoContent, sendRedirect, setResponseHeaders } from 'h3'
+import { type StaticAsset, openSwaggerUiAssets } from './swagger-ui-assets.js'
+import { INITIALIZER_JS, INITIALIZER_NAME, PAGE_HEADERS, renderUiPage } from './ui-page.js'
+
+export interface DocsHandlerOptions {
+  /** The sanitised `proxyBasePath` (`''` or `/a/b`). */
+  basePath: string
+  /** From `createOpenApiDocument`, built once at startup. */
+  document: Record<string, unknown>
+}
+
+const JSON_TYPE = 'application/json; charset=utf-8'
+const IMMUTABLE = 'public, max-age=31536000, immutable'
+
+export function createDocsHandler(options: DocsHandlerOptions): (event: H3Event) => Promise<unknown> | unknown | undefined {
+  const docs = `${options.basePath}/docs`
+  const ui = `${docs}/openapi/`
+  // Everything that does not depend on the request is built here, once.
+  const json = JSON.stringify(options.document)
+  const assets = openSwaggerUiAssets()
+  const page = renderUiPage(assets.version)
+
+  return defineEventHandler(async (event) => {
+    if (event.method !== 'GET' && event.method !== 'HEAD') return undefined
+    // originalUrl: the full path even if the app mounts this handler under a prefix.
+    const url = event.node.req.originalUrl || event.path
+    const queryAt = url.indexOf('?')
+    const path = queryAt === -1 ? url : url.slice(0, queryAt)
+    const query = queryAt === -1 ? '' : url.slice(queryAt)
+    if (path !== docs && !path.startsWith(`${docs}/`)) return undefined
+
+    if (path === `${docs}/openapi.json`) {
+      setResponseHeaders(event, { 'content-type': JSON_TYPE })
+      return json
+    }
+    if (path === `${docs}/openapi`) return sendRedirect(event, `${ui}${query}`, 301)
+    if (path === ui || path === `${ui}index.html`) {
+      setResponseHeaders(event, PAGE_HEADERS)
+      return page
+    }
+    if (path === `${ui}${INITIALIZER_NAME}`) {
+      setResponseHeaders(event, { ...PAGE_HEADERS, 'content-type': 'text/javascript; charset=utf-8' })
+      return INITIALIZER_JS
+    }
+    if (path.startsWith(ui)) {
+      const asset = await assets.get(decodeName(path.slice(ui.length)))
+      if (asset) return sendAsset(event, asset, new URLSearchParams(query).get('v') === assets.version)
+    }
+    throw createError({ statusCode: 404, statusMessage: 'Not Found' })
+  })
+}
+
+/** A file name from the URL; anything that does not decode cleanly names no file. */
+function decodeName(encoded: string): string {
+  try {
+    return decodeURIComponent(encoded)
+  } catch {
+    return ''
+  }
+}
+
+/**
+ * URLs with the current version (the page's links) never change: cache them for a year. Any
+ * other URL revalidates, so an upgraded swagger-ui-dist is seen at once.
+ */
+function sendAsset(event: H3Event, asset: StaticAsset, versioned: boolean): Buffer | undefined {
+  setResponseHeaders(event, {
+    'content-type': asset.contentType,
+    'cache-control': versioned ? IMMUTABLE : 'no-cache',
+    etag: asset.etag,
+    'x-content-type-options': 'nosniff',
+  })
+  if (matchesEtag(getRequestHeader(event, 'if-none-match'), asset.etag)) {
+    sendNoContent(event, 304)
+    return undefined
+  }
+  return asset.body
+}
+
+function matchesEtag(header: string | undefined, etag: string): boolean {
+  if (!header) return false
+  return header.split(',').some((candidate) => {
+    const tag = candidate.trim()
+    return tag === '*' || tag === etag || tag === `W/${etag}`
+  })
+}
