@@ -1,0 +1,132 @@
+// A throwaway Redis for tests: Debian's `redis-server` on 127.0.0.1 and a free port, no
+// persistence, in a temp folder, killed on stop. Under CI a missing binary is a failure, never
+// a skip (`.ci/run` installs the package).
+import { type ChildProcess, spawn } from 'node:child_process'
+import { existsSync, mkdtempSync, rmSync } from 'node:fs'
+import { createConnection, createServer } from 'node:net'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+
+const CANDIDATES = [process.env.REDIS_SERVER_PATH, '/usr/bin/redis-server', '/usr/local/bin/redis-server'].filter(Boolean) as string[]
+const READY_TIMEOUT_MS = 10_000
+const STOP_TIMEOUT_MS = 5_000
+
+export interface RedisServer {
+  /** `redis://127.0.0.1:<port>` */
+  url: string
+  port: number
+  stop(): Promise<void>
+}
+
+export function redisServerPath(): string | undefined {
+  return CANDIDATES.find((path) => existsSync(path))
+}
+
+/** Whether Redis tests can run here; under CI a missing `redis-server` throws instead of skipping. */
+export function redisAvailable(): boolean {
+  const path = redisServerPath()
+  if (!path && isCI()) {
+    throw new Error('redis-server is required under CI: install Debian\'s redis-server package (see .ci/run) or set REDIS_SERVER_PATH')
+  }
+  return path !== undefined
+}
+
+/**
+ * Starts `redis-server` and resolves once it answers PING. `port` pins the port (to restart a
+ * server where a client expects it); otherwise a free one is picked, retrying if another
+ * process takes it first.
+ */
+export async function startRedis(options: { port?: number } = {}): Promise<RedisServer> {
+  const bin = redisServerPath()
+  if (!bin) throw new Error('redis-server not found: install Debian\'s redis-server package or set REDIS_SERVER_PATH')
+  let lastError: unknown
+  for (let attempt = 0; attempt < (options.port ? 1 : 3); attempt++) {
+    const port = options.port ?? (await freePort())
+    try {
+      return await launch(bin, port)
+    } catch (error) {
+      lastError = error
+    }
+  }
+  throw lastError
+}
+
+// --- Internal helpers ---
+
+async function launch(bin: string, port: number): Promise<RedisServer> {
+  const dir = mkdtempSync(join(tmpdir(), 'vexil-redis-'))
+  const child = spawn(bin, ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir], {
+    cwd: dir,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  })
+  let output = ''
+  child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()))
+  child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()))
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()))
+  let stopped: Promise<void> | undefined
+  const stop = (): Promise<void> => {
+    stopped ??= terminate(child, exited).finally(() => rmSync(dir, { recursive: true, force: true }))
+    return stopped
+  }
+  try {
+    await waitForPong(port, child)
+  } catch (error) {
+    await stop()
+    throw new Error(`redis-server on port ${port} did not start: ${(error as Error).message}\n${output}`)
+  }
+  return { url: `redis://127.0.0.1:${port}`, port, stop }
+}
+
+async function waitForPong(port: number, child: ChildProcess): Promise<void> {
+  const deadline = Date.now() + READY_TIMEOUT_MS
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null || child.signalCode !== null) throw new Error(`exited with ${child.exitCode ?? child.signalCode}`)
+    if (await ping(port)) return
+    await new Promise((resolve) => setTimeout(resolve, 50))
+  }
+  throw new Error(`no PONG within ${READY_TIMEOUT_MS} ms`)
+}
+
+/** One inline `PING` over a raw socket: true when the server answers `+PONG`. */
+function ping(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = createConnection({ host: '127.0.0.1', port })
+    let reply = ''
+    const done = (ok: boolean) => {
+      socket.destroy()
+      resolve(ok)
+    }
+    socket.setTimeout(1_000, () => done(false))
+    socket.once('error', () => done(false))
+    socket.once('connect', () => socket.write('PING\r\n'))
+    socket.on('data', (chunk) => {
+      reply += chunk.toString()
+      if (reply.includes('\r\n')) done(reply.startsWith('+PONG'))
+    })
+  })
+}
+
+async function terminate(child: ChildProcess, exited: Promise<void>): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return
+  child.kill('SIGTERM')
+  const timer = setTimeout(() => child.kill('SIGKILL'), STOP_TIMEOUT_MS)
+  await exited
+  clearTimeout(timer)
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer()
+    server.once('error', reject)
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address()
+      const port = typeof address === 'object' && address ? address.port : 0
+      server.close(() => resolve(port))
+    })
+  })
+}
+
+function isCI(): boolean {
+  const ci = process.env.CI
+  return ci !== undefined && ci !== '' && ci !== '0' && ci !== 'false'
+}
