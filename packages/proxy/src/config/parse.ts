@@ -1,0 +1,302 @@
+// Spec section 2.5, resolved once at startup: a code option wins over its environment variable
+// (the spec's name first, then the old proxy's UNLEASH_* alias), which wins over the default.
+// Every value is validated here; the rest of the proxy trusts the typed result.
+import { randomUUID } from 'node:crypto'
+import { hostname, userInfo } from 'node:os'
+import type { CustomStrategy } from '@vexil/engine'
+import { createLogger, LOG_LEVELS, type LogLevel, redactingLogger } from '../logger.js'
+import { storageConfigProblems, type StorageProviderName } from '../storage/index.js'
+import { loadModuleArray } from './load-module.js'
+import type { ContextEnricher, ProxyConfig, ProxyOptions, ResolvedCors, TrustProxy } from './types.js'
+import { ConfigError, parseBoolean, parseInteger, parseList, parseTrustedAddress, parseUrl } from './values.js'
+
+export type Environment = Record<string, string | undefined>
+
+/** Reads the first set (non-empty) variable of `names`; returns its name too, for error messages. */
+function fromEnv(env: Environment, names: readonly string[]): { name: string; value: string } | undefined {
+  for (const name of names) {
+    const value = env[name]
+    if (value !== undefined && value.trim() !== '') return { name, value }
+  }
+  return undefined
+}
+
+const ENV = {
+  serviceUrl: ['SERVICE_URL', 'UNLEASH_URL'],
+  serviceApiToken: ['SERVICE_API_TOKEN', 'UNLEASH_API_TOKEN'],
+  clientKeys: ['SERVICE_PROXY_CLIENT_KEYS', 'UNLEASH_PROXY_CLIENT_KEYS'],
+  proxySecrets: ['SERVICE_PROXY_SECRETS', 'UNLEASH_PROXY_SECRETS'],
+  port: ['PORT', 'PROXY_PORT'],
+  host: ['HOST'],
+  proxyBasePath: ['PROXY_BASE_PATH'],
+  serviceAppName: ['SERVICE_APP_NAME', 'UNLEASH_APP_NAME'],
+  serviceInstanceId: ['SERVICE_INSTANCE_ID', 'UNLEASH_INSTANCE_ID'],
+  refreshInterval: ['SERVICE_FETCH_INTERVAL', 'UNLEASH_FETCH_INTERVAL'],
+  metricsInterval: ['SERVICE_METRICS_INTERVAL', 'UNLEASH_METRICS_INTERVAL'],
+  metricsJitter: ['SERVICE_METRICS_JITTER', 'UNLEASH_METRICS_JITTER'],
+  environment: ['SERVICE_ENVIRONMENT', 'UNLEASH_ENVIRONMENT'],
+  projectName: ['SERVICE_PROJECT_NAME', 'UNLEASH_PROJECT_NAME'],
+  useJsonLogger: ['JSON_LOGGER'],
+  logLevel: ['LOG_LEVEL'],
+  customStrategies: ['SERVICE_CUSTOM_STRATEGIES_FILE', 'UNLEASH_CUSTOM_STRATEGIES_FILE'],
+  trustProxy: ['TRUST_PROXY'],
+  namePrefix: ['SERVICE_NAME_PREFIX', 'UNLEASH_NAME_PREFIX'],
+  tags: ['SERVICE_TAGS', 'UNLEASH_TAGS'],
+  clientKeysHeaderName: ['CLIENT_KEY_HEADER_NAME'],
+  enableOAS: ['ENABLE_OAS'],
+  enableAllEndpoint: ['ENABLE_ALL_ENDPOINT'],
+  corsAllowedHeaders: ['CORS_ALLOWED_HEADERS'],
+  corsCredentials: ['CORS_CREDENTIALS'],
+  corsExposedHeaders: ['CORS_EXPOSED_HEADERS'],
+  corsMaxAge: ['CORS_MAX_AGE'],
+  corsMethods: ['CORS_METHODS'],
+  corsOptionsSuccessStatus: ['CORS_OPTIONS_SUCCESS_STATUS'],
+  corsOrigin: ['CORS_ORIGIN'],
+  corsPreflightContinue: ['CORS_PREFLIGHT_CONTINUE'],
+  rejectUnauthorized: ['HTTP_OPTIONS_REJECT_UNAUTHORIZED'],
+  bootstrapUrl: ['EXP_BOOTSTRAP_URL'],
+  bootstrapAuthorization: ['EXP_BOOTSTRAP_AUTHORIZATION'],
+  serverSideTokens: ['EXP_SERVER_SIDE_SDK_CONFIG_TOKENS'],
+  enrichers: ['EXP_CUSTOM_ENRICHERS_FILE'],
+  storageProvider: ['STORAGE_PROVIDER'],
+  storageFileDirectory: ['STORAGE_FILE_DIRECTORY'],
+  redisUrl: ['REDIS_URL'],
+  redisKeyPrefix: ['REDIS_KEY_PREFIX'],
+  responseCacheSize: ['RESPONSE_CACHE_SIZE'],
+} as const
+
+/** Environment variable names the proxy reads, for `--help` and the README. */
+export const PROXY_ENVIRONMENT_VARIABLES: Readonly<Record<keyof typeof ENV, readonly string[]>> = ENV
+
+function defaultInstanceId(): string {
+  try {
+    return `${userInfo().username}-${hostname()}`
+  } catch {
+    return `generated-${randomUUID()}-${process.pid}-${hostname()}`
+  }
+}
+
+/** `'  base/path/ '` → `/base/path`, as the old proxy sanitises it. */
+export function sanitizeBasePath(path: string): string {
+  let base = path.trim()
+  if (base === '' || base === '/') return ''
+  if (!base.startsWith('/')) base = `/${base}`
+  if (base.endsWith('/')) base = base.slice(0, -1)
+  return base
+}
+
+function parseTags(variable: string, text: string): Array<{ name: string; value: string }> {
+  return parseList(text).map((entry) => {
+    const [name, value, ...rest] = entry.split(':')
+    if (!name || value === undefined || value === '' || rest.length > 0) {
+      throw new ConfigError(variable, `must be tagName:tagValue pairs separated by commas, got "${entry}"`)
+    }
+    return { name, value }
+  })
+}
+
+function parseTrustProxy(variable: string, value: boolean | string | string[]): TrustProxy {
+  if (typeof value === 'boolean') return value
+  const entries = Array.isArray(value) ? value.map((v) => v.trim()).filter(Boolean) : parseList(value)
+  if (entries.length === 1) {
+    const single = entries[0]!.toLowerCase()
+    if (single === 'true') return true
+    if (single === 'false') return false
+  }
+  return entries.flatMap((entry) => parseTrustedAddress(variable, entry))
+}
+
+function parseCors(options: ProxyOptions, env: Environment): ResolvedCors {
+  // Old proxy: a `cors` object in code replaces every environment-derived value.
+  if (options.cors) {
+    const cors = options.cors
+    return {
+      origin: cors.origin === undefined || cors.origin === '*' ? '*' : Array.isArray(cors.origin) ? cors.origin : [cors.origin],
+      methods: cors.methods ?? 'GET, POST',
+      allowedHeaders: cors.allowedHeaders,
+      exposedHeaders: cors.exposedHeaders ?? 'ETag',
+      credentials: cors.credentials ?? false,
+      maxAge: cors.maxAge ?? 172800,
+      preflightContinue: cors.preflightContinue ?? false,
+      optionsSuccessStatus: cors.optionsSuccessStatus ?? 204,
+    }
+  }
+  const read = (names: readonly string[]) => fromEnv(env, names)
+  const origin = read(ENV.corsOrigin)
+  const originList = origin ? parseList(origin.value) : []
+  const int = (names: readonly string[], fallback: number, max?: number) => {
+    const found = read(names)
+    return found ? parseInteger(found.name, found.value, { max }) : fallback
+  }
+  const bool = (names: readonly string[], fallback: boolean) => {
+    const found = read(names)
+    return found ? parseBoolean(found.name, found.value) : fallback
+  }
+  const successStatus = int(ENV.corsOptionsSuccessStatus, 204, 599)
+  if (successStatus < 200 || successStatus > 299) throw new ConfigError('CORS_OPTIONS_SUCCESS_STATUS', `must be a 2xx status, got ${successStatus}`)
+  return {
+    origin: originList.length === 0 || (originList.length === 1 && originList[0] === '*') ? '*' : originList,
+    methods: read(ENV.corsMethods)?.value ?? 'GET, POST',
+    allowedHeaders: read(ENV.corsAllowedHeaders)?.value,
+    exposedHeaders: read(ENV.corsExposedHeaders)?.value ?? 'ETag',
+    credentials: bool(ENV.corsCredentials, false),
+    maxAge: int(ENV.corsMaxAge, 172800),
+    preflightContinue: bool(ENV.corsPreflightContinue, false),
+    optionsSuccessStatus: successStatus,
+  }
+}
+
+function isStrategy(value: unknown): value is CustomStrategy {
+  return value !== null && typeof value === 'object' && typeof (value as CustomStrategy).name === 'string' && typeof (value as CustomStrategy).isEnabled === 'function'
+}
+
+async function loadStrategies(variable: string, entries: Array<CustomStrategy | string>): Promise<CustomStrategy[]> {
+  const strategies: CustomStrategy[] = []
+  for (const entry of entries) {
+    const loaded = typeof entry === 'string' ? await loadModuleArray(variable, entry) : [entry]
+    for (const strategy of loaded) {
+      if (!isStrategy(strategy)) throw new ConfigError(variable, `must export an array of strategies ({ name, isEnabled(parameters, context) }); found ${typeof strategy}`)
+      strategies.push(strategy)
+    }
+  }
+  return strategies
+}
+
+async function loadEnrichers(variable: string, entries: Array<ContextEnricher | string>): Promise<ContextEnricher[]> {
+  const enrichers: ContextEnricher[] = []
+  for (const entry of entries) {
+    const loaded = typeof entry === 'string' ? await loadModuleArray(variable, entry) : [entry]
+    for (const enricher of loaded) {
+      if (typeof enricher !== 'function') throw new ConfigError(variable, `must export an array of functions (context => context); found ${typeof enricher}`)
+      enrichers.push(enricher as ContextEnricher)
+    }
+  }
+  return enrichers
+}
+
+/**
+ * Resolves and validates the configuration. Throws `ConfigError` (naming the variable) for a
+ * missing required option or a malformed value; loads custom strategy and enricher files.
+ */
+export async function createProxyConfig(options: ProxyOptions = {}, env: Environment = process.env): Promise<ProxyConfig> {
+  const read = (names: readonly string[]) => fromEnv(env, names)
+  const str = (option: string | undefined, names: readonly string[]) => (option !== undefined && option !== '' ? option : read(names)?.value)
+  const int = (option: number | undefined, names: readonly string[], fallback: number, limits?: { min?: number; max?: number }) => {
+    if (option !== undefined) {
+      if (!Number.isInteger(option)) throw new ConfigError(names[0]!, `must be a whole number, got ${option}`)
+      return parseInteger(names[0]!, String(option), limits)
+    }
+    const found = read(names)
+    return found ? parseInteger(found.name, found.value, limits) : fallback
+  }
+  const bool = (option: boolean | undefined, names: readonly string[], fallback: boolean) => {
+    if (option !== undefined) return option
+    const found = read(names)
+    return found ? parseBoolean(found.name, found.value) : fallback
+  }
+
+  const urlText = str(options.serviceUrl, ENV.serviceUrl)
+  if (!urlText) throw new ConfigError('SERVICE_URL', 'is required (the API URL of the upstream service, e.g. http://localhost:4242/api)')
+  const serviceUrl = parseUrl(options.serviceUrl ? 'serviceUrl' : read(ENV.serviceUrl)!.name, urlText)
+  const serviceApiToken = str(options.serviceApiToken, ENV.serviceApiToken)
+  if (!serviceApiToken) throw new ConfigError('SERVICE_API_TOKEN', 'is required (a client API token of the upstream service)')
+  const keyText = read(ENV.clientKeys)?.value ?? read(ENV.proxySecrets)?.value
+  const clientKeys = options.clientKeys?.length ? options.clientKeys : options.proxySecrets?.length ? options.proxySecrets : keyText ? parseList(keyText) : []
+  if (clientKeys.length === 0) throw new ConfigError('SERVICE_PROXY_CLIENT_KEYS', 'is required (a comma-separated list of client keys the proxy accepts)')
+
+  const logLevelText = options.logLevel ?? read(ENV.logLevel)?.value.trim().toLowerCase() ?? 'warn'
+  if (!(LOG_LEVELS as readonly string[]).includes(logLevelText)) throw new ConfigError('LOG_LEVEL', `must be one of ${LOG_LEVELS.join(', ')}, got "${logLevelText}"`)
+  const logLevel = logLevelText as LogLevel
+  const useJsonLogger = bool(options.useJsonLogger, ENV.useJsonLogger, false)
+  const bootstrapAuthorization = options.expBootstrap?.urlHeaders?.Authorization ?? read(ENV.bootstrapAuthorization)?.value
+  const serverSideTokens = options.expServerSideSdkConfig?.tokens ?? parseList(read(ENV.serverSideTokens)?.value ?? '')
+  const secrets = [serviceApiToken, ...clientKeys, ...serverSideTokens, ...(bootstrapAuthorization ? [bootstrapAuthorization] : [])]
+  const logger = options.logger ? redactingLogger(options.logger, secrets) : createLogger({ level: logLevel, json: useJsonLogger, secrets })
+
+  const trustProxyFound = read(ENV.trustProxy)
+  const trustProxy =
+    options.trustProxy !== undefined
+      ? parseTrustProxy('trustProxy', options.trustProxy)
+      : trustProxyFound
+        ? parseTrustProxy(trustProxyFound.name, trustProxyFound.value)
+        : false
+
+  const tagsFound = read(ENV.tags)
+  const tags = Array.isArray(options.tags) ? options.tags : options.tags ? parseTags('tags', options.tags) : tagsFound ? parseTags(tagsFound.name, tagsFound.value) : []
+
+  const storageKind = (read(ENV.storageProvider)?.value.trim().toLowerCase() ?? 'file') as StorageProviderName
+  const redisUrl = read(ENV.redisUrl)?.value.trim()
+  if (!options.storageProvider) {
+    const [problem] = storageConfigProblems({ provider: storageKind, redisUrl })
+    if (problem) {
+      const [variable, ...rest] = problem.split(' ')
+      throw new ConfigError(variable!, rest.join(' '))
+    }
+  }
+
+  const bootstrapUrlFound = read(ENV.bootstrapUrl)
+  const bootstrapUrl = options.expBootstrap?.url
+    ? parseUrl('expBootstrap.url', options.expBootstrap.url)
+    : bootstrapUrlFound
+      ? parseUrl(bootstrapUrlFound.name, bootstrapUrlFound.value)
+      : undefined
+  const bootstrapData = options.expBootstrap?.data
+
+  const strategiesFound = read(ENV.customStrategies)
+  const customStrategies = await loadStrategies(
+    strategiesFound && !options.customStrategies ? strategiesFound.name : 'customStrategies',
+    options.customStrategies ?? (strategiesFound ? [strategiesFound.value.trim()] : []),
+  )
+  const enrichersFound = read(ENV.enrichers)
+  const enrichers = await loadEnrichers(
+    enrichersFound && !options.expCustomEnrichers ? enrichersFound.name : 'expCustomEnrichers',
+    options.expCustomEnrichers ?? (enrichersFound ? [enrichersFound.value.trim()] : []),
+  )
+
+  const clientKeysHeaderName = (str(options.clientKeysHeaderName, ENV.clientKeysHeaderName) ?? 'authorization').trim().toLowerCase()
+  if (!/^[!#$%&'*+.^_`|~0-9a-z-]+$/.test(clientKeysHeaderName)) {
+    throw new ConfigError('CLIENT_KEY_HEADER_NAME', `must be a valid HTTP header name, got "${clientKeysHeaderName}"`)
+  }
+
+  return {
+    serviceUrl,
+    serviceApiToken,
+    clientKeys,
+    port: int(options.port, ENV.port, 3000, { max: 65535 }),
+    host: str(options.host, ENV.host),
+    proxyBasePath: sanitizeBasePath(str(options.proxyBasePath, ENV.proxyBasePath) ?? ''),
+    serviceAppName: str(options.serviceAppName, ENV.serviceAppName) ?? 'service-proxy',
+    serviceInstanceId: str(options.serviceInstanceId, ENV.serviceInstanceId) ?? defaultInstanceId(),
+    refreshInterval: int(options.refreshInterval, ENV.refreshInterval, 5000),
+    metricsInterval: int(options.metricsInterval, ENV.metricsInterval, 30000),
+    metricsJitter: int(options.metricsJitter, ENV.metricsJitter, 0),
+    environment: str(options.environment, ENV.environment),
+    projectName: str(options.projectName, ENV.projectName),
+    logger,
+    useJsonLogger,
+    logLevel,
+    customStrategies,
+    trustProxy,
+    namePrefix: str(options.namePrefix, ENV.namePrefix),
+    tags,
+    clientKeysHeaderName,
+    storage: {
+      provider: options.storageProvider,
+      kind: options.storageProvider ? 'custom' : storageKind,
+      fileDirectory: read(ENV.storageFileDirectory)?.value,
+      redisUrl,
+      redisKeyPrefix: read(ENV.redisKeyPrefix)?.value,
+    },
+    enableOAS: bool(options.enableOAS, ENV.enableOAS, false),
+    enableAllEndpoint: bool(options.enableAllEndpoint, ENV.enableAllEndpoint, false),
+    cors: parseCors(options, env),
+    rejectUnauthorized: bool(options.httpOptions?.rejectUnauthorized, ENV.rejectUnauthorized, true),
+    bootstrap:
+      bootstrapUrl || bootstrapData
+        ? { url: bootstrapUrl, authorization: bootstrapAuthorization, data: bootstrapData, segments: options.expBootstrap?.segments }
+        : undefined,
+    serverSideTokens,
+    enrichers,
+    responseCacheSize: int(options.responseCacheSize, ENV.responseCacheSize, 10_000),
+  }
+}

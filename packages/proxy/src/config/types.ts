@@ -1,0 +1,109 @@
+import type { CustomStrategy } from '@vexil/engine'
+import type { StorageProvider } from '../storage/types.js'
+import type { Logger, LogLevel } from '../logger.js'
+
+/** A custom context enricher (experimental): receives the context, returns the enriched one. */
+export type ContextEnricher = (context: Record<string, unknown>) => Record<string, unknown> | Promise<Record<string, unknown>>
+
+export interface CorsOptions {
+  /** `*`, one origin, or a list of exact origins (a request from another origin gets no CORS headers). */
+  origin?: string | string[]
+  methods?: string
+  /** Unset: the request's `Access-Control-Request-Headers` are reflected. */
+  allowedHeaders?: string
+  exposedHeaders?: string
+  credentials?: boolean
+  /** Seconds. */
+  maxAge?: number
+  preflightContinue?: boolean
+  optionsSuccessStatus?: number
+}
+
+/** The options of spec section 2.5, as code passes them (`createProxyApp`, `startProxy`). */
+export interface ProxyOptions {
+  serviceUrl?: string
+  serviceApiToken?: string
+  clientKeys?: string[]
+  /** Deprecated alias of `clientKeys`. */
+  proxySecrets?: string[]
+  port?: number
+  /** Interface to listen on (default all interfaces). */
+  host?: string
+  proxyBasePath?: string
+  serviceAppName?: string
+  serviceInstanceId?: string
+  refreshInterval?: number
+  metricsInterval?: number
+  metricsJitter?: number
+  environment?: string
+  projectName?: string
+  logger?: Logger
+  useJsonLogger?: boolean
+  logLevel?: LogLevel
+  /** Instantiated strategies, or paths of JavaScript files exporting arrays of them. */
+  customStrategies?: Array<CustomStrategy | string>
+  trustProxy?: boolean | string | string[]
+  namePrefix?: string
+  /** `name:value` pairs. */
+  tags?: Array<{ name: string; value: string }> | string
+  clientKeysHeaderName?: string
+  storageProvider?: StorageProvider
+  enableOAS?: boolean
+  enableAllEndpoint?: boolean
+  cors?: CorsOptions
+  httpOptions?: { rejectUnauthorized?: boolean }
+  expBootstrap?: { url?: string; urlHeaders?: { Authorization?: string }; data?: unknown[]; segments?: unknown[] }
+  expServerSideSdkConfig?: { tokens?: string[] }
+  /** Enricher functions, or paths of JavaScript files exporting arrays of them. */
+  expCustomEnrichers?: Array<ContextEnricher | string>
+  /** Vexil: responses kept for repeated identical requests (0 turns the cache off). */
+  responseCacheSize?: number
+}
+
+export interface ResolvedCors {
+  origin: '*' | string[]
+  methods: string
+  allowedHeaders: string | undefined
+  exposedHeaders: string
+  credentials: boolean
+  maxAge: number
+  preflightContinue: boolean
+  optionsSuccessStatus: number
+}
+
+export type TrustProxy = false | true | string[]
+
+/** Configuration after parsing and validation: every field typed and present. */
+export interface ProxyConfig {
+  serviceUrl: string
+  serviceApiToken: string
+  clientKeys: string[]
+  port: number
+  host: string | undefined
+  proxyBasePath: string
+  serviceAppName: string
+  serviceInstanceId: string
+  refreshInterval: number
+  metricsInterval: number
+  metricsJitter: number
+  environment: string | undefined
+  projectName: string | undefined
+  logger: Logger
+  useJsonLogger: boolean
+  logLevel: LogLevel
+  /** Loaded strategies (files already imported). */
+  customStrategies: CustomStrategy[]
+  trustProxy: TrustProxy
+  namePrefix: string | undefined
+  tags: Array<{ name: string; value: string }>
+  clientKeysHeaderName: string
+  storage: { provider: StorageProvider | undefined; kind: 'custom' | 'file' | 'memory' | 'redis'; fileDirectory?: string; redisUrl?: string; redisKeyPrefix?: string }
+  enableOAS: boolean
+  enableAllEndpoint: boolean
+  cors: ResolvedCors
+  rejectUnauthorized: boolean
+  bootstrap: { url?: string; authorization?: string; data?: unknown[]; segments?: unknown[] } | undefined
+  serverSideTokens: string[]
+  enrichers: ContextEnricher[]
+  responseCacheSize: number
+}

@@ -1,0 +1,122 @@
+// The evaluation context from a request (unleash-proxy-behavior.md section 2): validated like
+// the old proxy's OpenAPI schemas (first error only, same error shape), then normalised the
+// same way. The query string is parsed with `qs`, as Express's extended parser did.
+import qs from 'qs'
+import type { Context } from '@vexil/engine'
+import { ProxyError, validationError } from '../http/errors.js'
+
+const KNOWN_FIELDS = ['appName', 'environment', 'userId', 'sessionId', 'remoteAddress', 'currentTime'] as const
+const QUERY_STRING_FIELDS = ['appName', 'userId', 'sessionId', 'remoteAddress', 'currentTime'] as const
+const BODY_STRING_FIELDS = ['appName', 'environment', 'userId', 'sessionId', 'remoteAddress'] as const
+
+const isObject = (value: unknown): value is Record<string, unknown> => value !== null && typeof value === 'object' && !Array.isArray(value)
+
+export function parseQuery(search: string): Record<string, unknown> {
+  // plainObjects: null-prototype objects, so `?__proto__[x]=1` can never reach a prototype.
+  return qs.parse(search, { allowPrototypes: true, plainObjects: true, arrayLimit: 1000, depth: 5, parameterLimit: 1000 }) as Record<string, unknown>
+}
+
+/** GET: the known fields must be strings and `properties` an object (400 otherwise). */
+export function validateQueryContext(query: Record<string, unknown>): Record<string, unknown> {
+  for (const field of QUERY_STRING_FIELDS) {
+    if (query[field] !== undefined && typeof query[field] !== 'string') {
+      throw validationError(`/query/${field}`, 'type', { type: 'string' }, 'must be string', `#/properties/${field}/type`)
+    }
+  }
+  if (query.properties !== undefined && !isObject(query.properties)) {
+    throw validationError('/query/properties', 'type', { type: 'object' }, 'must be object', '#/properties/properties/type')
+  }
+  return query
+}
+
+/** ajv's `coerceTypes` for a string field: numbers and booleans become strings, null becomes "". */
+function coerceString(value: unknown): string | undefined {
+  if (typeof value === 'string') return value
+  if (typeof value === 'number' || typeof value === 'boolean') return String(value)
+  if (value === null) return ''
+  return undefined
+}
+
+export interface EvaluationRequest {
+  context: Record<string, unknown>
+  /** The toggle names of a lookup, or undefined. */
+  toggles: string[] | undefined
+}
+
+/** POST: `{ context?, toggles? }` validated and coerced like the old `lookupTogglesSchema`. */
+export function validateBody(body: unknown): EvaluationRequest {
+  if (!isObject(body)) throw validationError('/body', 'type', { type: 'object' }, 'must be object', '#/type')
+  let toggles: string[] | undefined
+  if (body.toggles !== undefined) {
+    if (!Array.isArray(body.toggles)) throw validationError('/body/toggles', 'type', { type: 'array' }, 'must be array', '#/properties/toggles/type')
+    toggles = body.toggles.map((name, index) => {
+      const coerced = coerceString(name)
+      if (coerced === undefined) throw validationError(`/body/toggles/${index}`, 'type', { type: 'string' }, 'must be string', '#/properties/toggles/items/type')
+      return coerced
+    })
+  }
+  const raw = body.context ?? {}
+  if (!isObject(raw)) throw validationError('/body/context', 'type', { type: 'object' }, 'must be object', '#/properties/context/type')
+  const context: Record<string, unknown> = { ...raw }
+  for (const field of BODY_STRING_FIELDS) {
+    if (context[field] === undefined) continue
+    const coerced = coerceString(context[field])
+    if (coerced === undefined) throw validationError(`/body/context/${field}`, 'type', { type: 'string' }, 'must be string', `#/components/schemas/unleashContextSchema/properties/${field}/type`)
+    context[field] = coerced
+  }
+  if (context.properties !== undefined) {
+    if (!isObject(context.properties)) throw validationError('/body/context/properties', 'type', { type: 'object' }, 'must be object', '#/components/schemas/unleashContextSchema/properties/properties/type')
+    const properties: Record<string, unknown> = {}
+    for (const [key, value] of Object.entries(context.properties)) {
+      const coerced = coerceString(value)
+      if (coerced === undefined) {
+        throw validationError(`/body/context/properties/${key}`, 'type', { type: 'string' }, 'must be string', '#/components/schemas/unleashContextSchema/properties/properties/additionalProperties/type')
+      }
+      properties[key] = coerced
+    }
+    context.properties = properties
+  }
+  return { context, toggles: toggles && toggles.length > 0 ? toggles : undefined }
+}
+
+/**
+ * Old proxy normalisation (section 2.3): the known fields stay at the top (falsy ones dropped),
+ * every other key moves into `properties` (an explicit `properties` entry wins), `currentTime`
+ * becomes a Date (or is dropped), and a missing `remoteAddress` is the caller's address.
+ */
+export function normalizeContext(raw: Record<string, unknown>, clientAddress: string | undefined): Context {
+  const context: Context = {}
+  const properties: Record<string, unknown> = {}
+  for (const [key, value] of Object.entries(raw)) {
+    if ((KNOWN_FIELDS as readonly string[]).includes(key) || key === 'properties') continue
+    properties[key] = value
+  }
+  if (isObject(raw.properties)) Object.assign(properties, raw.properties)
+  for (const field of KNOWN_FIELDS) {
+    const value = raw[field]
+    if (!value) continue
+    if (field === 'currentTime') {
+      const time = new Date(value as string)
+      if (!Number.isNaN(time.getTime())) context.currentTime = time
+      continue
+    }
+    context[field] = value as string
+  }
+  if (!context.remoteAddress && clientAddress) context.remoteAddress = clientAddress
+  context.properties = properties
+  return context
+}
+
+/** Runs the custom enrichers in order; a failure is a 500 with its message. */
+export async function enrich(context: Context, enrichers: ReadonlyArray<(c: Record<string, unknown>) => unknown>): Promise<Context> {
+  let current: Record<string, unknown> = context
+  for (const enricher of enrichers) {
+    try {
+      const next = await enricher(current)
+      if (isObject(next)) current = next
+    } catch (error) {
+      throw new ProxyError('INTERNAL', error instanceof Error ? error.message : String(error))
+    }
+  }
+  return current as Context
+}

@@ -1,0 +1,50 @@
+// Answers to repeated identical requests. Frontend SDKs poll with the same context every few
+// seconds, so most `/proxy` requests repeat one seen moments ago. An answer is kept only when
+// the engine says it depended on nothing but the request (no randomness, no custom strategy)
+// and, when it read the clock, only until the next DATE constraint instant; every new payload
+// empties the cache. Eviction is first-in first-out, bounded by entries.
+
+export interface CachedResponse {
+  body: string
+  etag: string
+  /** Epoch ms after which the answer may be different (Infinity when it never will). */
+  validUntil: number
+  /** For lookups (POST with toggles): each listed toggle's enabled state, for usage metrics. */
+  counted?: ReadonlyArray<readonly [string, boolean]>
+  /** Compressed bodies, made on first request per encoding. */
+  compressed?: Partial<Record<'br' | 'gzip' | 'deflate', Buffer>>
+}
+
+/** Bodies larger than this are not kept (they are rare, and would crowd the cache out). */
+const MAX_BODY_CHARS = 256 * 1024
+
+export interface ResponseCache {
+  get(key: string, now: number): CachedResponse | undefined
+  set(key: string, response: CachedResponse): void
+  clear(): void
+  readonly size: number
+}
+
+export function createResponseCache(maxEntries: number): ResponseCache {
+  const entries = new Map<string, CachedResponse>()
+  return {
+    get(key, now) {
+      const hit = entries.get(key)
+      if (hit === undefined) return undefined
+      if (hit.validUntil <= now) {
+        entries.delete(key)
+        return undefined
+      }
+      return hit
+    },
+    set(key, response) {
+      if (maxEntries <= 0 || response.body.length > MAX_BODY_CHARS) return
+      if (entries.size >= maxEntries) entries.delete(entries.keys().next().value!)
+      entries.set(key, response)
+    },
+    clear: () => entries.clear(),
+    get size() {
+      return entries.size
+    },
+  }
+}

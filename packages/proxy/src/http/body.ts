@@ -1,0 +1,87 @@
+// Request bodies as the old proxy's `express.json()` read them (unleash-proxy-behavior.md 1.2,
+// 3.5): 415 for a body that is not JSON (a body without a content type counts as JSON), strict
+// JSON (an object or an array at the top), gzip/deflate bodies, a 100 kB limit. Vexil answers
+// 413 JSON for an oversize body and 415 for an unsupported encoding or charset (the old proxy
+// answered 500 for all three).
+import type { IncomingMessage } from 'node:http'
+import { createGunzip, createInflate } from 'node:zlib'
+import type { Readable } from 'node:stream'
+import { ProxyError } from './errors.js'
+
+export const BODY_LIMIT_BYTES = 100 * 1024
+
+export function hasBody(req: IncomingMessage): boolean {
+  const length = req.headers['content-length']
+  return req.headers['transfer-encoding'] !== undefined || (length !== undefined && length !== '0')
+}
+
+/** Throws 415 unless the request's content type is JSON (or absent). */
+export function assertJsonContentType(req: IncomingMessage): void {
+  const type = req.headers['content-type']
+  if (type === undefined) return
+  const mime = type.split(';')[0]!.trim().toLowerCase()
+  if (mime !== 'application/json') throw new ProxyError('UNSUPPORTED_MEDIA_TYPE', `unsupported content type "${mime}"`)
+  const charset = /;\s*charset\s*=\s*"?([^";]+)"?/i.exec(type)?.[1]?.toLowerCase()
+  if (charset && charset !== 'utf-8' && charset !== 'utf8') throw new ProxyError('UNSUPPORTED_MEDIA_TYPE', `unsupported charset "${charset}"`)
+}
+
+function decodedStream(req: IncomingMessage): Readable {
+  const encoding = (req.headers['content-encoding'] ?? 'identity').toLowerCase()
+  if (encoding === 'identity') return req
+  if (encoding === 'gzip') return req.pipe(createGunzip())
+  if (encoding === 'deflate') return req.pipe(createInflate())
+  throw new ProxyError('UNSUPPORTED_MEDIA_TYPE', `unsupported content encoding "${encoding}"`)
+}
+
+/** Reads the whole body as UTF-8 text, at most `limit` bytes after decoding. */
+export function readBodyText(req: IncomingMessage, limit = BODY_LIMIT_BYTES): Promise<string> {
+  const declared = Number(req.headers['content-length'])
+  const tooLarge = () => new ProxyError('BODY_TOO_LARGE', `Request body is larger than the limit of ${limit} bytes`, limit)
+  if (Number.isFinite(declared) && declared > limit && !req.headers['content-encoding']) return Promise.reject(tooLarge())
+  return new Promise((resolve, reject) => {
+    let stream: Readable
+    try {
+      stream = decodedStream(req)
+    } catch (error) {
+      reject(error)
+      return
+    }
+    const chunks: Buffer[] = []
+    let size = 0
+    let done = false
+    stream.on('data', (chunk: Buffer) => {
+      if (done) return
+      size += chunk.length
+      if (size > limit) {
+        done = true
+        reject(tooLarge())
+        return
+      }
+      chunks.push(chunk)
+    })
+    stream.on('end', () => {
+      if (!done) resolve(Buffer.concat(chunks).toString('utf8'))
+      done = true
+    })
+    stream.on('error', (error) => {
+      if (done) return
+      done = true
+      reject(new ProxyError('INVALID_JSON', error.message))
+    })
+  })
+}
+
+/** Strict JSON: an object or an array at the top level; an empty body is `{}`. */
+export function parseStrictJson(text: string): unknown {
+  const trimmed = text.trim()
+  if (trimmed === '') return {}
+  const first = trimmed[0]
+  if (first !== '{' && first !== '[') {
+    throw new ProxyError('INVALID_JSON', `Unexpected token '${first}', "${trimmed.slice(0, 30)}" is not valid JSON`)
+  }
+  try {
+    return JSON.parse(trimmed)
+  } catch (error) {
+    throw new ProxyError('INVALID_JSON', error instanceof Error ? error.message : String(error))
+  }
+}

@@ -1,0 +1,88 @@
+// Every error the proxy answers with: a code, and one table mapping each code to its status and
+// exact body (the old proxy's bytes where it had them, JSON for the improvements).
+
+export type ProxyErrorCode =
+  | 'UNSUPPORTED_MEDIA_TYPE'
+  | 'INVALID_JSON'
+  | 'VALIDATION_FAILED'
+  | 'BODY_TOO_LARGE'
+  | 'UNAUTHORIZED'
+  | 'NOT_READY'
+  | 'ALL_ENDPOINT_DISABLED'
+  | 'NOT_FOUND'
+  | 'INTERNAL'
+
+export class ProxyError extends Error {
+  override name = 'ProxyError'
+  constructor(
+    readonly code: ProxyErrorCode,
+    message: string,
+    /** Extra data for the body (the validation error, the limit). */
+    readonly details?: unknown,
+  ) {
+    super(message)
+  }
+}
+
+/** One validation problem, shaped like the ajv errors the old proxy returned. */
+export interface ValidationProblem {
+  instancePath: string
+  schemaPath: string
+  keyword: string
+  params: Record<string, unknown>
+  message: string
+}
+
+export interface ErrorResponse {
+  status: number
+  contentType: string | undefined
+  body: string
+}
+
+const HTML = 'text/html; charset=utf-8'
+const JSON_TYPE = 'application/json; charset=utf-8'
+
+const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`)
+
+const RENDER: Record<ProxyErrorCode, (error: ProxyError) => ErrorResponse> = {
+  // The old proxy answered 415 with an empty body.
+  UNSUPPORTED_MEDIA_TYPE: () => ({ status: 415, contentType: undefined, body: '' }),
+  INVALID_JSON: (e) => ({
+    status: 400,
+    contentType: JSON_TYPE,
+    body: JSON.stringify({ error: `We were unable to parse the data you provided. Please check it for syntax errors. The message we got was: "${e.message}"` }),
+  }),
+  VALIDATION_FAILED: (e) => ({ status: 400, contentType: JSON_TYPE, body: JSON.stringify({ error: 'Request validation failed', validation: [e.details] }) }),
+  // Vexil: the old proxy answered 500 "request entity too large".
+  BODY_TOO_LARGE: (e) => ({ status: 413, contentType: JSON_TYPE, body: JSON.stringify({ error: e.message, limit: e.details }) }),
+  UNAUTHORIZED: () => ({ status: 401, contentType: 'text/plain; charset=utf-8', body: 'Unauthorized' }),
+  NOT_READY: () => ({
+    status: 503,
+    contentType: HTML,
+    body: 'The Unleash Proxy has not connected to the Unleash API and is not ready to accept requests yet.',
+  }),
+  ALL_ENDPOINT_DISABLED: () => ({
+    status: 501,
+    contentType: HTML,
+    body: 'The /proxy/all endpoint is disabled. Please check your server configuration. To enable it, set the `enableAllEndpoint` configuration option or `ENABLE_ALL_ENDPOINT` environment variable to `true`.',
+  }),
+  NOT_FOUND: (e) => ({
+    status: 404,
+    contentType: HTML,
+    body: `<!DOCTYPE html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n<title>Error</title>\n</head>\n<body>\n<pre>${escapeHtml(e.message)}</pre>\n</body>\n</html>\n`,
+  }),
+  INTERNAL: (e) => ({
+    status: 500,
+    contentType: JSON_TYPE,
+    body: JSON.stringify({ error: `Whoops! We dropped the ball on this one (an unexpected error occurred): ${e.message}` }),
+  }),
+}
+
+export function renderError(error: ProxyError): ErrorResponse {
+  return RENDER[error.code](error)
+}
+
+export function validationError(instancePath: string, keyword: string, params: Record<string, unknown>, message: string, schemaPath: string): ProxyError {
+  const problem: ValidationProblem = { instancePath, schemaPath, keyword, params, message }
+  return new ProxyError('VALIDATION_FAILED', `${instancePath} ${message}`, problem)
+}

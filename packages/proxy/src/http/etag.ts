@@ -1,0 +1,25 @@
+import { createHash } from 'node:crypto'
+
+/**
+ * Express's default weak ETag over the body bytes: `W/"<byte length in hex>-<27 chars of
+ * base64(SHA-1(body))>"` (unleash-proxy-behavior.md section 3.4), so clients holding an ETag
+ * from the old proxy get a 304 for the same body.
+ */
+export function weakEtag(body: string): string {
+  const length = Buffer.byteLength(body, 'utf8')
+  const hash = createHash('sha1').update(body, 'utf8').digest('base64').slice(0, 27)
+  return `W/"${length.toString(16)}-${hash}"`
+}
+
+/** Whether an `If-None-Match` header matches: `*`, or any listed tag, compared weakly. */
+export function matchesIfNoneMatch(header: string | undefined, etag: string): boolean {
+  if (!header) return false
+  const value = header.trim()
+  if (value === '*') return true
+  const bare = etag.startsWith('W/') ? etag.slice(2) : etag
+  for (const candidate of value.split(',')) {
+    const tag = candidate.trim()
+    if ((tag.startsWith('W/') ? tag.slice(2) : tag) === bare) return true
+  }
+  return false
+}

@@ -1,0 +1,23 @@
+// @vexil/proxy: the evaluation proxy, a drop-in replacement for the Unleash proxy.
+
+// App and server
+export { createProxyApp } from './app.js'
+export type { ProxyApp, ProxyAppOptions } from './app.js'
+export { startProxy } from './server.js'
+export type { RunningProxy, StartProxyOptions } from './server.js'
+
+// Configuration
+export { createProxyConfig, PROXY_ENVIRONMENT_VARIABLES } from './config/parse.js'
+export { ConfigError } from './config/values.js'
+export type { ContextEnricher, CorsOptions, ProxyConfig, ProxyOptions } from './config/types.js'
+
+// Logging
+export { createLogger } from './logger.js'
+export type { Logger, LogLevel } from './logger.js'
+
+// Storage
+export type { StorageProvider } from './storage/types.js'
+
+// Upstream
+export { createHttpUpstream } from './sync/upstream.js'
+export type { Upstream } from './sync/upstream.js'

@@ -1,0 +1,101 @@
+// POST /proxy/client/metrics (and /proxy/all/client/metrics) and /proxy/client/register
+// (unleash-proxy-behavior.md 1.6): validated like the old schemas (first error, same shape),
+// authenticated with a client key or a server-side token, no readiness check. Posted counts
+// are merged into the proxy's own metrics; registrations are accepted and not forwarded.
+import type { IncomingMessage, ServerResponse } from 'node:http'
+import { assertJsonContentType, hasBody, parseStrictJson, readBodyText } from '../http/body.js'
+import { ProxyError, validationError } from '../http/errors.js'
+import { sendText } from '../http/respond.js'
+import type { ProxyRuntime } from '../runtime.js'
+
+const DATE_TIME = /^\d{4}-\d{2}-\d{2}[Tt ]\d{2}:\d{2}:\d{2}(\.\d+)?([Zz]|[+-]\d{2}:\d{2})$/
+
+const isObject = (value: unknown): value is Record<string, unknown> => value !== null && typeof value === 'object' && !Array.isArray(value)
+const isDateTime = (value: unknown) => typeof value === 'string' && DATE_TIME.test(value) && !Number.isNaN(Date.parse(value))
+
+function required(schema: string, body: Record<string, unknown>, fields: string[], path = '/body'): void {
+  for (const field of fields) {
+    if (body[field] === undefined) {
+      throw validationError(path, 'required', { missingProperty: field }, `must have required property '${field}'`, `#/components/schemas/${schema}/required`)
+    }
+  }
+}
+
+function expectString(schema: string, value: unknown, path: string): void {
+  if (typeof value !== 'string') throw validationError(path, 'type', { type: 'string' }, 'must be string', `#/components/schemas/${schema}${path.replace('/body', '/properties')}/type`)
+}
+
+/** ajv `coerceTypes` for a non-negative integer: "2" is 2. */
+function count(value: unknown, path: string): number {
+  const number = typeof value === 'string' && value.trim() !== '' ? Number(value) : value
+  if (typeof number !== 'number' || !Number.isInteger(number)) throw validationError(path, 'type', { type: 'integer' }, 'must be integer', '#/components/schemas/registerMetricsSchema/properties/bucket/properties/toggles/additionalProperties/type')
+  if (number < 0) throw validationError(path, 'minimum', { comparison: '>=', limit: 0 }, 'must be >= 0', '#/components/schemas/registerMetricsSchema/properties/bucket/properties/toggles/additionalProperties/minimum')
+  return number
+}
+
+type PostedToggles = Record<string, { yes: number; no: number; variants: Record<string, number> }>
+
+export function validateMetrics(body: unknown): PostedToggles {
+  const schema = 'registerMetricsSchema'
+  if (!isObject(body)) throw validationError('/body', 'type', { type: 'object' }, 'must be object', `#/components/schemas/${schema}/type`)
+  required(schema, body, ['appName', 'instanceId', 'bucket'])
+  expectString(schema, body.appName, '/body/appName')
+  expectString(schema, body.instanceId, '/body/instanceId')
+  if (body.environment !== undefined) expectString(schema, body.environment, '/body/environment')
+  const bucket = body.bucket
+  if (!isObject(bucket)) throw validationError('/body/bucket', 'type', { type: 'object' }, 'must be object', `#/components/schemas/${schema}/properties/bucket/type`)
+  required(schema, bucket, ['start', 'stop', 'toggles'], '/body/bucket')
+  for (const field of ['start', 'stop'] as const) {
+    if (!isDateTime(bucket[field])) throw validationError(`/body/bucket/${field}`, 'format', { format: 'date-time' }, 'must match format "date-time"', `#/components/schemas/${schema}/properties/bucket/properties/${field}/format`)
+  }
+  if (!isObject(bucket.toggles)) throw validationError('/body/bucket/toggles', 'type', { type: 'object' }, 'must be object', `#/components/schemas/${schema}/properties/bucket/properties/toggles/type`)
+  const toggles: PostedToggles = Object.create(null) as PostedToggles
+  for (const [name, counts] of Object.entries(bucket.toggles)) {
+    const path = `/body/bucket/toggles/${name}`
+    if (!isObject(counts)) throw validationError(path, 'type', { type: 'object' }, 'must be object', `#/components/schemas/${schema}/properties/bucket/properties/toggles/additionalProperties/type`)
+    const variants: Record<string, number> = Object.create(null) as Record<string, number>
+    if (counts.variants !== undefined) {
+      if (!isObject(counts.variants)) throw validationError(`${path}/variants`, 'type', { type: 'object' }, 'must be object', `#/components/schemas/${schema}/properties/bucket/properties/toggles/additionalProperties/properties/variants/type`)
+      for (const [variant, n] of Object.entries(counts.variants)) variants[variant] = count(n, `${path}/variants/${variant}`)
+    }
+    toggles[name] = { yes: counts.yes === undefined ? 0 : count(counts.yes, `${path}/yes`), no: counts.no === undefined ? 0 : count(counts.no, `${path}/no`), variants }
+  }
+  return toggles
+}
+
+export function validateRegistration(body: unknown): void {
+  const schema = 'registerClientSchema'
+  if (!isObject(body)) throw validationError('/body', 'type', { type: 'object' }, 'must be object', `#/components/schemas/${schema}/type`)
+  required(schema, body, ['appName', 'interval', 'started', 'strategies'])
+  expectString(schema, body.appName, '/body/appName')
+  if (typeof body.interval !== 'number' && !(typeof body.interval === 'string' && body.interval.trim() !== '' && !Number.isNaN(Number(body.interval)))) {
+    throw validationError('/body/interval', 'type', { type: 'number' }, 'must be number', `#/components/schemas/${schema}/properties/interval/type`)
+  }
+  if (!isDateTime(body.started) && typeof body.started !== 'number') {
+    throw validationError('/body/started', 'anyOf', {}, 'must match a schema in anyOf', `#/components/schemas/${schema}/properties/started/anyOf`)
+  }
+  if (!Array.isArray(body.strategies) || body.strategies.some((s) => typeof s !== 'string')) {
+    throw validationError('/body/strategies', 'type', { type: 'array' }, 'must be array', `#/components/schemas/${schema}/properties/strategies/type`)
+  }
+  for (const field of ['instanceId', 'sdkVersion', 'environment']) if (body[field] !== undefined) expectString(schema, body[field], `/body/${field}`)
+}
+
+async function readJson(req: IncomingMessage): Promise<unknown> {
+  if (!hasBody(req)) return {}
+  assertJsonContentType(req)
+  return parseStrictJson(await readBodyText(req))
+}
+
+export async function handleClientMetrics(runtime: ProxyRuntime, req: IncomingMessage, res: ServerResponse, authorized: boolean): Promise<void> {
+  const toggles = validateMetrics(await readJson(req))
+  if (!authorized) throw new ProxyError('UNAUTHORIZED', 'unauthorized')
+  runtime.aggregator.merge(toggles)
+  sendText(res, 200, 'text/plain; charset=utf-8', 'OK')
+}
+
+export async function handleRegister(runtime: ProxyRuntime, req: IncomingMessage, res: ServerResponse, authorized: boolean): Promise<void> {
+  validateRegistration(await readJson(req))
+  if (!authorized) throw new ProxyError('UNAUTHORIZED', 'unauthorized')
+  runtime.logger.debug('Client registration accepted (the proxy registers itself upstream; client registrations are not forwarded)')
+  sendText(res, 200, 'text/plain; charset=utf-8', 'OK')
+}

@@ -1,0 +1,94 @@
+// GET/POST /proxy and /proxy/all (unleash-proxy-behavior.md 1.2-1.5): the order of checks
+// decides which status wins: 415, 400 (parse), 400 (schema), 503, 401, 500 (enricher), 501,
+// then 200. A repeated identical request from a ready, authorised caller is answered from the
+// response cache before any parsing.
+import type { IncomingMessage, ServerResponse } from 'node:http'
+import { type EvaluationTrace, CustomStrategyError } from '@vexil/engine'
+import { type EvaluationRequest, enrich, normalizeContext, parseQuery, validateBody, validateQueryContext } from '../evaluation/context.js'
+import type { CachedResponse } from '../evaluation/response-cache.js'
+import { assertJsonContentType, hasBody, parseStrictJson, readBodyText } from '../http/body.js'
+import { ProxyError } from '../http/errors.js'
+import { matchesIfNoneMatch, weakEtag } from '../http/etag.js'
+import { CACHE_CONTROL, JSON_CONTENT_TYPE, sendBody, sendNotModified } from '../http/respond.js'
+import type { ProxyRuntime } from '../runtime.js'
+
+export interface EvaluateCall {
+  method: 'GET' | 'HEAD' | 'POST'
+  all: boolean
+  /** The raw query string (without `?`). */
+  search: string
+  clientAddress: string | undefined
+  authorized: boolean
+}
+
+function respond(runtime: ProxyRuntime, req: IncomingMessage, res: ServerResponse, call: EvaluateCall, answer: CachedResponse): void {
+  if (answer.counted) for (const [name, enabled] of answer.counted) runtime.aggregator.count(name, enabled)
+  res.setHeader('content-type', JSON_CONTENT_TYPE)
+  res.setHeader('cache-control', CACHE_CONTROL)
+  res.setHeader('etag', answer.etag)
+  // POST never answers 304 (Express only revalidates GET and HEAD).
+  if (call.method !== 'POST' && matchesIfNoneMatch(req.headers['if-none-match'], answer.etag)) {
+    sendNotModified(res)
+    return
+  }
+  const body = { text: answer.body, compressed: answer.compressed }
+  sendBody(res, 200, body, req.headers['accept-encoding'], call.method === 'HEAD')
+  answer.compressed = body.compressed
+}
+
+export async function handleEvaluate(runtime: ProxyRuntime, req: IncomingMessage, res: ServerResponse, call: EvaluateCall): Promise<void> {
+  const { config, store } = runtime
+  let raw = call.search
+  if (call.method === 'POST' && hasBody(req)) {
+    assertJsonContentType(req)
+    raw = await readBodyText(req)
+  }
+  const cacheKey = `${call.method === 'POST' ? 'P' : 'G'}${call.all ? 'A' : ''}|${call.clientAddress ?? ''}|${raw}`
+  const cacheUsable = store.ready && call.authorized && runtime.responseCache !== undefined
+  if (cacheUsable) {
+    const hit = runtime.responseCache!.get(cacheKey, Date.now())
+    if (hit) {
+      runtime.telemetry.responseCache('hit')
+      respond(runtime, req, res, call, hit)
+      return
+    }
+  }
+
+  const request: EvaluationRequest =
+    call.method === 'POST' ? validateBody(parseStrictJson(raw)) : { context: validateQueryContext(parseQuery(call.search)), toggles: undefined }
+  if (!store.ready) throw new ProxyError('NOT_READY', 'not ready')
+  if (!call.authorized) throw new ProxyError('UNAUTHORIZED', 'unauthorized')
+
+  let context = normalizeContext(request.context, call.clientAddress)
+  // The old proxy (PR #155): without a sessionId, one random id per request keeps the enabled
+  // state and the variant of default stickiness consistent within the response.
+  const sessionInjected = !request.toggles && !context.sessionId
+  if (sessionInjected) context.sessionId = String(Math.random())
+  if (config.enrichers.length > 0) context = await enrich(context, config.enrichers)
+  if (call.all && !config.enableAllEndpoint) throw new ProxyError('ALL_ENDPOINT_DISABLED', 'the /all endpoint is disabled')
+  context.appName ??= config.serviceAppName
+  context.environment = config.environment ?? context.environment ?? 'default'
+
+  const trace: EvaluationTrace = { usedRandom: false, usedClock: false, usedCustomStrategy: false }
+  let toggles
+  try {
+    toggles = store.engine.evaluateAll(context, { includeDisabled: call.all, names: request.toggles, trace })
+  } catch (error) {
+    if (error instanceof CustomStrategyError) {
+      runtime.logger.error(error.message, error.cause)
+      throw new ProxyError('INTERNAL', error.message)
+    }
+    throw error
+  }
+  const body = runtime.serializer().body(toggles, request.toggles ? 'listed' : 'default')
+  const answer: CachedResponse = {
+    body,
+    etag: weakEtag(body),
+    validUntil: trace.usedClock ? store.engine.nextTimeBoundary(Date.now()) : Number.POSITIVE_INFINITY,
+    counted: request.toggles ? toggles.map((t) => [t.name, t.enabled] as const) : undefined,
+  }
+  const cacheable = cacheUsable && !sessionInjected && !trace.usedRandom && !trace.usedCustomStrategy && config.enrichers.length === 0
+  if (cacheable) runtime.responseCache!.set(cacheKey, answer)
+  runtime.telemetry.responseCache('miss')
+  respond(runtime, req, res, call, answer)
+}

@@ -1,0 +1,156 @@
+// Keeps the flags in step with the upstream (unleash-proxy-behavior.md section 5.1, with the
+// DESIGN.md improvements): poll every refreshInterval with If-None-Match (a 304 costs no
+// recompile); back off on 404/429/5xx and network errors, honouring Retry-After; on 401/403
+// keep serving the last good configuration, log an error, and retry at the longest backoff
+// instead of stopping for good.
+import type { FlagStore } from '../flag-store.js'
+import type { Logger } from '../logger.js'
+import type { StorageProvider } from '../storage/types.js'
+import type { HttpResponse } from './http-client.js'
+import type { Upstream } from './upstream.js'
+
+export interface PollerOptions {
+  upstream: Upstream
+  store: FlagStore
+  storage: StorageProvider | undefined
+  storageKey: string
+  logger: Logger
+  refreshInterval: number
+  /** Called after every poll: the outcome, for Prometheus. */
+  onFetch?: (result: 'updated' | 'unchanged' | 'failed') => void
+}
+
+export interface Poller {
+  /** Fetches now (the first fetch happens on start); resolves when that fetch is handled. */
+  poll(): Promise<void>
+  start(): Promise<void>
+  stop(): void
+  /** Whether the upstream has answered with a usable payload (later bootstraps/backups are ignored). */
+  readonly upstreamAnswered: boolean
+}
+
+const MAX_FAILURES = 10
+/** With refreshInterval 0 (no periodic polling) failures still retry on this base. */
+const RETRY_BASE_WITHOUT_POLLING = 5000
+
+/** Retry-After in ms: delta-seconds or an HTTP date; undefined when absent or unparseable. */
+export function retryAfterMs(header: string | string[] | undefined, now = Date.now()): number | undefined {
+  const value = Array.isArray(header) ? header[0] : header
+  if (!value) return undefined
+  if (/^\d+$/.test(value.trim())) return Number(value.trim()) * 1000
+  const date = Date.parse(value)
+  return Number.isNaN(date) ? undefined : Math.max(0, date - now)
+}
+
+function isPayload(value: unknown): boolean {
+  if (value === null || typeof value !== 'object') return false
+  const payload = value as { features?: unknown; events?: unknown }
+  return Array.isArray(payload.features) || Array.isArray(payload.events)
+}
+
+export function createPoller(options: PollerOptions): Poller {
+  const { upstream, store, storage, storageKey, logger, refreshInterval } = options
+  const base = refreshInterval > 0 ? refreshInterval : RETRY_BASE_WITHOUT_POLLING
+  let etag: string | undefined
+  let failures = 0
+  let timer: NodeJS.Timeout | undefined
+  let stopped = false
+  let upstreamAnswered = false
+  let inFlight: Promise<void> | undefined
+
+  const schedule = (delay: number) => {
+    if (stopped) return
+    if (refreshInterval <= 0 && upstreamAnswered) return
+    timer = setTimeout(() => {
+      timer = undefined
+      void poll()
+    }, delay)
+  }
+
+  const backoff = () => base * (1 + failures)
+
+  async function handle(res: HttpResponse): Promise<number> {
+    if (res.status === 304) {
+      store.lastFetch = Date.now()
+      failures = Math.max(failures - 1, 0)
+      options.onFetch?.('unchanged')
+      return base
+    }
+    if (res.status >= 200 && res.status < 300) {
+      let payload: unknown
+      try {
+        payload = JSON.parse(res.body)
+      } catch {
+        payload = undefined
+      }
+      if (!isPayload(payload)) {
+        failures = Math.min(failures + 1, MAX_FAILURES)
+        logger.error(`The upstream answered ${res.status} with a body that is not a client features payload; keeping the current flags`)
+        options.onFetch?.('failed')
+        return backoff()
+      }
+      const firstReady = !store.ready
+      for (const warning of store.load(payload, 'upstream')) logger.warn(`Flag payload: ${warning}`)
+      upstreamAnswered = true
+      store.lastFetch = Date.now()
+      const header = res.headers.etag
+      etag = typeof header === 'string' ? header : undefined
+      failures = Math.max(failures - 1, 0)
+      options.onFetch?.('updated')
+      if (firstReady) logger.info(`Ready: ${store.engine.size} flags loaded from the upstream. The proxy now serves traffic.`)
+      if (storage) {
+        storage.set(storageKey, store.engine.getState()).catch((error) => logger.warn('Could not write the backup of the flags', error))
+      }
+      return base
+    }
+    options.onFetch?.('failed')
+    if (res.status === 401 || res.status === 403) {
+      failures = MAX_FAILURES
+      logger.error(
+        `The upstream answered ${res.status}: the API token is not allowed to read flags. Serving the last good configuration; retrying every ${backoff()} ms.`,
+      )
+      return backoff()
+    }
+    failures = Math.min(failures + 1, MAX_FAILURES)
+    const delay = Math.max(backoff(), retryAfterMs(res.headers['retry-after']) ?? 0)
+    logger.warn(`The upstream answered ${res.status} when fetching flags; next attempt in ${delay} ms`)
+    return delay
+  }
+
+  async function fetchOnce(): Promise<void> {
+    let delay: number
+    try {
+      delay = await handle(await upstream.fetchFeatures(etag))
+    } catch (error) {
+      failures = Math.min(failures + 1, MAX_FAILURES)
+      delay = backoff()
+      options.onFetch?.('failed')
+      logger.error(`Fetching flags from the upstream failed (${error instanceof Error ? error.message : String(error)}); next attempt in ${delay} ms`)
+    }
+    schedule(delay)
+  }
+
+  function poll(): Promise<void> {
+    if (timer) clearTimeout(timer)
+    timer = undefined
+    inFlight ??= fetchOnce().finally(() => {
+      inFlight = undefined
+    })
+    return inFlight
+  }
+
+  return {
+    poll,
+    async start() {
+      await poll()
+    },
+    stop() {
+      stopped = true
+      if (timer) clearTimeout(timer)
+      timer = undefined
+    },
+    get upstreamAnswered() {
+      return upstreamAnswered
+    },
+  }
+}

@@ -1,0 +1,101 @@
+// The upstream service's client API, as the old proxy's SDK called it (unleash-proxy-behavior.md
+// section 5): identifying headers on every call, filters as query parameters.
+import { randomUUID } from 'node:crypto'
+import { BUILT_IN_STRATEGY_NAMES } from '@vexil/engine'
+import type { ProxyConfig } from '../config/types.js'
+import { type HttpResponse, sendRequest } from './http-client.js'
+
+export const SDK_NAME = 'vexil-proxy'
+export const SDK_VERSION = '0.1.0'
+/** The client-specification version the proxy sends (the old proxy's SDK sent 5.2.0). */
+export const CLIENT_SPEC_VERSION = '5.2.0'
+const TIMEOUT_MS = 10_000
+
+export interface Upstream {
+  fetchFeatures(etag: string | undefined): Promise<HttpResponse>
+  register(): Promise<HttpResponse>
+  sendMetrics(bucket: MetricsBucket): Promise<HttpResponse>
+  /** A one-off GET with an Authorization header (expBootstrap). */
+  fetchBootstrap(url: string, authorization: string | undefined): Promise<HttpResponse>
+}
+
+export interface MetricsBucket {
+  start: string
+  stop: string
+  toggles: Record<string, { yes: number; no: number; variants: Record<string, number> }>
+}
+
+export function featuresUrl(config: Pick<ProxyConfig, 'serviceUrl' | 'projectName' | 'namePrefix' | 'tags'>): string {
+  const query = new URLSearchParams()
+  if (config.projectName) query.append('project', config.projectName)
+  if (config.namePrefix) query.append('namePrefix', config.namePrefix)
+  for (const tag of config.tags) query.append('tag', `${tag.name}:${tag.value}`)
+  const search = query.toString()
+  return `${apiBase(config.serviceUrl)}/client/features${search ? `?${search}` : ''}`
+}
+
+/** The API root without a trailing slash; a trailing `/features` is dropped, as the SDK did. */
+function apiBase(serviceUrl: string): string {
+  return serviceUrl.replace(/\/+$/, '').replace(/\/client\/features$/, '').replace(/\/features$/, '')
+}
+
+export function createHttpUpstream(config: ProxyConfig): Upstream {
+  const connectionId = randomUUID()
+  const started = new Date().toISOString()
+  const base = apiBase(config.serviceUrl)
+  /** The SDK's identifying headers; the upstream token only goes to the upstream itself. */
+  const identity = (interval: number | undefined, withToken = true): Record<string, string> => ({
+    'user-agent': config.serviceAppName,
+    'unleash-appname': config.serviceAppName,
+    'unleash-instanceid': config.serviceInstanceId,
+    'unleash-connection-id': connectionId,
+    'unleash-sdk': `${SDK_NAME}:${SDK_VERSION}`,
+    'unleash-client-spec': CLIENT_SPEC_VERSION,
+    ...(interval !== undefined ? { 'unleash-interval': String(interval) } : {}),
+    ...(withToken ? { authorization: config.serviceApiToken } : {}),
+  })
+  const platform = { platformName: 'node', platformVersion: process.versions.node, yggdrasilVersion: null, specVersion: CLIENT_SPEC_VERSION }
+  const post = (path: string, body: unknown, interval: number | undefined) =>
+    sendRequest(`${base}${path}`, {
+      method: 'POST',
+      headers: { ...identity(interval), 'content-type': 'application/json', accept: 'application/json' },
+      body: JSON.stringify(body),
+      timeoutMs: TIMEOUT_MS,
+      rejectUnauthorized: config.rejectUnauthorized,
+    })
+  const url = featuresUrl(config)
+
+  return {
+    fetchFeatures: (etag) =>
+      sendRequest(url, {
+        method: 'GET',
+        headers: { ...identity(config.refreshInterval), accept: 'application/json', 'accept-encoding': 'gzip, deflate, br', ...(etag ? { 'if-none-match': etag } : {}) },
+        timeoutMs: TIMEOUT_MS,
+        rejectUnauthorized: config.rejectUnauthorized,
+      }),
+    register: () =>
+      post(
+        '/client/register',
+        {
+          appName: config.serviceAppName,
+          instanceId: config.serviceInstanceId,
+          connectionId,
+          sdkVersion: `${SDK_NAME}:${SDK_VERSION}`,
+          strategies: [...BUILT_IN_STRATEGY_NAMES, ...config.customStrategies.map((s) => s.name)],
+          started,
+          interval: config.metricsInterval,
+          ...platform,
+        },
+        undefined,
+      ),
+    sendMetrics: (bucket) =>
+      post('/client/metrics', { appName: config.serviceAppName, instanceId: config.serviceInstanceId, connectionId, bucket, ...platform }, config.metricsInterval),
+    fetchBootstrap: (bootstrapUrl, authorization) =>
+      sendRequest(bootstrapUrl, {
+        method: 'GET',
+        headers: { ...identity(undefined, false), accept: 'application/json', 'accept-encoding': 'gzip, deflate, br', ...(authorization ? { authorization } : {}) },
+        timeoutMs: TIMEOUT_MS,
+        rejectUnauthorized: config.rejectUnauthorized,
+      }),
+  }
+}

@@ -1,0 +1,58 @@
+// Starts a real listening proxy (node:http on 127.0.0.1, a free port) against a fake upstream.
+import { createServer, type Server } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { createProxyApp, createProxyConfig, type ProxyApp, type ProxyOptions } from '@vexil/proxy'
+import type { StorageProvider } from '../../src/storage/types.js'
+import { createLogger, type Logger } from '../../src/logger.js'
+
+export interface TestProxy {
+  url: string
+  /** `url` + path, e.g. `at('/proxy?userId=1')`. */
+  at(path: string): string
+  proxy: ProxyApp
+  logs: string[]
+  close(): Promise<void>
+}
+
+export interface TestProxyOptions extends ProxyOptions {
+  storage?: StorageProvider | null
+  /** Wait until ready (default true). */
+  waitReady?: boolean
+  env?: Record<string, string>
+}
+
+export const CLIENT_KEY = 'client-key-123'
+
+export function memoryLogger(logs: string[]): Logger {
+  return createLogger({ level: 'debug', json: false, write: (line) => logs.push(line) })
+}
+
+export async function startTestProxy(upstreamUrl: string, options: TestProxyOptions = {}): Promise<TestProxy> {
+  const { storage = null, waitReady = true, env = {}, ...proxyOptions } = options
+  const logs: string[] = []
+  const config = await createProxyConfig(
+    { serviceUrl: upstreamUrl, serviceApiToken: 'upstream-token-secret', clientKeys: [CLIENT_KEY], refreshInterval: 60_000, metricsInterval: 0, logger: memoryLogger(logs), ...proxyOptions },
+    env,
+  )
+  const proxy = createProxyApp({ config, storage })
+  const server: Server = createServer(proxy.listener)
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
+  const started = proxy.start()
+  if (waitReady) {
+    await started
+    const deadline = Date.now() + 10_000
+    while (!proxy.ready && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 10))
+  }
+  return {
+    url,
+    at: (path) => `${url}${path}`,
+    proxy,
+    logs,
+    async close() {
+      await proxy.close()
+      server.closeAllConnections()
+      await new Promise((resolve) => server.close(resolve))
+    },
+  }
+}
