@@ -29,7 +29,7 @@ export type { Database, Queryable } from './db/database.js'
 
 // Insights
 export { createInsightsScheduler } from './insights/scheduler.js'
-export type { InsightsScheduler, InsightsSchedulerOptions, Timers } from './insights/scheduler.js'
+export type { InsightsScheduler, InsightsSchedulerOptions, InsightsTimers } from './insights/scheduler.js'
 export { takeInsightsSnapshot } from './insights/snapshot.js'
 export type { InstanceInsights } from './insights/report.js'
 

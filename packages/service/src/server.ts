@@ -6,7 +6,7 @@ import { parseServiceConfig } from './config.js'
 import type { Clock } from './context.js'
 import { openDatabase } from './db/open.js'
 import { migrate } from './db/migrate.js'
-import { createInsightsScheduler, type Timers } from './insights/scheduler.js'
+import { createInsightsScheduler, type InsightsTimers } from './insights/scheduler.js'
 import { insertInitTokens } from './init-tokens.js'
 import { createConsoleLogger, type Logger } from './logger.js'
 import { type DemoCredentials, seedDemo } from './seed/demo.js'
@@ -25,7 +25,7 @@ export interface StartServiceOptions {
   logger?: Logger
   clock?: Clock
   /** Timers of the insights snapshot scheduler; tests pass ones they advance. Default: Node's. */
-  timers?: Timers
+  timers?: InsightsTimers
   /** Environment variables to read instead of `process.env`. */
   env?: NodeJS.ProcessEnv
 }

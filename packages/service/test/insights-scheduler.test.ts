@@ -1,4 +1,4 @@
-import { afterAll, afterEach, describe, expect, it } from 'vitest'
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import type { Database } from '../src/db/database.js'
 import { migrate } from '../src/db/migrate.js'
 import { createPgliteDatabase } from '../src/db/pglite.js'
@@ -24,18 +24,27 @@ const snapshotRows = async (db: Database) =>
     `SELECT to_char(day, 'YYYY-MM-DD') AS day, taken_at, total_users FROM user_trends ORDER BY day`,
   )
 
-async function setUp() {
-  const clock = { now: new Date('2026-04-15T10:00:00Z') }
-  const timers = manualTimers(clock)
-  const service: TestService = await startTestService({ clock: () => clock.now })
-  const errors: unknown[] = []
-  const logger: Logger = { ...silentLogger, error: (...args: unknown[]) => void errors.push(args) }
-  const scheduler = createInsightsScheduler({ db: service.db, clock: () => clock.now, logger, timers })
-  cleanups.push(() => service.close(), () => scheduler.stop())
-  return { clock, timers, service, scheduler, errors }
-}
-
 describe('the insights scheduler', () => {
+  // One service for these tests; each starts from no flags, events or snapshots at 10:00 UTC.
+  const clock = { now: new Date() }
+  let service: TestService
+  beforeAll(async () => {
+    service = await startTestService({ clock: () => clock.now })
+  })
+  afterAll(() => service.close())
+
+  async function setUp() {
+    clock.now = new Date('2026-04-15T10:00:00Z')
+    await service.db.query('TRUNCATE user_trends, project_flag_trends, project_metrics_trends, environment_type_trends, events')
+    await service.db.query('DELETE FROM features')
+    const timers = manualTimers(clock)
+    const errors: unknown[] = []
+    const logger: Logger = { ...silentLogger, error: (...args: unknown[]) => void errors.push(args) }
+    const scheduler = createInsightsScheduler({ db: service.db, clock: () => clock.now, logger, timers })
+    cleanups.push(() => scheduler.stop())
+    return { clock, timers, service, scheduler, errors }
+  }
+
   it('start() takes today\'s snapshot when it is missing, then runs daily at 23:55 UTC', async () => {
     const { timers, service, scheduler } = await setUp()
     await scheduler.start()

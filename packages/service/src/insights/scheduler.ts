@@ -6,7 +6,7 @@ import { utcDay } from './dates.js'
 import { takeInsightsSnapshot } from './snapshot.js'
 
 /** The timer functions the scheduler uses; tests pass ones they advance by hand. */
-export interface Timers {
+export interface InsightsTimers {
   /** The callback returns the run it starts, so a test's timers can await it. */
   setTimeout(callback: () => unknown, ms: number): unknown
   clearTimeout(handle: unknown): void
@@ -16,7 +16,7 @@ export interface InsightsSchedulerOptions {
   db: Database
   clock: Clock
   logger: Logger
-  timers?: Timers
+  timers?: InsightsTimers
 }
 
 export interface InsightsScheduler {
@@ -32,7 +32,7 @@ export interface InsightsScheduler {
 export const DAILY_RUN_UTC_MS = (23 * 60 + 55) * 60_000
 const DAY_MS = 86_400_000
 
-const nodeTimers: Timers = {
+const nodeTimers: InsightsTimers = {
   setTimeout(callback, ms) {
     const handle = setTimeout(callback, ms)
     handle.unref() // never the reason a process stays up

@@ -1,7 +1,7 @@
-import type { Timers } from '../../src/insights/scheduler.js'
+import type { InsightsTimers } from '../../src/insights/scheduler.js'
 
 /** Timers that fire only when a test advances them, moving the test's clock with them. */
-export interface ManualTimers extends Timers {
+export interface ManualTimers extends InsightsTimers {
   /** Moves the clock forward by `ms`, firing (and awaiting) each timer that falls due, in order. */
   advance(ms: number): Promise<void>
   /** How many timers are set and not yet fired or cleared. */
