@@ -2,9 +2,11 @@
 // enforced budget is missed. `npm run bench -- engine` runs one group.
 import { type BudgetRow, inCI, report } from './budget.js'
 import { runEngineBench } from './engine.bench.js'
+import { runInsightsBench } from './insights.bench.js'
 
 const groups: Record<string, { title: string; run: () => Promise<BudgetRow[]> }> = {
   engine: { title: 'Engine (tinybench)', run: runEngineBench },
+  insights: { title: 'Insights (tinybench, PGlite in memory)', run: runInsightsBench },
 }
 
 const selected = process.argv.slice(2).filter((arg) => arg in groups)

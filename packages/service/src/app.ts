@@ -15,6 +15,7 @@ import { registerEventRoutes } from './routes/admin/events.js'
 import { registerFeatureEnvironmentRoutes } from './routes/admin/feature-environments.js'
 import { registerFeatureTagRoutes } from './routes/admin/feature-tags.js'
 import { registerFeatureRoutes } from './routes/admin/features.js'
+import { registerInsightsRoutes } from './routes/admin/insights.js'
 import { registerMetricsRoutes } from './routes/admin/metrics.js'
 import { registerPersonalTokenRoutes } from './routes/admin/personal-tokens.js'
 import { registerProjectRoutes } from './routes/admin/projects.js'
@@ -72,6 +73,7 @@ export function createServiceApp(options: ServiceAppOptions): App {
     registerApiTokenRoutes,
     registerEventRoutes,
     registerMetricsRoutes,
+    registerInsightsRoutes,
   ]) {
     register(router, ctx)
   }

@@ -22,6 +22,8 @@ function requirementOf(path: string): Requirement {
   if (path.startsWith('/api/client/')) return 'client'
   // Any user may manage their own personal tokens and read their own profile.
   if (path === '/api/admin/user' || path.startsWith('/api/admin/user/')) return 'user'
+  // Insights: any authenticated user or an admin token (issue 7); a client token is not a user.
+  if (path === '/api/admin/insights' || path === '/api/admin/dashboard/executive') return 'user'
   if (path.startsWith('/api/admin/') || path === '/api/admin') return 'admin'
   return 'none'
 }

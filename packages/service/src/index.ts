@@ -27,6 +27,12 @@ export { MIGRATIONS } from './db/migrations/index.js'
 export type { Migration } from './db/migrations/index.js'
 export type { Database, Queryable } from './db/database.js'
 
+// Insights
+export { createInsightsScheduler } from './insights/scheduler.js'
+export type { InsightsScheduler, InsightsSchedulerOptions, InsightsTimers } from './insights/scheduler.js'
+export { takeInsightsSnapshot } from './insights/snapshot.js'
+export type { InstanceInsights } from './insights/report.js'
+
 // Demo
 export { DEMO_CREDENTIALS_FILE, seedDemo } from './seed/demo.js'
 export type { DemoCredentials } from './seed/demo.js'

@@ -6,6 +6,7 @@ import { parseServiceConfig } from './config.js'
 import type { Clock } from './context.js'
 import { openDatabase } from './db/open.js'
 import { migrate } from './db/migrate.js'
+import { createInsightsScheduler, type InsightsTimers } from './insights/scheduler.js'
 import { insertInitTokens } from './init-tokens.js'
 import { createConsoleLogger, type Logger } from './logger.js'
 import { type DemoCredentials, seedDemo } from './seed/demo.js'
@@ -23,6 +24,8 @@ export interface StartServiceOptions {
   seedDemo?: boolean
   logger?: Logger
   clock?: Clock
+  /** Timers of the insights snapshot scheduler; tests pass ones they advance. Default: Node's. */
+  timers?: InsightsTimers
   /** Environment variables to read instead of `process.env`. */
   env?: NodeJS.ProcessEnv
 }
@@ -32,7 +35,9 @@ export interface RunningService {
   url: string
   port: number
   demo?: DemoCredentials
-  /** Stops accepting requests, lets in-flight ones finish, then closes (and flushes) the database. */
+  /** Takes (or retakes) today's insights snapshot now, besides the daily run. */
+  snapshotInsights(): Promise<void>
+  /** Stops the insights scheduler, stops accepting requests, lets in-flight ones finish, then closes (and flushes) the database. */
   close(): Promise<void>
 }
 
@@ -40,7 +45,8 @@ const CLOSE_GRACE_MS = 5_000
 
 /**
  * Starts the service: opens the database (PGlite or PostgreSQL), migrates it, inserts the
- * INIT_* tokens, optionally seeds the demo, and listens.
+ * INIT_* tokens, optionally seeds the demo, listens, and starts the insights scheduler (today's
+ * snapshot when missing, then daily).
  */
 export async function startService(options: StartServiceOptions = {}): Promise<RunningService> {
   const config = parseServiceConfig(options.env ?? process.env, {
@@ -59,13 +65,16 @@ export async function startService(options: StartServiceOptions = {}): Promise<R
     const demo = options.seedDemo ? await seedDemo(db, { dataDir: config.dataDir, clock }) : undefined
     const server = createServer(toNodeListener(createServiceApp({ db, config, logger, clock })))
     const port = await listen(server, config.port, config.host)
+    const insights = createInsightsScheduler({ db, clock, logger, ...(options.timers ? { timers: options.timers } : {}) })
+    await insights.start()
     const host = config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host
     let closing: Promise<void> | undefined
     return {
       url: `http://${host.includes(':') ? `[${host}]` : host}:${port}`,
       port,
       ...(demo ? { demo } : {}),
-      close: () => (closing ??= stop(server, async () => db.close())),
+      snapshotInsights: () => insights.runNow(),
+      close: () => (closing ??= insights.stop().then(() => stop(server, async () => db.close()))),
     }
   } catch (error) {
     await db.close()

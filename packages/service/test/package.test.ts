@@ -11,6 +11,7 @@ describe('@vexil/service public surface', () => {
         "ServiceError",
         "appliedVersions",
         "createConsoleLogger",
+        "createInsightsScheduler",
         "createPgliteDatabase",
         "createPostgresDatabase",
         "createServiceApp",
@@ -22,6 +23,7 @@ describe('@vexil/service public surface', () => {
         "seedDemo",
         "silentLogger",
         "startService",
+        "takeInsightsSnapshot",
       ]
     `)
   })

@@ -1,0 +1,48 @@
+import type { Router } from 'h3'
+import { eventHandler, type H3Event, setResponseHeader } from 'h3'
+import { z } from 'zod'
+import type { ServiceContext } from '../../context.js'
+import { addDays, isCalendarDay, utcDay } from '../../insights/dates.js'
+import { instanceInsights } from '../../insights/report.js'
+import type { TrendWindow } from '../../store/insights.js'
+import { queryWith } from '../../validate.js'
+
+/** Issue 7: without `from`, the trends of the last 12 weeks up to `to` (default: today, UTC). */
+const DEFAULT_WINDOW_WEEKS = 12
+
+/**
+ * RFC 9745 `Deprecation` (an RFC 9651 date): Unleash moved its UI from the executive endpoint to
+ * /api/admin/insights in March 2024 (#6662, #6664); Vexil serves it deprecated from the start.
+ */
+const DEPRECATED_SINCE = `@${Date.UTC(2024, 3, 1) / 1000}`
+
+const day = z.string().refine(isCalendarDay, 'must be a calendar day written yyyy-MM-dd')
+
+function windowSchema(today: string) {
+  return z.object({ from: day.optional(), to: day.optional() }).transform((query, ctx): TrendWindow => {
+    const to = query.to ?? today
+    const from = query.from ?? addDays(to, -(DEFAULT_WINDOW_WEEKS * 7 - 1))
+    if (from > to) ctx.addIssue({ code: 'custom', path: ['from'], message: `must not be after to (${from} > ${to})` })
+    return { from, to }
+  })
+}
+
+/**
+ * Instance insights (spec 2.7, 4.7): `GET /api/admin/insights?from&to` and the deprecated
+ * `GET /api/admin/dashboard/executive`, one `instanceInsightsSchema` body. Any user's personal
+ * token or an admin token may read them (see `auth.ts`).
+ */
+export function registerInsightsRoutes(router: Router, ctx: ServiceContext): void {
+  const insights = (event: H3Event) => {
+    const now = ctx.clock()
+    return instanceInsights(ctx.db, now, queryWith(event, windowSchema(utcDay(now))))
+  }
+
+  router.get('/api/admin/insights', eventHandler(insights))
+
+  router.get('/api/admin/dashboard/executive', eventHandler((event) => {
+    setResponseHeader(event, 'deprecation', DEPRECATED_SINCE)
+    setResponseHeader(event, 'link', '</api/admin/insights>; rel="successor-version"')
+    return insights(event)
+  }))
+}
