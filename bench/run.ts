@@ -3,10 +3,12 @@
 import { type BudgetRow, inCI, report } from './budget.js'
 import { runEngineBench } from './engine.bench.js'
 import { runInsightsBench } from './insights.bench.js'
+import { runProxyHttpBench } from './proxy-http.bench.js'
 
 const groups: Record<string, { title: string; run: () => Promise<BudgetRow[]> }> = {
   engine: { title: 'Engine (tinybench)', run: runEngineBench },
   insights: { title: 'Insights (tinybench, PGlite in memory)', run: runInsightsBench },
+  proxy: { title: 'Proxy HTTP (wrk, 32 connections)', run: runProxyHttpBench },
 }
 
 const selected = process.argv.slice(2).filter((arg) => arg in groups)

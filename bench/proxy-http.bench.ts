@@ -1,0 +1,169 @@
+// HTTP load on GET and POST /proxy with the 200-flag workload and 1,000 varied contexts, 32
+// connections (wrk), side by side with the floor: a bare node:http server answering a fixed
+// body of the same size. Servers run as separate processes of the built packages; rounds
+// alternate floor and Vexil so the machine's noise hits both, and the medians are compared.
+import { type ChildProcess, execFileSync, fork } from 'node:child_process'
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { makeContexts, makeFeatures } from '@vexil/test-fixtures/workload.ts'
+import { type BudgetRow, inCI } from './budget.js'
+
+const here = fileURLToPath(new URL('.', import.meta.url))
+const CONNECTIONS = 32
+const DURATION_S = Number(process.env.BENCH_HTTP_SECONDS ?? 5)
+const ROUNDS = Number(process.env.BENCH_HTTP_ROUNDS ?? 3)
+const CLIENT_KEY = 'bench-key'
+
+export interface WrkResult {
+  rps: number
+  p99Ms: number
+  non2xx: number
+}
+
+function wrkAvailable(): boolean {
+  try {
+    execFileSync('wrk', ['--version'], { stdio: 'ignore' })
+    return true
+  } catch (error) {
+    // wrk prints its version and exits 1.
+    return (error as { status?: number }).status === 1
+  }
+}
+
+function parseDuration(text: string): number {
+  const match = /([\d.]+)(us|ms|s)/.exec(text)
+  if (!match) return Number.NaN
+  const value = Number(match[1])
+  return match[2] === 'us' ? value / 1000 : match[2] === 's' ? value * 1000 : value
+}
+
+export function runWrk(url: string, script: string, seconds = DURATION_S): WrkResult {
+  const out = execFileSync('wrk', ['-t1', `-c${CONNECTIONS}`, `-d${seconds}s`, '--latency', '-s', script, url], { encoding: 'utf8' })
+  const rps = Number(/Requests\/sec:\s+([\d.]+)/.exec(out)?.[1])
+  const p99 = parseDuration(/\s99%\s+(\S+)/.exec(out)?.[1] ?? '')
+  const non2xx = Number(/Non-2xx or 3xx responses:\s+(\d+)/.exec(out)?.[1] ?? 0)
+  return { rps, p99Ms: p99, non2xx }
+}
+
+/** A wrk script cycling through pre-formatted requests (formatting per request would make wrk the bottleneck). */
+function wrkScript(requests: Array<{ method: 'GET' | 'POST'; path: string; body?: string }>): string {
+  const lua = (s: string) => JSON.stringify(s)
+  const entries = requests.map((r) => `{${lua(r.method)}, ${lua(r.path)}, ${r.body === undefined ? 'nil' : lua(r.body)}}`).join(',\n')
+  return `local specs = {\n${entries}\n}
+local reqs = {}
+init = function(args)
+  for i, s in ipairs(specs) do
+    local headers = { ["Authorization"] = ${lua(CLIENT_KEY)} }
+    if s[3] ~= nil then headers["Content-Type"] = "application/json" end
+    reqs[i] = wrk.format(s[1], s[2], headers, s[3])
+  end
+end
+local counter = 0
+request = function()
+  counter = counter + 1
+  return reqs[(counter % #reqs) + 1]
+end
+`
+}
+
+async function startServer(script: string, args: string[]): Promise<ChildProcess> {
+  const child = fork(join(here, 'servers', script), args, { stdio: ['ignore', 'ignore', 'inherit', 'ipc'] })
+  await new Promise<void>((resolve, reject) => {
+    child.once('message', () => resolve())
+    child.once('exit', (code) => reject(new Error(`${script} exited with code ${code}`)))
+  })
+  return child
+}
+
+async function stopServer(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null) return
+  await new Promise((resolve) => {
+    child.once('exit', resolve)
+    child.kill('SIGINT')
+  })
+}
+
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!
+
+export async function runProxyHttpBench(): Promise<BudgetRow[]> {
+  if (!wrkAvailable()) {
+    if (inCI) throw new Error('wrk is required for the HTTP benchmark under CI=true (apt-get install wrk; see .ci/run)')
+    console.log('wrk not found: skipping the HTTP benchmark (apt-get install wrk)')
+    return []
+  }
+  const dir = mkdtempSync(join(tmpdir(), 'vexil-bench-'))
+  try {
+    const payloadFile = join(dir, 'payload.json')
+    writeFileSync(payloadFile, JSON.stringify(makeFeatures(200)))
+    const contexts = makeContexts(1000)
+    const get = contexts.map((c) => {
+      const query = new URLSearchParams({ appName: c.appName!, userId: c.userId!, sessionId: c.sessionId! })
+      for (const [key, value] of Object.entries(c.properties ?? {})) query.append(`properties[${key}]`, String(value))
+      return { method: 'GET' as const, path: `/proxy?${query}` }
+    })
+    const post = contexts.map((context) => ({ method: 'POST' as const, path: '/proxy', body: JSON.stringify({ context }) }))
+    const scripts = { GET: join(dir, 'get.lua'), POST: join(dir, 'post.lua') }
+    writeFileSync(scripts.GET, wrkScript(get))
+    writeFileSync(scripts.POST, wrkScript(post))
+
+    // The floor answers a real /proxy body for a sample context: the same size Vexil sends.
+    const port = 3950 + Math.floor(Math.random() * 40)
+    const url = `http://127.0.0.1:${port}`
+    const bodyFile = join(dir, 'body.json')
+    const sample = await startServer('vexil.mjs', [String(port), payloadFile, '10000'])
+    const res = await fetch(`${url}${get[0]!.path}`, { headers: { authorization: CLIENT_KEY } })
+    writeFileSync(bodyFile, await res.text())
+    await stopServer(sample)
+    console.log(`HTTP bench: ${CONNECTIONS} connections, ${DURATION_S}s per run, ${ROUNDS} rounds; /proxy body ${readFileSync(bodyFile).length} bytes`)
+
+    const servers = {
+      floor: () => startServer('floor.mjs', [String(port), bodyFile]),
+      vexil: () => startServer('vexil.mjs', [String(port), payloadFile, '10000']),
+      'vexil, response cache off': () => startServer('vexil.mjs', [String(port), payloadFile, '0']),
+      'h3 v1, fixed body': () => startServer('h3-trivial.mjs', [String(port), bodyFile, 'v1']),
+      'h3 v2, fixed body': () => startServer('h3-trivial.mjs', [String(port), bodyFile, 'v2']),
+    }
+    const results: Record<string, Record<'GET' | 'POST', WrkResult[]>> = {}
+    for (let round = 0; round < ROUNDS; round++) {
+      for (const [name, start] of Object.entries(servers)) {
+        const server = await start()
+        try {
+          for (const method of ['GET', 'POST'] as const) {
+            runWrk(url, scripts[method], 1) // warm-up: JIT, and the first pass over the contexts
+            const result = runWrk(url, scripts[method])
+            ;((results[name] ??= { GET: [], POST: [] })[method]).push(result)
+          }
+        } finally {
+          await stopServer(server)
+        }
+      }
+    }
+
+    const rows: BudgetRow[] = []
+    console.log('\n| server | GET req/s | GET p99 | POST req/s | POST p99 |\n|---|---:|---:|---:|---:|')
+    for (const [name, byMethod] of Object.entries(results)) {
+      const cells = (['GET', 'POST'] as const).map((m) => `${median(byMethod[m].map((r) => r.rps)).toFixed(0)} | ${median(byMethod[m].map((r) => r.p99Ms)).toFixed(2)} ms`)
+      console.log(`| ${name} | ${cells.join(' | ')} |`)
+    }
+    for (const method of ['GET', 'POST'] as const) {
+      const floor = median(results.floor![method].map((r) => r.rps))
+      const vexil = median(results.vexil![method].map((r) => r.rps))
+      const errors = results.vexil![method].reduce((n, r) => n + r.non2xx, 0)
+      rows.push(
+        { metric: `${method} /proxy: Vexil req/s as a share of the floor`, value: (vexil / floor) * 100, unit: '%', kind: 'min', limit: 50, absolute: false },
+        { metric: `${method} /proxy: Vexil p99 latency`, value: median(results.vexil![method].map((r) => r.p99Ms)), unit: 'ms', kind: 'max', limit: 10, absolute: true },
+        { metric: `${method} /proxy: non-2xx answers`, value: errors, unit: '', kind: 'max', limit: 0, absolute: false },
+        { metric: `${method} /proxy: response cache off, share of the floor (reference)`, value: (median(results['vexil, response cache off']![method].map((r) => r.rps)) / floor) * 100, unit: '%', kind: 'min', limit: 0, absolute: false },
+      )
+    }
+    for (const version of ['h3 v1', 'h3 v2'] as const) {
+      const name = `${version}, fixed body`
+      rows.push({ metric: `GET: ${name}, share of the floor (reference)`, value: (median(results[name]!.GET.map((r) => r.rps)) / median(results.floor!.GET.map((r) => r.rps))) * 100, unit: '%', kind: 'min', limit: 0, absolute: false })
+    }
+    return rows
+  } finally {
+    rmSync(dir, { recursive: true, force: true })
+  }
+}
