@@ -27,6 +27,11 @@ export { MIGRATIONS } from './db/migrations/index.js'
 export type { Migration } from './db/migrations/index.js'
 export type { Database, Queryable } from './db/database.js'
 
+// Signals and actions
+export { createActionRunner } from './actions/runner.js'
+export type { ActionRunner, ActionRunnerOptions } from './actions/runner.js'
+export type { SignalConfig } from './signals/config.js'
+
 // Demo
 export { DEMO_CREDENTIALS_FILE, seedDemo } from './seed/demo.js'
 export type { DemoCredentials } from './seed/demo.js'
