@@ -19,6 +19,7 @@ const SQLSTATE_CODES: Record<string, { code: ErrorCode; message: string }> = {
   '22P02': { code: 'BadDataError', message: 'A value in the request has the wrong type.' },
   '22003': { code: 'BadDataError', message: 'A number in the request is out of range.' },
   '22P05': { code: 'BadDataError', message: 'A text in the request contains a character the database cannot store (\\u0000).' },
+  '22021': { code: 'BadDataError', message: 'A text in the request contains a character the database cannot store (\\u0000).' },
 }
 
 /**

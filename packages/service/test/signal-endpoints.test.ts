@@ -152,6 +152,8 @@ describe('signal endpoint tokens', () => {
 
   it('refuses a token without a name (400) and on unknown endpoints or tokens (404)', async () => {
     expect((await service.api('POST', `${BASE}/${endpoint.id}/tokens`, { body: {} })).status).toBe(400)
+    // PostgreSQL cannot store \u0000 in text: a 400, never a 500.
+    expect((await service.api('POST', `${BASE}/${endpoint.id}/tokens`, { body: { name: 'a\u0000b' } })).status).toBe(400)
     expect((await service.api('POST', `${BASE}/999/tokens`, { body: { name: 'x' } })).status).toBe(404)
     expect((await service.api('GET', `${BASE}/999/tokens`)).status).toBe(404)
     expect((await service.api('PUT', `${BASE}/${endpoint.id}/tokens/999`, { body: { name: 'x' } })).status).toBe(404)

@@ -48,7 +48,7 @@ describe('POST /api/signal-endpoint/<name>', () => {
 
   it('200: stores the signal with its endpoint, token, payload and time, and describes it', async () => {
     tick()
-    const response = await send(sender, { type: 'alert', data: { severity: 'high', tags: ['a', 'b'] } })
+    const response = await send(sender, { type: 'alert', data: { severity: 'high', tags: ['a', 'b'], title: '🚨 Ünïcode' } })
     expect(response.status).toBe(200)
     expect(response.body).toEqual({ id: expect.any(Number), source: 'signal-endpoint', sourceId: sender.endpoint.id, sourceName: 'alerts', tokenName: 'grafana', createdAt: now.toISOString() })
     const listed = await service.api('GET', `${BASE}/${sender.endpoint.id}/signals`)
@@ -57,7 +57,7 @@ describe('POST /api/signal-endpoint/<name>', () => {
       source: 'signal-endpoint',
       sourceId: sender.endpoint.id,
       createdAt: now.toISOString(),
-      payload: { type: 'alert', data: { severity: 'high', tags: ['a', 'b'] } },
+      payload: { type: 'alert', data: { severity: 'high', tags: ['a', 'b'], title: '🚨 Ünïcode' } },
       tokenName: 'grafana',
     })
   })
@@ -144,13 +144,17 @@ describe('POST /api/signal-endpoint/<name>', () => {
     expect(response.status).toBe(413)
   })
 
-  it('400 for invalid JSON, for \\u0000 in a text and for nesting deeper than 100', async () => {
+  it('400 for invalid JSON, for \\u0000 or a lone surrogate in a text and for nesting deeper than 100', async () => {
     tick()
     const invalid = await send(sender, '{"a": ')
     expect(invalid.status).toBe(400)
     expect(invalid.body).toMatchObject({ name: 'BadDataError', message: expect.stringContaining('JSON') })
     tick()
     expect((await send(sender, '{"a":"x\\u0000y"}')).status).toBe(400)
+    tick()
+    const surrogate = await send(sender, '{"a":"\\ud800"}')
+    expect(surrogate.status).toBe(400)
+    expect(surrogate.body.message).toContain('surrogate')
     tick()
     expect((await send(sender, `${'['.repeat(101)}${']'.repeat(101)}`)).status).toBe(400)
     tick()

@@ -8,7 +8,7 @@ export const MAX_PAYLOAD_DEPTH = 100
 /**
  * The signal's body as JSON: `{}` when there is none (Unleash stores the column default),
  * otherwise a JSON media type (415), at most `limitBytes` bytes, counted as they arrive (413),
- * valid JSON (400) that the database can store (400: `\u0000`, nesting over 100).
+ * valid JSON (400) that the database can store (400: `\u0000`, lone surrogates, nesting over 100).
  */
 export async function readSignalPayload(event: H3Event, limitBytes: number): Promise<unknown> {
   const length = getRequestHeader(event, 'content-length')
@@ -66,17 +66,28 @@ function readLimited(req: IncomingMessage, limit: number): Promise<Buffer> {
   })
 }
 
+/** In unicode mode this matches only unpaired surrogates: a pair is one code point. */
+const LONE_SURROGATE = /[\uD800-\uDFFF]/u
+
+function unstorableText(text: string): string | undefined {
+  if (text.includes('\u0000')) return '\\u0000'
+  if (LONE_SURROGATE.test(text)) return 'a lone surrogate (\\ud800-\\udfff)'
+  return undefined
+}
+
 /** Why PostgreSQL (or PGlite) could not store this JSON, if it could not. */
 function unstorable(payload: unknown): string | undefined {
   const stack: [unknown, number][] = [[payload, 0]]
   for (let item = stack.pop(); item; item = stack.pop()) {
     const [value, depth] = item
     if (typeof value === 'string') {
-      if (value.includes('\u0000')) return 'a text contains \\u0000'
+      const problem = unstorableText(value)
+      if (problem) return `a text contains ${problem}`
     } else if (value !== null && typeof value === 'object') {
       if (depth >= MAX_PAYLOAD_DEPTH) return `it is nested deeper than ${MAX_PAYLOAD_DEPTH} levels`
       for (const [key, child] of Object.entries(value)) {
-        if (key.includes('\u0000')) return 'a key contains \\u0000'
+        const problem = unstorableText(key)
+        if (problem) return `a key contains ${problem}`
         stack.push([child, depth + 1])
       }
     }
