@@ -4,7 +4,8 @@ import { toggleFeature } from '../domain/toggle.js'
 import { badData, isServiceError } from '../errors.js'
 import type { Logger } from '../logger.js'
 import { requireFeature, requireProjectEnvironment } from '../routes/admin/lookups.js'
-import { type ActionRow, type ActionSetRow, insertActionSetEvent, toAction, toActionSet } from '../store/action-sets.js'
+import { insertActionSetEvent } from '../store/action-set-events.js'
+import { type ActionRow, type ActionSetRow, toAction, toActionSet } from '../store/action-sets.js'
 import { runActor } from './service-account.js'
 
 /** An action's state in a recorded run (Unleash's vocabulary). */

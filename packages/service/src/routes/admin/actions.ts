@@ -8,6 +8,7 @@ import { nameExists, notFound } from '../../errors.js'
 import { writeEvent } from '../../events.js'
 import { actionSetSchema } from '../../schemas/action-set.js'
 import { enforceLimit } from '../../signals/limits.js'
+import { listActionSetEvents } from '../../store/action-set-events.js'
 import * as store from '../../store/action-sets.js'
 import { queryWith, readBodyWith } from '../../validate.js'
 import { change, created, empty, intParam, param } from '../http.js'
@@ -95,6 +96,6 @@ export function registerActionRoutes(router: Router, ctx: ServiceContext): void 
       limit: z.coerce.number().int().min(1).max(1000).default(50),
       offset: z.coerce.number().int().min(0).default(0),
     }))
-    return { actionSetEvents: await store.listActionSetEvents(ctx.db, set.id, limit, offset) }
+    return { actionSetEvents: await listActionSetEvents(ctx.db, set.id, limit, offset) }
   }))
 }
