@@ -1,4 +1,5 @@
 import { type App, createApp, createRouter, eventHandler } from 'h3'
+import type { ActionRunner } from './actions/runner.js'
 import { createAuthMiddleware } from './auth.js'
 import { bodyLimit } from './body-limit.js'
 import type { ServiceConfig } from './config.js'
@@ -6,6 +7,7 @@ import type { Clock, ServiceContext } from './context.js'
 import type { Database } from './db/database.js'
 import { sendServiceError } from './http-errors.js'
 import { createConsoleLogger, type Logger } from './logger.js'
+import { registerActionRoutes } from './routes/admin/actions.js'
 import { registerApiTokenRoutes } from './routes/admin/api-tokens.js'
 import { registerArchiveRoutes } from './routes/admin/archive.js'
 import { registerCloneRoutes } from './routes/admin/clone.js'
@@ -20,6 +22,8 @@ import { registerMetricsRoutes } from './routes/admin/metrics.js'
 import { registerPersonalTokenRoutes } from './routes/admin/personal-tokens.js'
 import { registerProjectRoutes } from './routes/admin/projects.js'
 import { registerSegmentRoutes } from './routes/admin/segments.js'
+import { registerSignalEndpointRoutes } from './routes/admin/signal-endpoints.js'
+import { registerSignalRoutes } from './routes/admin/signals.js'
 import { registerStrategyRoutes } from './routes/admin/strategies.js'
 import { registerTagRoutes } from './routes/admin/tags.js'
 import { registerUserRoutes } from './routes/admin/users.js'
@@ -27,6 +31,7 @@ import { registerVariantRoutes } from './routes/admin/variants.js'
 import { registerClientFeatureRoutes } from './routes/client/features.js'
 import { registerClientMetricsRoutes } from './routes/client/metrics.js'
 import { registerHealthRoutes } from './routes/health.js'
+import { registerSignalIngestRoutes } from './routes/signal-ingest.js'
 
 export interface ServiceAppOptions {
   /** A migrated database (see `migrate`). */
@@ -35,6 +40,8 @@ export interface ServiceAppOptions {
   logger?: Logger
   /** "Now" for every timestamp the service writes; defaults to the system clock. */
   clock?: Clock
+  /** Runs actions on stored signals (`createActionRunner`); without one, signals wait in the queue. */
+  actionRunner?: Pick<ActionRunner, 'wake'>
 }
 
 /**
@@ -74,9 +81,13 @@ export function createServiceApp(options: ServiceAppOptions): App {
     registerEventRoutes,
     registerMetricsRoutes,
     registerInsightsRoutes,
+    registerSignalEndpointRoutes,
+    registerSignalRoutes,
+    registerActionRoutes,
   ]) {
     register(router, ctx)
   }
+  registerSignalIngestRoutes(router, ctx, options.actionRunner)
   app.use(router)
   return app
 }

@@ -84,11 +84,15 @@ export function clientToken(event: H3Event): ApiTokenRow {
   return principal.token
 }
 
+/** The secret in `Authorization: Bearer <secret>` or `Authorization: <secret>`, if any (Unleash strips "Bearer " case-insensitively). */
+export function presentedSecret(event: H3Event): string | undefined {
+  return getRequestHeader(event, 'authorization')?.trim().replace(/^bearer(\s+|$)/i, '').trim() || undefined
+}
+
 // --- Internal helpers ---
 
 async function authenticate(ctx: ServiceContext, event: H3Event): Promise<Principal> {
-  const header = getRequestHeader(event, 'authorization')?.trim()
-  const secret = header?.replace(/^bearer\s+/i, '').trim()
+  const secret = presentedSecret(event)
   if (!secret) {
     throw new ServiceError('AuthenticationRequired', 'You must provide an API token in the Authorization header.')
   }

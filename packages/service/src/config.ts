@@ -1,5 +1,6 @@
 import { resolve } from 'node:path'
 import type { LogLevel } from './logger.js'
+import { parseSignalConfig, type SignalConfig } from './signals/config.js'
 import { parseTokenSpec, type TokenSpec } from './tokens.js'
 
 /** Everything the service reads from its environment, parsed and checked once at startup. */
@@ -16,6 +17,8 @@ export interface ServiceConfig {
   logLevel: LogLevel
   /** Minimum time between two `seen_at` writes for one user (insights: active users). */
   userSeenThrottleMs: number
+  /** Signal endpoint and action limits and the action runner's sweep interval (`signals/config.ts`). */
+  signals: SignalConfig
 }
 
 export class ConfigError extends Error {
@@ -49,6 +52,7 @@ export function parseServiceConfig(env: NodeJS.ProcessEnv = process.env, overrid
     initClientTokens: overrides.initClientTokens ?? parseTokens('INIT_CLIENT_API_TOKENS', env.INIT_CLIENT_API_TOKENS, problems),
     logLevel: logLevel as LogLevel,
     userSeenThrottleMs: overrides.userSeenThrottleMs ?? 60_000,
+    signals: overrides.signals ?? parseSignalConfig(env, problems),
   }
   for (const token of config.initAdminTokens) {
     if (token.project !== '*' || token.environment !== '*') problems.push(`INIT_ADMIN_API_TOKENS: an admin token must have the form *:*.<secret>`)

@@ -5,6 +5,7 @@
 export const ERROR_STATUS = {
   BadDataError: 400,
   ValidationError: 400,
+  ExceedsLimitError: 400,
   AuthenticationRequired: 401,
   InvalidTokenError: 401,
   NoAccessError: 403,
@@ -14,6 +15,7 @@ export const ERROR_STATUS = {
   ConflictError: 409,
   PayloadTooLargeError: 413,
   ContentTypeError: 415,
+  RateLimitError: 429,
 } as const satisfies Record<string, number>
 
 export type ErrorCode = keyof typeof ERROR_STATUS
@@ -55,3 +57,7 @@ export const badData = (message: string, details?: ErrorDetail[]): ServiceError 
 export const nameExists = (message: string): ServiceError => new ServiceError('NameExistsError', message)
 
 export const invalidOperation = (message: string): ServiceError => new ServiceError('InvalidOperationError', message)
+
+/** Unleash's resource-limit error (400), naming the limit. */
+export const exceedsLimit = (resource: string, limit: number): ServiceError =>
+  new ServiceError('ExceedsLimitError', `Failed to create ${resource}. You can't create more than the established limit of ${limit}.`)

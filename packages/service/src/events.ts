@@ -19,6 +19,9 @@ export type EventType =
   | 'user-created' | 'user-updated' | 'user-deleted'
   | 'api-token-created' | 'api-token-updated' | 'api-token-deleted'
   | 'pat-created' | 'pat-deleted'
+  | 'signal-endpoint-created' | 'signal-endpoint-updated' | 'signal-endpoint-deleted'
+  | 'signal-endpoint-token-created' | 'signal-endpoint-token-updated' | 'signal-endpoint-token-deleted'
+  | 'actions-created' | 'actions-updated' | 'actions-deleted'
 
 export interface EventInput {
   type: EventType

@@ -18,6 +18,8 @@ const SQLSTATE_CODES: Record<string, { code: ErrorCode; message: string }> = {
   '23503': { code: 'ConflictError', message: 'A resource this change refers to does not exist (any more), or is still in use.' },
   '22P02': { code: 'BadDataError', message: 'A value in the request has the wrong type.' },
   '22003': { code: 'BadDataError', message: 'A number in the request is out of range.' },
+  '22P05': { code: 'BadDataError', message: 'A text in the request contains a character the database cannot store (\\u0000).' },
+  '22021': { code: 'BadDataError', message: 'A text in the request contains a character the database cannot store (\\u0000).' },
 }
 
 /**

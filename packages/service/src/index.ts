@@ -32,6 +32,10 @@ export { createInsightsScheduler } from './insights/scheduler.js'
 export type { InsightsScheduler, InsightsSchedulerOptions, InsightsTimers } from './insights/scheduler.js'
 export { takeInsightsSnapshot } from './insights/snapshot.js'
 export type { InstanceInsights } from './insights/report.js'
+// Signals and actions
+export { createActionRunner } from './actions/runner.js'
+export type { ActionRunner, ActionRunnerOptions } from './actions/runner.js'
+export type { SignalConfig } from './signals/config.js'
 
 // Demo
 export { DEMO_CREDENTIALS_FILE, seedDemo } from './seed/demo.js'

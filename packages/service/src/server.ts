@@ -1,6 +1,7 @@
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { toNodeListener } from 'h3'
+import { type ActionRunner, createActionRunner } from './actions/runner.js'
 import { createServiceApp } from './app.js'
 import { parseServiceConfig } from './config.js'
 import type { Clock } from './context.js'
@@ -45,8 +46,8 @@ const CLOSE_GRACE_MS = 5_000
 
 /**
  * Starts the service: opens the database (PGlite or PostgreSQL), migrates it, inserts the
- * INIT_* tokens, optionally seeds the demo, listens, and starts the insights scheduler (today's
- * snapshot when missing, then daily).
+ * INIT_* tokens, optionally seeds the demo, starts the action runner, listens, and starts the
+ * insights scheduler (today's snapshot when missing, then daily).
  */
 export async function startService(options: StartServiceOptions = {}): Promise<RunningService> {
   const config = parseServiceConfig(options.env ?? process.env, {
@@ -58,25 +59,36 @@ export async function startService(options: StartServiceOptions = {}): Promise<R
   const logger = options.logger ?? createConsoleLogger(config.logLevel)
   const clock = options.clock ?? (() => new Date())
   const db = await openDatabase(config.databaseUrl ? { databaseUrl: config.databaseUrl } : { dataDir: config.dataDir })
+  let actionRunner: ActionRunner | undefined
   try {
     const { applied } = await migrate(db)
     if (applied.length > 0) logger.info(`database migrated to version ${applied.at(-1)} (${db.driver})`)
     await insertInitTokens(db, config, clock)
     const demo = options.seedDemo ? await seedDemo(db, { dataDir: config.dataDir, clock }) : undefined
-    const server = createServer(toNodeListener(createServiceApp({ db, config, logger, clock })))
+    actionRunner = createActionRunner({ db, logger, clock, sweepIntervalMs: config.signals.sweepIntervalMs })
+    const server = createServer(toNodeListener(createServiceApp({ db, config, logger, clock, actionRunner })))
     const port = await listen(server, config.port, config.host)
     const insights = createInsightsScheduler({ db, clock, logger, ...(options.timers ? { timers: options.timers } : {}) })
     await insights.start()
     const host = config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host
     let closing: Promise<void> | undefined
+    const runner = actionRunner
     return {
       url: `http://${host.includes(':') ? `[${host}]` : host}:${port}`,
       port,
       ...(demo ? { demo } : {}),
       snapshotInsights: () => insights.runNow(),
-      close: () => (closing ??= insights.stop().then(() => stop(server, async () => db.close()))),
+      // The scheduler and the runner stop (their work in flight done) before the database closes.
+      close: () =>
+        (closing ??= insights.stop().then(() =>
+          stop(server, async () => {
+            await runner.close()
+            await db.close()
+          }),
+        )),
     }
   } catch (error) {
+    await actionRunner?.close()
     await db.close()
     throw error
   }

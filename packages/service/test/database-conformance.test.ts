@@ -5,8 +5,11 @@ import { appliedVersions, migrate } from '../src/db/migrate.js'
 import { MIGRATIONS } from '../src/db/migrations/index.js'
 import { createPgliteDatabase } from '../src/db/pglite.js'
 import { createPostgresDatabase } from '../src/db/postgres.js'
+import { createActionRunner } from '../src/actions/runner.js'
+import { silentLogger } from '../src/logger.js'
 import { type PostgresServer, startPostgresServer } from './helpers/postgres-server.js'
 import { createFlag, startTestService, type TestService } from './helpers/service.js'
+import { createSignalEndpoint, sendSignal, waitFor } from './helpers/signals.js'
 
 // One suite, every driver (STYLE 8). PostgreSQL is a real server started here; outside CI a
 // machine without it skips that half with a message, under CI=true its absence fails.
@@ -124,6 +127,60 @@ describe.each(drivers)('database driver $name', ({ open }) => {
       expect(engine.load(payload.body)).toEqual([])
       expect(engine.isEnabled('engine-check', { userId: 'ann' })).toBe(true)
       expect(engine.isEnabled('engine-check', { userId: 'bob' })).toBe(false)
+    })
+
+    // Signals and actions (issue 6).
+    it('20 concurrent signals from different tokens: every accepted one is stored exactly once, every rejected one was told so', async () => {
+      const now = new Date('2026-06-01T00:00:00.000Z')
+      const env = { SIGNAL_ENDPOINT_RATE_LIMIT_PER_SECOND: '10', UNLEASH_SIGNAL_TOKENS_PER_ENDPOINT_LIMIT: '20' }
+      const busy = await startTestService({ db, env, clock: () => now, actionRunner: false })
+      try {
+        const endpoint = await createSignalEndpoint(busy, 'concurrent', Array.from({ length: 20 }, (_, i) => `source-${i}`))
+        const responses = await Promise.all(endpoint.tokens.map((token, i) => sendSignal(busy, endpoint.name, token, { from: i })))
+        const accepted = responses.filter((r) => r.status === 200)
+        expect(accepted).toHaveLength(10)
+        for (const r of responses.filter((r) => r.status !== 200)) {
+          expect(r.status).toBe(429)
+          expect(r.body.name).toBe('RateLimitError')
+          expect(Number(r.headers.get('retry-after'))).toBeGreaterThanOrEqual(1)
+        }
+        const stored = await db.query<{ id: number; from: number; token: string }>(
+          `SELECT s.id, (s.payload->>'from')::int AS from, t.name AS token FROM signals s
+           JOIN signal_endpoint_tokens t ON t.id = s.created_by_source_token_id WHERE s.source_id = $1 ORDER BY s.id`,
+          [endpoint.id],
+        )
+        expect(stored.map((row) => row.id).sort()).toEqual(accepted.map((r) => r.body.id).sort())
+        for (const row of stored) expect(row.token).toBe(`source-${row.from}`)
+        const storedFrom = new Set(stored.map((row) => row.from))
+        responses.forEach((r, i) => expect(storedFrom.has(i)).toBe(r.status === 200))
+      } finally {
+        await busy.close()
+      }
+    })
+
+    it('three action runners on one database run each queued signal once, in arrival order', async () => {
+      const endpoint = await createSignalEndpoint(service, 'queued', [])
+      await createFlag(service, 'default', 'queued-flag')
+      const set = await service.api('POST', '/api/admin/projects/default/actions', { body: {
+        name: 'on every signal',
+        match: { source: 'signal-endpoint', sourceId: endpoint.id, payload: { n: { operator: 'NUM_GTE', value: '0' } } },
+        actions: [{ action: 'TOGGLE_FEATURE_ON', sortOrder: 1, executionParams: { project: 'default', environment: 'development', featureName: 'queued-flag' } }],
+      } })
+      expect(set.status, JSON.stringify(set.body)).toBe(201)
+      const ids: number[] = []
+      for (let n = 0; n < 30; n++) {
+        const [row] = await db.query<{ id: number }>('INSERT INTO signals (source_id, payload, created_at) VALUES ($1, $2, now()) RETURNING id', [endpoint.id, JSON.stringify({ n })])
+        ids.push(row?.id as number)
+      }
+      const runners = [1, 2, 3].map(() => createActionRunner({ db, logger: silentLogger, clock: () => new Date(), sweepIntervalMs: 10 }))
+      try {
+        await waitFor(async () => (await db.query('SELECT 1 FROM signals WHERE announced = false')).length === 0, 'the queue to empty', 15_000)
+      } finally {
+        await Promise.all(runners.map((runner) => runner.close()))
+      }
+      const runs = await db.query<{ signal_id: number; state: string }>('SELECT signal_id, state FROM action_set_events WHERE action_set_id = $1 ORDER BY id', [set.body.id])
+      expect(runs.map((run) => run.signal_id)).toEqual(ids)
+      expect(runs.every((run) => run.state === 'success')).toBe(true)
     })
   })
 })

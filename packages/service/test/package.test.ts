@@ -10,6 +10,7 @@ describe('@vexil/service public surface', () => {
         "MIGRATIONS",
         "ServiceError",
         "appliedVersions",
+        "createActionRunner",
         "createConsoleLogger",
         "createInsightsScheduler",
         "createPgliteDatabase",

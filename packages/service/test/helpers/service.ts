@@ -8,6 +8,7 @@ import type { Database } from '../../src/db/database.js'
 import { migrate } from '../../src/db/migrate.js'
 import { createPgliteDatabase } from '../../src/db/pglite.js'
 import { silentLogger } from '../../src/logger.js'
+import { type ActionRunner, createActionRunner } from '../../src/actions/runner.js'
 import { insertApiToken } from '../../src/store/api-tokens.js'
 import { newApiTokenSecret } from '../../src/tokens.js'
 
@@ -22,6 +23,8 @@ export interface TestService {
   db: Database
   /** An admin API token. */
   admin: string
+  /** The action runner behind the app (signals → actions), unless the test turned it off. */
+  actionRunner: ActionRunner | undefined
   /** Makes a client token for the environment and projects. */
   clientToken(environment?: string, projects?: string[]): Promise<string>
   /** Calls the service; the admin token unless `token` is given (`null` = no header). */
@@ -29,16 +32,32 @@ export interface TestService {
   close(): Promise<void>
 }
 
+export interface TestServiceOptions {
+  db?: Database
+  clock?: Clock
+  userSeenThrottleMs?: number
+  /** Environment variables the config is parsed from (limits); default none. */
+  env?: NodeJS.ProcessEnv
+  /** The action runner's sweep interval, or `false` for no runner. Default: the config's. */
+  actionRunner?: false | { sweepIntervalMs?: number }
+}
+
 /**
  * The service on a real listening server (127.0.0.1, a free port) over a migrated database:
  * an in-memory PGlite unless `db` is given.
  */
-export async function startTestService(options: { db?: Database; clock?: Clock; userSeenThrottleMs?: number } = {}): Promise<TestService> {
+export async function startTestService(options: TestServiceOptions = {}): Promise<TestService> {
   const db = options.db ?? (await createPgliteDatabase())
   await migrate(db)
   const clock = options.clock ?? (() => new Date())
-  const config = parseServiceConfig({}, { port: 0, host: '127.0.0.1', userSeenThrottleMs: options.userSeenThrottleMs ?? 60_000 })
-  const server = createServer(toNodeListener(createServiceApp({ db, config, logger: silentLogger, clock })))
+  const config = parseServiceConfig(options.env ?? {}, { port: 0, host: '127.0.0.1', userSeenThrottleMs: options.userSeenThrottleMs ?? 60_000 })
+  const actionRunner = options.actionRunner === false ? undefined : createActionRunner({
+    db,
+    logger: silentLogger,
+    clock,
+    sweepIntervalMs: options.actionRunner?.sweepIntervalMs ?? config.signals.sweepIntervalMs,
+  })
+  const server = createServer(toNodeListener(createServiceApp({ db, config, logger: silentLogger, clock, ...(actionRunner ? { actionRunner } : {}) })))
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
   const admin = newApiTokenSecret('*', '*')
@@ -70,6 +89,7 @@ export async function startTestService(options: { db?: Database; clock?: Clock; 
     db,
     admin,
     api,
+    actionRunner,
     async clientToken(environment = 'development', projects = ['*']) {
       const secret = newApiTokenSecret(projects.length === 1 ? (projects[0] as string) : '[]', environment)
       await insertApiToken(db, { secret, tokenName: 'test-client', type: 'client', environment, projects }, clock())
@@ -78,6 +98,7 @@ export async function startTestService(options: { db?: Database; clock?: Clock; 
     async close() {
       server.closeAllConnections()
       await new Promise<void>((resolve) => server.close(() => resolve()))
+      await actionRunner?.close()
       if (!options.db) await db.close()
     },
   }

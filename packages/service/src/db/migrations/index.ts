@@ -1,10 +1,11 @@
 import { migration as flags } from './001-flags.js'
 import { migration as access } from './002-access.js'
 import { migration as eventsAndMetrics } from './003-events-and-metrics.js'
+import { migration as signals } from './004-signals.js'
 import { migration as insights } from './005-insights.js'
 import type { Migration } from './types.js'
 
 export type { Migration } from './types.js'
 
 /** Every migration, in version order. Append new ones; never edit an applied one. */
-export const MIGRATIONS: readonly Migration[] = [flags, access, eventsAndMetrics, insights]
+export const MIGRATIONS: readonly Migration[] = [flags, access, eventsAndMetrics, signals, insights]

@@ -1,0 +1,67 @@
+import type { Actor, Clock } from '../context.js'
+import type { Queryable } from '../db/database.js'
+import { toggleFeature } from '../domain/toggle.js'
+import { badData, isServiceError } from '../errors.js'
+import type { Logger } from '../logger.js'
+import { requireFeature, requireProjectEnvironment } from '../routes/admin/lookups.js'
+import { insertActionSetEvent } from '../store/action-set-events.js'
+import { type ActionRow, type ActionSetRow, toAction, toActionSet } from '../store/action-sets.js'
+import { runActor } from './service-account.js'
+
+/** An action's state in a recorded run (Unleash's vocabulary). */
+export type ActionState = 'not started' | 'started' | 'success' | 'failed'
+
+export interface RunContext {
+  clock: Clock
+  logger: Logger
+}
+
+/**
+ * Runs one action set for one signal inside the runner's transaction: its actions in order,
+ * each behind a savepoint so a failing one undoes only itself, stopping at the first failure;
+ * then records the run with the signal and the set as they were and each action's state.
+ */
+export async function runActionSet(tx: Queryable, run: RunContext, set: ActionSetRow, actions: ActionRow[], signal: unknown, signalId: number): Promise<void> {
+  const states: (ReturnType<typeof toAction> & { state: ActionState; details?: string })[] = actions.map((row) => ({ ...toAction(row), state: 'not started' }))
+  const actor = await runActor(tx, set.actor_id)
+  for (const [i, entry] of states.entries()) {
+    entry.state = 'started'
+    await tx.query('SAVEPOINT vexil_action')
+    try {
+      if (typeof actor === 'string') throw badData(actor)
+      await executeAction(tx, run.clock, actor, set.project, actions[i] as ActionRow)
+      await tx.query('RELEASE SAVEPOINT vexil_action')
+      entry.state = 'success'
+    } catch (error) {
+      await tx.query('ROLLBACK TO SAVEPOINT vexil_action')
+      entry.state = 'failed'
+      entry.details = reason(error, run.logger)
+      break
+    }
+  }
+  await insertActionSetEvent(tx, {
+    actionSetId: set.id,
+    signalId,
+    state: states.some((entry) => entry.state === 'failed') ? 'failed' : 'success',
+    signal,
+    actionSet: { ...toActionSet(set, []), actions: states },
+  }, run.clock())
+}
+
+// --- Internal helpers ---
+
+/** TOGGLE_FEATURE_ON / _OFF, as the admin route does it; the flag must be in the set's project (Unleash #5982). */
+async function executeAction(tx: Queryable, clock: Clock, actor: Actor, project: string, action: ActionRow): Promise<void> {
+  const params = action.execution_params
+  if (params.project !== project) throw badData(`The action's project "${params.project}" is not the action set's project "${project}".`)
+  const feature = await requireFeature(tx, project, params.featureName, { lock: true })
+  await requireProjectEnvironment(tx, project, params.environment)
+  await toggleFeature(tx, actor, clock, feature, params.environment, action.action === 'TOGGLE_FEATURE_ON')
+}
+
+/** A failure's reason for the record; anything that is not a service error is logged with its stack. */
+function reason(error: unknown, logger: Logger): string {
+  if (isServiceError(error)) return error.message
+  logger.error('an action failed unexpectedly', error instanceof Error ? error.stack : error)
+  return error instanceof Error ? error.message : String(error)
+}

@@ -1,0 +1,44 @@
+import { createEngine } from '@vexil/engine'
+import type { PayloadFilter } from '../store/action-sets.js'
+import { flattenPayload } from './flatten-payload.js'
+
+export type { PayloadFilter } from '../store/action-sets.js'
+
+/**
+ * The constraint operators an action filter may use: the engine's, minus DATE_* (the engine
+ * compares those with the context's currentTime, never with a field, as the Node SDK does) and
+ * the Vexil extensions REGEX and IN_CIDR.
+ */
+export const FILTER_OPERATORS = [
+  'IN', 'NOT_IN',
+  'STR_CONTAINS', 'STR_STARTS_WITH', 'STR_ENDS_WITH',
+  'NUM_EQ', 'NUM_GT', 'NUM_GTE', 'NUM_LT', 'NUM_LTE',
+  'SEMVER_EQ', 'SEMVER_GT', 'SEMVER_GTE', 'SEMVER_LT', 'SEMVER_LTE',
+] as const
+
+const FLAG = 'action-set-filters'
+
+/**
+ * Compiles an action set's filters (all must match; none matches every signal) into a test of a
+ * signal payload. The engine does the work: the filters become the constraints of a one-flag
+ * payload, each on its own synthetic context field (`f0`, `f1`...), and the flattened payload's
+ * value at each filter's path fills that field, so no payload key can collide with a context
+ * field the engine treats specially.
+ */
+export function compileSignalFilter(filters: Record<string, PayloadFilter>): (payload: unknown) => boolean {
+  const paths = Object.keys(filters)
+  if (paths.length === 0) return () => true
+  const engine = createEngine()
+  const constraints = paths.map((path, i) => ({ ...filters[path], contextName: `f${i}` }))
+  const warnings = engine.load({ version: 2, features: [{ name: FLAG, enabled: true, strategies: [{ name: 'default', constraints }] }] })
+  // Filters are validated when an action set is saved; a filter the engine refuses never matches.
+  if (warnings.length > 0) return () => false
+  return (payload) => {
+    const flat = flattenPayload(payload)
+    const context: Record<string, unknown> = {}
+    paths.forEach((path, i) => {
+      context[`f${i}`] = flat.get(path)
+    })
+    return engine.isEnabled(FLAG, context)
+  }
+}
