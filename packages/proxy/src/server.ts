@@ -40,6 +40,8 @@ export async function startProxy(options: StartProxyOptions = {}): Promise<Runni
     public: hostname !== '127.0.0.1' && hostname !== 'localhost',
     qr: false,
     open: false,
+    // We stop on signals ourselves, after sending pending metrics.
+    autoClose: false,
   })
   const port = Number(new URL(listener.url).port)
   void proxy.start()
