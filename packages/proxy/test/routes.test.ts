@@ -150,7 +150,7 @@ describe('/proxy/all', () => {
 
 describe('statuses for bad requests', () => {
   it('401 Unauthorized for a missing or wrong key', async () => {
-    for (const headers of [{}, { authorization: 'wrong' }, { authorization: `Bearer ${CLIENT_KEY}` }]) {
+    for (const headers of [{}, { authorization: 'wrong' }, { authorization: `Bearer ${CLIENT_KEY}` }] as Array<Record<string, string>>) {
       const res = await fetch(proxy.at('/proxy'), { headers })
       expect(res.status).toBe(401)
       expect(res.headers.get('content-type')).toBe('text/plain; charset=utf-8')
