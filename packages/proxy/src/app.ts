@@ -8,7 +8,7 @@ import type { ProxyConfig } from './config/types.js'
 import { createResponseCache } from './evaluation/response-cache.js'
 import { createFlagStore } from './flag-store.js'
 import { compileClientAddress } from './http/client-ip.js'
-import { applyCors, applyPreflight } from './http/cors.js'
+import { applyCors, applyPreflight, compileCorsHeaders, type CorsHeaders } from './http/cors.js'
 import { ProxyError } from './http/errors.js'
 import { CACHE_CONTROL, JSON_CONTENT_TYPE, sendBody, sendError, sendNotModified, sendText } from './http/respond.js'
 import { matchesIfNoneMatch } from './http/etag.js'
@@ -91,6 +91,7 @@ export function createProxyApp(options: ProxyAppOptions): ProxyApp {
   const clientKeys = new Set(config.clientKeys)
   const serverTokens = new Set(config.serverSideTokens)
   const clientAddress = compileClientAddress(config.trustProxy)
+  const corsHeaders = compileCorsHeaders(config.cors)
   const docs = config.enableOAS
     ? createDocsHandler({
         basePath: config.proxyBasePath,
@@ -99,7 +100,7 @@ export function createProxyApp(options: ProxyAppOptions): ProxyApp {
     : undefined
 
   /** Handles a request; returns a value for h3 to send (docs), or nothing when it answered itself. */
-  async function route(event: H3Event, req: IncomingMessage, res: ServerResponse): Promise<unknown> {
+  async function route(event: H3Event, req: IncomingMessage, res: ServerResponse, cors: CorsHeaders): Promise<unknown> {
     const method = req.method ?? 'GET'
     const url = req.url ?? '/'
     const queryAt = url.indexOf('?')
@@ -110,6 +111,8 @@ export function createProxyApp(options: ProxyAppOptions): ProxyApp {
     const header = req.headers[config.clientKeysHeaderName]
     const key = typeof header === 'string' ? header : undefined
 
+    // The evaluation routes write their CORS headers with the rest, in one writeHead.
+    if (path !== '/proxy' && path !== '/proxy/all') applyCors(res, cors)
     if (docs && path?.startsWith('/docs')) {
       const answer = await docs(event)
       if (answer !== undefined || res.writableEnded) return answer
@@ -125,6 +128,7 @@ export function createProxyApp(options: ProxyAppOptions): ProxyApp {
           search: queryAt === -1 ? '' : url.slice(queryAt + 1),
           clientAddress: clientAddress(req.socket.remoteAddress, req.headers['x-forwarded-for'] as string | undefined),
           authorized: key !== undefined && clientKeys.has(key),
+          cors,
         })
       case '/proxy/client/metrics':
       case '/proxy/all/client/metrics':
@@ -162,6 +166,7 @@ export function createProxyApp(options: ProxyAppOptions): ProxyApp {
     eventHandler(async (event) => {
       const { req, res } = event.node
       const origin = req.headers.origin
+      const cors = corsHeaders(origin)
       if (req.method === 'OPTIONS') {
         // The old proxy answered every preflight, on any path, before routing.
         applyPreflight(config.cors, origin, req.headers['access-control-request-headers'], res)
@@ -171,17 +176,16 @@ export function createProxyApp(options: ProxyAppOptions): ProxyApp {
           res.end()
           return
         }
-      } else {
-        applyCors(config.cors, origin, res)
       }
       try {
-        return await route(event, req, res)
+        return await route(event, req, res, cors)
       } catch (error) {
         if (res.headersSent) {
           logger.error('Error after the response started', error)
           res.destroy()
           return
         }
+        applyCors(res, cors)
         if (error instanceof ProxyError) {
           if (error.code === 'INTERNAL') logger.error(`Request failed: ${error.message}`)
           sendError(res, error, req.method === 'HEAD')

@@ -5,7 +5,8 @@
 // empties the cache. Eviction is first-in first-out, bounded by entries.
 
 export interface CachedResponse {
-  body: string
+  /** The body as UTF-8 bytes: written without re-encoding on every request. */
+  body: Buffer
   etag: string
   /** Epoch ms after which the answer may be different (Infinity when it never will). */
   validUntil: number
@@ -16,7 +17,9 @@ export interface CachedResponse {
 }
 
 /** Bodies larger than this are not kept (they are rare, and would crowd the cache out). */
-const MAX_BODY_CHARS = 256 * 1024
+const MAX_BODY_BYTES = 256 * 1024
+/** The most body bytes kept in all (compressed forms not counted). */
+const MAX_TOTAL_BYTES = 64 * 1024 * 1024
 
 export interface ResponseCache {
   get(key: string, now: number): CachedResponse | undefined
@@ -27,22 +30,34 @@ export interface ResponseCache {
 
 export function createResponseCache(maxEntries: number): ResponseCache {
   const entries = new Map<string, CachedResponse>()
+  let bytes = 0
+  const remove = (key: string, entry: CachedResponse) => {
+    entries.delete(key)
+    bytes -= entry.body.length
+  }
   return {
     get(key, now) {
       const hit = entries.get(key)
       if (hit === undefined) return undefined
       if (hit.validUntil <= now) {
-        entries.delete(key)
+        remove(key, hit)
         return undefined
       }
       return hit
     },
     set(key, response) {
-      if (maxEntries <= 0 || response.body.length > MAX_BODY_CHARS) return
-      if (entries.size >= maxEntries) entries.delete(entries.keys().next().value!)
+      if (maxEntries <= 0 || response.body.length > MAX_BODY_BYTES || entries.has(key)) return
+      while (entries.size > 0 && (entries.size >= maxEntries || bytes + response.body.length > MAX_TOTAL_BYTES)) {
+        const [oldest, entry] = entries.entries().next().value!
+        remove(oldest, entry)
+      }
       entries.set(key, response)
+      bytes += response.body.length
     },
-    clear: () => entries.clear(),
+    clear: () => {
+      entries.clear()
+      bytes = 0
+    },
     get size() {
       return entries.size
     },

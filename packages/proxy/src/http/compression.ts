@@ -21,7 +21,7 @@ export function chooseEncoding(acceptEncoding: string | undefined): Encoding | u
   return undefined
 }
 
-export function compress(body: string, encoding: Encoding): Buffer {
+export function compress(body: string | Buffer, encoding: Encoding): Buffer {
   if (encoding === 'br') return brotliCompressSync(body, { params: { [constants.BROTLI_PARAM_QUALITY]: 4 } })
   if (encoding === 'gzip') return gzipSync(body)
   return deflateSync(body)

@@ -9,10 +9,13 @@ import type { CachedResponse } from '../evaluation/response-cache.js'
 import { assertJsonContentType, hasBody, parseStrictJson, readBodyText } from '../http/body.js'
 import { ProxyError } from '../http/errors.js'
 import { matchesIfNoneMatch, weakEtag } from '../http/etag.js'
-import { CACHE_CONTROL, JSON_CONTENT_TYPE, sendBody, sendNotModified } from '../http/respond.js'
+import { chooseEncoding, COMPRESSION_THRESHOLD, compress } from '../http/compression.js'
+import type { CorsHeaders } from '../http/cors.js'
+import { CACHE_CONTROL, JSON_CONTENT_TYPE } from '../http/respond.js'
 import type { ProxyRuntime } from '../runtime.js'
 
 export interface EvaluateCall {
+  cors: CorsHeaders
   method: 'GET' | 'HEAD' | 'POST'
   all: boolean
   /** The raw query string (without `?`). */
@@ -21,19 +24,38 @@ export interface EvaluateCall {
   authorized: boolean
 }
 
+/** The hot path: every header in one `writeHead` (no per-header bookkeeping), the body as bytes. */
 function respond(runtime: ProxyRuntime, req: IncomingMessage, res: ServerResponse, call: EvaluateCall, answer: CachedResponse): void {
   if (answer.counted) for (const [name, enabled] of answer.counted) runtime.aggregator.count(name, enabled)
-  res.setHeader('content-type', JSON_CONTENT_TYPE)
-  res.setHeader('cache-control', CACHE_CONTROL)
-  res.setHeader('etag', answer.etag)
+  const { pairs, vary } = call.cors
   // POST never answers 304 (Express only revalidates GET and HEAD).
   if (call.method !== 'POST' && matchesIfNoneMatch(req.headers['if-none-match'], answer.etag)) {
-    sendNotModified(res)
+    res.writeHead(304, [...pairs, ...(vary ? ['vary', vary] : []), 'cache-control', CACHE_CONTROL, 'etag', answer.etag])
+    res.end()
     return
   }
-  const body = { text: answer.body, compressed: answer.compressed }
-  sendBody(res, 200, body, req.headers['accept-encoding'], call.method === 'HEAD')
-  answer.compressed = body.compressed
+  let body = answer.body
+  let encodingHeader: string[] = []
+  const encoding = body.length >= COMPRESSION_THRESHOLD ? chooseEncoding(req.headers['accept-encoding']) : undefined
+  if (encoding) {
+    body = (answer.compressed ??= {})[encoding] ??= compress(answer.body, encoding)
+    encodingHeader = ['content-encoding', encoding]
+  }
+  res.writeHead(200, [
+    ...pairs,
+    'vary',
+    vary ? `${vary}, Accept-Encoding` : 'Accept-Encoding',
+    'content-type',
+    JSON_CONTENT_TYPE,
+    'cache-control',
+    CACHE_CONTROL,
+    'etag',
+    answer.etag,
+    ...encodingHeader,
+    'content-length',
+    String(body.length),
+  ])
+  res.end(call.method === 'HEAD' ? undefined : body)
 }
 
 export async function handleEvaluate(runtime: ProxyRuntime, req: IncomingMessage, res: ServerResponse, call: EvaluateCall): Promise<void> {
@@ -82,7 +104,7 @@ export async function handleEvaluate(runtime: ProxyRuntime, req: IncomingMessage
   }
   const body = runtime.serializer().body(toggles, request.toggles ? 'listed' : 'default')
   const answer: CachedResponse = {
-    body,
+    body: Buffer.from(body),
     etag: weakEtag(body),
     validUntil: trace.usedClock ? store.engine.nextTimeBoundary(Date.now()) : Number.POSITIVE_INFINITY,
     counted: request.toggles ? toggles.map((t) => [t.name, t.enabled] as const) : undefined,
