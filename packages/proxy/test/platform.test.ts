@@ -1,0 +1,94 @@
+// `npm start` (vexil start): the service on its embedded database plus the proxy syncing from
+// it, with the printed curl line working as pasted, and Ctrl-C stopping both cleanly.
+import { spawn, type ChildProcess } from 'node:child_process'
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { afterAll, describe, expect, it } from 'vitest'
+
+const CLI = fileURLToPath(new URL('../dist/cli.js', import.meta.url))
+const workdir = mkdtempSync(join(tmpdir(), 'vexil-platform-'))
+afterAll(() => rmSync(workdir, { recursive: true, force: true }))
+
+interface Started {
+  child: ChildProcess
+  output: () => string
+  exited: Promise<number | null>
+}
+
+function start(ports: { proxy: number; service: number }): Promise<Started> {
+  if (!existsSync(CLI)) throw new Error(`${CLI} is missing: run npm run build first (npm ci does)`)
+  const child = spawn(process.execPath, [CLI, 'start'], {
+    cwd: workdir,
+    env: { PATH: process.env.PATH ?? '', PORT: String(ports.proxy), SERVICE_PORT: String(ports.service), SERVICE_METRICS_INTERVAL: '600000' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  })
+  let output = ''
+  child.stdout!.on('data', (d: Buffer) => (output += d))
+  child.stderr!.on('data', (d: Buffer) => (output += d))
+  const exited = new Promise<number | null>((resolve) => child.on('exit', resolve))
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`the platform did not start in time:\n${output}`)), 60_000)
+    const poll = setInterval(() => {
+      if (output.includes('Press Ctrl-C to stop.')) {
+        clearInterval(poll)
+        clearTimeout(timer)
+        resolve({ child, output: () => output, exited })
+      }
+    }, 50)
+    void exited.then((code) => {
+      clearInterval(poll)
+      clearTimeout(timer)
+      reject(new Error(`the platform exited with ${code}:\n${output}`))
+    })
+  })
+}
+
+/** Runs the printed curl line's request (same header, same URL). */
+async function curlLine(output: string): Promise<Response> {
+  const match = /curl -H 'Authorization: ([^']+)' '([^']+)'/.exec(output)
+  if (!match) throw new Error(`no curl line in:\n${output}`)
+  return fetch(match[2]!, { headers: { authorization: match[1]! } })
+}
+
+describe('vexil start', () => {
+  const ports = { proxy: 21000 + Math.floor(Math.random() * 9000), service: 31000 + Math.floor(Math.random() * 9000) }
+
+  it('runs the service and the proxy, prints URLs, the client key and a working curl line; Ctrl-C stops both', async () => {
+    const platform = await start(ports)
+    const output = platform.output()
+    expect(output).toContain(`http://127.0.0.1:${ports.service}/`)
+    expect(output).toContain(`http://127.0.0.1:${ports.proxy}/proxy`)
+    expect(output).toMatch(/Admin token:\s+\*:\*\./)
+    expect(output).toMatch(/Proxy client key:\s+proxy-/)
+
+    let res: Response | undefined
+    for (let i = 0; i < 100 && (!res || res.status !== 200); i++) {
+      res = await curlLine(output)
+      if (res.status !== 200) await new Promise((resolve) => setTimeout(resolve, 100))
+    }
+    expect(res!.status).toBe(200)
+    const toggles = ((await res!.json()) as { toggles: Array<{ name: string }> }).toggles
+    expect(toggles.length).toBeGreaterThan(0)
+    expect((await fetch(`http://127.0.0.1:${ports.service}/health`)).status).toBe(200)
+
+    platform.child.kill('SIGINT')
+    expect(await platform.exited).toBe(0)
+    expect(platform.output()).toContain('stopping the proxy')
+  })
+
+  it('a restart reuses the data folder: the same demo credentials, the same flags', async () => {
+    const credentials = JSON.parse(readFileSync(join(workdir, '.vexil', 'data', 'demo-credentials.json'), 'utf8')) as { proxyClientKey: string }
+    const platform = await start(ports)
+    expect(platform.output()).toContain(credentials.proxyClientKey)
+    let res: Response | undefined
+    for (let i = 0; i < 100 && (!res || res.status !== 200); i++) {
+      res = await curlLine(platform.output())
+      if (res.status !== 200) await new Promise((resolve) => setTimeout(resolve, 100))
+    }
+    expect(res!.status).toBe(200)
+    platform.child.kill('SIGTERM')
+    expect(await platform.exited).toBe(0)
+  })
+})
