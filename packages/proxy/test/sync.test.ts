@@ -91,7 +91,9 @@ describe('when the upstream misbehaves', () => {
     await upstream.waitFor((r) => r.filter((q) => q.path === '/client/features').length >= 5, 15_000)
     const times = upstream.requestsTo('/client/features').slice(1, 5).map((r) => r.at)
     const waits = gaps(times)
-    for (let i = 1; i < waits.length; i++) expect(waits[i]!).toBeGreaterThan(waits[i - 1]! + 20)
+    // 40 ms × (1 + failures): 80, 120, 160 ms; a loaded machine only adds delay.
+    expect(waits[0]!).toBeGreaterThanOrEqual(75)
+    expect(waits[waits.length - 1]!).toBeGreaterThan(waits[0]! + 40)
     expect(await names(proxy)).toEqual(['a']) // still serving the last good flags
     upstream.fail(undefined)
     upstream.setFeatures(payload('a', 'b'))
