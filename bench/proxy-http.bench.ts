@@ -7,6 +7,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { freePort } from '@vexil/test-fixtures/ports.ts'
 import { makeContexts, makeFeatures } from '@vexil/test-fixtures/workload.ts'
 import { type BudgetRow, inCI } from './budget.js'
 
@@ -110,7 +111,7 @@ export async function runProxyHttpBench(): Promise<BudgetRow[]> {
 
     // The floor answers a real /proxy body, the one closest to the mean size of Vexil's answers
     // over the 1,000 contexts: "a fixed body of the same size".
-    const port = 3950 + Math.floor(Math.random() * 40)
+    const port = await freePort()
     const url = `http://127.0.0.1:${port}`
     const bodyFile = join(dir, 'body.json')
     const sample = await startServer('vexil.mjs', [String(port), payloadFile, '10000'])

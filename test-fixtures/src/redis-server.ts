@@ -3,9 +3,10 @@
 // a skip (`.ci/run` installs the package).
 import { type ChildProcess, spawn } from 'node:child_process'
 import { existsSync, mkdtempSync, rmSync } from 'node:fs'
-import { createConnection, createServer } from 'node:net'
+import { createConnection } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { freePort } from './ports.ts'
 
 const CANDIDATES = [process.env.REDIS_SERVER_PATH, '/usr/bin/redis-server', '/usr/local/bin/redis-server'].filter(Boolean) as string[]
 const READY_TIMEOUT_MS = 10_000
@@ -114,17 +115,6 @@ async function terminate(child: ChildProcess, exited: Promise<void>): Promise<vo
   clearTimeout(timer)
 }
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer()
-    server.once('error', reject)
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address()
-      const port = typeof address === 'object' && address ? address.port : 0
-      server.close(() => resolve(port))
-    })
-  })
-}
 
 function isCI(): boolean {
   const ci = process.env.CI

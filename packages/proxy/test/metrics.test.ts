@@ -1,8 +1,8 @@
 // Usage metrics: what is counted, what is sent upstream and when, and that nothing is lost when
 // a send fails or the proxy stops (DESIGN.md: counts that fail to send are kept and merged).
-import { afterEach, describe, expect, it } from 'vitest'
-import { startFakeUpstream, type FakeUpstream, type RecordedRequest } from '@vexil/test-fixtures/fake-upstream.ts'
-import { CLIENT_KEY, startTestProxy, type TestProxy } from './helpers/proxy.js'
+import { describe, expect, it } from 'vitest'
+import type { FakeUpstream, RecordedRequest } from '@vexil/test-fixtures/fake-upstream.ts'
+import { CLIENT_KEY, type TestProxy, type TestProxyOptions, useServers } from './helpers/proxy.js'
 
 const FEATURES = { version: 2, features: [{ name: 'on', enabled: true, strategies: [{ name: 'default' }] }, { name: 'off', enabled: false, strategies: [] }] }
 const json = { authorization: CLIENT_KEY, 'content-type': 'application/json' }
@@ -12,16 +12,10 @@ const sent = (upstream: FakeUpstream): Sent[] => upstream.requestsTo('/client/me
 const total = (bodies: Sent[], name: string) =>
   bodies.reduce((sum, b) => ({ yes: sum.yes + (b.bucket.toggles[name]?.yes ?? 0), no: sum.no + (b.bucket.toggles[name]?.no ?? 0) }), { yes: 0, no: 0 })
 
-const cleanup: Array<() => Promise<void>> = []
-afterEach(async () => {
-  for (const step of cleanup.splice(0).reverse()) await step()
-})
-async function setup(options: Parameters<typeof startTestProxy>[1] = {}): Promise<{ upstream: FakeUpstream; proxy: TestProxy }> {
-  const upstream = await startFakeUpstream(FEATURES)
-  cleanup.push(() => upstream.close())
-  const proxy = await startTestProxy(upstream.url, { metricsInterval: 100, ...options })
-  cleanup.push(() => proxy.close())
-  return { upstream, proxy }
+const servers = useServers()
+async function setup(options: TestProxyOptions = {}): Promise<{ upstream: FakeUpstream; proxy: TestProxy }> {
+  const upstream = await servers.upstream(FEATURES)
+  return { upstream, proxy: await servers.proxy(upstream, { metricsInterval: 100, ...options }) }
 }
 const lookup = (proxy: TestProxy, toggles: string[]) => fetch(proxy.at('/proxy'), { method: 'POST', headers: json, body: JSON.stringify({ toggles }) })
 

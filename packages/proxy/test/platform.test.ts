@@ -5,7 +5,8 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { afterAll, describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { freePort } from '@vexil/test-fixtures/ports.ts'
 
 const CLI = fileURLToPath(new URL('../dist/cli.js', import.meta.url))
 const workdir = mkdtempSync(join(tmpdir(), 'vexil-platform-'))
@@ -53,7 +54,11 @@ async function curlLine(output: string): Promise<Response> {
 }
 
 describe('vexil start', () => {
-  const ports = { proxy: 21000 + Math.floor(Math.random() * 9000), service: 31000 + Math.floor(Math.random() * 9000) }
+  const ports = { proxy: 0, service: 0 }
+  beforeAll(async () => {
+    ports.proxy = await freePort()
+    ports.service = await freePort()
+  })
 
   it('runs the service and the proxy, prints URLs, the client key and a working curl line; Ctrl-C stops both', async () => {
     const platform = await start(ports)

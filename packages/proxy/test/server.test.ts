@@ -3,29 +3,18 @@
 import { spawn } from 'node:child_process'
 import { existsSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
-import { afterEach, describe, expect, it } from 'vitest'
-import { startFakeUpstream, type FakeUpstream } from '@vexil/test-fixtures/fake-upstream.ts'
+import { describe, expect, it } from 'vitest'
+import { freePort } from '@vexil/test-fixtures/ports.ts'
 import { createLogger } from '../src/logger.js'
-import { CLIENT_KEY, startTestProxy, type TestProxy } from './helpers/proxy.js'
+import { CLIENT_KEY, useServers } from './helpers/proxy.js'
 
 const CLI = fileURLToPath(new URL('../dist/cli.js', import.meta.url))
 const FEATURES = { version: 2, features: [{ name: 'on', enabled: true, strategies: [{ name: 'default' }] }] }
 const auth = { authorization: CLIENT_KEY }
 
-const cleanup: Array<() => Promise<void>> = []
-afterEach(async () => {
-  for (const step of cleanup.splice(0).reverse()) await step()
-})
-async function upstreamWith(initial: unknown = FEATURES): Promise<FakeUpstream> {
-  const upstream = await startFakeUpstream(initial)
-  cleanup.push(() => upstream.close())
-  return upstream
-}
-async function proxyFor(upstream: FakeUpstream, options: Parameters<typeof startTestProxy>[1] = {}): Promise<TestProxy> {
-  const proxy = await startTestProxy(upstream.url, options)
-  cleanup.push(() => proxy.close())
-  return proxy
-}
+const servers = useServers()
+const upstreamWith = (initial: unknown = FEATURES) => servers.upstream(initial)
+const proxyFor = servers.proxy
 
 interface Run {
   code: number | null
@@ -79,7 +68,7 @@ describe('vexil proxy (CLI)', () => {
 
   it('serves, and on SIGTERM sends the pending metrics before exiting 0', async () => {
     const upstream = await upstreamWith()
-    const port = 20000 + Math.floor(Math.random() * 20000)
+    const port = await freePort()
     const run = await runCli(
       ['proxy'],
       { SERVICE_URL: upstream.url, SERVICE_API_TOKEN: 'cli-token', SERVICE_PROXY_CLIENT_KEYS: 'cli-key', PORT: String(port), HOST: '127.0.0.1', SERVICE_METRICS_INTERVAL: '600000', LOG_LEVEL: 'info' },

@@ -3,10 +3,9 @@
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { afterEach, describe, expect, it } from 'vitest'
-import { startFakeUpstream, type FakeUpstream } from '@vexil/test-fixtures/fake-upstream.ts'
+import { describe, expect, it } from 'vitest'
 import { createFileStorage } from '../src/storage/index.js'
-import { CLIENT_KEY, startTestProxy, type TestProxy } from './helpers/proxy.js'
+import { CLIENT_KEY, startTestProxy, type TestProxy, useServers } from './helpers/proxy.js'
 
 const ON = (name: string) => ({ name, enabled: true, strategies: [{ name: 'default' }] })
 const payload = (...names: string[]) => ({ version: 2, features: names.map(ON), segments: [] })
@@ -14,20 +13,9 @@ const auth = { authorization: CLIENT_KEY }
 const names = async (proxy: TestProxy) => ((await (await fetch(proxy.at('/proxy'), { headers: auth })).json()) as { toggles: Array<{ name: string }> }).toggles.map((t) => t.name)
 const gaps = (times: number[]) => times.slice(1).map((t, i) => t - times[i]!)
 
-const cleanup: Array<() => Promise<void> | void> = []
-afterEach(async () => {
-  for (const step of cleanup.splice(0).reverse()) await step()
-})
-async function upstreamWith(initial: unknown): Promise<FakeUpstream> {
-  const upstream = await startFakeUpstream(initial)
-  cleanup.push(() => upstream.close())
-  return upstream
-}
-async function proxyFor(upstream: FakeUpstream, options: Parameters<typeof startTestProxy>[1] = {}): Promise<TestProxy> {
-  const proxy = await startTestProxy(upstream.url, options)
-  cleanup.push(() => proxy.close())
-  return proxy
-}
+const servers = useServers()
+const upstreamWith = (initial: unknown) => servers.upstream(initial)
+const proxyFor = servers.proxy
 
 describe('readiness', () => {
   it('answers 503 on gated routes until the first payload, and accepts metrics meanwhile', async () => {
@@ -152,7 +140,7 @@ describe('bootstrap and backup', () => {
 
   it('a restart with the upstream down serves the backup the previous run stored (file storage)', async () => {
     const directory = mkdtempSync(join(tmpdir(), 'vexil-backup-'))
-    cleanup.push(() => rmSync(directory, { recursive: true, force: true }))
+    servers.defer(() => rmSync(directory, { recursive: true, force: true }))
     const upstream = await upstreamWith(payload('a', 'b'))
     const first = await startTestProxy(upstream.url, { storage: createFileStorage({ directory }) })
     await expect.poll(async () => (await createFileStorage({ directory }).get('service-proxy'))?.features.length, { timeout: 5000 }).toBe(2)

@@ -1,5 +1,7 @@
 // Starts a real listening proxy (node:http on 127.0.0.1, a free port) against a fake upstream.
 import { createServer, type Server } from 'node:http'
+import { afterEach } from 'vitest'
+import { type FakeUpstream, startFakeUpstream } from '@vexil/test-fixtures/fake-upstream.ts'
 import type { AddressInfo } from 'node:net'
 import { createProxyApp, createProxyConfig, type ProxyApp, type ProxyOptions } from '@vexil/proxy'
 import type { StorageProvider } from '../../src/storage/types.js'
@@ -53,6 +55,33 @@ export async function startTestProxy(upstreamUrl: string, options: TestProxyOpti
       await proxy.close()
       server.closeAllConnections()
       await new Promise((resolve) => server.close(resolve))
+    },
+  }
+}
+
+/**
+ * Fake upstreams and proxies for one test file, each stopped after the test that started it
+ * (call in the file's top level: it registers an afterEach).
+ */
+export function useServers() {
+  const cleanup: Array<() => Promise<void> | void> = []
+  afterEach(async () => {
+    for (const step of cleanup.splice(0).reverse()) await step()
+  })
+  return {
+    /** Runs `step` after the current test. */
+    defer(step: () => Promise<void> | void): void {
+      cleanup.push(step)
+    },
+    async upstream(initial?: unknown): Promise<FakeUpstream> {
+      const upstream = await startFakeUpstream(initial)
+      cleanup.push(() => upstream.close())
+      return upstream
+    },
+    async proxy(upstream: FakeUpstream, options: TestProxyOptions = {}): Promise<TestProxy> {
+      const proxy = await startTestProxy(upstream.url, options)
+      cleanup.push(() => proxy.close())
+      return proxy
     },
   }
 }
