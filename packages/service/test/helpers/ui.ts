@@ -34,10 +34,13 @@ export interface UiService {
   close(): Promise<void>
 }
 
-/** A service on 127.0.0.1 (port 0) whose clock the test can move, its scheduler's timer never firing. */
-export async function startUiService(env: NodeJS.ProcessEnv = {}): Promise<UiService> {
+/**
+ * A service on 127.0.0.1 (port 0) whose clock the test can move, its scheduler's timer never
+ * firing; it starts (and seeds the demo) `startDaysFromNow` days from now.
+ */
+export async function startUiService(options: { startDaysFromNow?: number } = {}): Promise<UiService> {
   const data = tempDir('ui')
-  let offsetMs = 0
+  let offsetMs = (options.startDaysFromNow ?? 0) * DAY_MS
   const service = await startService({
     port: 0,
     host: '127.0.0.1',
@@ -47,7 +50,7 @@ export async function startUiService(env: NodeJS.ProcessEnv = {}): Promise<UiSer
     clock: () => new Date(Date.now() + offsetMs),
     // The test takes snapshots itself (snapshotInsights); the daily timer never fires.
     timers: { setTimeout: () => 0, clearTimeout: () => {} },
-    env: { SIGNAL_ENDPOINT_RATE_LIMIT_PER_SECOND: '100', ...env },
+    env: { SIGNAL_ENDPOINT_RATE_LIMIT_PER_SECOND: '100' },
   })
   const demo = service.demo as NonNullable<RunningService['demo']>
   const api = async (method: string, path: string, body?: unknown, token = demo.adminToken) => {

@@ -68,7 +68,7 @@ function toConfig(spec: ChartSpec): ChartConfiguration {
   const datasets = spec.series.map((s, i): ChartDataset<'line' | 'bar', (number | null)[]> => {
     const color = s.color ?? PALETTE[i % PALETTE.length] as string
     return spec.kind === 'line'
-      ? { type: 'line', label: s.label, data: s.data, borderColor: color, backgroundColor: color, borderWidth: 2, pointRadius: few ? 5 : 2.5, pointHoverRadius: 6, tension: 0.25, spanGaps: false, clip: 8 }
+      ? { type: 'line', label: s.label, data: s.data, borderColor: color, backgroundColor: color, borderWidth: 2, pointRadius: few ? 5 : 2.5, pointHoverRadius: 6, cubicInterpolationMode: 'monotone', spanGaps: false, clip: 8 }
       : { type: 'bar', label: s.label, data: s.data, backgroundColor: color, borderColor: color, borderWidth: 0, borderRadius: 3, maxBarThickness: 48 }
   })
   return {

@@ -1,5 +1,5 @@
 import { useMemo } from 'preact/hooks'
-import { ApiError, useApi } from '../api.ts'
+import { useApi } from '../api.ts'
 import { Button, Card, Empty, Loading } from '../components/controls.tsx'
 import { ChartView, type ChartSpec, pointCount } from '../components/chart.tsx'
 import { ErrorNote } from '../components/error-note.tsx'
@@ -23,7 +23,7 @@ const formatDay = (iso: string) => dayLabel.format(new Date(iso))
 /** ISO week `2026-12` as `2026-W12`. */
 const formatWeek = (week: string) => week.replace('-', '-W')
 
-/** Rows grouped into one series per `seriesOf`, over the sorted `labelOf` values. */
+/** Rows grouped into one series per `seriesOf` (that has values), over the sorted `labelOf` values. */
 function pivot<T>(rows: T[], labelOf: (row: T) => string, seriesOf: (row: T) => string, valueOf: (row: T) => number | null | undefined) {
   const labels = [...new Set(rows.map(labelOf))].sort()
   const names = [...new Set(rows.map(seriesOf))].sort()
@@ -36,7 +36,8 @@ function pivot<T>(rows: T[], labelOf: (row: T) => string, seriesOf: (row: T) => 
     }
     return { label, data }
   })
-  return { labels, series }
+  // A series with no value at all (a project no flag of which reached production) is left out.
+  return { labels, series: series.filter((s) => s.data.some((value) => value !== null)) }
 }
 
 interface ChartDef {
@@ -126,11 +127,8 @@ export function InsightsPage() {
   const to = location.query.get('to') ?? today
   const toTime = Date.parse(`${to}T00:00:00Z`)
   const from = location.query.get('from') ?? utcDay((Number.isNaN(toTime) ? Date.now() : toTime) - (DEFAULT_DAYS - 1) * DAY_MS)
-  const rangeProblem = from > to ? new ApiError(400, 'ValidationError', `The start (${from}) is after the end (${to}).`) : undefined
-  const insights = useLoad(async () => {
-    if (rangeProblem) throw rangeProblem
-    return api.get<Insights>(`/api/admin/insights?from=${from}&to=${to}`)
-  }, [from, to])
+  // The service checks the range (a real day, from <= to) and names the bad end; shown by the picker.
+  const insights = useLoad(() => api.get<Insights>(`/api/admin/insights?from=${encodeURIComponent(from)}&to=${encodeURIComponent(to)}`), [from, to])
   const charts = useMemo(() => (insights.data ? chartsOf(insights.data) : []), [insights.data])
   const setRange = (range: { from?: string; to?: string }) => navigate(href('/insights', { from, to, ...range }), { replace: true })
   const preset = (days: number) => setRange({ to: today, from: utcDay(Date.now() - (days - 1) * DAY_MS) })
