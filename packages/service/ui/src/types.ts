@@ -1,4 +1,5 @@
 // The admin API's bodies as the UI reads them (packages/service/README.md). Only the fields used.
+import type { ConstraintDefinition } from '@vexil/engine'
 
 export interface Me {
   user: { id: number | null; name: string | null; username: string | null; email: string | null; isAPI?: boolean; rootRole: number }
@@ -32,14 +33,8 @@ export interface Flag {
   environments: FlagEnvironment[]
 }
 
-export interface Constraint {
-  contextName: string
-  operator: string
-  values?: string[]
-  value?: string
-  inverted?: boolean
-  caseInsensitive?: boolean
-}
+/** A strategy constraint, as the engine reads it (type only: nothing of the engine is bundled). */
+export type Constraint = ConstraintDefinition
 
 export interface Strategy {
   id: string

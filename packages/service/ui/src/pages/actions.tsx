@@ -1,5 +1,6 @@
 import { seg, useApi } from '../api.ts'
-import { Button, Card, Empty, Loading, Switch } from '../components/controls.tsx'
+import { Button, Card, Empty, Loading } from '../components/controls.tsx'
+import { EnabledSwitch } from '../components/enabled-switch.tsx'
 import { ConfirmButton } from '../components/confirm-button.tsx'
 import { ErrorNote } from '../components/error-note.tsx'
 import { useProject } from '../components/project-select.tsx'
@@ -62,18 +63,7 @@ function ActionSetCard({ set, endpointName, onChanged }: { set: ActionSet; endpo
     <Card
       class="action-set"
       title={<span data-action-set={set.name}>{set.name}</span>}
-      actions={
-        <Switch
-          checked={set.enabled}
-          label={`${set.name} enabled`}
-          busy={toggle.busy}
-          showText
-          onChange={(next) => toggle.run(async () => {
-            await api.post(`${base}/${next ? 'on' : 'off'}`)
-            await onChanged()
-          })}
-        />
-      }
+      actions={<EnabledSwitch name={set.name} enabled={set.enabled} path={base} action={toggle} onChanged={onChanged} />}
     >
       <ErrorNote error={toggle.error} />
       {set.description && <p class="muted">{set.description}</p>}

@@ -1,6 +1,7 @@
 import { useEffect, useRef, useState } from 'preact/hooks'
 import { seg, useApi } from '../api.ts'
-import { Badge, Button, Card, Empty, Field, Loading, Switch } from '../components/controls.tsx'
+import { Badge, Button, Card, Empty, Field, Loading } from '../components/controls.tsx'
+import { EnabledSwitch } from '../components/enabled-switch.tsx'
 import { ConfirmButton } from '../components/confirm-button.tsx'
 import { CopyButton } from '../components/copy-button.tsx'
 import { ErrorNote } from '../components/error-note.tsx'
@@ -43,16 +44,7 @@ export function SignalEndpointPage({ id }: { id: number }) {
       <p class="breadcrumb"><Link href="/integrations/signal-endpoints">Integrations › Signal endpoints</Link></p>
       <div class="page-header">
         <h1>{data.name}</h1>
-        <Switch
-          checked={data.enabled}
-          label={`${data.name} enabled`}
-          busy={toggle.busy}
-          showText
-          onChange={(next) => toggle.run(async () => {
-            await api.post(`${path}/${next ? 'on' : 'off'}`)
-            await endpoint.reload()
-          })}
-        />
+        <EnabledSwitch name={data.name} enabled={data.enabled} path={path} action={toggle} onChanged={endpoint.reload} />
       </div>
       <ErrorNote error={toggle.error ?? endpoint.error} />
       {data.description && <p class="lead">{data.description}</p>}

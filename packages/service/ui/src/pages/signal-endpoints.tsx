@@ -1,7 +1,8 @@
 import { useState } from 'preact/hooks'
 import { SIGNAL_ENDPOINT_NAME_MAX_LENGTH, SIGNAL_ENDPOINT_NAME_PATTERN, SIGNAL_ENDPOINT_NAME_RULE } from '../../../src/signals/endpoint-name.ts'
 import { seg, useApi } from '../api.ts'
-import { Badge, Button, Card, Empty, Field, Loading, Switch } from '../components/controls.tsx'
+import { Badge, Button, Card, Empty, Field, Loading } from '../components/controls.tsx'
+import { EnabledSwitch } from '../components/enabled-switch.tsx'
 import { ConfirmButton } from '../components/confirm-button.tsx'
 import { ErrorNote } from '../components/error-note.tsx'
 import { useAction, useLoad, useTitle } from '../hooks.ts'
@@ -120,16 +121,7 @@ function EndpointRow({ endpoint, onChanged }: { endpoint: SignalEndpoint; onChan
         <ErrorNote error={toggle.error} />
       </div>
       <div class="row-side">
-        <Switch
-          checked={endpoint.enabled}
-          label={`${endpoint.name} enabled`}
-          busy={toggle.busy}
-          showText
-          onChange={(next) => toggle.run(async () => {
-            await api.post(`${path}/${next ? 'on' : 'off'}`)
-            await onChanged()
-          })}
-        />
+        <EnabledSwitch name={endpoint.name} enabled={endpoint.enabled} path={path} action={toggle} onChanged={onChanged} />
         <ConfirmButton
           label="Delete"
           ariaLabel={`Delete ${endpoint.name}`}
