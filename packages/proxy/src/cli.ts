@@ -108,8 +108,9 @@ async function runPlatform(): Promise<number> {
     [
       '',
       'Vexil is running.',
-      `  Service (admin UI and API): ${running.url}/`,
+      `  Admin UI:                   ${running.url}/  (sign in with the admin token)`,
       `  Admin token:                ${demo.adminToken}`,
+      `  Service API:                ${running.url}/api`,
       `  Proxy:                      ${proxy.url}`,
       `  Proxy client key:           ${demo.proxyClientKey}`,
       '',

@@ -32,6 +32,7 @@ import { registerClientFeatureRoutes } from './routes/client/features.js'
 import { registerClientMetricsRoutes } from './routes/client/metrics.js'
 import { registerHealthRoutes } from './routes/health.js'
 import { registerSignalIngestRoutes } from './routes/signal-ingest.js'
+import { createUiHandler } from './routes/ui.js'
 
 export interface ServiceAppOptions {
   /** A migrated database (see `migrate`). */
@@ -42,10 +43,12 @@ export interface ServiceAppOptions {
   clock?: Clock
   /** Runs actions on stored signals (`createActionRunner`); without one, signals wait in the queue. */
   actionRunner?: Pick<ActionRunner, 'wake'>
+  /** The built admin UI served at `/` (default: this package's `dist/ui`). */
+  uiDir?: string
 }
 
 /**
- * The service as an h3 app: health, the client API and the admin API. It listens on nothing;
+ * The service as an h3 app: health, the client API, the admin API and the admin UI. It listens on nothing;
  * `startService` (or a test) mounts it on a server.
  */
 export function createServiceApp(options: ServiceAppOptions): App {
@@ -89,5 +92,7 @@ export function createServiceApp(options: ServiceAppOptions): App {
   }
   registerSignalIngestRoutes(router, ctx, options.actionRunner)
   app.use(router)
+  // Last: the admin UI answers only GET/HEAD paths that no API route took (and never /api/*).
+  app.use(createUiHandler(options.uiDir ? { root: options.uiDir } : {}))
   return app
 }

@@ -71,6 +71,7 @@ export async function runServiceCli(argv: string[], out: Pick<Console, 'log' | '
     return 1
   }
   out.log(`Vexil service listening on ${service.url} (health: ${service.url}/health)`)
+  out.log(`Admin UI: ${service.url}/ (sign in with an admin token or a personal access token)`)
   if (service.demo) {
     out.log(`Demo admin token:  ${service.demo.adminToken}`)
     out.log(`Demo client token: ${service.demo.clientToken}`)

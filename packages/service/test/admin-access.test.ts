@@ -117,6 +117,15 @@ describe('admin API: segments, tags, users, API tokens', () => {
     expect((await service.api('GET', '/api/admin/projects', { token: pat })).status).toBe(403)
   })
 
+  it('"who am I" with an admin token names the token (as Unleash answers for an API user); a client token is 403', async () => {
+    const me = await service.api('GET', '/api/admin/user')
+    expect(me.status).toBe(200)
+    expect(me.body).toMatchObject({ user: { isAPI: true, name: 'test-admin', accountType: 'Admin token' }, permissions: [{ permission: 'ADMIN' }] })
+    expect((await service.api('GET', '/api/admin/user/tokens')).status).toBe(403)
+    const client = await service.clientToken()
+    expect((await service.api('GET', '/api/admin/user', { token: client })).status).toBe(403)
+  })
+
   it('deleting a user revokes their tokens', async () => {
     expect((await service.api('DELETE', `/api/admin/user-admin/${saved.user}`)).status).toBe(200)
     expect((await service.api('GET', '/api/admin/user', { token: saved.pat as string })).status).toBe(401)

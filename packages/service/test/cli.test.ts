@@ -79,6 +79,7 @@ describe('runServiceCli', () => {
       const stopped = await first.stop()
       expect(stopped.code, stopped.output).toBe(0)
       expect(stopped.output).toContain('SIGINT received')
+      expect(stopped.output).toContain(`Admin UI: ${first.url}/ `)
 
       const second = await run('SIGTERM')
       const projects = await (await fetch(`${second.url}/api/admin/projects`, { headers: { authorization: '*:*.cli-test-secret' } })).json()

@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { FILTER_OPERATORS } from '../actions/filters.js'
+import { FILTER_OPERATORS } from '../actions/filter-operators.js'
 import type { PayloadFilter } from '../store/action-sets.js'
 import { constraintSchema } from './constraint.js'
 

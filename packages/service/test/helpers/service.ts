@@ -40,6 +40,8 @@ export interface TestServiceOptions {
   env?: NodeJS.ProcessEnv
   /** The action runner's sweep interval, or `false` for no runner. Default: the config's. */
   actionRunner?: false | { sweepIntervalMs?: number }
+  /** The built admin UI folder to serve (default: the package's dist/ui). */
+  uiDir?: string
 }
 
 /**
@@ -57,7 +59,14 @@ export async function startTestService(options: TestServiceOptions = {}): Promis
     clock,
     sweepIntervalMs: options.actionRunner?.sweepIntervalMs ?? config.signals.sweepIntervalMs,
   })
-  const server = createServer(toNodeListener(createServiceApp({ db, config, logger: silentLogger, clock, ...(actionRunner ? { actionRunner } : {}) })))
+  const server = createServer(toNodeListener(createServiceApp({
+    db,
+    config,
+    logger: silentLogger,
+    clock,
+    ...(actionRunner ? { actionRunner } : {}),
+    ...(options.uiDir ? { uiDir: options.uiDir } : {}),
+  })))
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
   const admin = newApiTokenSecret('*', '*')

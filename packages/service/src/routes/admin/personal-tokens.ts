@@ -6,6 +6,7 @@ import type { ServiceContext } from '../../context.js'
 import { badData, notFound } from '../../errors.js'
 import { writeEvent } from '../../events.js'
 import * as tokens from '../../store/personal-tokens.js'
+import type { ApiTokenRow } from '../../store/api-tokens.js'
 import { getUser, toUser } from '../../store/users.js'
 import { newPersonalTokenSecret } from '../../tokens.js'
 import { readBodyWith } from '../../validate.js'
@@ -35,7 +36,12 @@ export function registerPersonalTokenRoutes(router: Router, ctx: ServiceContext)
     return created(event, `user/tokens/${row.id}`, tokens.toPersonalToken(row, secret))
   }
 
+  // "Who am I": a user, or (as Unleash answers for an API token's ApiUser) the admin token by name.
   router.get('/api/admin/user', eventHandler(async (event) => {
+    const principal = event.context.principal
+    if (principal?.kind === 'api-token') {
+      return { user: toApiTokenUser(principal.token), permissions: [{ permission: 'ADMIN' }], feedback: [], splash: {} }
+    }
     const user = currentUser(event)
     return { user: toUser(user), permissions: user.root_role === 'Admin' ? [{ permission: 'ADMIN' }] : [], feedback: [], splash: {} }
   }))
@@ -57,4 +63,11 @@ export function registerPersonalTokenRoutes(router: Router, ctx: ServiceContext)
   }))
 
   router.post('/api/admin/user-admin/:id/tokens', eventHandler((event) => issue(event, intParam(event, 'id'))))
+}
+
+// --- Internal helpers ---
+
+/** An admin API token as the caller of `GET /api/admin/user` (only admin tokens reach it: auth.ts). */
+function toApiTokenUser(token: ApiTokenRow) {
+  return { id: null, name: token.token_name, username: token.token_name, email: null, isAPI: true, accountType: 'Admin token', rootRole: 1 }
 }

@@ -5,6 +5,7 @@ import type { ServiceContext } from '../../context.js'
 import type { Queryable } from '../../db/database.js'
 import { nameExists, notFound, ServiceError } from '../../errors.js'
 import { writeEvent } from '../../events.js'
+import { SIGNAL_ENDPOINT_NAME_MAX_LENGTH, SIGNAL_ENDPOINT_NAME_PATTERN, SIGNAL_ENDPOINT_NAME_RULE } from '../../signals/endpoint-name.js'
 import { enforceLimit } from '../../signals/limits.js'
 import { newSignalTokenSecret } from '../../signals/tokens.js'
 import { actionSetsUsing } from '../../store/action-sets.js'
@@ -15,8 +16,8 @@ import { change, created, empty, intParam } from '../http.js'
 const BASE = '/api/admin/signal-endpoints'
 
 const endpointSchema = z.object({
-  name: z.string().min(1, 'is required').max(100, 'must be at most 100 characters')
-    .regex(/^[a-z0-9_-]+$/, 'must be URL-safe: lowercase letters, digits, "-" and "_"'),
+  name: z.string().min(1, 'is required').max(SIGNAL_ENDPOINT_NAME_MAX_LENGTH, `must be at most ${SIGNAL_ENDPOINT_NAME_MAX_LENGTH} characters`)
+    .regex(SIGNAL_ENDPOINT_NAME_PATTERN, SIGNAL_ENDPOINT_NAME_RULE),
   description: z.string().nullish(),
   enabled: z.boolean().optional(),
 })

@@ -1,0 +1,237 @@
+import { useState } from 'preact/hooks'
+import { seg, useApi } from '../api.ts'
+import { Badge, Button, Card, Empty, Loading, Switch } from '../components/controls.tsx'
+import { ConfirmButton } from '../components/confirm-button.tsx'
+import { ErrorNote } from '../components/error-note.tsx'
+import { useProject } from '../components/project-select.tsx'
+import { useAction, useLoad, useTitle } from '../hooks.ts'
+import { href, navigate, useLocation } from '../router.tsx'
+import type { Flag, FlagDetail, ProjectDetail, Segment, Strategy } from '../types.ts'
+
+/**
+ * Flags of a project with their state in each of its environments: search by name, turn a flag
+ * on or off in one environment, read its strategies, mark it stale, archive it.
+ */
+export function FlagsPage() {
+  useTitle('Flags')
+  const api = useApi()
+  const location = useLocation()
+  const { project, select } = useProject()
+  const search = location.query.get('q') ?? ''
+  // Until the project is known (the project list loads first) there is nothing to load.
+  const environments = useLoad(
+    async () => (project ? (await api.get<ProjectDetail>(`/api/admin/projects/${seg(project)}`)).environments : undefined),
+    [project],
+  )
+  const flags = useLoad(
+    async () => (project ? (await api.get<{ features: Flag[] }>(`/api/admin/projects/${seg(project)}/features`)).features : undefined),
+    [project],
+  )
+  const setSearch = (q: string) => navigate(href('/flags', { project: location.query.get('project') ?? undefined, q }), { replace: true })
+  const needle = search.trim().toLowerCase()
+  const shown = flags.data?.filter((flag) => flag.name.toLowerCase().includes(needle)) ?? []
+  const envs = environments.data ?? []
+
+  return (
+    <div class="page">
+      <div class="page-header">
+        <h1>Flags</h1>
+        <Button size="small" onClick={() => flags.reload()} busy={flags.loading && !!flags.data}>Refresh</Button>
+      </div>
+      <div class="toolbar">
+        {select}
+        <div class="field inline grow">
+          <label for="flag-search">Search</label>
+          <input id="flag-search" type="search" placeholder="Flag name" value={search} onInput={(e) => setSearch(e.currentTarget.value)} />
+        </div>
+      </div>
+      <ErrorNote error={environments.error} />
+      <ErrorNote error={flags.error} />
+      {!flags.data ? (
+        !flags.error && <Loading what="flags" />
+      ) : flags.data && (
+        <Card class="flush">
+          <p class="table-caption" role="status">
+            {needle ? `${shown.length} of ${flags.data.length} flags match "${search.trim()}"` : `${flags.data.length} flags`} in {project}
+          </p>
+          {shown.length === 0 ? (
+            <Empty>{flags.data.length === 0 ? 'This project has no flags yet.' : 'No flag name matches the search.'}</Empty>
+          ) : (
+            <table class="flags-table">
+              <thead>
+                <tr>
+                  <th scope="col">Flag</th>
+                  {envs.map((env) => <th key={env} scope="col" class="env-col">{env}</th>)}
+                  <th scope="col" class="actions-col"><span class="sr-only">Actions</span></th>
+                </tr>
+              </thead>
+              <tbody>
+                {shown.map((flag) => (
+                  <FlagRow key={flag.name} flag={flag} environments={envs} onChanged={flags.reload} />
+                ))}
+              </tbody>
+            </table>
+          )}
+        </Card>
+      )}
+    </div>
+  )
+}
+
+function FlagRow({ flag, environments, onChanged }: { flag: Flag; environments: string[]; onChanged: () => Promise<void> }) {
+  const api = useApi()
+  const toggle = useAction()
+  const stale = useAction()
+  const [pending, setPending] = useState<string>()
+  const [open, setOpen] = useState(false)
+  const base = `/api/admin/projects/${seg(flag.project)}/features/${seg(flag.name)}`
+  const state = (env: string) => flag.environments.find((e) => e.name === env)?.enabled ?? false
+
+  const setEnabled = (env: string, enabled: boolean) => {
+    setPending(env)
+    void toggle.run(async () => {
+      await api.post(`${base}/environments/${seg(env)}/${enabled ? 'on' : 'off'}`)
+      await onChanged()
+    }).finally(() => setPending(undefined))
+  }
+  const setStale = () => stale.run(async () => {
+    await api.post(`/api/admin/features/${seg(flag.name)}/stale/${flag.stale ? 'off' : 'on'}`)
+    await onChanged()
+  })
+
+  return (
+    <>
+      <tr class="flag-row" data-flag={flag.name}>
+        <th scope="row" class="flag-name">
+          <span class="name">{flag.name}</span>
+          <span class="flag-meta">
+            <Badge>{flag.type}</Badge>
+            {flag.stale && <Badge tone="warn">stale</Badge>}
+          </span>
+          {flag.description && <span class="flag-description">{flag.description}</span>}
+        </th>
+        {environments.map((env) => (
+          <td key={env} class="env-cell" data-env={env}>
+            <span class="cell-label" aria-hidden="true">{env}</span>
+            <Switch
+              checked={state(env)}
+              label={`${flag.name} in ${env}`}
+              busy={pending === env}
+              disabled={toggle.busy}
+              onChange={(next) => setEnabled(env, next)}
+              showText
+            />
+          </td>
+        ))}
+        <td class="row-actions">
+          <Button size="small" variant="ghost" aria-expanded={open} onClick={() => setOpen(!open)}>
+            {open ? 'Hide strategies' : 'Strategies'}
+          </Button>
+          <Button size="small" variant="ghost" busy={stale.busy} onClick={setStale}>{flag.stale ? 'Not stale' : 'Mark stale'}</Button>
+          <ConfirmButton
+            label="Archive"
+            ariaLabel={`Archive ${flag.name}`}
+            title={`Archive ${flag.name}?`}
+            confirmLabel="Archive flag"
+            onConfirm={async () => {
+              await api.delete(base)
+              await onChanged()
+            }}
+          >
+            <p>SDKs stop receiving <strong>{flag.name}</strong> and evaluate it as off. An archived flag can be revived through the archive API.</p>
+          </ConfirmButton>
+        </td>
+      </tr>
+      {(toggle.error || stale.error) && (
+        <tr class="row-error">
+          <td colSpan={environments.length + 2}>
+            <ErrorNote error={toggle.error ?? stale.error} />
+          </td>
+        </tr>
+      )}
+      {open && (
+        <tr class="row-detail">
+          <td colSpan={environments.length + 2}>
+            <FlagStrategies project={flag.project} name={flag.name} />
+          </td>
+        </tr>
+      )}
+    </>
+  )
+}
+
+const STRATEGY_LABELS: Record<string, string> = {
+  default: 'Standard: on for everyone',
+  flexibleRollout: 'Gradual rollout',
+  userWithId: 'User IDs',
+  remoteAddress: 'IP addresses',
+  applicationHostname: 'Host names',
+  gradualRolloutUserId: 'Gradual rollout by user ID (legacy)',
+  gradualRolloutSessionId: 'Gradual rollout by session ID (legacy)',
+  gradualRolloutRandom: 'Random gradual rollout (legacy)',
+}
+
+/** A flag's strategies per environment, read-only. */
+function FlagStrategies({ project, name }: { project: string; name: string }) {
+  const api = useApi()
+  const detail = useLoad(() => api.get<FlagDetail>(`/api/admin/projects/${seg(project)}/features/${seg(name)}`), [project, name])
+  const segments = useLoad(() => api.get<{ segments: Segment[] }>('/api/admin/segments'), [])
+  if (detail.error) return <ErrorNote error={detail.error} />
+  if (!detail.data) return <Loading what="strategies" />
+  const segmentName = (id: number) => segments.data?.segments.find((s) => s.id === id)?.name ?? `segment ${id}`
+  return (
+    <div class="strategies" aria-label={`Strategies of ${name}`}>
+      {detail.data.environments.map((env) => (
+        <section key={env.name} class="strategy-env">
+          <h3>
+            {env.name} <Badge tone={env.enabled ? 'good' : 'neutral'}>{env.enabled ? 'on' : 'off'}</Badge>
+          </h3>
+          {env.strategies.length === 0 ? (
+            <p class="muted">No strategies{env.enabled ? '' : ' (turning the flag on adds the standard one)'}.</p>
+          ) : (
+            <ol class="strategy-list">
+              {env.strategies.map((strategy) => <StrategyView key={strategy.id} strategy={strategy} segmentName={segmentName} />)}
+            </ol>
+          )}
+        </section>
+      ))}
+    </div>
+  )
+}
+
+function StrategyView({ strategy, segmentName }: { strategy: Strategy; segmentName: (id: number) => string }) {
+  const parameters = Object.entries(strategy.parameters ?? {}).filter(([, value]) => value !== '')
+  return (
+    <li class="strategy">
+      <div class="strategy-title">
+        <strong>{strategy.title || STRATEGY_LABELS[strategy.name] || strategy.name}</strong> <code>{strategy.name}</code>
+        {strategy.disabled && <Badge tone="warn">disabled</Badge>}
+      </div>
+      {parameters.length > 0 && (
+        <dl class="params">
+          {parameters.map(([key, value]) => (
+            <div key={key}>
+              <dt>{key}</dt>
+              <dd>{key === 'rollout' ? `${value}%` : value}</dd>
+            </div>
+          ))}
+        </dl>
+      )}
+      {strategy.constraints.length > 0 && (
+        <ul class="constraints">
+          {strategy.constraints.map((c, i) => (
+            <li key={i}>
+              <code>{c.contextName}</code> {c.inverted && <strong>NOT </strong>}
+              <span class="operator">{c.operator}</span> {(c.values?.length ? c.values : [c.value ?? '']).join(', ')}
+              {c.caseInsensitive && <span class="muted"> (case-insensitive)</span>}
+            </li>
+          ))}
+        </ul>
+      )}
+      {strategy.segments.length > 0 && <p class="muted">Segments: {strategy.segments.map(segmentName).join(', ')}</p>}
+      {strategy.variants.length > 0 && (
+        <p class="muted">Variants: {strategy.variants.map((v) => `${v.name} (${v.weight / 10}%)`).join(', ')}</p>
+      )}
+    </li>
+  )
+}
