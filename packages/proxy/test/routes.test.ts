@@ -119,6 +119,19 @@ describe('POST /proxy', () => {
     }
   })
 
+  // Regression (found by fuzz.test.ts): a POST without a body parsed its query string as JSON (400).
+  it('ignores the query string, also when there is no body (spec 1.5)', async () => {
+    for (const body of [undefined, '{"context":{"userId":"123"}}']) {
+      const res = await fetch(proxy.at('/proxy?userId=1&properties[x]=y'), { method: 'POST', headers: json, body })
+      expect(res.status).toBe(200)
+      const names = ((await res.json()) as { toggles: Array<{ name: string }> }).toggles.map((t) => t.name)
+      expect(names.includes('gamma.user')).toBe(body !== undefined)
+    }
+    const all = await fetch(proxy.at('/proxy/all?userId=123'), { method: 'POST', headers: auth })
+    expect(all.status).toBe(200)
+    expect(await all.text()).toContain('{"name":"gamma.user","enabled":false,')
+  })
+
   it('coerces context values as the old schema did ("userId": 123 matches "123")', async () => {
     const res = await fetch(proxy.at('/proxy'), { method: 'POST', headers: json, body: JSON.stringify({ context: { userId: 123, properties: { plan: 5, beta: true } } }) })
     expect(((await res.json()) as { toggles: Array<{ name: string }> }).toggles.map((t) => t.name)).toContain('gamma.user')
