@@ -154,35 +154,35 @@ const metricsBody = fc.oneof(
   {
     weight: 3,
     arbitrary: fc
-    .record({
-      toggles: fc.dictionary(anyKey, fc.record({ yes: fc.oneof(fc.nat(1_000), fc.constantFrom('2', '-1', 1.5, 1e15)), no: fc.nat(1_000), variants: fc.dictionary(anyKey, fc.nat(50)) }, { requiredKeys: [] }), { maxKeys: 4 }),
-      impactMetrics: fc.option(jsonValue),
-    })
-    .map(({ toggles, impactMetrics }) => JSON.stringify({ appName: 'web', instanceId: 'browser', bucket: { start: '2024-01-01T00:00:00.000Z', stop: '2024-01-01T00:00:01.000Z', toggles }, impactMetrics })),
+      .record({
+        toggles: fc.dictionary(anyKey, fc.record({ yes: fc.oneof(fc.nat(1_000), fc.constantFrom('2', '-1', 1.5, 1e15)), no: fc.nat(1_000), variants: fc.dictionary(anyKey, fc.nat(50)) }, { requiredKeys: [] }), { maxKeys: 4 }),
+        impactMetrics: fc.option(jsonValue),
+      })
+      .map(({ toggles, impactMetrics }) => JSON.stringify({ appName: 'web', instanceId: 'browser', bucket: { start: '2024-01-01T00:00:00.000Z', stop: '2024-01-01T00:00:01.000Z', toggles }, impactMetrics })),
   },
   {
     weight: 1,
     arbitrary: fc
-    .record(
-      {
-        appName: jsonValue,
-        instanceId: jsonValue,
-        environment: jsonValue,
-        bucket: fc.oneof(
-          jsonValue,
-          fc.record(
-            {
-              start: fc.constantFrom('2024-01-01T00:00:00Z', 'x', 5),
-              stop: fc.constantFrom('2024-01-01T00:00:01Z', null),
-              toggles: fc.dictionary(anyKey, fc.oneof(jsonValue, fc.record({ yes: jsonValue, no: jsonValue, variants: fc.oneof(jsonValue, fc.dictionary(anyKey, jsonValue)) }, { requiredKeys: [] }))),
-            },
-            { requiredKeys: [] },
+      .record(
+        {
+          appName: jsonValue,
+          instanceId: jsonValue,
+          environment: jsonValue,
+          bucket: fc.oneof(
+            jsonValue,
+            fc.record(
+              {
+                start: fc.constantFrom('2024-01-01T00:00:00Z', 'x', 5),
+                stop: fc.constantFrom('2024-01-01T00:00:01Z', null),
+                toggles: fc.dictionary(anyKey, fc.oneof(jsonValue, fc.record({ yes: jsonValue, no: jsonValue, variants: fc.oneof(jsonValue, fc.dictionary(anyKey, jsonValue)) }, { requiredKeys: [] }))),
+              },
+              { requiredKeys: [] },
+            ),
           ),
-        ),
-      },
-      { requiredKeys: [] },
-    )
-    .map((b) => JSON.stringify(b)),
+        },
+        { requiredKeys: [] },
+      )
+      .map((b) => JSON.stringify(b)),
   },
 )
 /** Mostly valid, sometimes one field wrong. */
@@ -271,8 +271,7 @@ const endpoint = fc.oneof(
 
 const fuzzRequest: fc.Arbitrary<FuzzRequest> = fc
   .record({ target: fc.integer({ min: 0, max: 1 }), endpoint, headers })
-  .map(({ target, endpoint: { method, path, query, body }, headers }) => ({ target, method, path, query, headers, body }))
-  .map(({ target, method, path, query, headers: h, body }) => {
+  .map(({ target, endpoint: { method, path, query, body }, headers: h }) => {
     const headers: Record<string, string> = {}
     if (h.authorization !== undefined) headers.authorization = h.authorization
     if (h.contentType !== undefined) headers['content-type'] = h.contentType

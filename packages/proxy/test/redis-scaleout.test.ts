@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startFakeUpstream, type FakeUpstream } from '@vexil/test-fixtures/fake-upstream.ts'
 import { redisAvailable, type RedisServer, startRedis } from '@vexil/test-fixtures/redis-server.ts'
 import { createStorageFromConfig } from '../src/storage/index.js'
+import { until } from './helpers/until.js'
 import { CLIENT_KEY, startTestProxy, type TestProxy } from './helpers/proxy.js'
 import { changedSdkFlags, sdkFlags } from './helpers/sdk-flags.js'
 
@@ -18,13 +19,6 @@ if (!redis) console.warn('[redis-scaleout] redis-server is not installed: the sc
 const APP = 'scaleout-proxy'
 const QUERY = '/proxy?userId=vip-7731&sessionId=s1&properties[region]=nordics-4410'
 
-async function until(condition: () => boolean | Promise<boolean>, what: string, timeoutMs = 10_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs
-  while (!(await condition())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`)
-    await new Promise((resolve) => setTimeout(resolve, 20))
-  }
-}
 const evaluate = async (proxy: TestProxy) => {
   const response = await fetch(proxy.at(QUERY), { headers: { authorization: CLIENT_KEY } })
   expect(response.status).toBe(200)

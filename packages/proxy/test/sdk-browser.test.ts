@@ -12,6 +12,7 @@ import type { Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { chromiumAvailable, launchChromium, type LaunchedBrowser } from '@vexil/test-fixtures/chromium.ts'
 import { startFakeUpstream, type FakeUpstream } from '@vexil/test-fixtures/fake-upstream.ts'
+import { until } from './helpers/until.js'
 import { CLIENT_KEY, startTestProxy, type TestProxy } from './helpers/proxy.js'
 import { changedSdkFlags, createTally, SDK_CONTEXT, sdkFlags, sumMetrics } from './helpers/sdk-flags.js'
 
@@ -81,13 +82,6 @@ async function startPageServer(html: string): Promise<{ origin: string; close():
   }
 }
 
-async function until(condition: () => boolean | Promise<boolean>, what: string, timeoutMs = 10_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs
-  while (!(await condition())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`)
-    await new Promise((resolve) => setTimeout(resolve, 25))
-  }
-}
 
 describe.runIf(chromiumAvailable())('unleash-proxy-client in headless Chromium through the Vexil proxy', () => {
   let upstream: FakeUpstream

@@ -6,6 +6,7 @@ import { isDeepStrictEqual } from 'node:util'
 import { InMemoryStorageProvider, UnleashClient } from 'unleash-proxy-client'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startFakeUpstream, type FakeUpstream } from '@vexil/test-fixtures/fake-upstream.ts'
+import { until } from './helpers/until.js'
 import { CLIENT_KEY, startTestProxy, type TestProxy } from './helpers/proxy.js'
 import { changedSdkFlags, createTally, SDK_CONTEXT, sdkFlags, sumMetrics } from './helpers/sdk-flags.js'
 
@@ -35,13 +36,6 @@ const recordingFetch = async (url: string, init: RequestInit = {}): Promise<Resp
 }
 const evaluations = () => calls.filter((c) => c.path === '/proxy')
 
-async function until(condition: () => boolean, what: string, timeoutMs = 10_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`)
-    await new Promise((resolve) => setTimeout(resolve, 20))
-  }
-}
 
 /** Reads a flag as an app does, counting it as the SDK will. */
 function isEnabled(name: string): boolean {
