@@ -75,6 +75,14 @@ describe('context from the POST body', () => {
     const names = await enabled(proxy, '/proxy', { method: 'POST', body: JSON.stringify({ context: { environment: 'production', properties: { region: 'eu' }, tenantId: 'acme' } }) })
     expect(names).toEqual(expect.arrayContaining(['env.production', 'region.eu', 'tenant.acme']))
   })
+
+  // Regression (found by fuzz.test.ts): `new Date({"toString":1})` throws, which answered 500.
+  it('a currentTime that cannot become a date is dropped like an invalid one, not a 500', async () => {
+    for (const currentTime of [{ toString: 1 }, [{ valueOf: 1, toString: 1 }], { toString: {} }]) {
+      expect(await enabled(proxy, '/proxy', { method: 'POST', body: JSON.stringify({ context: { currentTime } }) })).not.toContain('date.future')
+    }
+    expect(await enabled(proxy, '/proxy', { method: 'POST', body: JSON.stringify({ context: { currentTime: '2031-01-01T00:00:00Z' } }) })).toContain('date.future')
+  })
 })
 
 describe('sessionId', () => {

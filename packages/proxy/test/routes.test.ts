@@ -1,5 +1,6 @@
 // The proxy's routes through a real listening proxy and a real fake upstream, with the
 // statuses, headers and bytes of the old proxy (unleash-proxy-behavior.md sections 1 and 3).
+import { Agent, request } from 'node:http'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startFakeUpstream, type FakeUpstream } from '@vexil/test-fixtures/fake-upstream.ts'
 import { CLIENT_KEY, startTestProxy, type TestProxy } from './helpers/proxy.js'
@@ -20,6 +21,21 @@ const EXAMPLE_BODY =
   '{"toggles":[{"name":"zeta.enabled","enabled":true,"variant":{"name":"disabled","enabled":false,"feature_enabled":true,"featureEnabled":true},"impressionData":true},{"name":"beta.variants","enabled":true,"variant":{"name":"red","payload":{"type":"string","value":"r"},"enabled":true,"feature_enabled":true,"featureEnabled":true}},{"name":"gamma.user","enabled":true,"variant":{"name":"disabled","enabled":false,"feature_enabled":true,"featureEnabled":true}}]}'
 
 const auth = { authorization: CLIENT_KEY }
+
+/** A request on a given agent (fetch hides which connection it uses). */
+function rawRequest(agent: Agent, method: string, path: string, headers: Record<string, string>, body?: Buffer): Promise<{ status: number; text: string }> {
+  return new Promise((resolve, reject) => {
+    const { port } = new URL(proxy.url)
+    const req = request({ host: '127.0.0.1', port, method, path, agent, headers: { ...headers, ...(body ? { 'content-length': String(body.length) } : {}) } }, (res) => {
+      let text = ''
+      res.setEncoding('utf8')
+      res.on('data', (chunk: string) => (text += chunk))
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, text }))
+    })
+    req.on('error', reject)
+    req.end(body)
+  })
+}
 const json = { ...auth, 'content-type': 'application/json' }
 
 let upstream: FakeUpstream
@@ -119,6 +135,19 @@ describe('POST /proxy', () => {
     }
   })
 
+  // Regression (found by fuzz.test.ts): a POST without a body parsed its query string as JSON (400).
+  it('ignores the query string, also when there is no body (spec 1.5)', async () => {
+    for (const body of [undefined, '{"context":{"userId":"123"}}']) {
+      const res = await fetch(proxy.at('/proxy?userId=1&properties[x]=y'), { method: 'POST', headers: json, body })
+      expect(res.status).toBe(200)
+      const names = ((await res.json()) as { toggles: Array<{ name: string }> }).toggles.map((t) => t.name)
+      expect(names.includes('gamma.user')).toBe(body !== undefined)
+    }
+    const all = await fetch(proxy.at('/proxy/all?userId=123'), { method: 'POST', headers: auth })
+    expect(all.status).toBe(200)
+    expect(await all.text()).toContain('{"name":"gamma.user","enabled":false,')
+  })
+
   it('coerces context values as the old schema did ("userId": 123 matches "123")', async () => {
     const res = await fetch(proxy.at('/proxy'), { method: 'POST', headers: json, body: JSON.stringify({ context: { userId: 123, properties: { plan: 5, beta: true } } }) })
     expect(((await res.json()) as { toggles: Array<{ name: string }> }).toggles.map((t) => t.name)).toContain('gamma.user')
@@ -185,6 +214,23 @@ describe('statuses for bad requests', () => {
     expect(answer.error).toBe('Request validation failed')
     expect(answer.validation).toHaveLength(1)
     expect(answer.validation[0]).toMatchObject({ instancePath, message })
+  })
+
+  // Regression (found by fuzz.test.ts): a body that failed to decode was left half read on a
+  // keep-alive connection, so the client's next request on it got ECONNRESET.
+  it('400 for a body that fails to decode, and the connection stays usable', async () => {
+    const agent = new Agent({ keepAlive: true, maxSockets: 1 })
+    try {
+      for (const size of [10, 150_000, 1_000_000]) {
+        const body = Buffer.from(`{"context":{"userId":"${'u'.repeat(size)}"}}`)
+        const bad = await rawRequest(agent, 'POST', '/proxy', { ...json, 'content-encoding': 'gzip' }, body)
+        expect(bad.status).toBe(400)
+        expect(bad.text).toContain('We were unable to parse the data you provided')
+        expect(await rawRequest(agent, 'GET', '/proxy/health', {})).toMatchObject({ status: 200, text: 'ok' })
+      }
+    } finally {
+      agent.destroy()
+    }
   })
 
   it('413 JSON for a body over 100 kB', async () => {

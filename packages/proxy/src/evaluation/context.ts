@@ -96,8 +96,8 @@ export function normalizeContext(raw: Record<string, unknown>, clientAddress: st
     const value = raw[field]
     if (!value) continue
     if (field === 'currentTime') {
-      const time = new Date(value as string)
-      if (!Number.isNaN(time.getTime())) context.currentTime = time
+      const time = parseTime(value)
+      if (time) context.currentTime = time
       continue
     }
     context[field] = value as string
@@ -105,6 +105,22 @@ export function normalizeContext(raw: Record<string, unknown>, clientAddress: st
   if (!context.remoteAddress && clientAddress) context.remoteAddress = clientAddress
   context.properties = properties
   return context
+}
+
+/**
+ * `new Date(value)` as the old proxy parsed `currentTime`, or undefined when invalid. A POST body
+ * may carry any JSON there (the old schema did not declare it), and `new Date` throws on an
+ * object whose `toString`/`valueOf` are not functions (`{"toString":1}`): that is invalid too,
+ * never a 500.
+ */
+function parseTime(value: unknown): Date | undefined {
+  let time: Date
+  try {
+    time = new Date(value as string)
+  } catch {
+    return undefined
+  }
+  return Number.isNaN(time.getTime()) ? undefined : time
 }
 
 /** Runs the custom enrichers in order; a failure is a 500 with its message. */

@@ -64,6 +64,12 @@ export function readBodyText(req: IncomingMessage, limit = BODY_LIMIT_BYTES): Pr
       done = true
     })
     stream.on('error', (error) => {
+      if (stream !== req) {
+        // As body-parser did: read off the rest of the request. Left half read, the body
+        // blocks the keep-alive connection and the client's next request on it is reset.
+        req.unpipe()
+        req.resume()
+      }
       if (done) return
       done = true
       reject(new ProxyError('INVALID_JSON', error.message))

@@ -60,7 +60,9 @@ function respond(runtime: ProxyRuntime, req: IncomingMessage, res: ServerRespons
 
 export async function handleEvaluate(runtime: ProxyRuntime, req: IncomingMessage, res: ServerResponse, call: EvaluateCall): Promise<void> {
   const { config, store } = runtime
-  let raw = call.search
+  // GET reads the context from the query string; POST from the body only (the old proxy
+  // ignored the query string of a POST, and a POST without a body is an empty context).
+  let raw = call.method === 'POST' ? '' : call.search
   if (call.method === 'POST' && hasBody(req)) {
     assertJsonContentType(req)
     raw = await readBodyText(req)

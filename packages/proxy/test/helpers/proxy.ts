@@ -1,5 +1,5 @@
 // Starts a real listening proxy (node:http on 127.0.0.1, a free port) against a fake upstream.
-import { createServer, type Server } from 'node:http'
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
 import { afterEach } from 'vitest'
 import { type FakeUpstream, startFakeUpstream } from '@vexil/test-fixtures/fake-upstream.ts'
 import type { AddressInfo } from 'node:net'
@@ -21,6 +21,8 @@ export interface TestProxyOptions extends ProxyOptions {
   /** Wait until ready (default true). */
   waitReady?: boolean
   env?: Record<string, string>
+  /** Sees every request before the proxy does (to record what reached it, and its answer). */
+  onRequest?: (req: IncomingMessage, res: ServerResponse) => void
 }
 
 export const CLIENT_KEY = 'client-key-123'
@@ -30,14 +32,21 @@ export function memoryLogger(logs: string[]): Logger {
 }
 
 export async function startTestProxy(upstreamUrl: string, options: TestProxyOptions = {}): Promise<TestProxy> {
-  const { storage = null, waitReady = true, env = {}, ...proxyOptions } = options
+  const { storage = null, waitReady = true, env = {}, onRequest, ...proxyOptions } = options
   const logs: string[] = []
   const config = await createProxyConfig(
     { serviceUrl: upstreamUrl, serviceApiToken: 'upstream-token-secret', clientKeys: [CLIENT_KEY], refreshInterval: 60_000, metricsInterval: 0, logger: memoryLogger(logs), ...proxyOptions },
     env,
   )
   const proxy = createProxyApp({ config, storage })
-  const server: Server = createServer(proxy.listener)
+  const server: Server = createServer(
+    onRequest
+      ? (req, res) => {
+          onRequest(req, res)
+          proxy.listener(req, res)
+        }
+      : proxy.listener,
+  )
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
   const started = proxy.start()
