@@ -69,18 +69,19 @@ describe('vexil proxy (CLI)', () => {
   it('serves, and on SIGTERM sends the pending metrics before exiting 0', async () => {
     const upstream = await upstreamWith()
     const port = await freePort()
+    let lookup: Promise<number> | undefined
     const run = await runCli(
       ['proxy'],
       { SERVICE_URL: upstream.url, SERVICE_API_TOKEN: 'cli-token', SERVICE_PROXY_CLIENT_KEYS: 'cli-key', PORT: String(port), HOST: '127.0.0.1', SERVICE_METRICS_INTERVAL: '600000', LOG_LEVEL: 'info' },
       /Ready: 1 flags/,
       (child) => {
-        void (async () => {
-          const res = await fetch(`http://127.0.0.1:${port}/proxy`, { method: 'POST', headers: { authorization: 'cli-key', 'content-type': 'application/json' }, body: '{"toggles":["on"]}' })
-          expect(res.status).toBe(200)
-          child.kill('SIGTERM')
-        })()
+        // Whatever the lookup gives, stop the process: its status is asserted below.
+        lookup = fetch(`http://127.0.0.1:${port}/proxy`, { method: 'POST', headers: { authorization: 'cli-key', 'content-type': 'application/json' }, body: '{"toggles":["on"]}' })
+          .then((res) => res.status)
+          .finally(() => child.kill('SIGTERM'))
       },
     )
+    expect(await lookup).toBe(200)
     expect(run.code).toBe(0)
     expect(run.stdout + run.stderr).toContain(`127.0.0.1:${port}`)
     const metrics = upstream.requestsTo('/client/metrics').map((r) => JSON.parse(r.body) as { bucket: { toggles: Record<string, { yes: number }> } })
