@@ -22,7 +22,8 @@ function start(ports: { proxy: number; service: number }): Promise<Started> {
   if (!existsSync(CLI)) throw new Error(`${CLI} is missing: run npm run build first (npm ci does)`)
   const child = spawn(process.execPath, [CLI, 'start'], {
     cwd: workdir,
-    env: { PATH: process.env.PATH ?? '', PORT: String(ports.proxy), SERVICE_PORT: String(ports.service), SERVICE_METRICS_INTERVAL: '600000' },
+    // The proxy's backup goes to the work folder, not the machine's shared temp folder.
+    env: { PATH: process.env.PATH ?? '', PORT: String(ports.proxy), SERVICE_PORT: String(ports.service), SERVICE_METRICS_INTERVAL: '600000', STORAGE_FILE_DIRECTORY: workdir },
     stdio: ['ignore', 'pipe', 'pipe'],
   })
   let output = ''

@@ -42,7 +42,12 @@ function runCli(args: string[], env: Record<string, string>, untilOutput?: RegEx
       stderr += d
       check()
     })
-    child.on('exit', (code) => resolve({ code, stdout, stderr }))
+    // Never hang the suite: a process still running after 20 s is killed and its output shown.
+    const timer = setTimeout(() => child.kill('SIGKILL'), 20_000)
+    child.on('exit', (code) => {
+      clearTimeout(timer)
+      resolve({ code, stdout, stderr })
+    })
   })
 }
 
@@ -72,7 +77,9 @@ describe('vexil proxy (CLI)', () => {
     let lookup: Promise<number> | undefined
     const run = await runCli(
       ['proxy'],
-      { SERVICE_URL: upstream.url, SERVICE_API_TOKEN: 'cli-token', SERVICE_PROXY_CLIENT_KEYS: 'cli-key', PORT: String(port), HOST: '127.0.0.1', SERVICE_METRICS_INTERVAL: '600000', LOG_LEVEL: 'info' },
+      // Memory storage: the default backup file in the temp folder is shared by every proxy with
+      // the same app name on this machine, and another test's flags must not make this one ready.
+      { SERVICE_URL: upstream.url, SERVICE_API_TOKEN: 'cli-token', SERVICE_PROXY_CLIENT_KEYS: 'cli-key', PORT: String(port), HOST: '127.0.0.1', SERVICE_METRICS_INTERVAL: '600000', LOG_LEVEL: 'info', STORAGE_PROVIDER: 'memory' },
       /Ready: 1 flags/,
       (child) => {
         // Whatever the lookup gives, stop the process: its status is asserted below.
@@ -81,8 +88,8 @@ describe('vexil proxy (CLI)', () => {
           .finally(() => child.kill('SIGTERM'))
       },
     )
-    expect(await lookup).toBe(200)
-    expect(run.code).toBe(0)
+    expect(await lookup, run.stdout + run.stderr).toBe(200)
+    expect(run.code, run.stdout + run.stderr).toBe(0)
     expect(run.stdout + run.stderr).toContain(`127.0.0.1:${port}`)
     const metrics = upstream.requestsTo('/client/metrics').map((r) => JSON.parse(r.body) as { bucket: { toggles: Record<string, { yes: number }> } })
     expect(metrics.reduce((n, m) => n + (m.bucket.toggles.on?.yes ?? 0), 0)).toBe(1)
