@@ -161,44 +161,47 @@ export function createProxyApp(options: ProxyAppOptions): ProxyApp {
     throw new ProxyError('NOT_FOUND', `Cannot ${method} ${rawPath}`)
   }
 
+  /** One request: CORS, routing, and every error turned into its answer. */
+  async function handle(req: IncomingMessage, res: ServerResponse, event: H3Event): Promise<unknown> {
+    const origin = req.headers.origin
+    const cors = corsHeaders(origin)
+    if (req.method === 'OPTIONS') {
+      // The old proxy answered every preflight, on any path, before routing.
+      applyPreflight(config.cors, origin, req.headers['access-control-request-headers'], res)
+      if (!config.cors.preflightContinue) {
+        res.statusCode = config.cors.optionsSuccessStatus
+        res.setHeader('content-length', '0')
+        res.end()
+        return
+      }
+    }
+    try {
+      return await route(event, req, res, cors)
+    } catch (error) {
+      if (res.headersSent) {
+        logger.error('Error after the response started', error)
+        res.destroy()
+        return
+      }
+      applyCors(res, cors)
+      if (error instanceof ProxyError) {
+        if (error.code === 'INTERNAL') logger.error(`Request failed: ${error.message}`)
+        sendError(res, error, req.method === 'HEAD')
+      } else if (isError(error) && error.statusCode === 404) {
+        // The docs handler's unknown paths.
+        sendError(res, new ProxyError('NOT_FOUND', `Cannot ${req.method} ${(req.url ?? '/').split('?')[0]}`), req.method === 'HEAD')
+      } else {
+        logger.error('Unexpected error while handling a request', error)
+        sendError(res, new ProxyError('INTERNAL', error instanceof Error ? error.message : String(error)), req.method === 'HEAD')
+      }
+    }
+  }
+
+  // Measured on the hot path (npm run bench -- proxy, 5 alternating rounds): dispatching
+  // /proxy before h3's event layer was within the machine's noise of going through it, so
+  // every request goes through h3.
   const app = createApp()
-  app.use(
-    eventHandler(async (event) => {
-      const { req, res } = event.node
-      const origin = req.headers.origin
-      const cors = corsHeaders(origin)
-      if (req.method === 'OPTIONS') {
-        // The old proxy answered every preflight, on any path, before routing.
-        applyPreflight(config.cors, origin, req.headers['access-control-request-headers'], res)
-        if (!config.cors.preflightContinue) {
-          res.statusCode = config.cors.optionsSuccessStatus
-          res.setHeader('content-length', '0')
-          res.end()
-          return
-        }
-      }
-      try {
-        return await route(event, req, res, cors)
-      } catch (error) {
-        if (res.headersSent) {
-          logger.error('Error after the response started', error)
-          res.destroy()
-          return
-        }
-        applyCors(res, cors)
-        if (error instanceof ProxyError) {
-          if (error.code === 'INTERNAL') logger.error(`Request failed: ${error.message}`)
-          sendError(res, error, req.method === 'HEAD')
-        } else if (isError(error) && error.statusCode === 404) {
-          // The docs handler's unknown paths.
-          sendError(res, new ProxyError('NOT_FOUND', `Cannot ${req.method} ${(req.url ?? '/').split('?')[0]}`), req.method === 'HEAD')
-        } else {
-          logger.error('Unexpected error while handling a request', error)
-          sendError(res, new ProxyError('INTERNAL', error instanceof Error ? error.message : String(error)), req.method === 'HEAD')
-        }
-      }
-    }),
-  )
+  app.use(eventHandler((event) => handle(event.node.req, event.node.res, event)))
 
   let started: Promise<void> | undefined
   const fallbackOptions = { store, logger, upstreamAnswered: () => poller.upstreamAnswered }
