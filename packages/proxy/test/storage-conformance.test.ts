@@ -118,8 +118,8 @@ describe.each(drivers)('storage provider $name', (driver) => {
       expect(await storage.get('unleash-proxy')).toEqual(samplePayload())
     })
 
-    it('a second instance over the same backing store sees the data, and the last set wins', async (ctx) => {
-      if (driver.perInstance) ctx.skip(driver.perInstance)
+    // The memory driver keeps data per instance by design: the case does not apply to it.
+    if (!driver.perInstance) it('a second instance over the same backing store sees the data, and the last set wins', async () => {
       const first = open()
       const second = open()
       await first.set('unleash-proxy', samplePayload())
