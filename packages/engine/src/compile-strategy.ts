@@ -68,6 +68,8 @@ function compileTest(name: string, parameters: Record<string, unknown>, featureN
   return neverGate()
 }
 
+const byCost = (a: Gate, b: Gate) => GATE_COST[a.kind]! - GATE_COST[b.kind]!
+
 /** Compiles one strategy of a feature: its test, its constraints and segments, its variants. */
 export function compileStrategy(definition: unknown, featureName: string, env: CompileEnvironment): CompiledStrategy {
   if (definition === null || typeof definition !== 'object') {
@@ -77,11 +79,11 @@ export function compileStrategy(definition: unknown, featureName: string, env: C
   const raw = definition as Record<string, unknown>
   const parameters =
     raw.parameters !== null && typeof raw.parameters === 'object' ? (raw.parameters as Record<string, unknown>) : {}
-  const warnFor = (prefix: string) => (message: string) => env.warn(`${prefix}: ${message}`)
+  const warn = (message: string) => env.warn(`${featureName}: ${message}`)
 
   const gates: Gate[] = []
   for (const constraint of Array.isArray(raw.constraints) ? raw.constraints : []) {
-    gates.push(compileConstraint(constraint, env.slots, env.constraints, warnFor(featureName)))
+    gates.push(compileConstraint(constraint, env.slots, env.constraints, warn))
   }
   for (const id of Array.isArray(raw.segments) ? raw.segments : []) {
     const segmentGates = compileSegment(toNumber(id), env)
@@ -96,7 +98,7 @@ export function compileStrategy(definition: unknown, featureName: string, env: C
   // Constraints are pure, so their order is free: the cheap and selective go first (an IN
   // list rejects most contexts; a NOT_IN list passes most). The strategy's own test stays last,
   // as in the Node SDK, where a custom strategy only runs once its constraints pass.
-  gates.sort((a, b) => GATE_COST[a.kind]! - GATE_COST[b.kind]!)
+  if (gates.length > 1) gates.sort(byCost)
   gates.push(compileTest(stringify(raw.name) ?? '', parameters, featureName, env))
 
   const variants = Array.isArray(raw.variants) ? raw.variants : []
