@@ -56,7 +56,8 @@ describe.runIf(chromiumAvailable())('the admin UI in headless Chromium', () => {
       await page.getByLabel('Admin token or personal access token').fill('*:*.not-a-real-token')
       await page.getByRole('button', { name: 'Sign in' }).click()
       await expect.poll(() => alert().innerText()).toBe('The token was not accepted: The provided API token is not valid.')
-      expect(await page.evaluate(() => document.activeElement?.getAttribute('role'))).toBe('alert')
+      // The note takes focus in an effect, which runs after the paint that shows its text.
+      await expect.poll(() => page.evaluate(() => document.activeElement?.getAttribute('role'))).toBe('alert')
       await screenshot(page, 'signin-wrong-token-1280')
 
       await page.getByLabel('Admin token or personal access token').fill(ui.clientToken)
@@ -335,7 +336,7 @@ describe.runIf(chromiumAvailable())('the admin UI in headless Chromium', () => {
       await page.getByRole('button', { name: 'Create action set' }).click()
       const error = page.locator('.form-footer [role="alert"]')
       await expect.poll(() => error.innerText()).toBe('A limit was reached: Failed to create action set filters. You can\'t create more than the established limit of 5.')
-      expect(await page.evaluate(() => document.activeElement?.classList.contains('error-note'))).toBe(true)
+      await expect.poll(() => page.evaluate(() => document.activeElement?.classList.contains('error-note'))).toBe(true)
       await screenshot(page, 'action-set-error-1280')
     })
 
