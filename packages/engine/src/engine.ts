@@ -81,6 +81,8 @@ export function createEngine(options: EngineOptions = {}): Engine {
   let features = new Map<string, CompiledFeature>()
   let order: CompiledFeature[] = []
   let dateTargets: number[] | undefined
+  /** `slots.size` after the last full compile (see `apply`). */
+  let fullSize = 0
 
   function compileAll(names: Iterable<string>, warnings: string[]): void {
     const env: CompileEnvironment = { customStrategies, segments, hostname, slots, constraints, segmentGates: new Map(), warn: (m) => warnings.push(m) }
@@ -99,16 +101,23 @@ export function createEngine(options: EngineOptions = {}): Engine {
     }
   }
 
+  /** Compiles every definition afresh, with new slots. */
+  function compileEverything(warnings: string[]): void {
+    features = new Map()
+    slots = createSlotTable()
+    constraints = new Map()
+    compileAll(definitions.keys(), warnings)
+    fullSize = slots.size
+  }
+
   function apply(change: StateChange, warnings: string[]): void {
     if (change.kind === 'replace') {
       definitions = change.features
       segments = change.segments
-      features = new Map()
-      slots = createSlotTable()
-      constraints = new Map()
-      compileAll(definitions.keys(), warnings)
+      compileEverything(warnings)
     } else {
       const dirty = new Set<string>()
+      let hydrated = false
       for (const step of change.steps) {
         switch (step.kind) {
           case 'hydrate':
@@ -118,6 +127,7 @@ export function createEngine(options: EngineOptions = {}): Engine {
             features = new Map()
             slots = createSlotTable()
             constraints = new Map()
+            hydrated = true
             for (const name of definitions.keys()) dirty.add(name)
             break
           case 'feature-updated':
@@ -137,11 +147,18 @@ export function createEngine(options: EngineOptions = {}): Engine {
         }
       }
       compileAll(dirty, warnings)
+      // A recompiled flag takes new slots and leaves its old ones unused, and every frame has a
+      // byte for each: after many updates, start afresh (each flag's warnings were said already).
+      if (hydrated) fullSize = slots.size
+      else if (slots.size > 2 * fullSize + 4096) compileEverything([])
     }
-    // Keep payload order: a Map iterates in insertion order and upserts keep their position.
-    const next = new Map<string, CompiledFeature>()
-    for (const name of definitions.keys()) next.set(name, features.get(name)!)
-    features = next
+    if (change.kind !== 'replace') {
+      // Keep payload order (a full payload compiles in it): a Map iterates in insertion order,
+      // and a flag removed and added again in one batch keeps its old place in `features`.
+      const next = new Map<string, CompiledFeature>()
+      for (const name of definitions.keys()) next.set(name, features.get(name)!)
+      features = next
+    }
     order = [...features.values()]
     for (const feature of order) {
       const dependencies: unknown = feature.definition.dependencies

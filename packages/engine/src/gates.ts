@@ -48,10 +48,7 @@ export const neverGate = (): Gate => gate(NEVER)
 
 export function testGate(gate: Gate, frame: Frame): boolean {
   const memo = gate.memo
-  if (memo >= 0) {
-    const known = frame.results[memo]
-    if (known !== 0) return known === 1
-  }
+  if (memo >= 0 && frame.marks[memo] === frame.epoch) return frame.answers[memo] === 1
   let result: boolean
   switch (gate.kind) {
     case ALWAYS:
@@ -91,7 +88,10 @@ export function testGate(gate: Gate, frame: Frame): boolean {
       result = false
   }
   if (gate.inverted) result = !result
-  if (memo >= 0) frame.results[memo] = result ? 1 : 2
+  if (memo >= 0) {
+    frame.marks[memo] = frame.epoch
+    frame.answers[memo] = result ? 1 : 0
+  }
   return result
 }
 

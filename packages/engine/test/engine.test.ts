@@ -173,6 +173,73 @@ describe('loading', () => {
     expect(engine.getState().segments).toEqual([])
   })
 
+  it('a flag updated thousands of times tests its newest lists only (old lists never leak in, old slots are reclaimed)', () => {
+    const engine = createEngine()
+    const listOf = (i: number) => Array.from({ length: 20 }, (_, j) => `user-${i + j}`)
+    const flag = (i: number) =>
+      on('list', [{ name: 'default', constraints: [{ contextName: 'userId', operator: 'IN', values: listOf(i) }, { contextName: 'team', operator: 'NOT_IN', values: [`team-${i}`] }] }])
+    engine.load({ events: [{ type: 'hydration', eventId: 1, features: [flag(0), on('other', [{ name: 'userWithId', parameters: { userIds: 'user-0, user-1' } }])], segments: [] }] })
+    // Enough updates to pass the rebuild threshold (each update takes two new slots).
+    for (let i = 1; i <= 3000; i++) {
+      engine.load({ events: [{ type: 'feature-updated', eventId: i + 1, feature: flag(i) }] })
+      if (i % 500 === 0 || i === 1) {
+        expect(engine.isEnabled('list', { userId: `user-${i}` })).toBe(true)
+        expect(engine.isEnabled('list', { userId: `user-${i + 19}` })).toBe(true)
+        expect(engine.isEnabled('list', { userId: `user-${i - 1}` })).toBe(false)
+        expect(engine.isEnabled('list', { userId: `user-${i}`, properties: { team: `team-${i}` } })).toBe(false)
+        expect(engine.isEnabled('list', { userId: `user-${i}`, properties: { team: `team-${i - 1}` } })).toBe(true)
+        expect(engine.isEnabled('other', { userId: 'user-1' })).toBe(true)
+        expect(engine.isEnabled('other', { userId: 'user-2' })).toBe(false)
+      }
+    }
+  })
+
+  it('an evaluation nested in another (a custom strategy calling the engine) leaves the outer one right', () => {
+    const inUsers = (values: string[]) => [{ contextName: 'userId', operator: 'IN', values }]
+    let nested: string[] = []
+    const engine = createEngine({
+      strategies: [{ name: 'nested', isEnabled: (_parameters, context) => {
+        nested = engine.evaluateAll({ userId: 'u2' }).map((t) => t.name)
+        return context.userId === 'u1'
+      } }],
+    })
+    engine.load({
+      features: [
+        on('a', [{ name: 'default', constraints: inUsers(['u1']) }]),
+        on('b', [{ name: 'nested', constraints: inUsers(['u1', 'u3']) }]),
+        on('c', [{ name: 'default', constraints: inUsers(['u1']) }]), // the same constraint as a: shared
+        on('d', [{ name: 'userWithId', parameters: { userIds: 'u1,u2' } }]),
+        on('e', [{ name: 'default', constraints: [{ contextName: 'userId', operator: 'NOT_IN', values: ['u1'] }] }]),
+      ],
+    })
+    expect(engine.evaluateAll({ userId: 'u1' }).map((t) => t.name)).toEqual(['a', 'b', 'c', 'd'])
+    expect(nested).toEqual(['d', 'e'])
+  })
+
+  it('shares a compiled constraint only with an identical one, whatever its strings hold', () => {
+    const engine = createEngine()
+    const strategy = (constraint: Record<string, unknown>) => [{ name: 'default', constraints: [constraint] }]
+    engine.load({
+      features: [
+        on('a', strategy({ contextName: 'x', operator: 'STR_CONTAINS', values: ['1:a', 'b'] })),
+        on('b', strategy({ contextName: 'x', operator: 'STR_CONTAINS', values: ['1:a,1:b'] })),
+        on('c', strategy({ contextName: 'x1:', operator: 'IN', values: ['y'] })),
+        on('d', strategy({ contextName: 'x', operator: 'IN', values: ['1:y'] })),
+        on('e', strategy({ contextName: 'x', operator: 'NUM_GT', value: '1' })),
+        on('f', strategy({ contextName: 'x', operator: 'NUM_GTE', value: '1' })),
+        on('g', strategy({ contextName: 'x', operator: 'NUM_GT', value: '1', inverted: true })),
+      ],
+    })
+    const enabled = (context: Record<string, unknown>) => engine.evaluateAll(context).map((t) => t.name)
+    expect(enabled({ properties: { x: '1:a' } })).toEqual(['a', 'g'])
+    expect(enabled({ properties: { x: '1:a,1:b' } })).toEqual(['a', 'b', 'g'])
+    expect(enabled({ properties: { x: 'b' } })).toEqual(['a', 'g'])
+    expect(enabled({ properties: { 'x1:': 'y' } })).toEqual(['c', 'g'])
+    expect(enabled({ properties: { x: '1:y' } })).toEqual(['d', 'g'])
+    expect(enabled({ properties: { x: '1' } })).toEqual(['f', 'g'])
+    expect(enabled({ properties: { x: '2' } })).toEqual(['e', 'f'])
+  })
+
   it('keeps the previous state and warns when the payload is unusable', () => {
     const engine = createEngine()
     engine.load({ features: [on('a', [])] })

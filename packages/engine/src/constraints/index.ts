@@ -13,8 +13,8 @@ export type { Predicate } from './types.js'
 
 /** Each operator's gate kind and the compiler of its data; undefined data means "always false". */
 const OPERATORS: Record<string, { kind: number; compile: (spec: ConstraintSpec) => unknown }> = {
-  IN: { kind: IN, compile: (spec) => compileMembership(spec.field, spec.values) },
-  NOT_IN: { kind: NOT_IN, compile: (spec) => compileMembership(spec.field, spec.values) },
+  IN: { kind: IN, compile: (spec) => compileMembership(spec.slots, spec.field, spec.values) },
+  NOT_IN: { kind: NOT_IN, compile: (spec) => compileMembership(spec.slots, spec.field, spec.values) },
   STR_STARTS_WITH: { kind: STRING, compile: compileString },
   STR_ENDS_WITH: { kind: STRING, compile: compileString },
   STR_CONTAINS: { kind: STRING, compile: compileString },
@@ -56,6 +56,17 @@ export type ConstraintCache = Map<string, Gate>
 const MAX_SHARED_VALUES = 8
 
 /**
+ * An exact key for a constraint: the operator is one of OPERATORS' names and every other string
+ * is prefixed by its length, so two keys are equal only for equal constraints, whatever the
+ * strings hold (measured 8% of compiling 10k flags when it was JSON).
+ */
+function constraintKey(operator: string, contextName: string, inverted: boolean, caseInsensitive: boolean, value: string | undefined, values: readonly string[]): string {
+  let key = `${operator}${inverted ? '!' : '='}${caseInsensitive ? 'i' : 's'}${contextName.length}:${contextName}${value === undefined ? '-' : `${value.length}:${value}`}`
+  for (let i = 0; i < values.length; i++) key += `,${values[i]!.length}:${values[i]}`
+  return key
+}
+
+/**
  * Compiles one constraint. An unknown operator is false even when inverted (Node SDK);
  * otherwise `inverted` negates the operator's answer, including its "missing or invalid" false.
  */
@@ -76,11 +87,10 @@ export function compileConstraint(definition: unknown, slots: SlotTable, cache: 
   const value = raw.value === undefined || raw.value === null ? undefined : stringify(raw.value)
   const caseInsensitive = raw.caseInsensitive === true
   const inverted = raw.inverted === true
-  // The key is exact: the scalar parts JSON-encoded, then the values joined by NUL (a constraint
-  // whose values contain NUL is simply not shared). Long lists (user ids) are rarely repeated
-  // outside segments, which are shared as a whole, and hashing their keys made compiling slow.
-  const shareable = values.length <= MAX_SHARED_VALUES && !values.some((v) => v.includes('\u0000'))
-  const key = shareable ? `${JSON.stringify([operator, contextName, inverted, caseInsensitive, value ?? null])}\u0000${values.join('\u0000')}` : ''
+  // Long lists (user ids) are rarely repeated outside segments, which are shared as a whole,
+  // and hashing their keys made compiling slow.
+  const shareable = values.length <= MAX_SHARED_VALUES
+  const key = shareable ? constraintKey(operator, contextName, inverted, caseInsensitive, value, values) : ''
   const cached = shareable ? cache.get(key) : undefined
   if (cached) {
     if (cached.memo < 0) cached.memo = slots.memo()

@@ -1,24 +1,20 @@
-import { type FieldAccessor, type Frame, readField } from '../context.js'
+import { type FieldAccessor, type Frame, type Membership, type SlotTable, isMember } from '../context.js'
 
 // IN / NOT_IN compare exactly and case-sensitively; `caseInsensitive` is ignored (Node SDK).
+// The lists live in the slot table's inverted index (see `Membership`).
 
-export interface MembershipData {
-  field: FieldAccessor
-  values: Set<string>
-}
+export type MembershipData = Membership
 
-export function compileMembership(field: FieldAccessor, values: Iterable<string>): MembershipData {
-  return { field, values: new Set(values) }
+export function compileMembership(slots: SlotTable, field: FieldAccessor, values: Iterable<string>): MembershipData {
+  return slots.membership(field, values)
 }
 
 /** IN: the field is present and one of the values (an empty list is never). */
 export function testIn(data: MembershipData, frame: Frame): boolean {
-  const value = readField(frame, data.field)
-  return value !== undefined && data.values.has(value)
+  return isMember(data, frame)
 }
 
 /** NOT_IN: a missing field passes (spec 11). */
 export function testNotIn(data: MembershipData, frame: Frame): boolean {
-  const value = readField(frame, data.field)
-  return value === undefined || !data.values.has(value)
+  return !isMember(data, frame)
 }

@@ -5,4 +5,4 @@ import type { StrategyCompiler } from './types.js'
 
 /** userWithId: the context's userId is one of `userIds` (each id trimmed): an IN on userId. */
 export const compileUserWithId: StrategyCompiler = ({ parameters, slots }) =>
-  gate(IN, compileMembership(slots.topLevel('userId'), listParameter(parameters.userIds)))
+  gate(IN, compileMembership(slots, slots.topLevel('userId'), listParameter(parameters.userIds)))
