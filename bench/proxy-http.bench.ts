@@ -14,7 +14,7 @@ import { type BudgetRow, inCI } from './budget.js'
 const here = fileURLToPath(new URL('.', import.meta.url))
 const CONNECTIONS = 32
 const DURATION_S = Number(process.env.BENCH_HTTP_SECONDS ?? 3)
-const ROUNDS = Number(process.env.BENCH_HTTP_ROUNDS ?? 5)
+const ROUNDS = Number(process.env.BENCH_HTTP_ROUNDS ?? 7)
 const REFERENCE_ROUNDS = Math.min(ROUNDS, 2)
 const CLIENT_KEY = 'bench-key'
 
