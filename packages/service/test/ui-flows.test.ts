@@ -93,7 +93,7 @@ describe.runIf(chromiumAvailable())('the admin UI in headless Chromium', () => {
       await signIn(other.page, ui.url, vicToken)
       await other.page.waitForURL(`${ui.url}/insights`)
       expect(await other.page.locator('.whoami').innerText()).toMatch(/Vic Viewer\s*Viewer/)
-      expect(await other.page.getByRole('navigation', { name: 'Main' }).getByRole('link').allInnerTexts()).toEqual(['Insights'])
+      await expect.poll(() => other.page.getByRole('navigation', { name: 'Main' }).getByRole('link').allInnerTexts()).toEqual(['Insights'])
       await other.page.goto(`${ui.url}/flags`)
       expect(await other.page.getByRole('heading', { level: 1 }).innerText()).toBe('Admins only')
 
@@ -207,7 +207,8 @@ describe.runIf(chromiumAvailable())('the admin UI in headless Chromium', () => {
       saved.endpointId = Number(page.url().split('/').pop())
       expect(await page.getByRole('heading', { level: 1 }).innerText()).toBe('alerts')
       expect(await page.locator('.address').innerText()).toContain(`${ui.url}/api/signal-endpoint/alerts`)
-      expect(await page.locator('#signals').innerText()).toContain('No signals yet')
+      // The list loads after the page: wait for it rather than read the loading line.
+      await expect.poll(() => page.locator('#signals').innerText()).toContain('No signals yet')
     })
 
     it('creates a token and shows its secret exactly once, with a copy button and a curl line', async () => {
@@ -283,7 +284,7 @@ describe.runIf(chromiumAvailable())('the admin UI in headless Chromium', () => {
       await page.waitForURL(`${ui.url}/actions/demo/new`)
 
       await page.getByLabel('Name', { exact: true }).fill('kill checkout on high severity')
-      expect(await page.getByLabel('Signal endpoint').inputValue()).toBe(String(saved.endpointId)) // the only one
+      await expect.poll(() => page.getByLabel('Signal endpoint').inputValue()).toBe(String(saved.endpointId)) // the only one
       const latest = page.locator('.latest-payload')
       await latest.locator('pre').waitFor()
       expect(await latest.locator('pre').innerText()).toContain('"region": "eu"')
