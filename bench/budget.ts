@@ -1,6 +1,7 @@
 // Budgets: each benchmark figure is checked against a limit and printed as a table. Ratios
-// (measured side by side in one run) are always enforced; absolute times are enforced on a
-// developer machine but only reported under CI=true, whose shared 2-core machines are noisy.
+// (measured side by side in one run) are always enforced, except the HTTP throughput shares;
+// those and absolute times are enforced on a developer machine but only reported under CI=true,
+// whose shared 2-core machines are noisy.
 
 export interface BudgetRow {
   metric: string
@@ -11,6 +12,11 @@ export interface BudgetRow {
   limit: number
   /** Ratios are enforced everywhere; absolute figures only outside CI. */
   absolute: boolean
+  /**
+   * A ratio too noisy for CI's shared 2-core machines, where the load generator and the server
+   * share the cores: enforced by `npm run bench` outside CI, reported under CI=true.
+   */
+  noisyInCI?: boolean
 }
 
 export const inCI = process.env.CI === 'true'
@@ -20,7 +26,7 @@ export function passes(row: BudgetRow): boolean {
 }
 
 export function enforced(row: BudgetRow): boolean {
-  return !row.absolute || !inCI
+  return !(row.absolute || row.noisyInCI) || !inCI
 }
 
 const format = (value: number) => (value >= 100 ? value.toFixed(0) : value >= 10 ? value.toFixed(1) : value.toFixed(2))
