@@ -101,11 +101,16 @@ export function createEngine(options: EngineOptions = {}): Engine {
     }
   }
 
-  /** Compiles every definition afresh, with new slots. */
-  function compileEverything(warnings: string[]): void {
+  /** Drops every compiled flag, slot and shared constraint. */
+  function startAfresh(): void {
     features = new Map()
     slots = createSlotTable()
     constraints = new Map()
+  }
+
+  /** Compiles every definition afresh, with new slots. */
+  function compileEverything(warnings: string[]): void {
+    startAfresh()
     compileAll(definitions.keys(), warnings)
     fullSize = slots.size
   }
@@ -124,9 +129,7 @@ export function createEngine(options: EngineOptions = {}): Engine {
             definitions = step.features
             segments = step.segments
             dirty.clear()
-            features = new Map()
-            slots = createSlotTable()
-            constraints = new Map()
+            startAfresh()
             hydrated = true
             for (const name of definitions.keys()) dirty.add(name)
             break
@@ -147,12 +150,11 @@ export function createEngine(options: EngineOptions = {}): Engine {
         }
       }
       compileAll(dirty, warnings)
-      // A recompiled flag takes new slots and leaves its old ones unused, and every frame has a
-      // byte for each: after many updates, start afresh (each flag's warnings were said already).
+      // A recompiled flag takes new slots and leaves its old ones unused, and the slot table's
+      // marks keep an entry for each: after many updates, start afresh (each flag's warnings
+      // were said already).
       if (hydrated) fullSize = slots.size
       else if (slots.size > 2 * fullSize + 4096) compileEverything([])
-    }
-    if (change.kind !== 'replace') {
       // Keep payload order (a full payload compiles in it): a Map iterates in insertion order,
       // and a flag removed and added again in one batch keeps its old place in `features`.
       const next = new Map<string, CompiledFeature>()

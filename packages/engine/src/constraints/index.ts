@@ -2,7 +2,6 @@ import { type SlotTable, stringify } from '../context.js'
 import { DATE, type Gate, IN, NEVER, NOT_IN, NUMBER, PREDICATE, SEMVER, STRING, gate, neverGate } from '../gates.js'
 import { compileCidr } from './cidr.js'
 import { compileDate } from './date.js'
-import { compileMembership } from './membership.js'
 import { compileNumber } from './number.js'
 import { compileRegexConstraint } from './regex.js'
 import { compileSemver } from './semver.js'
@@ -13,8 +12,8 @@ export type { Predicate } from './types.js'
 
 /** Each operator's gate kind and the compiler of its data; undefined data means "always false". */
 const OPERATORS: Record<string, { kind: number; compile: (spec: ConstraintSpec) => unknown }> = {
-  IN: { kind: IN, compile: (spec) => compileMembership(spec.slots, spec.field, spec.values) },
-  NOT_IN: { kind: NOT_IN, compile: (spec) => compileMembership(spec.slots, spec.field, spec.values) },
+  IN: { kind: IN, compile: (spec) => spec.slots.membership(spec.field, spec.values) },
+  NOT_IN: { kind: NOT_IN, compile: (spec) => spec.slots.membership(spec.field, spec.values) },
   STR_STARTS_WITH: { kind: STRING, compile: compileString },
   STR_ENDS_WITH: { kind: STRING, compile: compileString },
   STR_CONTAINS: { kind: STRING, compile: compileString },

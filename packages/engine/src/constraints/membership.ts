@@ -1,13 +1,9 @@
-import { type FieldAccessor, type Frame, type Membership, type SlotTable, isMember } from '../context.js'
+import { type Frame, type Membership, isMember } from '../context.js'
 
 // IN / NOT_IN compare exactly and case-sensitively; `caseInsensitive` is ignored (Node SDK).
-// The lists live in the slot table's inverted index (see `Membership`).
+// The lists live in the slot table's inverted index (`SlotTable.membership` compiles them).
 
 export type MembershipData = Membership
-
-export function compileMembership(slots: SlotTable, field: FieldAccessor, values: Iterable<string>): MembershipData {
-  return slots.membership(field, values)
-}
 
 /** IN: the field is present and one of the values (an empty list is never). */
 export function testIn(data: MembershipData, frame: Frame): boolean {
