@@ -37,10 +37,22 @@ export function createTelemetry(store: FlagStore): Telemetry {
     },
   })
   const fetches = new Counter({ name: 'vexil_proxy_upstream_fetches_total', help: 'Polls of the upstream by outcome.', labelNames: ['result'], registers: [registry] })
-  const cache = new Counter({ name: 'vexil_proxy_response_cache_total', help: 'Evaluation requests answered from the response cache (hit) or evaluated (miss).', labelNames: ['result'], registers: [registry] })
+  // Counted on every evaluation request: plain numbers, handed to prom-client only when scraped
+  // (a labelled inc() hashes its labels each time).
+  const cacheCounts = { hit: 0, miss: 0 }
+  new Counter({
+    name: 'vexil_proxy_response_cache_total',
+    help: 'Evaluation requests answered from the response cache (hit) or evaluated (miss).',
+    labelNames: ['result'],
+    registers: [registry],
+    collect() {
+      this.reset()
+      for (const result of ['hit', 'miss'] as const) if (cacheCounts[result] > 0) this.inc({ result }, cacheCounts[result])
+    },
+  })
   return {
     registry,
     upstreamFetch: (result) => fetches.inc({ result }),
-    responseCache: (result) => cache.inc({ result }),
+    responseCache: (result) => void cacheCounts[result]++,
   }
 }

@@ -267,6 +267,18 @@ describe('operational routes', () => {
     expect(text).toMatch(/last_metrics_fetch_epoch_timestamp_ms \d{13}/)
   })
 
+  it('prometheus counts evaluation requests answered from the response cache and evaluated', async () => {
+    const scrape = async () => {
+      const text = await (await fetch(proxy.at('/proxy/internal-backstage/prometheus'))).text()
+      const count = (result: string) => Number(new RegExp(`vexil_proxy_response_cache_total\\{result="${result}"\\} (\\d+)`).exec(text)?.[1] ?? 0)
+      return { hit: count('hit'), miss: count('miss') }
+    }
+    const before = await scrape()
+    const body = JSON.stringify({ context: { userId: 'cache-counter', sessionId: 's' } })
+    for (let i = 0; i < 3; i++) await (await fetch(proxy.at('/proxy'), { method: 'POST', headers: json, body })).text()
+    expect(await scrape()).toEqual({ hit: before.hit + 2, miss: before.miss + 1 })
+  })
+
   it('/proxy/client/features serves definitions with segments to server-side tokens only, with ETag and 304', async () => {
     expect((await fetch(proxy.at('/proxy/client/features'), { headers: auth })).status).toBe(401)
     const res = await fetch(proxy.at('/proxy/client/features'), { headers: { authorization: 'server-token' } })

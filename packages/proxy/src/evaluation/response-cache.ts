@@ -3,6 +3,7 @@
 // the engine says it depended on nothing but the request (no randomness, no custom strategy)
 // and, when it read the clock, only until the next DATE constraint instant; every new payload
 // empties the cache. Eviction is first-in first-out, bounded by entries.
+import type { CorsHeaders } from '../http/cors.js'
 
 export interface CachedResponse {
   /** The body as UTF-8 bytes: written without re-encoding on every request. */
@@ -14,6 +15,8 @@ export interface CachedResponse {
   counted?: ReadonlyArray<readonly [string, boolean]>
   /** Compressed bodies, made on first request per encoding. */
   compressed?: Partial<Record<'br' | 'gzip' | 'deflate', Buffer>>
+  /** The uncompressed answer's header list, for the CORS headers (by identity) it was built with. */
+  head?: { cors: CorsHeaders; headers: string[] }
 }
 
 /** Bodies larger than this are not kept (they are rare, and would crowd the cache out). */
@@ -22,7 +25,8 @@ const MAX_BODY_BYTES = 256 * 1024
 const MAX_TOTAL_BYTES = 64 * 1024 * 1024
 
 export interface ResponseCache {
-  get(key: string, now: number): CachedResponse | undefined
+  /** `now` is asked only of answers that expire. */
+  get(key: string, now: () => number): CachedResponse | undefined
   set(key: string, response: CachedResponse): void
   clear(): void
   readonly size: number
@@ -39,7 +43,7 @@ export function createResponseCache(maxEntries: number): ResponseCache {
     get(key, now) {
       const hit = entries.get(key)
       if (hit === undefined) return undefined
-      if (hit.validUntil <= now) {
+      if (hit.validUntil !== Number.POSITIVE_INFINITY && hit.validUntil <= now()) {
         remove(key, hit)
         return undefined
       }

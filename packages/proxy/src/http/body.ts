@@ -18,7 +18,7 @@ export function hasBody(req: IncomingMessage): boolean {
 /** Throws 415 unless the request's content type is JSON (or absent). */
 export function assertJsonContentType(req: IncomingMessage): void {
   const type = req.headers['content-type']
-  if (type === undefined) return
+  if (type === undefined || type === 'application/json') return
   const mime = type.split(';')[0]!.trim().toLowerCase()
   if (mime !== 'application/json') throw new ProxyError('UNSUPPORTED_MEDIA_TYPE', `unsupported content type "${mime}"`)
   const charset = /;\s*charset\s*=\s*"?([^";]+)"?/i.exec(type)?.[1]?.toLowerCase()
@@ -60,7 +60,8 @@ export function readBodyText(req: IncomingMessage, limit = BODY_LIMIT_BYTES): Pr
       chunks.push(chunk)
     })
     stream.on('end', () => {
-      if (!done) resolve(Buffer.concat(chunks).toString('utf8'))
+      // A small body arrives in one chunk: decoded as it is, without a copy into a new buffer.
+      if (!done) resolve(chunks.length === 1 ? chunks[0]!.toString('utf8') : Buffer.concat(chunks).toString('utf8'))
       done = true
     })
     stream.on('error', (error) => {

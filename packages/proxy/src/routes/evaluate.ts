@@ -24,37 +24,51 @@ export interface EvaluateCall {
   authorized: boolean
 }
 
-/** The hot path: every header in one `writeHead` (no per-header bookkeeping), the body as bytes. */
-function respond(runtime: ProxyRuntime, req: IncomingMessage, res: ServerResponse, call: EvaluateCall, answer: CachedResponse): void {
-  if (answer.counted) for (const [name, enabled] of answer.counted) runtime.aggregator.count(name, enabled)
-  const { pairs, vary } = call.cors
-  // POST never answers 304 (Express only revalidates GET and HEAD).
-  if (call.method !== 'POST' && matchesIfNoneMatch(req.headers['if-none-match'], answer.etag)) {
-    res.writeHead(304, [...pairs, ...(vary ? ['vary', vary] : []), 'cache-control', CACHE_CONTROL, 'etag', answer.etag])
-    res.end()
-    return
-  }
-  let body = answer.body
-  let encodingHeader: string[] = []
-  const encoding = body.length >= COMPRESSION_THRESHOLD ? chooseEncoding(req.headers['accept-encoding']) : undefined
-  if (encoding) {
-    body = (answer.compressed ??= {})[encoding] ??= compress(answer.body, encoding)
-    encodingHeader = ['content-encoding', encoding]
-  }
-  res.writeHead(200, [
-    ...pairs,
+/** The headers of a 200 answer, in the order the old proxy wrote them. */
+function okHeaders(cors: CorsHeaders, etag: string, length: number, encoding: string | undefined): string[] {
+  return [
+    ...cors.pairs,
     'vary',
-    vary ? `${vary}, Accept-Encoding` : 'Accept-Encoding',
+    cors.vary ? `${cors.vary}, Accept-Encoding` : 'Accept-Encoding',
     'content-type',
     JSON_CONTENT_TYPE,
     'cache-control',
     CACHE_CONTROL,
     'etag',
-    answer.etag,
-    ...encodingHeader,
+    etag,
+    ...(encoding ? ['content-encoding', encoding] : []),
     'content-length',
-    String(body.length),
-  ])
+    String(length),
+  ]
+}
+
+/**
+ * The hot path: every header in one `writeHead` (no per-header bookkeeping), the body as bytes.
+ * An uncompressed answer keeps its header list for the CORS headers it was last sent with (one
+ * shared object when every origin is allowed), so a repeated answer builds nothing.
+ */
+function respond(runtime: ProxyRuntime, req: IncomingMessage, res: ServerResponse, call: EvaluateCall, answer: CachedResponse): void {
+  if (answer.counted) for (const [name, enabled] of answer.counted) runtime.aggregator.count(name, enabled)
+  const { cors } = call
+  // POST never answers 304 (Express only revalidates GET and HEAD).
+  if (call.method !== 'POST' && matchesIfNoneMatch(req.headers['if-none-match'], answer.etag)) {
+    res.writeHead(304, [...cors.pairs, ...(cors.vary ? ['vary', cors.vary] : []), 'cache-control', CACHE_CONTROL, 'etag', answer.etag])
+    res.end()
+    return
+  }
+  const encoding = answer.body.length >= COMPRESSION_THRESHOLD ? chooseEncoding(req.headers['accept-encoding']) : undefined
+  let body = answer.body
+  let headers: string[]
+  if (encoding) {
+    body = (answer.compressed ??= {})[encoding] ??= compress(answer.body, encoding)
+    headers = okHeaders(cors, answer.etag, body.length, encoding)
+  } else if (answer.head?.cors === cors) {
+    headers = answer.head.headers
+  } else {
+    headers = okHeaders(cors, answer.etag, body.length, undefined)
+    answer.head = { cors, headers }
+  }
+  res.writeHead(200, headers)
   res.end(call.method === 'HEAD' ? undefined : body)
 }
 
@@ -70,7 +84,7 @@ export async function handleEvaluate(runtime: ProxyRuntime, req: IncomingMessage
   const cacheKey = `${call.method === 'POST' ? 'P' : 'G'}${call.all ? 'A' : ''}|${call.clientAddress ?? ''}|${raw}`
   const cacheUsable = store.ready && call.authorized && runtime.responseCache !== undefined
   if (cacheUsable) {
-    const hit = runtime.responseCache!.get(cacheKey, Date.now())
+    const hit = runtime.responseCache!.get(cacheKey, Date.now)
     if (hit) {
       runtime.telemetry.responseCache('hit')
       respond(runtime, req, res, call, hit)
