@@ -161,7 +161,7 @@ export async function runProxyHttpBench(): Promise<BudgetRow[]> {
     for (const method of ['GET', 'POST'] as const) {
       const errors = results.vexil![method].reduce((n, r) => n + r.non2xx, 0)
       rows.push(
-        // The POST share measured 46.5-66.2% across runs of the same build on 2-core machines
+        // The POST share measured 44.7-68.6% across runs on 2-core machines
         // (wrk and the server share the cores): enforced on a developer machine, reported in CI.
         { metric: `${method} /proxy: Vexil req/s as a share of the floor (median of ${ROUNDS} rounds)`, value: share('vexil', method), unit: '%', kind: 'min', limit: 50, absolute: false, noisyInCI: true },
         { metric: `${method} /proxy: Vexil p99 latency`, value: median(results.vexil![method].map((r) => r.p99Ms)), unit: 'ms', kind: 'max', limit: 10, absolute: true },
