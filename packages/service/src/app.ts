@@ -1,6 +1,6 @@
-import { type App, createApp, createRouter, eventHandler } from 'h3'
+import { type App, createApp, eventHandler } from 'h3'
 import type { ActionRunner } from './actions/runner.js'
-import { createAuthMiddleware } from './auth.js'
+import { createAuthorizer } from './auth.js'
 import { bodyLimit } from './body-limit.js'
 import type { ServiceConfig } from './config.js'
 import type { Clock, ServiceContext } from './context.js'
@@ -33,6 +33,8 @@ import { registerClientMetricsRoutes } from './routes/client/metrics.js'
 import { registerHealthRoutes } from './routes/health.js'
 import { registerSignalIngestRoutes } from './routes/signal-ingest.js'
 import { createUiHandler } from './routes/ui.js'
+import { type ApiRouter, createApiRouter, type RouteSpec } from './routes/api-router.js'
+import { assertCanonicalPath } from './request-path.js'
 
 export interface ServiceAppOptions {
   /** A migrated database (see `migrate`). */
@@ -45,6 +47,42 @@ export interface ServiceAppOptions {
   actionRunner?: Pick<ActionRunner, 'wake'>
   /** The built admin UI served at `/` (default: this package's `dist/ui`). */
   uiDir?: string
+  /** Told of each API route whose handler is about to run, its access check passed (tests, tracing). */
+  onRouteHandled?: (route: RouteSpec) => void
+}
+
+/** Every route module, each registering its routes with their access (routes/api-router.ts). */
+const ROUTE_MODULES: ((api: ApiRouter, ctx: ServiceContext) => void)[] = [
+  registerHealthRoutes,
+  registerClientFeatureRoutes,
+  registerClientMetricsRoutes,
+  registerProjectRoutes,
+  registerEnvironmentRoutes,
+  registerFeatureRoutes,
+  registerCloneRoutes,
+  registerFeatureEnvironmentRoutes,
+  registerStrategyRoutes,
+  registerVariantRoutes,
+  registerDependencyRoutes,
+  registerArchiveRoutes,
+  registerSegmentRoutes,
+  registerTagRoutes,
+  registerFeatureTagRoutes,
+  registerUserRoutes,
+  registerPersonalTokenRoutes,
+  registerApiTokenRoutes,
+  registerEventRoutes,
+  registerMetricsRoutes,
+  registerInsightsRoutes,
+  registerSignalEndpointRoutes,
+  registerSignalRoutes,
+  registerActionRoutes,
+]
+
+/** The h3 app and its route table (method, path, access of every API route). */
+export interface ServiceApp {
+  app: App
+  routes: readonly RouteSpec[]
 }
 
 /**
@@ -52,6 +90,15 @@ export interface ServiceAppOptions {
  * `startService` (or a test) mounts it on a server.
  */
 export function createServiceApp(options: ServiceAppOptions): App {
+  return createServiceAppWithRoutes(options).app
+}
+
+/**
+ * `createServiceApp`, with the route table beside the app. Every request passes, in order: the
+ * path check (400 for a path that reads two ways), the body limit, then the router, whose every
+ * route checks its declared access before its handler; the admin UI takes the GETs left over.
+ */
+export function createServiceAppWithRoutes(options: ServiceAppOptions): ServiceApp {
   const ctx: ServiceContext = {
     db: options.db,
     config: options.config,
@@ -59,40 +106,13 @@ export function createServiceApp(options: ServiceAppOptions): App {
     clock: options.clock ?? (() => new Date()),
   }
   const app = createApp({ onError: (error, event) => sendServiceError(event, error, ctx.logger) })
+  app.use(eventHandler(assertCanonicalPath))
   app.use(eventHandler(bodyLimit))
-  app.use(eventHandler(createAuthMiddleware(ctx)))
-  const router = createRouter()
-  for (const register of [
-    registerHealthRoutes,
-    registerClientFeatureRoutes,
-    registerClientMetricsRoutes,
-    registerProjectRoutes,
-    registerEnvironmentRoutes,
-    registerFeatureRoutes,
-    registerCloneRoutes,
-    registerFeatureEnvironmentRoutes,
-    registerStrategyRoutes,
-    registerVariantRoutes,
-    registerDependencyRoutes,
-    registerArchiveRoutes,
-    registerSegmentRoutes,
-    registerTagRoutes,
-    registerFeatureTagRoutes,
-    registerUserRoutes,
-    registerPersonalTokenRoutes,
-    registerApiTokenRoutes,
-    registerEventRoutes,
-    registerMetricsRoutes,
-    registerInsightsRoutes,
-    registerSignalEndpointRoutes,
-    registerSignalRoutes,
-    registerActionRoutes,
-  ]) {
-    register(router, ctx)
-  }
-  registerSignalIngestRoutes(router, ctx, options.actionRunner)
-  app.use(router)
+  const { api, handler } = createApiRouter(createAuthorizer(ctx), options.onRouteHandled)
+  for (const register of ROUTE_MODULES) register(api, ctx)
+  registerSignalIngestRoutes(api, ctx, options.actionRunner)
+  app.use(handler)
   // Last: the admin UI answers only GET/HEAD paths that no API route took (and never /api/*).
   app.use(createUiHandler(options.uiDir ? { root: options.uiDir } : {}))
-  return app
+  return { app, routes: api.routes }
 }

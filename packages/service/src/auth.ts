@@ -1,13 +1,18 @@
-import { type H3Event, getRequestHeader, getRequestURL } from 'h3'
+import { type H3Event, getRequestHeader, getRouterParam } from 'h3'
 import type { Actor, ServiceContext } from './context.js'
-import { ServiceError } from './errors.js'
+import { notFound, ServiceError } from './errors.js'
+import type { Access } from './routes/api-router.js'
+import { matchSignalToken } from './signals/tokens.js'
 import { type ApiTokenRow, findApiTokenBySecret, markApiTokenSeen } from './store/api-tokens.js'
 import { findUserByPersonalToken } from './store/personal-tokens.js'
+import { findEnabledSignalEndpoint, listSignalTokens, type SignalEndpointRow, type SignalTokenRow } from './store/signal-endpoints.js'
 import { markUserSeen, type UserRow } from './store/users.js'
 
+/** Who is calling, once the route's access check has admitted them. */
 export type Principal =
   | { kind: 'api-token'; token: ApiTokenRow }
   | { kind: 'user'; user: UserRow; tokenId: number }
+  | { kind: 'signal'; endpoint: SignalEndpointRow; token: SignalTokenRow }
 
 declare module 'h3' {
   interface H3EventContext {
@@ -15,25 +20,24 @@ declare module 'h3' {
   }
 }
 
-/** Which kind of caller a path needs. */
-type Requirement = 'client' | 'admin' | 'user' | 'none'
-
-function requirementOf(path: string): Requirement {
-  if (path.startsWith('/api/client/')) return 'client'
-  // Any user may manage their own personal tokens and read their own profile.
-  if (path === '/api/admin/user' || path.startsWith('/api/admin/user/')) return 'user'
-  // Insights: any authenticated user or an admin token (issue 7); a client token is not a user.
-  if (path === '/api/admin/insights' || path === '/api/admin/dashboard/executive') return 'user'
-  if (path.startsWith('/api/admin/') || path === '/api/admin') return 'admin'
-  return 'none'
-}
+/** Checks the caller of a matched route against the route's declared access; throws 401/403/404. */
+export type Authorizer = (event: H3Event, access: Access) => Promise<void>
 
 /**
- * Authenticates `/api/client/*` (client tokens) and `/api/admin/*` (admin tokens, or personal
- * tokens of users whose root role is Admin). 401: no or unknown token; 403: a token without the
- * permission. The principal is left in `event.context.principal`.
+ * The one place that decides who may call a route. It runs on the route the router matched
+ * (api-router.ts wraps every handler with it), never on a second reading of the URL:
+ *
+ * - `public`: anyone;
+ * - `client`: a client (or backend) API token;
+ * - `personal`: a user's personal access token (routes about the caller's own tokens);
+ * - `user`: any user's personal access token, or an admin API token (my profile and tokens, insights);
+ * - `admin`: an admin API token, or the personal access token of a user whose root role is Admin;
+ * - `signal`: one of the tokens of the enabled signal endpoint named by the `:name` parameter.
+ *
+ * 401: no credential or an unknown, expired one; 403: a valid credential without the permission.
+ * The principal is left in `event.context.principal`.
  */
-export function createAuthMiddleware(ctx: ServiceContext) {
+export function createAuthorizer(ctx: ServiceContext): Authorizer {
   const lastSeenWrite = new Map<string, number>()
   // Insights need "seen in the past 60 days", not every request: throttle the writes.
   const shouldWrite = (key: string, now: Date) => {
@@ -43,9 +47,12 @@ export function createAuthMiddleware(ctx: ServiceContext) {
     return true
   }
 
-  return async (event: H3Event): Promise<void> => {
-    const requirement = requirementOf(getRequestURL(event).pathname)
-    if (requirement === 'none') return
+  return async (event, access) => {
+    if (access === 'public') return
+    if (access === 'signal') {
+      event.context.principal = await authenticateSignal(ctx, event)
+      return
+    }
     const principal = await authenticate(ctx, event)
     const now = ctx.clock()
     if (principal.kind === 'user' && shouldWrite(`user:${principal.user.id}`, now)) {
@@ -54,7 +61,7 @@ export function createAuthMiddleware(ctx: ServiceContext) {
     } else if (principal.kind === 'api-token' && shouldWrite(`token:${principal.token.id}`, now)) {
       await markApiTokenSeen(ctx.db, principal.token.id, now)
     }
-    authorize(principal, requirement)
+    authorize(principal, access)
     event.context.principal = principal
   }
 }
@@ -67,6 +74,7 @@ export function actorOf(event: H3Event): Actor {
     const user = principal.user
     return { name: user.email ?? user.username ?? user.name ?? `user-${user.id}`, userId: user.id }
   }
+  if (principal.kind === 'signal') return { name: `signal-endpoint:${principal.endpoint.name}` }
   return { name: principal.token.token_name }
 }
 
@@ -77,11 +85,18 @@ export function currentUser(event: H3Event): UserRow {
   return principal.user
 }
 
-/** The client token of a `/api/client/*` request (the middleware admitted only those). */
+/** The client token of a `client` route (the route's access check admitted only those). */
 export function clientToken(event: H3Event): ApiTokenRow {
   const principal = event.context.principal
   if (principal?.kind !== 'api-token') throw noAccess('a client API token')
   return principal.token
+}
+
+/** The signal endpoint and token of a `signal` route. */
+export function signalCaller(event: H3Event): { endpoint: SignalEndpointRow; token: SignalTokenRow } {
+  const principal = event.context.principal
+  if (principal?.kind !== 'signal') throw noAccess('a signal endpoint token')
+  return principal
 }
 
 /** The secret in `Authorization: Bearer <secret>` or `Authorization: <secret>`, if any (Unleash strips "Bearer " case-insensitively). */
@@ -91,7 +106,7 @@ export function presentedSecret(event: H3Event): string | undefined {
 
 // --- Internal helpers ---
 
-async function authenticate(ctx: ServiceContext, event: H3Event): Promise<Principal> {
+async function authenticate(ctx: ServiceContext, event: H3Event): Promise<Exclude<Principal, { kind: 'signal' }>> {
   const secret = presentedSecret(event)
   if (!secret) {
     throw new ServiceError('AuthenticationRequired', 'You must provide an API token in the Authorization header.')
@@ -110,12 +125,28 @@ async function authenticate(ctx: ServiceContext, event: H3Event): Promise<Princi
   throw invalidToken('The provided API token is not valid.')
 }
 
-function authorize(principal: Principal, requirement: Requirement): void {
-  if (requirement === 'user') {
+/** Spec 4.6: 404 for an unknown or disabled endpoint, then 401 for a missing or wrong token. */
+async function authenticateSignal(ctx: ServiceContext, event: H3Event): Promise<Principal> {
+  const name = getRouterParam(event, 'name', { decode: true }) ?? ''
+  const endpoint = await findEnabledSignalEndpoint(ctx.db, name)
+  if (!endpoint) throw notFound(`Signal endpoint "${name}"`)
+  const secret = presentedSecret(event)
+  if (!secret) throw new ServiceError('AuthenticationRequired', 'Send one of the endpoint\'s tokens: Authorization: Bearer <token>.')
+  const token = matchSignalToken(secret, await listSignalTokens(ctx.db, [endpoint.id]))
+  if (!token) throw new ServiceError('InvalidTokenError', `The token is not one of signal endpoint "${name}"'s tokens.`)
+  return { kind: 'signal', endpoint, token }
+}
+
+function authorize(principal: Exclude<Principal, { kind: 'signal' }>, access: Exclude<Access, 'public' | 'signal'>): void {
+  if (access === 'personal') {
+    if (principal.kind !== 'user') throw noAccess('a personal access token (these are a user\'s own tokens)')
+    return
+  }
+  if (access === 'user') {
     if (principal.kind !== 'user' && principal.token.type !== 'admin') throw noAccess('a personal access token or an admin token')
     return
   }
-  if (requirement === 'client') {
+  if (access === 'client') {
     const ok = principal.kind === 'api-token' && (principal.token.type === 'client' || principal.token.type === 'backend')
     if (!ok) throw noAccess('a client API token')
     return

@@ -1,10 +1,10 @@
-import type { Router } from 'h3'
 import { eventHandler, setResponseStatus } from 'h3'
 import type { ServiceContext } from '../context.js'
+import type { ApiRouter } from './api-router.js'
 
 /** `GET /health`: 200 `{ health: 'GOOD' }` when the database answers (Unleash's shape), else 500 `BAD`. */
-export function registerHealthRoutes(router: Router, ctx: ServiceContext): void {
-  router.get('/health', eventHandler(async (event) => {
+export function registerHealthRoutes(api: ApiRouter, ctx: ServiceContext): void {
+  api.get('/health', 'public', eventHandler(async (event) => {
     try {
       await ctx.db.query('SELECT 1')
       return { health: 'GOOD' }

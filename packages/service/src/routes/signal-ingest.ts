@@ -1,15 +1,12 @@
-import type { H3Event, Router } from 'h3'
-import { eventHandler, setResponseHeaders } from 'h3'
-import { presentedSecret } from '../auth.js'
+import { eventHandler, type H3Event, setResponseHeaders } from 'h3'
+import { signalCaller } from '../auth.js'
 import type { ServiceContext } from '../context.js'
-import { notFound, ServiceError } from '../errors.js'
+import { ServiceError } from '../errors.js'
 import { createSignalRateLimiter, type RateLimitDecision } from '../signals/rate-limiter.js'
 import { readSignalPayload } from '../signals/read-payload.js'
-import { matchSignalToken } from '../signals/tokens.js'
 import { iso } from '../store/rows.js'
-import { findEnabledSignalEndpoint, listSignalTokens } from '../store/signal-endpoints.js'
 import { insertSignal } from '../store/signals.js'
-import { param } from './http.js'
+import type { ApiRouter } from './api-router.js'
 
 /** Told about each stored signal, so actions run at once rather than at the next sweep. */
 export interface SignalListener {
@@ -22,18 +19,13 @@ export interface SignalListener {
  * token, 429 over the endpoint's rate, then the body: 415 not JSON, 413 over the payload limit,
  * 400 invalid JSON. 200 answers with a description of the stored signal.
  */
-export function registerSignalIngestRoutes(router: Router, ctx: ServiceContext, listener?: SignalListener): void {
+export function registerSignalIngestRoutes(api: ApiRouter, ctx: ServiceContext, listener?: SignalListener): void {
   const { ratePerSecond, payloadLimitBytes } = ctx.config.signals
   const limiter = createSignalRateLimiter(ratePerSecond, ctx.clock)
 
-  router.post('/api/signal-endpoint/:name', eventHandler(async (event) => {
-    const name = param(event, 'name')
-    const endpoint = await findEnabledSignalEndpoint(ctx.db, name)
-    if (!endpoint) throw notFound(`Signal endpoint "${name}"`)
-    const secret = presentedSecret(event)
-    if (!secret) throw new ServiceError('AuthenticationRequired', 'Send one of the endpoint\'s tokens: Authorization: Bearer <token>.')
-    const token = matchSignalToken(secret, await listSignalTokens(ctx.db, [endpoint.id]))
-    if (!token) throw new ServiceError('InvalidTokenError', `The token is not one of signal endpoint "${name}"'s tokens.`)
+  api.post('/api/signal-endpoint/:name', 'signal', eventHandler(async (event) => {
+    // The route's `signal` access (auth.ts) answered 404 for an unknown endpoint and 401 for a wrong token.
+    const { endpoint, token } = signalCaller(event)
     rateLimit(event, limiter.take(endpoint.id))
     const payload = await readSignalPayload(event, payloadLimitBytes)
     const signal = await insertSignal(ctx.db, { endpointId: endpoint.id, tokenId: token.id, payload }, ctx.clock())

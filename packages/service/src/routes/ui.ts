@@ -2,9 +2,9 @@
 //   GET|HEAD /assets/<file>   hashed build output: cached for a year (`immutable`)
 //   GET|HEAD /<file>          other files of the build (favicon): revalidated (`no-cache`)
 //   GET|HEAD /, /<page>...    index.html (`no-cache`): the UI routes with the History API
-// `/api/*` and `/health` are never ours, and neither are other methods: the handler returns
-// undefined and the app answers as before (a JSON 404). These paths need no token (auth.ts only
-// guards `/api/client/*` and `/api/admin/*`): the page signs in through the admin API itself.
+// `/api/*` and `/health` (in any letter case) are never ours, and neither are other methods: the
+// handler returns undefined and the app answers as before (a JSON 404). These paths need no token
+// and hold no data: the page signs in through the admin API itself.
 import { createHash } from 'node:crypto'
 import { readFile, stat } from 'node:fs/promises'
 import { extname, join, resolve, sep } from 'node:path'
@@ -124,13 +124,14 @@ export function createUiHandler(options: UiHandlerOptions = {}) {
 
 // --- Internal helpers ---
 
-function isApiPath(pathname: string): boolean {
-  return pathname === '/api' || pathname.startsWith('/api/') || pathname === '/health' || pathname.startsWith('/health/')
+function isApiPath(path: string): boolean {
+  const pathname = path.toLowerCase()
+  return pathname === '/api' || pathname.startsWith('/api/') || pathname.startsWith('/api;') || pathname === '/health' || pathname.startsWith('/health/')
 }
 
 /**
  * The decoded path segments, or undefined for a path that can name no file of the build:
- * bad percent-encoding, `.`/`..`, dot-files, backslashes or NUL (traversal attempts in any spelling).
+ * bad or double percent-encoding, `.`/`..`, dot-files, backslashes or NUL (traversal attempts in any spelling).
  */
 function fileSegments(pathname: string): string[] | undefined {
   const segments: string[] = []
@@ -142,7 +143,8 @@ function fileSegments(pathname: string): string[] | undefined {
     } catch {
       return undefined
     }
-    if (segment.startsWith('.') || /[\\/\0]/.test(segment)) return undefined
+    // A `%` left after decoding was encoded twice: no file of the build is named so.
+    if (segment.startsWith('.') || /[\\/\0%]/.test(segment)) return undefined
     segments.push(segment)
   }
   return segments

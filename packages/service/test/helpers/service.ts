@@ -1,7 +1,8 @@
 import { createServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { toNodeListener } from 'h3'
-import { createServiceApp } from '../../src/app.js'
+import { createServiceAppWithRoutes } from '../../src/app.js'
+import type { RouteSpec } from '../../src/routes/api-router.js'
 import { parseServiceConfig } from '../../src/config.js'
 import type { Clock } from '../../src/context.js'
 import type { Database } from '../../src/db/database.js'
@@ -23,6 +24,8 @@ export interface TestService {
   db: Database
   /** An admin API token. */
   admin: string
+  /** Every API route with its declared access (the route table). */
+  routes: readonly RouteSpec[]
   /** The action runner behind the app (signals → actions), unless the test turned it off. */
   actionRunner: ActionRunner | undefined
   /** Makes a client token for the environment and projects. */
@@ -42,6 +45,8 @@ export interface TestServiceOptions {
   actionRunner?: false | { sweepIntervalMs?: number }
   /** The built admin UI folder to serve (default: the package's dist/ui). */
   uiDir?: string
+  /** Told of each API route whose handler runs (after its access check). */
+  onRouteHandled?: (route: RouteSpec) => void
 }
 
 /**
@@ -59,14 +64,16 @@ export async function startTestService(options: TestServiceOptions = {}): Promis
     clock,
     sweepIntervalMs: options.actionRunner?.sweepIntervalMs ?? config.signals.sweepIntervalMs,
   })
-  const server = createServer(toNodeListener(createServiceApp({
+  const { app, routes } = createServiceAppWithRoutes({
     db,
     config,
     logger: silentLogger,
     clock,
     ...(actionRunner ? { actionRunner } : {}),
     ...(options.uiDir ? { uiDir: options.uiDir } : {}),
-  })))
+    ...(options.onRouteHandled ? { onRouteHandled: options.onRouteHandled } : {}),
+  })
+  const server = createServer(toNodeListener(app))
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
   const admin = newApiTokenSecret('*', '*')
@@ -97,6 +104,7 @@ export async function startTestService(options: TestServiceOptions = {}): Promis
     url,
     db,
     admin,
+    routes,
     api,
     actionRunner,
     async clientToken(environment = 'development', projects = ['*']) {

@@ -1,4 +1,3 @@
-import type { Router } from 'h3'
 import { eventHandler } from 'h3'
 import { z } from 'zod'
 import { checkActionSet } from '../../actions/check-action-set.js'
@@ -13,11 +12,12 @@ import * as store from '../../store/action-sets.js'
 import { queryWith, readBodyWith } from '../../validate.js'
 import { change, created, empty, intParam, param } from '../http.js'
 import { requireProject } from './lookups.js'
+import type { ApiRouter } from '../api-router.js'
 
 const BASE = '/api/admin/projects/:projectId/actions'
 
 /** Action sets of a project (Unleash Enterprise's actions API; ADMIN): CRUD, on/off, and their runs. */
-export function registerActionRoutes(router: Router, ctx: ServiceContext): void {
+export function registerActionRoutes(api: ApiRouter, ctx: ServiceContext): void {
   const limits = ctx.config.signals
   const load = async (q: Queryable, project: string, id: number) => {
     await requireProject(q, project)
@@ -27,16 +27,16 @@ export function registerActionRoutes(router: Router, ctx: ServiceContext): void 
   }
   const view = async (q: Queryable, row: store.ActionSetRow) => store.toActionSet(row, (await store.actionsOf(q, [row.id])).get(row.id) ?? [])
 
-  router.get(BASE, eventHandler(async (event) => {
+  api.get(BASE, 'admin', eventHandler(async (event) => {
     const project = (await requireProject(ctx.db, param(event, 'projectId'))).id
     const rows = await store.listActionSets(ctx.db, project)
     const actions = await store.actionsOf(ctx.db, rows.map((row) => row.id))
     return { actions: rows.map((row) => store.toActionSet(row, actions.get(row.id) ?? [])) }
   }))
 
-  router.get(`${BASE}/:id`, eventHandler(async (event) => view(ctx.db, await load(ctx.db, param(event, 'projectId'), intParam(event, 'id')))))
+  api.get(`${BASE}/:id`, 'admin', eventHandler(async (event) => view(ctx.db, await load(ctx.db, param(event, 'projectId'), intParam(event, 'id')))))
 
-  router.post(BASE, eventHandler(async (event) => {
+  api.post(BASE, 'admin', eventHandler(async (event) => {
     const project = param(event, 'projectId')
     const body = await readBodyWith(event, actionSetSchema)
     const result = await change(ctx, event, async (tx, actor) => {
@@ -52,7 +52,7 @@ export function registerActionRoutes(router: Router, ctx: ServiceContext): void 
     return created(event, `projects/${project}/actions/${result.id}`, result)
   }))
 
-  router.put(`${BASE}/:id`, eventHandler(async (event) => {
+  api.put(`${BASE}/:id`, 'admin', eventHandler(async (event) => {
     const project = param(event, 'projectId')
     const id = intParam(event, 'id')
     const body = await readBodyWith(event, actionSetSchema)
@@ -67,7 +67,7 @@ export function registerActionRoutes(router: Router, ctx: ServiceContext): void 
   }))
 
   for (const [action, enabled] of [['on', true], ['off', false]] as const) {
-    router.post(`${BASE}/:id/${action}`, eventHandler(async (event) => {
+    api.post(`${BASE}/:id/${action}`, 'admin', eventHandler(async (event) => {
       const project = param(event, 'projectId')
       const id = intParam(event, 'id')
       return change(ctx, event, async (tx, actor) => {
@@ -79,7 +79,7 @@ export function registerActionRoutes(router: Router, ctx: ServiceContext): void 
     }))
   }
 
-  router.delete(`${BASE}/:id`, eventHandler(async (event) => {
+  api.delete(`${BASE}/:id`, 'admin', eventHandler(async (event) => {
     const project = param(event, 'projectId')
     const id = intParam(event, 'id')
     await change(ctx, event, async (tx, actor) => {
@@ -90,7 +90,7 @@ export function registerActionRoutes(router: Router, ctx: ServiceContext): void 
     return empty(event)
   }))
 
-  router.get(`${BASE}/:id/events`, eventHandler(async (event) => {
+  api.get(`${BASE}/:id/events`, 'admin', eventHandler(async (event) => {
     const set = await load(ctx.db, param(event, 'projectId'), intParam(event, 'id'))
     const { limit, offset } = queryWith(event, z.object({
       limit: z.coerce.number().int().min(1).max(1000).default(50),

@@ -1,4 +1,3 @@
-import type { Router } from 'h3'
 import { eventHandler } from 'h3'
 import { z } from 'zod'
 import type { ServiceContext } from '../../context.js'
@@ -10,6 +9,7 @@ import { newApiTokenSecret } from '../../tokens.js'
 import { readBodyWith } from '../../validate.js'
 import { change, created, empty, param } from '../http.js'
 import { requireEnvironment, requireProject } from './lookups.js'
+import type { ApiRouter } from '../api-router.js'
 
 const createTokenSchema = z.object({
   tokenName: z.string().min(1).optional(),
@@ -22,16 +22,16 @@ const createTokenSchema = z.object({
 })
 
 /** `/api/admin/api-tokens` (Unleash's API token API). Secrets are shown once, at creation. */
-export function registerApiTokenRoutes(router: Router, ctx: ServiceContext): void {
+export function registerApiTokenRoutes(api: ApiRouter, ctx: ServiceContext): void {
   const load = async (q: Queryable, secretOrId: string) => {
     const row = await apiTokens.findApiToken(q, secretOrId)
     if (!row) throw notFound('API token')
     return row
   }
 
-  router.get('/api/admin/api-tokens', eventHandler(async () => ({ tokens: (await apiTokens.listApiTokens(ctx.db)).map((row) => apiTokens.toApiToken(row)) })))
+  api.get('/api/admin/api-tokens', 'admin', eventHandler(async () => ({ tokens: (await apiTokens.listApiTokens(ctx.db)).map((row) => apiTokens.toApiToken(row)) })))
 
-  router.post('/api/admin/api-tokens', eventHandler(async (event) => {
+  api.post('/api/admin/api-tokens', 'admin', eventHandler(async (event) => {
     const body = await readBodyWith(event, createTokenSchema)
     const tokenName = body.tokenName ?? body.username
     if (!tokenName) throw badData('body.tokenName is required.')
@@ -50,7 +50,7 @@ export function registerApiTokenRoutes(router: Router, ctx: ServiceContext): voi
     return created(event, `api-tokens/${row.id}`, apiTokens.toApiToken(row, secret))
   }))
 
-  router.put('/api/admin/api-tokens/:token', eventHandler(async (event) => {
+  api.put('/api/admin/api-tokens/:token', 'admin', eventHandler(async (event) => {
     const { expiresAt } = await readBodyWith(event, z.object({ expiresAt: z.coerce.date({ error: () => 'must be a date-time' }) }))
     await change(ctx, event, async (tx, actor) => {
       const row = await load(tx, param(event, 'token'))
@@ -60,7 +60,7 @@ export function registerApiTokenRoutes(router: Router, ctx: ServiceContext): voi
     return empty(event)
   }))
 
-  router.delete('/api/admin/api-tokens/:token', eventHandler(async (event) => {
+  api.delete('/api/admin/api-tokens/:token', 'admin', eventHandler(async (event) => {
     await change(ctx, event, async (tx, actor) => {
       const row = await load(tx, param(event, 'token'))
       await apiTokens.deleteApiToken(tx, row.id)

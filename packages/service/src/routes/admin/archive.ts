@@ -1,4 +1,3 @@
-import type { Router } from 'h3'
 import { eventHandler } from 'h3'
 import { z } from 'zod'
 import type { Actor, ServiceContext } from '../../context.js'
@@ -10,12 +9,13 @@ import { readBodyWith } from '../../validate.js'
 import { change, empty, param } from '../http.js'
 import { featureListView, featureView } from './feature-view.js'
 import { requireFeature, requireProject } from './lookups.js'
+import type { ApiRouter } from '../api-router.js'
 
 const featureListSchema = z.object({ features: z.array(z.string().min(1)).min(1, 'must list at least one flag') })
 const staleSchema = featureListSchema.extend({ stale: z.boolean() })
 
 /** Archive, revive, delete and mark stale: one flag or many (Unleash's archive and stale APIs). */
-export function registerArchiveRoutes(router: Router, ctx: ServiceContext): void {
+export function registerArchiveRoutes(api: ApiRouter, ctx: ServiceContext): void {
   const archive = async (tx: Queryable, actor: Actor, name: string, project: string) => {
     const row = await requireFeature(tx, project, name, { lock: true })
     await features.setArchived(tx, name, ctx.clock())
@@ -39,29 +39,29 @@ export function registerArchiveRoutes(router: Router, ctx: ServiceContext): void
     await writeEvent(tx, actor, ctx.clock, { type: value ? 'feature-stale-on' : 'feature-stale-off', project: row.project, featureName: row.name, data: { stale: value } })
   }
 
-  router.get('/api/admin/archive/features', eventHandler(async () => ({
+  api.get('/api/admin/archive/features', 'admin', eventHandler(async () => ({
     version: 2,
     features: await featureListView(ctx.db, await features.listAllFeatures(ctx.db, true)),
   })))
 
-  router.get('/api/admin/archive/features/:projectId', eventHandler(async (event) => {
+  api.get('/api/admin/archive/features/:projectId', 'admin', eventHandler(async (event) => {
     const project = await requireProject(ctx.db, param(event, 'projectId'))
     return { version: 2, features: await featureListView(ctx.db, await features.listFeatures(ctx.db, project.id, true)) }
   }))
 
-  router.post('/api/admin/archive/revive/:featureName', eventHandler(async (event) => {
+  api.post('/api/admin/archive/revive/:featureName', 'admin', eventHandler(async (event) => {
     await change(ctx, event, (tx, actor) => revive(tx, actor, param(event, 'featureName')))
     return empty(event)
   }))
 
-  router.delete('/api/admin/archive/:featureName', eventHandler(async (event) => {
+  api.delete('/api/admin/archive/:featureName', 'admin', eventHandler(async (event) => {
     await change(ctx, event, (tx, actor) => remove(tx, actor, param(event, 'featureName')))
     return empty(event)
   }))
 
   type BulkAction = (tx: Queryable, actor: Actor, name: string, project: string) => Promise<void>
   const bulk = (action: string, run: BulkAction, status: number) =>
-    router.post(`/api/admin/projects/:projectId/${action}`, eventHandler(async (event) => {
+    api.post(`/api/admin/projects/:projectId/${action}`, 'admin', eventHandler(async (event) => {
       const project = param(event, 'projectId')
       const body = await readBodyWith(event, featureListSchema)
       await change(ctx, event, async (tx, actor) => {
@@ -74,7 +74,7 @@ export function registerArchiveRoutes(router: Router, ctx: ServiceContext): void
   bulk('delete', remove, 200)
 
   // Unleash ignores flags of the list that do not exist in the project.
-  router.post('/api/admin/projects/:projectId/stale', eventHandler(async (event) => {
+  api.post('/api/admin/projects/:projectId/stale', 'admin', eventHandler(async (event) => {
     const project = param(event, 'projectId')
     const body = await readBodyWith(event, staleSchema)
     await change(ctx, event, async (tx, actor) => {
@@ -88,7 +88,7 @@ export function registerArchiveRoutes(router: Router, ctx: ServiceContext): void
   }))
 
   for (const [action, value] of [['on', true], ['off', false]] as const) {
-    router.post(`/api/admin/features/:featureName/stale/${action}`, eventHandler(async (event) => {
+    api.post(`/api/admin/features/:featureName/stale/${action}`, 'admin', eventHandler(async (event) => {
       const name = param(event, 'featureName')
       await change(ctx, event, async (tx, actor) => {
         const row = await features.lockFeature(tx, name)

@@ -1,4 +1,3 @@
-import type { Router } from 'h3'
 import { eventHandler } from 'h3'
 import { z } from 'zod'
 import type { ServiceContext } from '../../context.js'
@@ -12,6 +11,7 @@ import { readBodyWith } from '../../validate.js'
 import { change, created, param } from '../http.js'
 import { featureView } from './feature-view.js'
 import { requireFeature } from './lookups.js'
+import type { ApiRouter } from '../api-router.js'
 
 const cloneSchema = z.object({ name: urlSafeName, replaceGroupId: z.boolean().default(true) })
 
@@ -20,8 +20,8 @@ const cloneSchema = z.object({ name: urlSafeName, replaceGroupId: z.boolean().de
  * strategies and variants in every environment, disabled everywhere; `groupId` parameters are
  * replaced by the new name unless `replaceGroupId` is false.
  */
-export function registerCloneRoutes(router: Router, ctx: ServiceContext): void {
-  router.post('/api/admin/projects/:projectId/features/:featureName/clone', eventHandler(async (event) => {
+export function registerCloneRoutes(api: ApiRouter, ctx: ServiceContext): void {
+  api.post('/api/admin/projects/:projectId/features/:featureName/clone', 'admin', eventHandler(async (event) => {
     const project = param(event, 'projectId')
     const body = await readBodyWith(event, cloneSchema)
     const row = await change(ctx, event, async (tx, actor) => {

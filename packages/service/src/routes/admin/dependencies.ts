@@ -1,4 +1,3 @@
-import type { Router } from 'h3'
 import { eventHandler } from 'h3'
 import { z } from 'zod'
 import type { ServiceContext } from '../../context.js'
@@ -9,6 +8,7 @@ import { getFeature, listFeatures } from '../../store/features.js'
 import { readBodyWith } from '../../validate.js'
 import { change, empty, param } from '../http.js'
 import { requireFeature } from './lookups.js'
+import type { ApiRouter } from '../api-router.js'
 
 const DEPENDENCIES = '/api/admin/projects/:projectId/features/:featureName/dependencies'
 
@@ -19,8 +19,8 @@ const dependencySchema = z.object({
 })
 
 /** Parent-child flag dependencies (Unleash: one parent, same project, no grandchildren). */
-export function registerDependencyRoutes(router: Router, ctx: ServiceContext): void {
-  router.post(DEPENDENCIES, eventHandler(async (event) => {
+export function registerDependencyRoutes(api: ApiRouter, ctx: ServiceContext): void {
+  api.post(DEPENDENCIES, 'admin', eventHandler(async (event) => {
     const project = param(event, 'projectId')
     const body = await readBodyWith(event, dependencySchema)
     await change(ctx, event, async (tx, actor) => {
@@ -37,12 +37,12 @@ export function registerDependencyRoutes(router: Router, ctx: ServiceContext): v
     return empty(event)
   }))
 
-  router.get(`${DEPENDENCIES}`, eventHandler(async (event) => {
+  api.get(`${DEPENDENCIES}`, 'admin', eventHandler(async (event) => {
     const child = await requireFeature(ctx.db, param(event, 'projectId'), param(event, 'featureName'))
     return (await dependencies.parentsOf(ctx.db, child.name)).map(dependencies.toDependency)
   }))
 
-  router.delete(`${DEPENDENCIES}/:parent`, eventHandler(async (event) => {
+  api.delete(`${DEPENDENCIES}/:parent`, 'admin', eventHandler(async (event) => {
     const project = param(event, 'projectId')
     const parent = param(event, 'parent')
     await change(ctx, event, async (tx, actor) => {
@@ -53,7 +53,7 @@ export function registerDependencyRoutes(router: Router, ctx: ServiceContext): v
     return empty(event)
   }))
 
-  router.delete(DEPENDENCIES, eventHandler(async (event) => {
+  api.delete(DEPENDENCIES, 'admin', eventHandler(async (event) => {
     const project = param(event, 'projectId')
     await change(ctx, event, async (tx, actor) => {
       const child = await requireFeature(tx, project, param(event, 'featureName'), { lock: true })
@@ -65,7 +65,7 @@ export function registerDependencyRoutes(router: Router, ctx: ServiceContext): v
   }))
 
   // The flags that may become this flag's parent (Unleash's `parents` route).
-  router.get('/api/admin/projects/:projectId/features/:featureName/parents', eventHandler(async (event) => {
+  api.get('/api/admin/projects/:projectId/features/:featureName/parents', 'admin', eventHandler(async (event) => {
     const project = param(event, 'projectId')
     const child = await requireFeature(ctx.db, project, param(event, 'featureName'))
     const candidates = await listFeatures(ctx.db, project, false)

@@ -1,4 +1,3 @@
-import type { Router } from 'h3'
 import { eventHandler } from 'h3'
 import { z } from 'zod'
 import type { ServiceContext } from '../../context.js'
@@ -8,6 +7,7 @@ import { urlSafeName } from '../../schemas/constraint.js'
 import * as environments from '../../store/environments.js'
 import { readBodyWith } from '../../validate.js'
 import { change, created, empty, param } from '../http.js'
+import type { ApiRouter } from '../api-router.js'
 
 const createEnvironmentSchema = z.object({
   name: urlSafeName,
@@ -19,21 +19,21 @@ const createEnvironmentSchema = z.object({
 const updateEnvironmentSchema = z.object({ type: z.string().min(1, 'is required'), sortOrder: z.number().int().optional() })
 
 /** `/api/admin/environments` (Unleash's environment API). */
-export function registerEnvironmentRoutes(router: Router, ctx: ServiceContext): void {
+export function registerEnvironmentRoutes(api: ApiRouter, ctx: ServiceContext): void {
   const load = async (name: string) => {
     const row = await environments.getEnvironment(ctx.db, name)
     if (!row) throw notFound(`Environment "${name}"`)
     return row
   }
 
-  router.get('/api/admin/environments', eventHandler(async () => {
+  api.get('/api/admin/environments', 'admin', eventHandler(async () => {
     const rows = await environments.listEnvironments(ctx.db)
     return { version: 1, environments: rows.map(environments.toEnvironment) }
   }))
 
-  router.get('/api/admin/environments/:name', eventHandler(async (event) => environments.toEnvironment(await load(param(event, 'name')))))
+  api.get('/api/admin/environments/:name', 'admin', eventHandler(async (event) => environments.toEnvironment(await load(param(event, 'name')))))
 
-  router.post('/api/admin/environments', eventHandler(async (event) => {
+  api.post('/api/admin/environments', 'admin', eventHandler(async (event) => {
     const body = await readBodyWith(event, createEnvironmentSchema)
     await change(ctx, event, async (tx, actor) => {
       if (await environments.getEnvironment(tx, body.name)) throw nameExists(`An environment named "${body.name}" already exists.`)
@@ -43,7 +43,7 @@ export function registerEnvironmentRoutes(router: Router, ctx: ServiceContext): 
     return created(event, `environments/${body.name}`, environments.toEnvironment(await load(body.name)))
   }))
 
-  router.put('/api/admin/environments/update/:name', eventHandler(async (event) => {
+  api.put('/api/admin/environments/update/:name', 'admin', eventHandler(async (event) => {
     const name = param(event, 'name')
     const body = await readBodyWith(event, updateEnvironmentSchema)
     await change(ctx, event, async (tx, actor) => {
@@ -56,7 +56,7 @@ export function registerEnvironmentRoutes(router: Router, ctx: ServiceContext): 
   }))
 
   for (const [action, enabled] of [['on', true], ['off', false]] as const) {
-    router.post(`/api/admin/environments/:name/${action}`, eventHandler(async (event) => {
+    api.post(`/api/admin/environments/:name/${action}`, 'admin', eventHandler(async (event) => {
       const name = param(event, 'name')
       await change(ctx, event, async (tx, actor) => {
         if (!(await environments.getEnvironment(tx, name))) throw notFound(`Environment "${name}"`)
@@ -67,7 +67,7 @@ export function registerEnvironmentRoutes(router: Router, ctx: ServiceContext): 
     }))
   }
 
-  router.delete('/api/admin/environments/:name', eventHandler(async (event) => {
+  api.delete('/api/admin/environments/:name', 'admin', eventHandler(async (event) => {
     const name = param(event, 'name')
     await change(ctx, event, async (tx, actor) => {
       const row = await environments.getEnvironment(tx, name)

@@ -1,10 +1,10 @@
-import type { Router } from 'h3'
 import { eventHandler } from 'h3'
 import { z } from 'zod'
 import type { ServiceContext } from '../../context.js'
 import { searchEvents } from '../../store/events.js'
 import { queryWith } from '../../validate.js'
 import { param } from '../http.js'
+import type { ApiRouter } from '../api-router.js'
 
 const eventQuerySchema = z.object({
   project: z.string().min(1).optional(),
@@ -16,10 +16,10 @@ const eventQuerySchema = z.object({
 })
 
 /** The event log, newest first (`/api/admin/events`, `/api/admin/events/:featureName`). */
-export function registerEventRoutes(router: Router, ctx: ServiceContext): void {
-  router.get('/api/admin/events', eventHandler(async (event) => searchEvents(ctx.db, queryWith(event, eventQuerySchema))))
+export function registerEventRoutes(api: ApiRouter, ctx: ServiceContext): void {
+  api.get('/api/admin/events', 'admin', eventHandler(async (event) => searchEvents(ctx.db, queryWith(event, eventQuerySchema))))
 
-  router.get('/api/admin/events/:featureName', eventHandler(async (event) => {
+  api.get('/api/admin/events/:featureName', 'admin', eventHandler(async (event) => {
     const featureName = param(event, 'featureName')
     const { events } = await searchEvents(ctx.db, { ...queryWith(event, eventQuerySchema), feature: featureName })
     return { version: 1, toggleName: featureName, events }

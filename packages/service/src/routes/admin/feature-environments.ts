@@ -1,4 +1,3 @@
-import type { Router } from 'h3'
 import { eventHandler, getQuery } from 'h3'
 import { z } from 'zod'
 import type { ServiceContext } from '../../context.js'
@@ -9,13 +8,14 @@ import { readBodyWith } from '../../validate.js'
 import { change, empty, param } from '../http.js'
 import { requireFeature, requireProjectEnvironment } from './lookups.js'
 import { toggleFeature } from '../../domain/toggle.js'
+import type { ApiRouter } from '../api-router.js'
 
 const ENV = '/api/admin/projects/:projectId/features/:featureName/environments/:environment'
 const BULK = '/api/admin/projects/:projectId/bulk_features/environments/:environment'
 
 /** A flag's state in one environment: read it, turn it on or off, one flag or many. */
-export function registerFeatureEnvironmentRoutes(router: Router, ctx: ServiceContext): void {
-  router.get(ENV, eventHandler(async (event) => {
+export function registerFeatureEnvironmentRoutes(api: ApiRouter, ctx: ServiceContext): void {
+  api.get(ENV, 'admin', eventHandler(async (event) => {
     const project = param(event, 'projectId')
     const environment = param(event, 'environment')
     const feature = await requireFeature(ctx.db, project, param(event, 'featureName'))
@@ -35,7 +35,7 @@ export function registerFeatureEnvironmentRoutes(router: Router, ctx: ServiceCon
   }))
 
   for (const [action, enabled] of [['on', true], ['off', false]] as const) {
-    router.post(`${ENV}/${action}`, eventHandler(async (event) => {
+    api.post(`${ENV}/${action}`, 'admin', eventHandler(async (event) => {
       const project = param(event, 'projectId')
       const environment = param(event, 'environment')
       const activate = getQuery(event).shouldActivateDisabledStrategies === 'true'
@@ -47,7 +47,7 @@ export function registerFeatureEnvironmentRoutes(router: Router, ctx: ServiceCon
       return empty(event)
     }))
 
-    router.post(`${BULK}/${action}`, eventHandler(async (event) => {
+    api.post(`${BULK}/${action}`, 'admin', eventHandler(async (event) => {
       const project = param(event, 'projectId')
       const environment = param(event, 'environment')
       const activate = getQuery(event).shouldActivateDisabledStrategies === 'true'

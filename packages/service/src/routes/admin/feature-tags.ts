@@ -1,4 +1,3 @@
-import type { Router } from 'h3'
 import { eventHandler } from 'h3'
 import { z } from 'zod'
 import type { ServiceContext } from '../../context.js'
@@ -9,13 +8,14 @@ import * as tags from '../../store/tags.js'
 import { tagSchema } from '../../schemas/tag.js'
 import { readBodyWith } from '../../validate.js'
 import { change, created, empty, param } from '../http.js'
+import type { ApiRouter } from '../api-router.js'
 
 const bulkSchema = z.object({ addedTags: z.array(tagSchema).default([]), removedTags: z.array(tagSchema).default([]) })
 
 const TAGS = '/api/admin/features/:featureName/tags'
 
 /** Tags on one flag (`/api/admin/features/:featureName/tags`); tags are created on first use. */
-export function registerFeatureTagRoutes(router: Router, ctx: ServiceContext): void {
+export function registerFeatureTagRoutes(api: ApiRouter, ctx: ServiceContext): void {
   const requireFlag = async (q: Parameters<typeof getFeature>[0], name: string) => {
     const row = await getFeature(q, name)
     if (!row) throw notFound(`Feature "${name}"`)
@@ -27,12 +27,12 @@ export function registerFeatureTagRoutes(router: Router, ctx: ServiceContext): v
     return tags.tagFeature(q, name, tag, ctx.clock())
   }
 
-  router.get(TAGS, eventHandler(async (event) => {
+  api.get(TAGS, 'admin', eventHandler(async (event) => {
     const row = await requireFlag(ctx.db, param(event, 'featureName'))
     return { version: 1, tags: await tags.featureTags(ctx.db, row.name) }
   }))
 
-  router.post(TAGS, eventHandler(async (event) => {
+  api.post(TAGS, 'admin', eventHandler(async (event) => {
     const tag = await readBodyWith(event, tagSchema)
     const name = param(event, 'featureName')
     await change(ctx, event, async (tx, actor) => {
@@ -43,7 +43,7 @@ export function registerFeatureTagRoutes(router: Router, ctx: ServiceContext): v
     return created(event, `features/${name}/tags`, tag)
   }))
 
-  router.put(TAGS, eventHandler(async (event) => {
+  api.put(TAGS, 'admin', eventHandler(async (event) => {
     const body = await readBodyWith(event, bulkSchema)
     const name = param(event, 'featureName')
     await change(ctx, event, async (tx, actor) => {
@@ -58,7 +58,7 @@ export function registerFeatureTagRoutes(router: Router, ctx: ServiceContext): v
     return { version: 1, tags: await tags.featureTags(ctx.db, name) }
   }))
 
-  router.delete(`${TAGS}/:type/:value`, eventHandler(async (event) => {
+  api.delete(`${TAGS}/:type/:value`, 'admin', eventHandler(async (event) => {
     const name = param(event, 'featureName')
     const tag = { type: param(event, 'type'), value: param(event, 'value') }
     await change(ctx, event, async (tx, actor) => {

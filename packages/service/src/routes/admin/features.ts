@@ -1,4 +1,4 @@
-import type { H3Event, Router } from 'h3'
+import type { H3Event } from 'h3'
 import { eventHandler } from 'h3'
 import { z } from 'zod'
 import type { ServiceContext } from '../../context.js'
@@ -13,6 +13,7 @@ import { parseWith, readBodyWith } from '../../validate.js'
 import { change, created, empty, param } from '../http.js'
 import { featureListView, featureView } from './feature-view.js'
 import { requireFeature, requireProject } from './lookups.js'
+import type { ApiRouter } from '../api-router.js'
 
 const createFeatureSchema = z.object({
   name: urlSafeName,
@@ -34,14 +35,14 @@ const updateFeatureSchema = z.object({
 const FEATURE = '/api/admin/projects/:projectId/features/:featureName'
 
 /** Flags in a project: list, create, read, update, patch, archive (Unleash's project features API). */
-export function registerFeatureRoutes(router: Router, ctx: ServiceContext): void {
-  router.get('/api/admin/projects/:projectId/features', eventHandler(async (event) => {
+export function registerFeatureRoutes(api: ApiRouter, ctx: ServiceContext): void {
+  api.get('/api/admin/projects/:projectId/features', 'admin', eventHandler(async (event) => {
     const project = await requireProject(ctx.db, param(event, 'projectId'))
     const rows = await features.listFeatures(ctx.db, project.id, false)
     return { version: 2, features: await featureListView(ctx.db, rows) }
   }))
 
-  router.post('/api/admin/projects/:projectId/features', eventHandler(async (event) => {
+  api.post('/api/admin/projects/:projectId/features', 'admin', eventHandler(async (event) => {
     const project = param(event, 'projectId')
     const body = await readBodyWith(event, createFeatureSchema)
     const row = await change(ctx, event, async (tx, actor) => {
@@ -59,24 +60,24 @@ export function registerFeatureRoutes(router: Router, ctx: ServiceContext): void
     return created(event, `projects/${project}/features/${row.name}`, await featureView(ctx.db, row))
   }))
 
-  router.get(FEATURE, eventHandler(async (event) => {
+  api.get(FEATURE, 'admin', eventHandler(async (event) => {
     const row = await requireFeature(ctx.db, param(event, 'projectId'), param(event, 'featureName'))
     return featureView(ctx.db, row)
   }))
 
-  router.put(FEATURE, eventHandler(async (event) => {
+  api.put(FEATURE, 'admin', eventHandler(async (event) => {
     const body = await readBodyWith(event, updateFeatureSchema)
     return update(event, body)
   }))
 
-  router.patch(FEATURE, eventHandler(async (event) => {
+  api.patch(FEATURE, 'admin', eventHandler(async (event) => {
     const operations = await readBodyWith(event, patchSchema, [])
     const current = await requireFeature(ctx.db, param(event, 'projectId'), param(event, 'featureName'))
     const patched = applyJsonPatch(features.toFeature(current), operations)
     return update(event, parseWith(updateFeatureSchema, patched, 'patched document'))
   }))
 
-  router.delete(FEATURE, eventHandler(async (event) => {
+  api.delete(FEATURE, 'admin', eventHandler(async (event) => {
     const project = param(event, 'projectId')
     const name = param(event, 'featureName')
     await change(ctx, event, async (tx, actor) => {
@@ -87,7 +88,7 @@ export function registerFeatureRoutes(router: Router, ctx: ServiceContext): void
     return empty(event, 202)
   }))
 
-  router.post('/api/admin/features/validate', eventHandler(async (event) => {
+  api.post('/api/admin/features/validate', 'admin', eventHandler(async (event) => {
     const { name } = await readBodyWith(event, z.object({ name: urlSafeName }))
     if (await features.getFeature(ctx.db, name)) throw nameExists(`A flag named "${name}" already exists (it may be archived).`)
     return empty(event)

@@ -1,4 +1,3 @@
-import type { Router } from 'h3'
 import { eventHandler, type H3Event, setResponseHeader } from 'h3'
 import { z } from 'zod'
 import type { ServiceContext } from '../../context.js'
@@ -6,6 +5,7 @@ import { addDays, isCalendarDay, utcDay } from '../../insights/dates.js'
 import { instanceInsights } from '../../insights/report.js'
 import type { TrendWindow } from '../../store/insights.js'
 import { queryWith } from '../../validate.js'
+import type { ApiRouter } from '../api-router.js'
 
 /** Issue 7: without `from`, the trends of the last 12 weeks up to `to` (default: today, UTC). */
 const DEFAULT_WINDOW_WEEKS = 12
@@ -32,15 +32,15 @@ function windowSchema(today: string) {
  * `GET /api/admin/dashboard/executive`, one `instanceInsightsSchema` body. Any user's personal
  * token or an admin token may read them (see `auth.ts`).
  */
-export function registerInsightsRoutes(router: Router, ctx: ServiceContext): void {
+export function registerInsightsRoutes(api: ApiRouter, ctx: ServiceContext): void {
   const insights = (event: H3Event) => {
     const now = ctx.clock()
     return instanceInsights(ctx.db, now, queryWith(event, windowSchema(utcDay(now))))
   }
 
-  router.get('/api/admin/insights', eventHandler(insights))
+  api.get('/api/admin/insights', 'user', eventHandler(insights))
 
-  router.get('/api/admin/dashboard/executive', eventHandler((event) => {
+  api.get('/api/admin/dashboard/executive', 'user', eventHandler((event) => {
     setResponseHeader(event, 'deprecation', DEPRECATED_SINCE)
     setResponseHeader(event, 'link', '</api/admin/insights>; rel="successor-version"')
     return insights(event)

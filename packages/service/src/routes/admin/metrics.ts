@@ -1,4 +1,3 @@
-import type { Router } from 'h3'
 import { eventHandler } from 'h3'
 import { z } from 'zod'
 import type { ServiceContext } from '../../context.js'
@@ -8,14 +7,15 @@ import { featureMetrics } from '../../store/client-metrics.js'
 import { getFeature } from '../../store/features.js'
 import { queryWith } from '../../validate.js'
 import { param } from '../http.js'
+import type { ApiRouter } from '../api-router.js'
 
 const HOUR_MS = 3_600_000
 
 /** What SDKs reported: registered applications and a flag's hourly counts. */
-export function registerMetricsRoutes(router: Router, ctx: ServiceContext): void {
-  router.get('/api/admin/metrics/applications', eventHandler(async () => ({ applications: await listApplications(ctx.db) })))
+export function registerMetricsRoutes(api: ApiRouter, ctx: ServiceContext): void {
+  api.get('/api/admin/metrics/applications', 'admin', eventHandler(async () => ({ applications: await listApplications(ctx.db) })))
 
-  router.get('/api/admin/client-metrics/features/:featureName/raw', eventHandler(async (event) => {
+  api.get('/api/admin/client-metrics/features/:featureName/raw', 'admin', eventHandler(async (event) => {
     const featureName = param(event, 'featureName')
     const { hoursBack } = queryWith(event, z.object({ hoursBack: z.coerce.number().int().min(1).max(24 * 90).default(1) }))
     if (!(await getFeature(ctx.db, featureName))) throw notFound(`Feature "${featureName}"`)
@@ -23,7 +23,7 @@ export function registerMetricsRoutes(router: Router, ctx: ServiceContext): void
     return { version: 1, maturity: 'stable', featureName, hoursBack, data: await featureMetrics(ctx.db, featureName, since) }
   }))
 
-  router.get('/api/admin/feature-types', eventHandler(async () => {
+  api.get('/api/admin/feature-types', 'admin', eventHandler(async () => {
     const rows = await ctx.db.query<{ id: string; name: string; description: string; lifetime_days: number | null }>('SELECT * FROM feature_types ORDER BY id')
     return { version: 1, types: rows.map((row) => ({ id: row.id, name: row.name, description: row.description, lifetimeDays: row.lifetime_days })) }
   }))

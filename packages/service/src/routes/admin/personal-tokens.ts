@@ -1,4 +1,4 @@
-import type { H3Event, Router } from 'h3'
+import type { H3Event } from 'h3'
 import { eventHandler } from 'h3'
 import { z } from 'zod'
 import { currentUser } from '../../auth.js'
@@ -11,6 +11,7 @@ import { getUser, toUser } from '../../store/users.js'
 import { newPersonalTokenSecret } from '../../tokens.js'
 import { readBodyWith } from '../../validate.js'
 import { change, created, empty, intParam } from '../http.js'
+import type { ApiRouter } from '../api-router.js'
 
 const createTokenSchema = z.object({
   description: z.string().min(1, 'is required'),
@@ -22,7 +23,7 @@ const createTokenSchema = z.object({
  * Vexil addition: an admin can issue one for any user (`POST /api/admin/user-admin/:id/tokens`),
  * so a script can bootstrap a user that has no password login.
  */
-export function registerPersonalTokenRoutes(router: Router, ctx: ServiceContext): void {
+export function registerPersonalTokenRoutes(api: ApiRouter, ctx: ServiceContext): void {
   const issue = async (event: H3Event, userId: number) => {
     const body = await readBodyWith(event, createTokenSchema)
     if (body.expiresAt && body.expiresAt.getTime() <= ctx.clock().getTime()) throw badData('body.expiresAt must be in the future.')
@@ -37,7 +38,7 @@ export function registerPersonalTokenRoutes(router: Router, ctx: ServiceContext)
   }
 
   // "Who am I": a user, or (as Unleash answers for an API token's ApiUser) the admin token by name.
-  router.get('/api/admin/user', eventHandler(async (event) => {
+  api.get('/api/admin/user', 'user', eventHandler(async (event) => {
     const principal = event.context.principal
     if (principal?.kind === 'api-token') {
       return { user: toApiTokenUser(principal.token), permissions: [{ permission: 'ADMIN' }], feedback: [], splash: {} }
@@ -46,13 +47,13 @@ export function registerPersonalTokenRoutes(router: Router, ctx: ServiceContext)
     return { user: toUser(user), permissions: user.root_role === 'Admin' ? [{ permission: 'ADMIN' }] : [], feedback: [], splash: {} }
   }))
 
-  router.get('/api/admin/user/tokens', eventHandler(async (event) => ({
+  api.get('/api/admin/user/tokens', 'personal', eventHandler(async (event) => ({
     pats: (await tokens.listPersonalTokens(ctx.db, currentUser(event).id)).map((row) => tokens.toPersonalToken(row)),
   })))
 
-  router.post('/api/admin/user/tokens', eventHandler((event) => issue(event, currentUser(event).id)))
+  api.post('/api/admin/user/tokens', 'personal', eventHandler((event) => issue(event, currentUser(event).id)))
 
-  router.delete('/api/admin/user/tokens/:id', eventHandler(async (event) => {
+  api.delete('/api/admin/user/tokens/:id', 'personal', eventHandler(async (event) => {
     const user = currentUser(event)
     const id = intParam(event, 'id')
     await change(ctx, event, async (tx, actor) => {
@@ -62,7 +63,7 @@ export function registerPersonalTokenRoutes(router: Router, ctx: ServiceContext)
     return empty(event)
   }))
 
-  router.post('/api/admin/user-admin/:id/tokens', eventHandler((event) => issue(event, intParam(event, 'id'))))
+  api.post('/api/admin/user-admin/:id/tokens', 'admin', eventHandler((event) => issue(event, intParam(event, 'id'))))
 }
 
 // --- Internal helpers ---

@@ -1,4 +1,3 @@
-import type { Router } from 'h3'
 import { eventHandler } from 'h3'
 import { z } from 'zod'
 import type { ServiceContext } from '../../context.js'
@@ -9,6 +8,7 @@ import * as projects from '../../store/projects.js'
 import { readBodyWith } from '../../validate.js'
 import { change, created, empty, param } from '../http.js'
 import { requireEnvironment, requireProject } from './lookups.js'
+import type { ApiRouter } from '../api-router.js'
 
 const createProjectSchema = z.object({
   id: urlSafeName.optional(),
@@ -22,18 +22,18 @@ const createProjectSchema = z.object({
 const updateProjectSchema = createProjectSchema.omit({ id: true, environments: true })
 
 /** `/api/admin/projects` (Unleash: projects and their environments). */
-export function registerProjectRoutes(router: Router, ctx: ServiceContext): void {
-  router.get('/api/admin/projects', eventHandler(async () => {
+export function registerProjectRoutes(api: ApiRouter, ctx: ServiceContext): void {
+  api.get('/api/admin/projects', 'admin', eventHandler(async () => {
     const rows = await projects.listProjects(ctx.db)
     return { version: 1, projects: rows.map(projects.toProject) }
   }))
 
-  router.get('/api/admin/projects/:projectId', eventHandler(async (event) => {
+  api.get('/api/admin/projects/:projectId', 'admin', eventHandler(async (event) => {
     const project = await requireProject(ctx.db, param(event, 'projectId'))
     return { ...projects.toProject(project), environments: await projects.projectEnvironments(ctx.db, project.id) }
   }))
 
-  router.post('/api/admin/projects', eventHandler(async (event) => {
+  api.post('/api/admin/projects', 'admin', eventHandler(async (event) => {
     const body = await readBodyWith(event, createProjectSchema)
     const id = body.id ?? slug(body.name)
     const project = await change(ctx, event, async (tx, actor) => {
@@ -47,7 +47,7 @@ export function registerProjectRoutes(router: Router, ctx: ServiceContext): void
     return created(event, `projects/${id}`, { ...projects.toProject(project as projects.ProjectRow), environments })
   }))
 
-  router.put('/api/admin/projects/:projectId', eventHandler(async (event) => {
+  api.put('/api/admin/projects/:projectId', 'admin', eventHandler(async (event) => {
     const id = param(event, 'projectId')
     const body = await readBodyWith(event, updateProjectSchema)
     await change(ctx, event, async (tx, actor) => {
@@ -58,7 +58,7 @@ export function registerProjectRoutes(router: Router, ctx: ServiceContext): void
     return empty(event)
   }))
 
-  router.delete('/api/admin/projects/:projectId', eventHandler(async (event) => {
+  api.delete('/api/admin/projects/:projectId', 'admin', eventHandler(async (event) => {
     const id = param(event, 'projectId')
     await change(ctx, event, async (tx, actor) => {
       const project = await requireProject(tx, id)
@@ -70,7 +70,7 @@ export function registerProjectRoutes(router: Router, ctx: ServiceContext): void
     return empty(event)
   }))
 
-  router.post('/api/admin/projects/:projectId/environments', eventHandler(async (event) => {
+  api.post('/api/admin/projects/:projectId/environments', 'admin', eventHandler(async (event) => {
     const id = param(event, 'projectId')
     const { environment } = await readBodyWith(event, z.object({ environment: z.string().min(1, 'is required') }))
     await change(ctx, event, async (tx, actor) => {
@@ -83,7 +83,7 @@ export function registerProjectRoutes(router: Router, ctx: ServiceContext): void
     return empty(event)
   }))
 
-  router.delete('/api/admin/projects/:projectId/environments/:environment', eventHandler(async (event) => {
+  api.delete('/api/admin/projects/:projectId/environments/:environment', 'admin', eventHandler(async (event) => {
     const id = param(event, 'projectId')
     const environment = param(event, 'environment')
     await change(ctx, event, async (tx, actor) => {

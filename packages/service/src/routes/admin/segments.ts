@@ -1,4 +1,3 @@
-import type { Router } from 'h3'
 import { eventHandler } from 'h3'
 import { z } from 'zod'
 import type { ServiceContext } from '../../context.js'
@@ -9,6 +8,7 @@ import * as segments from '../../store/segments.js'
 import { readBodyWith } from '../../validate.js'
 import { change, created, empty, intParam } from '../http.js'
 import { requireProject } from './lookups.js'
+import type { ApiRouter } from '../api-router.js'
 
 const upsertSegmentSchema = z.object({
   name: z.string().min(1, 'is required'),
@@ -18,30 +18,30 @@ const upsertSegmentSchema = z.object({
 })
 
 /** `/api/admin/segments` (Unleash's segment API: 201 on create, 204 on update and delete, 409 in use). */
-export function registerSegmentRoutes(router: Router, ctx: ServiceContext): void {
+export function registerSegmentRoutes(api: ApiRouter, ctx: ServiceContext): void {
   const load = async (id: number) => {
     const row = await segments.getSegment(ctx.db, id)
     if (!row) throw notFound(`Segment ${id}`)
     return row
   }
 
-  router.get('/api/admin/segments', eventHandler(async () => ({ segments: (await segments.listSegments(ctx.db)).map(segments.toSegment) })))
+  api.get('/api/admin/segments', 'admin', eventHandler(async () => ({ segments: (await segments.listSegments(ctx.db)).map(segments.toSegment) })))
 
-  router.get('/api/admin/segments/:id', eventHandler(async (event) => segments.toSegment(await load(intParam(event, 'id')))))
+  api.get('/api/admin/segments/:id', 'admin', eventHandler(async (event) => segments.toSegment(await load(intParam(event, 'id')))))
 
-  router.get('/api/admin/segments/:id/strategies', eventHandler(async (event) => {
+  api.get('/api/admin/segments/:id/strategies', 'admin', eventHandler(async (event) => {
     const id = intParam(event, 'id')
     await load(id)
     return { strategies: await segments.segmentStrategies(ctx.db, id), changeRequestStrategies: [] }
   }))
 
-  router.post('/api/admin/segments/validate', eventHandler(async (event) => {
+  api.post('/api/admin/segments/validate', 'admin', eventHandler(async (event) => {
     const { name } = await readBodyWith(event, z.object({ name: z.string().min(1, 'is required') }))
     if (await segments.segmentNameTaken(ctx.db, name)) throw nameExists(`A segment named "${name}" already exists.`)
     return empty(event, 204)
   }))
 
-  router.post('/api/admin/segments', eventHandler(async (event) => {
+  api.post('/api/admin/segments', 'admin', eventHandler(async (event) => {
     const body = await readBodyWith(event, upsertSegmentSchema)
     const row = await change(ctx, event, async (tx, actor) => {
       if (body.project) await requireProject(tx, body.project)
@@ -53,7 +53,7 @@ export function registerSegmentRoutes(router: Router, ctx: ServiceContext): void
     return created(event, `segments/${row.id}`, segments.toSegment(row))
   }))
 
-  router.put('/api/admin/segments/:id', eventHandler(async (event) => {
+  api.put('/api/admin/segments/:id', 'admin', eventHandler(async (event) => {
     const id = intParam(event, 'id')
     const body = await readBodyWith(event, upsertSegmentSchema)
     await change(ctx, event, async (tx, actor) => {
@@ -67,7 +67,7 @@ export function registerSegmentRoutes(router: Router, ctx: ServiceContext): void
     return empty(event, 204)
   }))
 
-  router.delete('/api/admin/segments/:id', eventHandler(async (event) => {
+  api.delete('/api/admin/segments/:id', 'admin', eventHandler(async (event) => {
     const id = intParam(event, 'id')
     await change(ctx, event, async (tx, actor) => {
       const row = await segments.getSegment(tx, id)

@@ -1,4 +1,4 @@
-import type { H3Event, Router } from 'h3'
+import type { H3Event } from 'h3'
 import { eventHandler, getRequestURL } from 'h3'
 import { z } from 'zod'
 import type { ServiceContext } from '../../context.js'
@@ -12,6 +12,7 @@ import { actionSetsUsing } from '../../store/action-sets.js'
 import * as store from '../../store/signal-endpoints.js'
 import { readBodyWith } from '../../validate.js'
 import { change, created, empty, intParam } from '../http.js'
+import type { ApiRouter } from '../api-router.js'
 
 const BASE = '/api/admin/signal-endpoints'
 
@@ -28,7 +29,7 @@ const tokenSchema = z.object({ name: z.string().trim().min(1, 'is required').max
 const ingestUrl = (event: H3Event, name: string) => `${getRequestURL(event).origin}/api/signal-endpoint/${name}`
 
 /** `/api/admin/signal-endpoints` and their tokens (Unleash Enterprise's signal endpoint API; ADMIN). */
-export function registerSignalEndpointRoutes(router: Router, ctx: ServiceContext): void {
+export function registerSignalEndpointRoutes(api: ApiRouter, ctx: ServiceContext): void {
   const { endpointsLimit, tokensPerEndpointLimit } = ctx.config.signals
   const load = async (q: Queryable, id: number) => {
     const row = await store.getSignalEndpoint(q, id)
@@ -37,12 +38,12 @@ export function registerSignalEndpointRoutes(router: Router, ctx: ServiceContext
   }
   const view = async (row: store.SignalEndpointRow, url?: string) => store.toSignalEndpoint(row, await store.listSignalTokens(ctx.db, [row.id]), url)
 
-  router.get(BASE, eventHandler(async () => {
+  api.get(BASE, 'admin', eventHandler(async () => {
     const [rows, tokens] = await Promise.all([store.listSignalEndpoints(ctx.db), store.listSignalTokens(ctx.db)])
     return { signalEndpoints: rows.map((row) => store.toSignalEndpoint(row, tokens.filter((t) => t.signal_endpoint_id === row.id))) }
   }))
 
-  router.post(BASE, eventHandler(async (event) => {
+  api.post(BASE, 'admin', eventHandler(async (event) => {
     const body = await readBodyWith(event, endpointSchema)
     const row = await change(ctx, event, async (tx, actor) => {
       await enforceLimit(tx, { scope: 'signal-endpoints', resource: 'signal endpoint', limit: endpointsLimit, count: () => store.countSignalEndpoints(tx) })
@@ -54,7 +55,7 @@ export function registerSignalEndpointRoutes(router: Router, ctx: ServiceContext
     return created(event, `signal-endpoints/${row.id}`, store.toSignalEndpoint(row, [], ingestUrl(event, row.name)))
   }))
 
-  router.put(`${BASE}/:id`, eventHandler(async (event) => {
+  api.put(`${BASE}/:id`, 'admin', eventHandler(async (event) => {
     const id = intParam(event, 'id')
     const body = await readBodyWith(event, endpointSchema)
     const row = await change(ctx, event, async (tx, actor) => {
@@ -68,7 +69,7 @@ export function registerSignalEndpointRoutes(router: Router, ctx: ServiceContext
   }))
 
   for (const [action, enabled] of [['on', true], ['off', false]] as const) {
-    router.post(`${BASE}/:id/${action}`, eventHandler(async (event) => {
+    api.post(`${BASE}/:id/${action}`, 'admin', eventHandler(async (event) => {
       const id = intParam(event, 'id')
       const row = await change(ctx, event, async (tx, actor) => {
         const before = await load(tx, id)
@@ -80,7 +81,7 @@ export function registerSignalEndpointRoutes(router: Router, ctx: ServiceContext
     }))
   }
 
-  router.delete(`${BASE}/:id`, eventHandler(async (event) => {
+  api.delete(`${BASE}/:id`, 'admin', eventHandler(async (event) => {
     const id = intParam(event, 'id')
     await change(ctx, event, async (tx, actor) => {
       const row = await load(tx, id)
@@ -92,12 +93,12 @@ export function registerSignalEndpointRoutes(router: Router, ctx: ServiceContext
     return empty(event)
   }))
 
-  router.get(`${BASE}/:id/tokens`, eventHandler(async (event) => {
+  api.get(`${BASE}/:id/tokens`, 'admin', eventHandler(async (event) => {
     const endpoint = await load(ctx.db, intParam(event, 'id'))
     return { signalEndpointTokens: (await store.listSignalTokens(ctx.db, [endpoint.id])).map((row) => store.toSignalToken(row)) }
   }))
 
-  router.post(`${BASE}/:id/tokens`, eventHandler(async (event) => {
+  api.post(`${BASE}/:id/tokens`, 'admin', eventHandler(async (event) => {
     const id = intParam(event, 'id')
     const { name } = await readBodyWith(event, tokenSchema)
     const secret = newSignalTokenSecret()
@@ -119,7 +120,7 @@ export function registerSignalEndpointRoutes(router: Router, ctx: ServiceContext
     return row
   }
 
-  router.put(`${BASE}/:id/tokens/:tokenId`, eventHandler(async (event) => {
+  api.put(`${BASE}/:id/tokens/:tokenId`, 'admin', eventHandler(async (event) => {
     const { name } = await readBodyWith(event, tokenSchema)
     return change(ctx, event, async (tx, actor) => {
       const before = await loadToken(tx, event)
@@ -129,7 +130,7 @@ export function registerSignalEndpointRoutes(router: Router, ctx: ServiceContext
     })
   }))
 
-  router.delete(`${BASE}/:id/tokens/:tokenId`, eventHandler(async (event) => {
+  api.delete(`${BASE}/:id/tokens/:tokenId`, 'admin', eventHandler(async (event) => {
     await change(ctx, event, async (tx, actor) => {
       const row = await loadToken(tx, event)
       await store.deleteSignalToken(tx, row.id)

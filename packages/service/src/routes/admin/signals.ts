@@ -1,4 +1,3 @@
-import type { Router } from 'h3'
 import { eventHandler } from 'h3'
 import { z } from 'zod'
 import type { ServiceContext } from '../../context.js'
@@ -7,6 +6,7 @@ import { getSignalEndpoint } from '../../store/signal-endpoints.js'
 import { listEndpointSignals, searchSignals, toEndpointSignal, toSignal } from '../../store/signals.js'
 import { queryWith } from '../../validate.js'
 import { intParam } from '../http.js'
+import type { ApiRouter } from '../api-router.js'
 
 const DAY = /^\d{4}-\d{2}-\d{2}$/
 const DAY_MS = 86_400_000
@@ -32,15 +32,15 @@ const page = {
 }
 
 /** Received signals: of one endpoint, and of every endpoint within a time range (ADMIN). */
-export function registerSignalRoutes(router: Router, ctx: ServiceContext): void {
-  router.get('/api/admin/signal-endpoints/:id/signals', eventHandler(async (event) => {
+export function registerSignalRoutes(api: ApiRouter, ctx: ServiceContext): void {
+  api.get('/api/admin/signal-endpoints/:id/signals', 'admin', eventHandler(async (event) => {
     const id = intParam(event, 'id')
     const { limit, offset } = queryWith(event, z.object(page))
     if (!(await getSignalEndpoint(ctx.db, id))) throw notFound(`Signal endpoint ${id}`)
     return { signalEndpointSignals: (await listEndpointSignals(ctx.db, id, limit, offset)).map(toEndpointSignal) }
   }))
 
-  router.get('/api/admin/signals', eventHandler(async (event) => {
+  api.get('/api/admin/signals', 'admin', eventHandler(async (event) => {
     const query = queryWith(event, z.object({ ...page, from: bound('from').optional(), to: bound('to').optional() }))
     const { rows, total } = await searchSignals(ctx.db, query)
     return { signals: rows.map(toSignal), total }

@@ -1,4 +1,4 @@
-import type { H3Event, Router } from 'h3'
+import type { H3Event } from 'h3'
 import { eventHandler } from 'h3'
 import type { ServiceContext } from '../../context.js'
 import type { Queryable } from '../../db/database.js'
@@ -13,12 +13,13 @@ import * as strategies from '../../store/strategies.js'
 import { parseWith, readBodyWith } from '../../validate.js'
 import { change, empty, param } from '../http.js'
 import { requireFeature, requireProjectEnvironment } from './lookups.js'
+import type { ApiRouter } from '../api-router.js'
 
 const STRATEGIES = '/api/admin/projects/:projectId/features/:featureName/environments/:environment/strategies'
 const STRATEGY = `${STRATEGIES}/:strategyId`
 
 /** A flag's strategies in one environment (Unleash's feature strategy API). */
-export function registerStrategyRoutes(router: Router, ctx: ServiceContext): void {
+export function registerStrategyRoutes(api: ApiRouter, ctx: ServiceContext): void {
   /** Resolves the path, locking the flag when `tx` is a write transaction. */
   async function target(q: Queryable, event: H3Event, lock = false) {
     const project = param(event, 'projectId')
@@ -42,12 +43,12 @@ export function registerStrategyRoutes(router: Router, ctx: ServiceContext): voi
     return completeStrategy(body, feature, stickiness)
   }
 
-  router.get(STRATEGIES, eventHandler(async (event) => {
+  api.get(STRATEGIES, 'admin', eventHandler(async (event) => {
     const where = await target(ctx.db, event)
     return (await strategies.listStrategies(ctx.db, where.feature, where.environment)).map(strategies.toStrategy)
   }))
 
-  router.post(STRATEGIES, eventHandler(async (event) => {
+  api.post(STRATEGIES, 'admin', eventHandler(async (event) => {
     const body = await readBodyWith(event, strategyBodySchema)
     const row = await change(ctx, event, async (tx, actor) => {
       const where = await target(tx, event, true)
@@ -58,7 +59,7 @@ export function registerStrategyRoutes(router: Router, ctx: ServiceContext): voi
     return strategies.toStrategy(row)
   }))
 
-  router.post(`${STRATEGIES}/set-sort-order`, eventHandler(async (event) => {
+  api.post(`${STRATEGIES}/set-sort-order`, 'admin', eventHandler(async (event) => {
     const order = await readBodyWith(event, sortOrderSchema, [])
     await change(ctx, event, async (tx, actor) => {
       const where = await target(tx, event, true)
@@ -72,7 +73,7 @@ export function registerStrategyRoutes(router: Router, ctx: ServiceContext): voi
     return empty(event)
   }))
 
-  router.get(STRATEGY, eventHandler(async (event) => {
+  api.get(STRATEGY, 'admin', eventHandler(async (event) => {
     const where = await target(ctx.db, event)
     return strategies.toStrategy(await strategyIn(ctx.db, event, where))
   }))
@@ -94,18 +95,18 @@ export function registerStrategyRoutes(router: Router, ctx: ServiceContext): voi
       return strategies.toStrategy(after)
     })
 
-  router.put(STRATEGY, eventHandler(async (event) => {
+  api.put(STRATEGY, 'admin', eventHandler(async (event) => {
     const body = await readBodyWith(event, strategyBodySchema)
     return replace(event, async () => body)
   }))
 
-  router.patch(STRATEGY, eventHandler(async (event) => {
+  api.patch(STRATEGY, 'admin', eventHandler(async (event) => {
     const operations = await readBodyWith(event, patchSchema, [])
     return replace(event, async (current) =>
       parseWith(strategyBodySchema, applyJsonPatch(strategies.toStrategy(current), operations), 'patched document'))
   }))
 
-  router.delete(STRATEGY, eventHandler(async (event) => {
+  api.delete(STRATEGY, 'admin', eventHandler(async (event) => {
     await change(ctx, event, async (tx, actor) => {
       const where = await target(tx, event, true)
       const row = await strategyIn(tx, event, where)

@@ -1,4 +1,3 @@
-import type { Router } from 'h3'
 import { eventHandler } from 'h3'
 import { z } from 'zod'
 import type { ServiceContext } from '../../context.js'
@@ -9,22 +8,23 @@ import * as tags from '../../store/tags.js'
 import { tagSchema } from '../../schemas/tag.js'
 import { readBodyWith } from '../../validate.js'
 import { change, created, empty, param } from '../http.js'
+import type { ApiRouter } from '../api-router.js'
 
 const tagTypeSchema = z.object({ name: urlSafeName, description: z.string().nullish(), icon: z.string().nullish() })
 
 /** Tags and tag types (`/api/admin/tags`, `/api/admin/tag-types`). */
-export function registerTagRoutes(router: Router, ctx: ServiceContext): void {
-  router.get('/api/admin/tags', eventHandler(async () => ({ version: 1, tags: await tags.listTags(ctx.db) })))
+export function registerTagRoutes(api: ApiRouter, ctx: ServiceContext): void {
+  api.get('/api/admin/tags', 'admin', eventHandler(async () => ({ version: 1, tags: await tags.listTags(ctx.db) })))
 
-  router.get('/api/admin/tags/:type', eventHandler(async (event) => ({ version: 1, tags: await tags.listTags(ctx.db, param(event, 'type')) })))
+  api.get('/api/admin/tags/:type', 'admin', eventHandler(async (event) => ({ version: 1, tags: await tags.listTags(ctx.db, param(event, 'type')) })))
 
-  router.get('/api/admin/tags/:type/:value', eventHandler(async (event) => {
+  api.get('/api/admin/tags/:type/:value', 'admin', eventHandler(async (event) => {
     const tag = { type: param(event, 'type'), value: param(event, 'value') }
     if (!(await tags.tagExists(ctx.db, tag))) throw notFound(`Tag "${tag.type}:${tag.value}"`)
     return { version: 1, tag }
   }))
 
-  router.post('/api/admin/tags', eventHandler(async (event) => {
+  api.post('/api/admin/tags', 'admin', eventHandler(async (event) => {
     const tag = await readBodyWith(event, tagSchema)
     await change(ctx, event, async (tx, actor) => {
       if (!(await tags.getTagType(tx, tag.type))) throw badData(`body.type: the tag type "${tag.type}" does not exist.`)
@@ -34,7 +34,7 @@ export function registerTagRoutes(router: Router, ctx: ServiceContext): void {
     return created(event, `tags/${tag.type}/${tag.value}`, { version: 1, tag })
   }))
 
-  router.delete('/api/admin/tags/:type/:value', eventHandler(async (event) => {
+  api.delete('/api/admin/tags/:type/:value', 'admin', eventHandler(async (event) => {
     const tag = { type: param(event, 'type'), value: param(event, 'value') }
     await change(ctx, event, async (tx, actor) => {
       if (!(await tags.tagExists(tx, tag))) throw notFound(`Tag "${tag.type}:${tag.value}"`)
@@ -44,21 +44,21 @@ export function registerTagRoutes(router: Router, ctx: ServiceContext): void {
     return empty(event)
   }))
 
-  router.get('/api/admin/tag-types', eventHandler(async () => ({ version: 1, tagTypes: (await tags.listTagTypes(ctx.db)).map(tags.toTagType) })))
+  api.get('/api/admin/tag-types', 'admin', eventHandler(async () => ({ version: 1, tagTypes: (await tags.listTagTypes(ctx.db)).map(tags.toTagType) })))
 
-  router.get('/api/admin/tag-types/:name', eventHandler(async (event) => {
+  api.get('/api/admin/tag-types/:name', 'admin', eventHandler(async (event) => {
     const row = await tags.getTagType(ctx.db, param(event, 'name'))
     if (!row) throw notFound(`Tag type "${param(event, 'name')}"`)
     return { version: 1, tagType: tags.toTagType(row) }
   }))
 
-  router.post('/api/admin/tag-types/validate', eventHandler(async (event) => {
+  api.post('/api/admin/tag-types/validate', 'admin', eventHandler(async (event) => {
     const body = await readBodyWith(event, tagTypeSchema)
     if (await tags.getTagType(ctx.db, body.name)) throw nameExists(`The tag type "${body.name}" already exists.`)
     return { valid: true, tagType: body }
   }))
 
-  router.post('/api/admin/tag-types', eventHandler(async (event) => {
+  api.post('/api/admin/tag-types', 'admin', eventHandler(async (event) => {
     const body = await readBodyWith(event, tagTypeSchema)
     const row = { name: body.name, description: body.description ?? null, icon: body.icon ?? null }
     await change(ctx, event, async (tx, actor) => {
@@ -69,7 +69,7 @@ export function registerTagRoutes(router: Router, ctx: ServiceContext): void {
     return created(event, `tag-types/${row.name}`, tags.toTagType(row))
   }))
 
-  router.put('/api/admin/tag-types/:name', eventHandler(async (event) => {
+  api.put('/api/admin/tag-types/:name', 'admin', eventHandler(async (event) => {
     const name = param(event, 'name')
     const body = await readBodyWith(event, tagTypeSchema.omit({ name: true }))
     await change(ctx, event, async (tx, actor) => {
@@ -81,7 +81,7 @@ export function registerTagRoutes(router: Router, ctx: ServiceContext): void {
     return empty(event)
   }))
 
-  router.delete('/api/admin/tag-types/:name', eventHandler(async (event) => {
+  api.delete('/api/admin/tag-types/:name', 'admin', eventHandler(async (event) => {
     const name = param(event, 'name')
     await change(ctx, event, async (tx, actor) => {
       if (!(await tags.getTagType(tx, name))) throw notFound(`Tag type "${name}"`)

@@ -1,4 +1,3 @@
-import type { Router } from 'h3'
 import { eventHandler } from 'h3'
 import { z } from 'zod'
 import type { ServiceContext } from '../../context.js'
@@ -7,6 +6,7 @@ import { writeEvent } from '../../events.js'
 import * as users from '../../store/users.js'
 import { readBodyWith } from '../../validate.js'
 import { change, created, empty, intParam } from '../http.js'
+import type { ApiRouter } from '../api-router.js'
 
 /** Unleash takes a root role as its id (1-3) or its name. */
 const rootRoleSchema = z.union([z.number().int(), z.string()]).transform((value, ctx) => {
@@ -28,21 +28,21 @@ const createUserSchema = z.object({
 const updateUserSchema = z.object({ name: z.string().nullish(), email: z.email('must be an email address').nullish(), rootRole: rootRoleSchema.optional() })
 
 /** `/api/admin/user-admin` (Unleash's user admin API). Passwords are not kept: users sign in with personal tokens. */
-export function registerUserRoutes(router: Router, ctx: ServiceContext): void {
+export function registerUserRoutes(api: ApiRouter, ctx: ServiceContext): void {
   const load = async (id: number) => {
     const row = await users.getUser(ctx.db, id)
     if (!row) throw notFound(`User ${id}`)
     return row
   }
 
-  router.get('/api/admin/user-admin', eventHandler(async () => ({
+  api.get('/api/admin/user-admin', 'admin', eventHandler(async () => ({
     users: (await users.listUsers(ctx.db)).map(users.toUser),
     rootRoles: users.ROOT_ROLES,
   })))
 
-  router.get('/api/admin/user-admin/:id', eventHandler(async (event) => users.toUser(await load(intParam(event, 'id')))))
+  api.get('/api/admin/user-admin/:id', 'admin', eventHandler(async (event) => users.toUser(await load(intParam(event, 'id')))))
 
-  router.post('/api/admin/user-admin', eventHandler(async (event) => {
+  api.post('/api/admin/user-admin', 'admin', eventHandler(async (event) => {
     const body = await readBodyWith(event, createUserSchema)
     if (!body.email && !body.username) throw badData('body: you must specify an email or a username.')
     const row = await change(ctx, event, async (tx, actor) => {
@@ -54,7 +54,7 @@ export function registerUserRoutes(router: Router, ctx: ServiceContext): void {
     return created(event, `user-admin/${row.id}`, users.toUser(row))
   }))
 
-  router.put('/api/admin/user-admin/:id', eventHandler(async (event) => {
+  api.put('/api/admin/user-admin/:id', 'admin', eventHandler(async (event) => {
     const id = intParam(event, 'id')
     const body = await readBodyWith(event, updateUserSchema)
     const row = await change(ctx, event, async (tx, actor) => {
@@ -68,7 +68,7 @@ export function registerUserRoutes(router: Router, ctx: ServiceContext): void {
     return users.toUser(row)
   }))
 
-  router.delete('/api/admin/user-admin/:id', eventHandler(async (event) => {
+  api.delete('/api/admin/user-admin/:id', 'admin', eventHandler(async (event) => {
     const id = intParam(event, 'id')
     await change(ctx, event, async (tx, actor) => {
       const before = await users.getUser(tx, id)

@@ -1,4 +1,4 @@
-import type { H3Event, Router } from 'h3'
+import type { H3Event } from 'h3'
 import { eventHandler } from 'h3'
 import { z } from 'zod'
 import type { ServiceContext } from '../../context.js'
@@ -11,6 +11,7 @@ import { projectEnvironments } from '../../store/projects.js'
 import { parseWith, readBodyWith } from '../../validate.js'
 import { change, param } from '../http.js'
 import { requireEnvironment, requireFeature, requireProjectEnvironment } from './lookups.js'
+import type { ApiRouter } from '../api-router.js'
 
 const FEATURE = '/api/admin/projects/:projectId/features/:featureName'
 const variantsSchema = z.array(variantSchema)
@@ -19,7 +20,7 @@ const variantsSchema = z.array(variantSchema)
  * Feature variants, stored per environment as in Unleash 5+. The flag-level routes read the
  * first environment's variants and write every environment of the project.
  */
-export function registerVariantRoutes(router: Router, ctx: ServiceContext): void {
+export function registerVariantRoutes(api: ApiRouter, ctx: ServiceContext): void {
   async function current(event: H3Event, environment?: string) {
     const feature = await requireFeature(ctx.db, param(event, 'projectId'), param(event, 'featureName'))
     const rows = await featureEnvironments(ctx.db, feature.name)
@@ -62,14 +63,14 @@ export function registerVariantRoutes(router: Router, ctx: ServiceContext): void
     return save(event, parseWith(variantsSchema, patched, 'patched variants'), environment ? [environment] : undefined)
   }
 
-  router.get(`${FEATURE}/variants`, eventHandler((event) => read(event)))
-  router.put(`${FEATURE}/variants`, eventHandler((event) => put(event)))
-  router.patch(`${FEATURE}/variants`, eventHandler((event) => patch(event)))
-  router.get(`${FEATURE}/environments/:environment/variants`, eventHandler((event) => read(event, param(event, 'environment'))))
-  router.put(`${FEATURE}/environments/:environment/variants`, eventHandler((event) => put(event, param(event, 'environment'))))
-  router.patch(`${FEATURE}/environments/:environment/variants`, eventHandler((event) => patch(event, param(event, 'environment'))))
+  api.get(`${FEATURE}/variants`, 'admin', eventHandler((event) => read(event)))
+  api.put(`${FEATURE}/variants`, 'admin', eventHandler((event) => put(event)))
+  api.patch(`${FEATURE}/variants`, 'admin', eventHandler((event) => patch(event)))
+  api.get(`${FEATURE}/environments/:environment/variants`, 'admin', eventHandler((event) => read(event, param(event, 'environment'))))
+  api.put(`${FEATURE}/environments/:environment/variants`, 'admin', eventHandler((event) => put(event, param(event, 'environment'))))
+  api.patch(`${FEATURE}/environments/:environment/variants`, 'admin', eventHandler((event) => patch(event, param(event, 'environment'))))
 
-  router.put(`${FEATURE}/variants-batch`, eventHandler(async (event) => {
+  api.put(`${FEATURE}/variants-batch`, 'admin', eventHandler(async (event) => {
     const body = await readBodyWith(event, z.object({ variants: variantsSchema, environments: z.array(z.string().min(1)).min(1, 'must list at least one environment') }))
     for (const environment of body.environments) await requireEnvironment(ctx.db, environment)
     return save(event, body.variants, body.environments)

@@ -1,23 +1,24 @@
 import { createHash } from 'node:crypto'
-import type { H3Event, Router } from 'h3'
+import type { H3Event } from 'h3'
 import { eventHandler, getQuery, getRequestHeader, setResponseHeader, setResponseStatus } from 'h3'
 import { clientToken } from '../../auth.js'
 import type { ServiceContext } from '../../context.js'
 import { badData, notFound } from '../../errors.js'
 import { type ClientFeaturesQuery, loadClientFeatures } from '../../store/client-features.js'
 import { param } from '../http.js'
+import type { ApiRouter } from '../api-router.js'
 
 /**
  * `GET /api/client/features`: the token's environment and projects, narrowed by the `project`,
  * `namePrefix` and `tag` query filters. A strong ETag over the body bytes; 304 on If-None-Match.
  */
-export function registerClientFeatureRoutes(router: Router, ctx: ServiceContext): void {
-  router.get('/api/client/features', eventHandler(async (event) => {
+export function registerClientFeatureRoutes(api: ApiRouter, ctx: ServiceContext): void {
+  api.get('/api/client/features', 'client', eventHandler(async (event) => {
     const payload = await loadClientFeatures(ctx.db, clientQuery(event))
     return sendWithEtag(event, JSON.stringify(payload))
   }))
 
-  router.get('/api/client/features/:featureName', eventHandler(async (event) => {
+  api.get('/api/client/features/:featureName', 'client', eventHandler(async (event) => {
     const name = param(event, 'featureName')
     const payload = await loadClientFeatures(ctx.db, clientQuery(event))
     const feature = payload.features.find((candidate) => candidate.name === name)

@@ -1,4 +1,3 @@
-import type { Router } from 'h3'
 import { eventHandler, getRequestIP } from 'h3'
 import { z } from 'zod'
 import { clientToken } from '../../auth.js'
@@ -7,6 +6,7 @@ import { registerClient, touchClientInstance } from '../../store/client-applicat
 import { addClientMetrics } from '../../store/client-metrics.js'
 import { readBodyWith } from '../../validate.js'
 import { empty } from '../http.js'
+import type { ApiRouter } from '../api-router.js'
 
 const count = z.number().int().min(0, 'must be a count (>= 0)')
 
@@ -37,8 +37,8 @@ const registerSchema = z.object({
  * SDK usage: metrics are added to hourly rows per (flag, app, environment); registrations record
  * the application and instance. The environment is the token's (Unleash), never the body's.
  */
-export function registerClientMetricsRoutes(router: Router, ctx: ServiceContext): void {
-  router.post('/api/client/metrics', eventHandler(async (event) => {
+export function registerClientMetricsRoutes(api: ApiRouter, ctx: ServiceContext): void {
+  api.post('/api/client/metrics', 'client', eventHandler(async (event) => {
     const body = await readBodyWith(event, metricsSchema)
     const environment = clientToken(event).environment
     await ctx.db.transaction(async (tx) => {
@@ -48,7 +48,7 @@ export function registerClientMetricsRoutes(router: Router, ctx: ServiceContext)
     return empty(event, 202)
   }))
 
-  router.post('/api/client/register', eventHandler(async (event) => {
+  api.post('/api/client/register', 'client', eventHandler(async (event) => {
     const body = await readBodyWith(event, registerSchema)
     await registerClient(
       ctx.db,
