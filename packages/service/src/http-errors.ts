@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto'
+import { STATUS_CODES } from 'node:http'
 import { type H3Error, type H3Event, send, setResponseHeader, setResponseStatus } from 'h3'
 import { ERROR_STATUS, type ErrorCode, isServiceError } from './errors.js'
 import type { Logger } from './logger.js'
@@ -20,6 +21,8 @@ const SQLSTATE_CODES: Record<string, { code: ErrorCode; message: string }> = {
   '22003': { code: 'BadDataError', message: 'A number in the request is out of range.' },
   '22P05': { code: 'BadDataError', message: 'A text in the request contains a character the database cannot store (\\u0000).' },
   '22021': { code: 'BadDataError', message: 'A text in the request contains a character the database cannot store (\\u0000).' },
+  '22007': { code: 'BadDataError', message: 'A date in the request is not one the database can read.' },
+  '22008': { code: 'BadDataError', message: 'A date in the request is out of the range the database can hold.' },
 }
 
 /**
@@ -40,14 +43,15 @@ export async function sendServiceError(event: H3Event, error: H3Error, logger: L
     body = { id: randomUUID(), name: known.code, message: known.message }
   } else if (!error.unhandled && H3_CODES[error.statusCode]) {
     status = error.statusCode === 405 ? 404 : error.statusCode
-    const message = status === 404 ? `There is no ${event.method} ${event.path}.` : error.statusMessage || error.message
+    const message = status === 404 ? `There is no ${event.method} ${event.path.split('?')[0]}.` : error.statusMessage || error.message
     body = { id: randomUUID(), name: H3_CODES[error.statusCode] as string, message }
   } else {
     logger.error(`${event.method} ${event.path} failed`, original instanceof Error ? original.stack : original)
     status = 500
     body = { id: randomUUID(), name: 'UnknownError', message: 'Something went wrong on the server; the error was logged.' }
   }
-  setResponseStatus(event, status)
+  // The standard reason phrase: h3 would put its own message (with the request path) in the status line.
+  setResponseStatus(event, status, STATUS_CODES[status])
   setResponseHeader(event, 'content-type', 'application/json; charset=utf-8')
   await send(event, JSON.stringify(body))
 }

@@ -1,5 +1,5 @@
 import { type H3Event, getQuery, readBody } from 'h3'
-import type { z } from 'zod'
+import { z } from 'zod'
 import { ServiceError, type ErrorDetail } from './errors.js'
 
 /**
@@ -27,6 +27,25 @@ export async function readBodyWith<S extends z.ZodType>(event: H3Event, schema: 
   }
   return parseWith(schema, body === undefined || body === '' ? empty : body, 'body')
 }
+
+/** The instants every driver, PostgreSQL column and `Date` of the service holds alike (UTC). */
+export const EARLIEST_TIME = Date.UTC(1970, 0, 1)
+export const LATEST_TIME = Date.UTC(9999, 11, 31, 23, 59, 59, 999)
+export const TIME_RANGE_TEXT = 'between 1970-01-01 and 9999-12-31'
+
+/**
+ * A date-time from JSON: an ISO 8601 text or epoch milliseconds, within EARLIEST_TIME..LATEST_TIME.
+ * Out of that range PostgreSQL refuses the year (or `Date` cannot hold it): a 400 naming the
+ * field, never a 500 from the database.
+ */
+export const dateTime = z.union([z.string(), z.number()], { error: () => 'must be a date-time' }).transform((value, ctx) => {
+  const time = typeof value === 'number' ? value : Date.parse(value)
+  if (!Number.isFinite(time) || time < EARLIEST_TIME || time > LATEST_TIME) {
+    ctx.addIssue({ code: 'custom', message: `must be a date-time ${TIME_RANGE_TEXT}` })
+    return z.NEVER
+  }
+  return new Date(time)
+})
 
 export function queryWith<S extends z.ZodType>(event: H3Event, schema: S): z.output<S> {
   return parseWith(schema, getQuery(event), 'query')

@@ -10,9 +10,11 @@ export function utcDay(instant: Date): string {
   return instant.toISOString().slice(0, 10)
 }
 
-/** True for an existing calendar day written `yyyy-MM-dd` (so not `2026-02-30`). */
+/** True for an existing calendar day written `yyyy-MM-dd` (so not `2026-02-30` or `2026-13-45`), from 1970 on. */
 export function isCalendarDay(text: string): boolean {
-  return DAY_FORM.test(text) && utcDay(new Date(`${text}T00:00:00Z`)) === text
+  if (!DAY_FORM.test(text) || text < '1970-01-01') return false
+  const time = Date.parse(`${text}T00:00:00Z`)
+  return Number.isFinite(time) && utcDay(new Date(time)) === text
 }
 
 export function addDays(day: string, days: number): string {

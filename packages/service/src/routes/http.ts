@@ -22,10 +22,13 @@ export function empty(event: H3Event, status = 200): Promise<void> {
   return send(event, '')
 }
 
-/** 201 with a `Location` header, as Unleash answers creations. */
-export function created<T>(event: H3Event, location: string, body: T): T {
+/**
+ * 201 with a `Location` header, as Unleash answers creations: the path below `/api/admin/`,
+ * each segment percent-encoded (a tag value `日本語` or `a/b` is one segment, never a broken header).
+ */
+export function created<T>(event: H3Event, location: readonly (string | number)[], body: T): T {
   setResponseStatus(event, 201)
-  setResponseHeader(event, 'location', location)
+  setResponseHeader(event, 'location', location.map((segment) => encodeURIComponent(segment)).join('/'))
   return body
 }
 

@@ -49,7 +49,7 @@ export function registerActionRoutes(api: ApiRouter, ctx: ServiceContext): void 
       await writeEvent(tx, actor, ctx.clock, { type: 'actions-created', project, data: saved })
       return saved
     })
-    return created(event, `projects/${project}/actions/${result.id}`, result)
+    return created(event, ['projects', project, 'actions', result.id], result)
   }))
 
   api.put(`${BASE}/:id`, 'admin', eventHandler(async (event) => {

@@ -6,7 +6,7 @@ import { badData, notFound } from '../../errors.js'
 import { writeEvent } from '../../events.js'
 import * as apiTokens from '../../store/api-tokens.js'
 import { newApiTokenSecret } from '../../tokens.js'
-import { readBodyWith } from '../../validate.js'
+import { dateTime, readBodyWith } from '../../validate.js'
 import { change, created, empty, param } from '../http.js'
 import { requireEnvironment, requireProject } from './lookups.js'
 import type { ApiRouter } from '../api-router.js'
@@ -18,7 +18,7 @@ const createTokenSchema = z.object({
   environment: z.string().min(1).optional(),
   project: z.string().min(1).optional(),
   projects: z.array(z.string().min(1)).min(1).optional(),
-  expiresAt: z.coerce.date({ error: () => 'must be a date-time' }).nullish(),
+  expiresAt: dateTime.nullish(),
 })
 
 /** `/api/admin/api-tokens` (Unleash's API token API). Secrets are shown once, at creation. */
@@ -47,11 +47,11 @@ export function registerApiTokenRoutes(api: ApiRouter, ctx: ServiceContext): voi
       await writeEvent(tx, actor, ctx.clock, { type: 'api-token-created', environment: admin ? null : environment, data: apiTokens.toApiToken(inserted) })
       return inserted
     })
-    return created(event, `api-tokens/${row.id}`, apiTokens.toApiToken(row, secret))
+    return created(event, ['api-tokens', row.id], apiTokens.toApiToken(row, secret))
   }))
 
   api.put('/api/admin/api-tokens/:token', 'admin', eventHandler(async (event) => {
-    const { expiresAt } = await readBodyWith(event, z.object({ expiresAt: z.coerce.date({ error: () => 'must be a date-time' }) }))
+    const { expiresAt } = await readBodyWith(event, z.object({ expiresAt: dateTime }))
     await change(ctx, event, async (tx, actor) => {
       const row = await load(tx, param(event, 'token'))
       await apiTokens.updateApiTokenExpiry(tx, row.id, expiresAt)

@@ -51,6 +51,6 @@ export function registerCloneRoutes(api: ApiRouter, ctx: ServiceContext): void {
       }
       return clone
     })
-    return created(event, `projects/${project}/features/${row.name}`, await featureView(ctx.db, row))
+    return created(event, ['projects', project, 'features', row.name], await featureView(ctx.db, row))
   }))
 }

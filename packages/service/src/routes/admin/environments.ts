@@ -40,7 +40,7 @@ export function registerEnvironmentRoutes(api: ApiRouter, ctx: ServiceContext): 
       await environments.insertEnvironment(tx, body, ctx.clock())
       await writeEvent(tx, actor, ctx.clock, { type: 'environment-created', environment: body.name, data: body })
     })
-    return created(event, `environments/${body.name}`, environments.toEnvironment(await load(body.name)))
+    return created(event, ['environments', body.name], environments.toEnvironment(await load(body.name)))
   }))
 
   api.put('/api/admin/environments/update/:name', 'admin', eventHandler(async (event) => {

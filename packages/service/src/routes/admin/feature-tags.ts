@@ -40,7 +40,7 @@ export function registerFeatureTagRoutes(api: ApiRouter, ctx: ServiceContext): v
       if (!(await add(tx, name, tag))) throw nameExists(`"${name}" already has the tag "${tag.type}:${tag.value}".`)
       await writeEvent(tx, actor, ctx.clock, { type: 'feature-tagged', project: row.project, featureName: name, data: tag, tags: [tag] })
     })
-    return created(event, `features/${name}/tags`, tag)
+    return created(event, ['features', name, 'tags'], tag)
   }))
 
   api.put(TAGS, 'admin', eventHandler(async (event) => {

@@ -57,7 +57,7 @@ export function registerFeatureRoutes(api: ApiRouter, ctx: ServiceContext): void
       await writeEvent(tx, actor, ctx.clock, { type: 'feature-created', project, featureName: body.name, data: features.toFeature(inserted), tags: body.tags })
       return inserted
     })
-    return created(event, `projects/${project}/features/${row.name}`, await featureView(ctx.db, row))
+    return created(event, ['projects', project, 'features', row.name], await featureView(ctx.db, row))
   }))
 
   api.get(FEATURE, 'admin', eventHandler(async (event) => {

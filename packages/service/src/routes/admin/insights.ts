@@ -16,7 +16,7 @@ const DEFAULT_WINDOW_WEEKS = 12
  */
 const DEPRECATED_SINCE = `@${Date.UTC(2024, 3, 1) / 1000}`
 
-const day = z.string().refine(isCalendarDay, 'must be a calendar day written yyyy-MM-dd')
+const day = z.string().refine(isCalendarDay, 'must be a calendar day written yyyy-MM-dd, from 1970-01-01')
 
 function windowSchema(today: string) {
   return z.object({ from: day.optional(), to: day.optional() }).transform((query, ctx): TrendWindow => {

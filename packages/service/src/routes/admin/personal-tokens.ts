@@ -9,13 +9,13 @@ import * as tokens from '../../store/personal-tokens.js'
 import type { ApiTokenRow } from '../../store/api-tokens.js'
 import { getUser, toUser } from '../../store/users.js'
 import { newPersonalTokenSecret } from '../../tokens.js'
-import { readBodyWith } from '../../validate.js'
+import { dateTime, readBodyWith } from '../../validate.js'
 import { change, created, empty, intParam } from '../http.js'
 import type { ApiRouter } from '../api-router.js'
 
 const createTokenSchema = z.object({
   description: z.string().min(1, 'is required'),
-  expiresAt: z.coerce.date({ error: () => 'must be a date-time' }).nullish(),
+  expiresAt: dateTime.nullish(),
 })
 
 /**
@@ -34,7 +34,7 @@ export function registerPersonalTokenRoutes(api: ApiRouter, ctx: ServiceContext)
       await writeEvent(tx, actor, ctx.clock, { type: 'pat-created', data: tokens.toPersonalToken(inserted) })
       return inserted
     })
-    return created(event, `user/tokens/${row.id}`, tokens.toPersonalToken(row, secret))
+    return created(event, ['user', 'tokens', row.id], tokens.toPersonalToken(row, secret))
   }
 
   // "Who am I": a user, or (as Unleash answers for an API token's ApiUser) the admin token by name.

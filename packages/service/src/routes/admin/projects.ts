@@ -44,7 +44,7 @@ export function registerProjectRoutes(api: ApiRouter, ctx: ServiceContext): void
       return projects.getProject(tx, id)
     })
     const environments = await projects.projectEnvironments(ctx.db, id)
-    return created(event, `projects/${id}`, { ...projects.toProject(project as projects.ProjectRow), environments })
+    return created(event, ['projects', id], { ...projects.toProject(project as projects.ProjectRow), environments })
   }))
 
   api.put('/api/admin/projects/:projectId', 'admin', eventHandler(async (event) => {

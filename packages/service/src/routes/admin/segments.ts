@@ -50,7 +50,7 @@ export function registerSegmentRoutes(api: ApiRouter, ctx: ServiceContext): void
       await writeEvent(tx, actor, ctx.clock, { type: 'segment-created', project: body.project ?? null, data: segments.toSegment(inserted) })
       return inserted
     })
-    return created(event, `segments/${row.id}`, segments.toSegment(row))
+    return created(event, ['segments', row.id], segments.toSegment(row))
   }))
 
   api.put('/api/admin/segments/:id', 'admin', eventHandler(async (event) => {

@@ -52,7 +52,7 @@ export function registerSignalEndpointRoutes(api: ApiRouter, ctx: ServiceContext
       await writeEvent(tx, actor, ctx.clock, { type: 'signal-endpoint-created', data: store.toSignalEndpoint(inserted, []) })
       return inserted
     })
-    return created(event, `signal-endpoints/${row.id}`, store.toSignalEndpoint(row, [], ingestUrl(event, row.name)))
+    return created(event, ['signal-endpoints', row.id], store.toSignalEndpoint(row, [], ingestUrl(event, row.name)))
   }))
 
   api.put(`${BASE}/:id`, 'admin', eventHandler(async (event) => {
@@ -109,7 +109,7 @@ export function registerSignalEndpointRoutes(api: ApiRouter, ctx: ServiceContext
       await writeEvent(tx, actor, ctx.clock, { type: 'signal-endpoint-token-created', data: store.toSignalToken(inserted) })
       return inserted
     })
-    return created(event, `signal-endpoints/${id}/tokens/${row.id}`, store.toSignalToken(row, secret))
+    return created(event, ['signal-endpoints', id, 'tokens', row.id], store.toSignalToken(row, secret))
   }))
 
   const loadToken = async (q: Queryable, event: H3Event) => {

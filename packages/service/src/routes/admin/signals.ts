@@ -4,7 +4,7 @@ import type { ServiceContext } from '../../context.js'
 import { notFound } from '../../errors.js'
 import { getSignalEndpoint } from '../../store/signal-endpoints.js'
 import { listEndpointSignals, searchSignals, toEndpointSignal, toSignal } from '../../store/signals.js'
-import { queryWith } from '../../validate.js'
+import { EARLIEST_TIME, LATEST_TIME, queryWith, TIME_RANGE_TEXT } from '../../validate.js'
 import { intParam } from '../http.js'
 import type { ApiRouter } from '../api-router.js'
 
@@ -18,12 +18,13 @@ const DAY_MS = 86_400_000
 const bound = (edge: 'from' | 'to') => z.string().transform((text, ctx) => {
   const value = text.replace(/^IS:/, '')
   const time = DAY.test(value) ? Date.parse(`${value}T00:00:00Z`) : Date.parse(value)
-  if (Number.isNaN(time)) {
-    ctx.addIssue({ code: 'custom', message: 'must be a date (yyyy-MM-dd, optionally IS:yyyy-MM-dd) or a date-time' })
+  if (!Number.isFinite(time) || time < EARLIEST_TIME || time > LATEST_TIME) {
+    ctx.addIssue({ code: 'custom', message: `must be a date (yyyy-MM-dd, optionally IS:yyyy-MM-dd) or a date-time ${TIME_RANGE_TEXT}` })
     return z.NEVER
   }
   if (edge === 'from') return new Date(time)
-  return new Date(time + (DAY.test(value) ? DAY_MS : 1))
+  // The day after 9999-12-31 is a year PostgreSQL's driver cannot write: the range ends at the last instant.
+  return new Date(Math.min(time + (DAY.test(value) ? DAY_MS : 1), LATEST_TIME))
 })
 
 const page = {

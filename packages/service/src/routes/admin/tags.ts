@@ -31,7 +31,7 @@ export function registerTagRoutes(api: ApiRouter, ctx: ServiceContext): void {
       if (!(await tags.ensureTag(tx, tag, ctx.clock()))) throw nameExists(`The tag "${tag.type}:${tag.value}" already exists.`)
       await writeEvent(tx, actor, ctx.clock, { type: 'tag-created', data: tag })
     })
-    return created(event, `tags/${tag.type}/${tag.value}`, { version: 1, tag })
+    return created(event, ['tags', tag.type, tag.value], { version: 1, tag })
   }))
 
   api.delete('/api/admin/tags/:type/:value', 'admin', eventHandler(async (event) => {
@@ -66,7 +66,7 @@ export function registerTagRoutes(api: ApiRouter, ctx: ServiceContext): void {
       await tags.insertTagType(tx, row, ctx.clock())
       await writeEvent(tx, actor, ctx.clock, { type: 'tag-type-created', data: row })
     })
-    return created(event, `tag-types/${row.name}`, tags.toTagType(row))
+    return created(event, ['tag-types', row.name], tags.toTagType(row))
   }))
 
   api.put('/api/admin/tag-types/:name', 'admin', eventHandler(async (event) => {

@@ -51,7 +51,7 @@ export function registerUserRoutes(api: ApiRouter, ctx: ServiceContext): void {
       await writeEvent(tx, actor, ctx.clock, { type: 'user-created', data: users.toUser(inserted) })
       return inserted
     })
-    return created(event, `user-admin/${row.id}`, users.toUser(row))
+    return created(event, ['user-admin', row.id], users.toUser(row))
   }))
 
   api.put('/api/admin/user-admin/:id', 'admin', eventHandler(async (event) => {

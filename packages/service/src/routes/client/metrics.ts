@@ -4,7 +4,7 @@ import { clientToken } from '../../auth.js'
 import type { ServiceContext } from '../../context.js'
 import { registerClient, touchClientInstance } from '../../store/client-applications.js'
 import { addClientMetrics } from '../../store/client-metrics.js'
-import { readBodyWith } from '../../validate.js'
+import { dateTime, readBodyWith } from '../../validate.js'
 import { empty } from '../http.js'
 import type { ApiRouter } from '../api-router.js'
 
@@ -16,8 +16,8 @@ const metricsSchema = z.object({
   instanceId: z.string().min(1).default('default'),
   environment: z.string().optional(),
   bucket: z.object({
-    start: z.coerce.date({ error: () => 'must be a date-time' }),
-    stop: z.coerce.date({ error: () => 'must be a date-time' }),
+    start: dateTime,
+    stop: dateTime,
     toggles: z.record(z.string(), z.object({ yes: count.default(0), no: count.default(0), variants: z.record(z.string(), count).default({}) })),
   }),
 })
@@ -29,7 +29,7 @@ const registerSchema = z.object({
   sdkVersion: z.string().nullish(),
   environment: z.string().optional(),
   strategies: z.array(z.string()).default([]),
-  started: z.coerce.date({ error: () => 'must be a date-time' }).nullish(),
+  started: dateTime.nullish(),
   interval: z.number().int().min(0).nullish(),
 })
 

@@ -1,0 +1,99 @@
+// Inputs that once gave 500 (issue 13), each now a 4xx naming the problem: malformed Host
+// headers, dates out of the range PostgreSQL and Date hold, non-ASCII values in Location
+// headers, and status lines that echoed the request path instead of the standard phrase.
+import { request } from 'node:http'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { startTestService, type TestService } from './helpers/service.js'
+
+let service: TestService
+let client: string
+beforeAll(async () => {
+  service = await startTestService()
+  client = await service.clientToken()
+})
+afterAll(() => service.close())
+
+/** A raw request, so the Host header and the path go on the wire as written. */
+function raw(path: string, headers: Record<string, string>, method = 'GET'): Promise<{ status: number; message: string; body: string }> {
+  return new Promise((resolve, reject) => {
+    const req = request(`${service.url}/`, { method, path, headers, setHost: false }, (res) => {
+      let body = ''
+      res.setEncoding('utf8')
+      res.on('data', (chunk: string) => (body += chunk))
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, message: res.statusMessage ?? '', body }))
+    })
+    req.on('error', reject)
+    req.end()
+  })
+}
+
+describe('a malformed Host header', () => {
+  it.each(['a b', '%', '[', '[::1', 'a@b:c', ''])('Host %j is answered as any other request', async (host) => {
+    const open = await raw('/health', { host })
+    expect(open.status).toBe(200)
+    const guarded = await raw('/api/admin/projects', { host })
+    expect(guarded.status).toBe(401)
+    const admitted = await raw('/api/admin/projects', { host, authorization: service.admin })
+    expect(admitted.status).toBe(200)
+  })
+})
+
+describe('dates out of range are 400 naming the field', () => {
+  it.each([
+    ['GET', '/api/admin/insights?from=2026-13-45&to=2026-01-01', undefined, 'query.from'],
+    ['GET', '/api/admin/insights?from=0000-01-01', undefined, 'query.from'],
+    ['GET', '/api/admin/dashboard/executive?from=9999-99-99', undefined, 'query.from'],
+    ['GET', '/api/admin/signals?to=99999-12-31', undefined, 'query.to'],
+    ['GET', '/api/admin/signals?from=1000-01-01', undefined, 'query.from'],
+    ['POST', '/api/admin/api-tokens', { tokenName: 'x', type: 'admin', expiresAt: -8640000000000000 }, 'body.expiresAt'],
+    ['POST', '/api/admin/api-tokens', { tokenName: 'x', type: 'admin', expiresAt: '+275760-09-13T00:00:00Z' }, 'body.expiresAt'],
+    ['POST', '/api/admin/api-tokens', { tokenName: 'x', type: 'admin', expiresAt: true }, 'body.expiresAt'],
+    ['POST', '/api/admin/user-admin/1/tokens', { description: 'x', expiresAt: 'not a date' }, 'body.expiresAt'],
+  ] as const)('%s %s', async (method, path, body, field) => {
+    const response = await service.api(method, path, { ...(body ? { body } : {}) })
+    expect(response.status).toBe(400)
+    expect(response.body.message).toContain(field)
+  })
+
+  it('PUT /api/admin/api-tokens/:id with an impossible expiry', async () => {
+    const token = await service.api('POST', '/api/admin/api-tokens', { body: { tokenName: 'expiry', type: 'admin' } })
+    const response = await service.api('PUT', `/api/admin/api-tokens/${token.body.id}`, { body: { expiresAt: -8640000000000000 } })
+    expect(response.status).toBe(400)
+    expect(response.body.message).toContain('body.expiresAt')
+  })
+
+  it('the far edge of the range still works: signals up to 9999-12-31', async () => {
+    expect((await service.api('GET', '/api/admin/signals?to=9999-12-31')).status).toBe(200)
+  })
+
+  it('POST /api/client/register with a start the database cannot hold', async () => {
+    const response = await service.api('POST', '/api/client/register', {
+      token: client,
+      body: { appName: 'a', instanceId: 'i', strategies: [], started: '+275760-09-13T00:00:00Z', interval: 1000 },
+    })
+    expect(response.status).toBe(400)
+    expect(response.body.message).toContain('body.started')
+  })
+})
+
+describe('status lines', () => {
+  it.each([
+    ['/api/nope?x=<script>', 404, 'Not Found'],
+    ['/api/admin/projects', 401, 'Unauthorized'],
+    ['/api/admin/x/../projects', 400, 'Bad Request'],
+  ] as const)('%s gives %i with the standard reason phrase', async (path, status, message) => {
+    const response = await raw(path, { host: 'localhost' })
+    expect(response.status).toBe(status)
+    expect(response.message).toBe(message)
+    expect(response.body).not.toContain('<script>')
+  })
+})
+
+describe('Location headers', () => {
+  it('encode each path value: a tag value in Japanese', async () => {
+    const response = await service.api('POST', '/api/admin/tags', { body: { type: 'simple', value: '日本語' } })
+    expect(response.status).toBe(201)
+    expect(response.headers.get('location')).toBe(`tags/simple/${encodeURIComponent('日本語')}`)
+    expect((await service.api('GET', `/api/admin/tags/simple/${encodeURIComponent('日本語')}`)).status).toBe(200)
+  })
+})
