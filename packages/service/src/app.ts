@@ -1,7 +1,7 @@
 import { type App, createApp, eventHandler } from 'h3'
 import type { ActionRunner } from './actions/runner.js'
 import { createAuthorizer } from './auth.js'
-import { bodyLimit } from './body-limit.js'
+import { bodyLimit } from './request-body.js'
 import type { ServiceConfig } from './config.js'
 import type { Clock, ServiceContext } from './context.js'
 import type { Database } from './db/database.js'

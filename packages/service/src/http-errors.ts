@@ -53,6 +53,8 @@ export async function sendServiceError(event: H3Event, error: H3Error, logger: L
   // The standard reason phrase: h3 would put its own message (with the request path) in the status line.
   setResponseStatus(event, status, STATUS_CODES[status])
   setResponseHeader(event, 'content-type', 'application/json; charset=utf-8')
+  // An oversize body is not read to its end: close the connection rather than read the rest.
+  if (status === 413) setResponseHeader(event, 'connection', 'close')
   await send(event, JSON.stringify(body))
 }
 

@@ -29,7 +29,20 @@ export interface StartServiceOptions {
   timers?: InsightsTimers
   /** Environment variables to read instead of `process.env`. */
   env?: NodeJS.ProcessEnv
+  /** How long a client may take to send its headers, and its whole request (tests shorten them). */
+  timeouts?: Partial<HttpTimeouts>
 }
+
+export interface HttpTimeouts {
+  headersMs: number
+  requestMs: number
+}
+
+/**
+ * A slow-header (slowloris) client is cut off after 10 s, a whole request after 30 s. Node's
+ * defaults (60 s and 300 s, checked every 30 s) let a few such sockets hold connections 70-90 s.
+ */
+export const HTTP_TIMEOUTS: HttpTimeouts = { headersMs: 10_000, requestMs: 30_000 }
 
 export interface RunningService {
   /** Base URL, e.g. `http://127.0.0.1:4242`. */
@@ -66,7 +79,16 @@ export async function startService(options: StartServiceOptions = {}): Promise<R
     await insertInitTokens(db, config, clock)
     const demo = options.seedDemo ? await seedDemo(db, { dataDir: config.dataDir, clock }) : undefined
     actionRunner = createActionRunner({ db, logger, clock, sweepIntervalMs: config.signals.sweepIntervalMs })
-    const server = createServer(toNodeListener(createServiceApp({ db, config, logger, clock, actionRunner })))
+    const timeouts = { ...HTTP_TIMEOUTS, ...options.timeouts }
+    const server = createServer(
+      {
+        headersTimeout: timeouts.headersMs,
+        requestTimeout: timeouts.requestMs,
+        // How often Node looks for connections past those timeouts (its default, 30 s, is longer than both).
+        connectionsCheckingInterval: Math.min(1_000, timeouts.headersMs),
+      },
+      toNodeListener(createServiceApp({ db, config, logger, clock, actionRunner })),
+    )
     const port = await listen(server, config.port, config.host)
     const insights = createInsightsScheduler({ db, clock, logger, ...(options.timers ? { timers: options.timers } : {}) })
     await insights.start()

@@ -1,6 +1,7 @@
-import { type H3Event, getQuery, readBody } from 'h3'
+import { type H3Event, getQuery } from 'h3'
 import { z } from 'zod'
 import { ServiceError, type ErrorDetail } from './errors.js'
+import { readBodyBytes } from './request-body.js'
 
 /**
  * Parses `input` with `schema`; on failure throws a 400 `ValidationError` whose message names the
@@ -17,15 +18,20 @@ export function parseWith<S extends z.ZodType>(schema: S, input: unknown, where:
   throw new ServiceError('ValidationError', `Request validation failed: ${details[0]?.message ?? 'invalid input'}.`, details)
 }
 
-/** Reads the JSON body and validates it. An absent body is validated as `{}` (or `[]`). */
+/**
+ * Reads the JSON body (at most MAX_BODY_BYTES, counted as it arrives) and validates it. An absent
+ * or blank body is validated as `{}` (or `[]`).
+ */
 export async function readBodyWith<S extends z.ZodType>(event: H3Event, schema: S, empty: unknown = {}): Promise<z.output<S>> {
+  const text = (await readBodyBytes(event.node.req)).toString('utf8')
+  if (text.trim() === '') return parseWith(schema, empty, 'body')
   let body: unknown
   try {
-    body = await readBody(event)
+    body = JSON.parse(text)
   } catch {
     throw new ServiceError('BadDataError', 'The request body is not valid JSON.')
   }
-  return parseWith(schema, body === undefined || body === '' ? empty : body, 'body')
+  return parseWith(schema, body, 'body')
 }
 
 /** The instants every driver, PostgreSQL column and `Date` of the service holds alike (UTC). */

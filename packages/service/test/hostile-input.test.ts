@@ -97,3 +97,51 @@ describe('Location headers', () => {
     expect((await service.api('GET', `/api/admin/tags/simple/${encodeURIComponent('日本語')}`)).status).toBe(200)
   })
 })
+
+describe('request bodies are counted as they arrive', () => {
+  /** A chunked POST (no Content-Length) of `total` bytes of a JSON string; stops writing once answered. */
+  function chunkedPost(path: string, token: string, total: number): Promise<{ status: number; written: number }> {
+    return new Promise((resolve, reject) => {
+      let written = 0
+      let answered = false
+      const req = request(`${service.url}${path}`, { method: 'POST', headers: { authorization: token, 'content-type': 'application/json', 'transfer-encoding': 'chunked' } }, (res) => {
+        answered = true
+        res.resume()
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, written }))
+      })
+      req.on('error', (error) => (answered ? undefined : reject(error)))
+      const chunk = Buffer.alloc(64 * 1024, 'a')
+      const pump = () => {
+        while (!answered && written < total) {
+          const first = written === 0
+          const piece = first ? Buffer.concat([Buffer.from('{"appName":"'), chunk]) : chunk
+          written += piece.length
+          if (!req.write(piece)) return void req.once('drain', pump)
+        }
+        if (!answered) req.end('"}')
+      }
+      pump()
+    })
+  }
+
+  it('a 20 MB chunked body is refused 413 long before its end, and nothing is stored', async () => {
+    const { status, written } = await chunkedPost('/api/client/register', client, 20 * 1024 * 1024)
+    expect(status).toBe(413)
+    expect(written).toBeLessThan(10 * 1024 * 1024)
+    const apps = await service.api('GET', '/api/admin/metrics/applications')
+    expect(JSON.stringify(apps.body).length).toBeLessThan(10_000)
+  })
+
+  it('a chunked body under the limit is read as usual', async () => {
+    const response = await new Promise<number>((resolve, reject) => {
+      const req = request(`${service.url}/api/client/register`, { method: 'POST', headers: { authorization: client, 'content-type': 'application/json', 'transfer-encoding': 'chunked' } }, (res) => {
+        res.resume()
+        resolve(res.statusCode ?? 0)
+      })
+      req.on('error', reject)
+      req.write('{"appName":"chunked-app",')
+      req.end('"instanceId":"i","strategies":[],"interval":1000}')
+    })
+    expect(response).toBe(202)
+  })
+})

@@ -1,6 +1,6 @@
-import type { IncomingMessage } from 'node:http'
 import { type H3Event, getRequestHeader } from 'h3'
 import { badData, ServiceError } from '../errors.js'
+import { readBodyBytes } from '../request-body.js'
 
 /** Deeper JSON is refused: PGlite cannot read such jsonb back, and no webhook needs it. */
 export const MAX_PAYLOAD_DEPTH = 100
@@ -18,7 +18,7 @@ export async function readSignalPayload(event: H3Event, limitBytes: number): Pro
     throw new ServiceError('ContentTypeError', 'A signal body must be JSON: send it with Content-Type: application/json.')
   }
   if (Number(length) > limitBytes) throw tooLarge(limitBytes)
-  const bytes = await readLimited(event.node.req, limitBytes)
+  const bytes = await readBodyBytes(event.node.req, limitBytes, () => tooLarge(limitBytes))
   if (bytes.length === 0) return {}
   let payload: unknown
   try {
@@ -40,30 +40,6 @@ function isJson(contentType: string | undefined): boolean {
 
 function tooLarge(limitBytes: number): ServiceError {
   return new ServiceError('PayloadTooLargeError', `The signal body is larger than the limit of ${limitBytes} bytes.`)
-}
-
-/** Reads at most `limit` bytes; past it, refuses at once and lets the rest drain unread. */
-function readLimited(req: IncomingMessage, limit: number): Promise<Buffer> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = []
-    let size = 0
-    const done = (finish: () => void) => {
-      req.off('data', onData).off('end', onEnd).off('error', onError).off('close', onClose)
-      finish()
-    }
-    const onData = (chunk: Buffer) => {
-      size += chunk.length
-      if (size <= limit) chunks.push(chunk)
-      else done(() => {
-        req.resume()
-        reject(tooLarge(limit))
-      })
-    }
-    const onEnd = () => done(() => resolve(Buffer.concat(chunks)))
-    const onError = (error: Error) => done(() => reject(error))
-    const onClose = () => done(() => reject(badData('The request was aborted before its body ended.')))
-    req.on('data', onData).on('end', onEnd).on('error', onError).on('close', onClose)
-  })
 }
 
 /** In unicode mode this matches only unpaired surrogates: a pair is one code point. */

@@ -1,0 +1,45 @@
+import type { IncomingMessage } from 'node:http'
+import { type H3Event, getRequestHeader } from 'h3'
+import { badData, ServiceError } from './errors.js'
+
+/** Request bodies above this are refused with 413, on every route. */
+export const MAX_BODY_BYTES = 1024 * 1024
+
+/** Refuses a declared `Content-Length` over the limit with 413 before anything is read. */
+export function bodyLimit(event: H3Event): void {
+  const declared = Number(getRequestHeader(event, 'content-length') ?? 0)
+  if (declared > MAX_BODY_BYTES) throw tooLarge(MAX_BODY_BYTES)
+}
+
+/**
+ * The whole request body, counted as it arrives: chunked bodies (no `Content-Length`) are held
+ * to the same limit. Past the limit it stops reading and rejects with 413; the answer closes the
+ * connection (http-errors.ts), so the rest of the body is never read.
+ */
+export function readBodyBytes(req: IncomingMessage, limit = MAX_BODY_BYTES, refusal: () => Error = () => tooLarge(limit)): Promise<Buffer> {
+  if (req.readableEnded) return Promise.resolve(Buffer.alloc(0))
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = []
+    let size = 0
+    const done = (finish: () => void) => {
+      req.off('data', onData).off('end', onEnd).off('error', onError).off('close', onClose)
+      finish()
+    }
+    const onData = (chunk: Buffer) => {
+      size += chunk.length
+      if (size <= limit) chunks.push(chunk)
+      else done(() => {
+        req.pause()
+        reject(refusal())
+      })
+    }
+    const onEnd = () => done(() => resolve(Buffer.concat(chunks)))
+    const onError = (error: Error) => done(() => reject(error))
+    const onClose = () => done(() => reject(badData('The request was aborted before its body ended.')))
+    req.on('data', onData).on('end', onEnd).on('error', onError).on('close', onClose)
+  })
+}
+
+function tooLarge(limit: number): ServiceError {
+  return new ServiceError('PayloadTooLargeError', `The request body is larger than ${limit} bytes.`)
+}
