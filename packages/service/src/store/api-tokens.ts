@@ -54,12 +54,12 @@ export async function findApiTokenBySecret(q: Queryable, secret: string): Promis
   return (await q.query<ApiTokenRow>('SELECT * FROM api_tokens WHERE secret_hash = $1', [hashSecret(secret)]))[0]
 }
 
-/** Finds a token by its full secret or, for listings that only show a display form, by id. */
-export async function findApiToken(q: Queryable, secretOrId: string): Promise<ApiTokenRow | undefined> {
-  if (/^\d+$/.test(secretOrId)) {
-    return (await q.query<ApiTokenRow>('SELECT * FROM api_tokens WHERE id = $1', [Number(secretOrId)]))[0]
-  }
-  return findApiTokenBySecret(q, secretOrId)
+/** The largest `serial` id: a larger one names no token (and would be a range error in SQL). */
+const MAX_ID = 2_147_483_647
+
+export async function getApiToken(q: Queryable, id: number): Promise<ApiTokenRow | undefined> {
+  if (!Number.isSafeInteger(id) || id < 0 || id > MAX_ID) return undefined
+  return (await q.query<ApiTokenRow>('SELECT * FROM api_tokens WHERE id = $1', [id]))[0]
 }
 
 /** Inserts the token unless one with the same secret exists; returns the row either way. */
