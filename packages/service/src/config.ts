@@ -33,6 +33,13 @@ export type ConfigOverrides = Partial<ServiceConfig>
 const LOG_LEVELS: readonly LogLevel[] = ['debug', 'info', 'warn', 'error']
 
 /**
+ * The shortest secret part an INIT_* token may have: 32 characters (128 bits as hex, what
+ * `openssl rand -hex 16` prints). These tokens are typed by people, so without a floor a
+ * guessable admin token is one environment variable away; generated tokens have 56.
+ */
+export const INIT_SECRET_MIN_LENGTH = 32
+
+/**
  * Builds the config from environment variables (`PORT`, `HOST`, `DATABASE_URL`, `DATA_DIR`,
  * `INIT_ADMIN_API_TOKENS`, `INIT_CLIENT_API_TOKENS`, `LOG_LEVEL`) and explicit overrides, which win.
  * Throws one `ConfigError` naming every bad variable.
@@ -60,6 +67,8 @@ export function parseServiceConfig(env: NodeJS.ProcessEnv = process.env, overrid
   for (const token of config.initClientTokens) {
     if (token.environment === '*') problems.push(`INIT_CLIENT_API_TOKENS: a client token needs one environment, not "*"`)
   }
+  checkSecretLengths('INIT_ADMIN_API_TOKENS', config.initAdminTokens, problems)
+  checkSecretLengths('INIT_CLIENT_API_TOKENS', config.initClientTokens, problems)
   if (problems.length > 0) throw new ConfigError(problems)
   return config
 }
@@ -76,10 +85,20 @@ function parsePort(text: string | undefined, problems: string[]): number {
 function parseTokens(name: string, text: string | undefined, problems: string[]): TokenSpec[] {
   if (!text?.trim()) return []
   const tokens: TokenSpec[] = []
-  for (const part of text.split(',').map((item) => item.trim()).filter(Boolean)) {
+  text.split(',').map((item) => item.trim()).filter(Boolean).forEach((part, index) => {
     const token = parseTokenSpec(part)
+    // Named by position: the text may be a secret with a typo, and this message is logged.
     if (token) tokens.push(token)
-    else problems.push(`${name}: "${part.slice(0, 12)}…" is not in the form project:environment.secret`)
-  }
+    else problems.push(`${name}: token ${index + 1} is not in the form project:environment.secret`)
+  })
   return tokens
+}
+
+/** Names each short secret by its position and scope, never printing the secret. */
+function checkSecretLengths(name: string, tokens: readonly TokenSpec[], problems: string[]): void {
+  tokens.forEach((token, index) => {
+    if (token.secret.length < INIT_SECRET_MIN_LENGTH) {
+      problems.push(`${name}: token ${index + 1} (${token.project}:${token.environment}.…) has a secret of ${token.secret.length} characters; at least ${INIT_SECRET_MIN_LENGTH} are needed (openssl rand -hex 16)`)
+    }
+  })
 }
