@@ -15,6 +15,11 @@ export interface ServiceConfig {
   /** `INIT_CLIENT_API_TOKENS`: client tokens inserted (idempotently) at startup. */
   initClientTokens: TokenSpec[]
   logLevel: LogLevel
+  /**
+   * `PUBLIC_URL`: the service's base URL as others reach it (no trailing slash), for the
+   * addresses it hands out (a signal endpoint's `url`). Unset: `http://localhost:<port>`.
+   */
+  publicUrl: string | undefined
   /** Minimum time between two `seen_at` writes for one user (insights: active users). */
   userSeenThrottleMs: number
   /** Signal endpoint and action limits and the action runner's sweep interval (`signals/config.ts`). */
@@ -41,7 +46,8 @@ export const INIT_SECRET_MIN_LENGTH = 32
 
 /**
  * Builds the config from environment variables (`PORT`, `HOST`, `DATABASE_URL`, `DATA_DIR`,
- * `INIT_ADMIN_API_TOKENS`, `INIT_CLIENT_API_TOKENS`, `LOG_LEVEL`) and explicit overrides, which win.
+ * `INIT_ADMIN_API_TOKENS`, `INIT_CLIENT_API_TOKENS`, `LOG_LEVEL`, `PUBLIC_URL`, the signal limits)
+ * and explicit overrides, which win.
  * Throws one `ConfigError` naming every bad variable.
  */
 export function parseServiceConfig(env: NodeJS.ProcessEnv = process.env, overrides: ConfigOverrides = {}): ServiceConfig {
@@ -58,6 +64,7 @@ export function parseServiceConfig(env: NodeJS.ProcessEnv = process.env, overrid
     initAdminTokens: overrides.initAdminTokens ?? parseTokens('INIT_ADMIN_API_TOKENS', env.INIT_ADMIN_API_TOKENS, problems),
     initClientTokens: overrides.initClientTokens ?? parseTokens('INIT_CLIENT_API_TOKENS', env.INIT_CLIENT_API_TOKENS, problems),
     logLevel: logLevel as LogLevel,
+    publicUrl: overrides.publicUrl ?? parsePublicUrl(env.PUBLIC_URL, problems),
     userSeenThrottleMs: overrides.userSeenThrottleMs ?? 60_000,
     signals: overrides.signals ?? parseSignalConfig(env, problems),
   }
@@ -92,6 +99,25 @@ function parseTokens(name: string, text: string | undefined, problems: string[])
     else problems.push(`${name}: token ${index + 1} is not in the form project:environment.secret`)
   })
   return tokens
+}
+
+/** An absolute http(s) URL, maybe with a path (behind a reverse proxy's prefix), without query, fragment or credentials. */
+function parsePublicUrl(text: string | undefined, problems: string[]): string | undefined {
+  if (!text?.trim()) return undefined
+  let url: URL | undefined
+  try {
+    url = new URL(text.trim())
+  } catch {
+    url = undefined
+  }
+  const ok = url && (url.protocol === 'http:' || url.protocol === 'https:') && !url.username && !url.password && !url.search && !url.hash && !/[?#]/.test(text)
+  if (!url || !ok) {
+    // A URL with credentials is not echoed: this message is logged.
+    const shown = url?.username || url?.password ? '(a URL with credentials)' : `"${text}"`
+    problems.push(`PUBLIC_URL must be an http(s) URL without credentials, query or fragment, e.g. https://flags.example.com, got ${shown}`)
+    return undefined
+  }
+  return `${url.origin}${url.pathname.replace(/\/+$/, '')}`
 }
 
 /** Names each short secret by its position and scope, never printing the secret. */
