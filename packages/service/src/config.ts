@@ -15,6 +15,11 @@ export interface ServiceConfig {
   /** `INIT_CLIENT_API_TOKENS`: client tokens inserted (idempotently) at startup. */
   initClientTokens: TokenSpec[]
   logLevel: LogLevel
+  /**
+   * `PUBLIC_URL`: the service's base URL as others reach it (no trailing slash), for the
+   * addresses it hands out (a signal endpoint's `url`). Unset: `http://localhost:<port>`.
+   */
+  publicUrl: string | undefined
   /** Minimum time between two `seen_at` writes for one user (insights: active users). */
   userSeenThrottleMs: number
   /** Signal endpoint and action limits and the action runner's sweep interval (`signals/config.ts`). */
@@ -33,8 +38,16 @@ export type ConfigOverrides = Partial<ServiceConfig>
 const LOG_LEVELS: readonly LogLevel[] = ['debug', 'info', 'warn', 'error']
 
 /**
+ * The shortest secret part an INIT_* token may have: 32 characters (128 bits as hex, what
+ * `openssl rand -hex 16` prints). These tokens are typed by people, so without a floor a
+ * guessable admin token is one environment variable away; generated tokens have 56.
+ */
+export const INIT_SECRET_MIN_LENGTH = 32
+
+/**
  * Builds the config from environment variables (`PORT`, `HOST`, `DATABASE_URL`, `DATA_DIR`,
- * `INIT_ADMIN_API_TOKENS`, `INIT_CLIENT_API_TOKENS`, `LOG_LEVEL`) and explicit overrides, which win.
+ * `INIT_ADMIN_API_TOKENS`, `INIT_CLIENT_API_TOKENS`, `LOG_LEVEL`, `PUBLIC_URL`, the signal limits)
+ * and explicit overrides, which win.
  * Throws one `ConfigError` naming every bad variable.
  */
 export function parseServiceConfig(env: NodeJS.ProcessEnv = process.env, overrides: ConfigOverrides = {}): ServiceConfig {
@@ -51,6 +64,7 @@ export function parseServiceConfig(env: NodeJS.ProcessEnv = process.env, overrid
     initAdminTokens: overrides.initAdminTokens ?? parseTokens('INIT_ADMIN_API_TOKENS', env.INIT_ADMIN_API_TOKENS, problems),
     initClientTokens: overrides.initClientTokens ?? parseTokens('INIT_CLIENT_API_TOKENS', env.INIT_CLIENT_API_TOKENS, problems),
     logLevel: logLevel as LogLevel,
+    publicUrl: overrides.publicUrl ?? parsePublicUrl(env.PUBLIC_URL, problems),
     userSeenThrottleMs: overrides.userSeenThrottleMs ?? 60_000,
     signals: overrides.signals ?? parseSignalConfig(env, problems),
   }
@@ -60,6 +74,8 @@ export function parseServiceConfig(env: NodeJS.ProcessEnv = process.env, overrid
   for (const token of config.initClientTokens) {
     if (token.environment === '*') problems.push(`INIT_CLIENT_API_TOKENS: a client token needs one environment, not "*"`)
   }
+  checkSecretLengths('INIT_ADMIN_API_TOKENS', config.initAdminTokens, problems)
+  checkSecretLengths('INIT_CLIENT_API_TOKENS', config.initClientTokens, problems)
   if (problems.length > 0) throw new ConfigError(problems)
   return config
 }
@@ -76,10 +92,39 @@ function parsePort(text: string | undefined, problems: string[]): number {
 function parseTokens(name: string, text: string | undefined, problems: string[]): TokenSpec[] {
   if (!text?.trim()) return []
   const tokens: TokenSpec[] = []
-  for (const part of text.split(',').map((item) => item.trim()).filter(Boolean)) {
+  text.split(',').map((item) => item.trim()).filter(Boolean).forEach((part, index) => {
     const token = parseTokenSpec(part)
+    // Named by position: the text may be a secret with a typo, and this message is logged.
     if (token) tokens.push(token)
-    else problems.push(`${name}: "${part.slice(0, 12)}…" is not in the form project:environment.secret`)
-  }
+    else problems.push(`${name}: token ${index + 1} is not in the form project:environment.secret`)
+  })
   return tokens
+}
+
+/** An absolute http(s) URL, maybe with a path (behind a reverse proxy's prefix), without query, fragment or credentials. */
+function parsePublicUrl(text: string | undefined, problems: string[]): string | undefined {
+  if (!text?.trim()) return undefined
+  let url: URL | undefined
+  try {
+    url = new URL(text.trim())
+  } catch {
+    url = undefined
+  }
+  const ok = url && (url.protocol === 'http:' || url.protocol === 'https:') && !url.username && !url.password && !url.search && !url.hash && !/[?#]/.test(text)
+  if (!url || !ok) {
+    // A URL with credentials is not echoed: this message is logged.
+    const shown = url?.username || url?.password ? '(a URL with credentials)' : `"${text}"`
+    problems.push(`PUBLIC_URL must be an http(s) URL without credentials, query or fragment, e.g. https://flags.example.com, got ${shown}`)
+    return undefined
+  }
+  return `${url.origin}${url.pathname.replace(/\/+$/, '')}`
+}
+
+/** Names each short secret by its position and scope, never printing the secret. */
+function checkSecretLengths(name: string, tokens: readonly TokenSpec[], problems: string[]): void {
+  tokens.forEach((token, index) => {
+    if (token.secret.length < INIT_SECRET_MIN_LENGTH) {
+      problems.push(`${name}: token ${index + 1} (${token.project}:${token.environment}.…) has a secret of ${token.secret.length} characters; at least ${INIT_SECRET_MIN_LENGTH} are needed (openssl rand -hex 16)`)
+    }
+  })
 }

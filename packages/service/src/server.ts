@@ -58,9 +58,9 @@ export interface RunningService {
 const CLOSE_GRACE_MS = 5_000
 
 /**
- * Starts the service: opens the database (PGlite or PostgreSQL), migrates it, inserts the
- * INIT_* tokens, optionally seeds the demo, starts the action runner, listens, and starts the
- * insights scheduler (today's snapshot when missing, then daily).
+ * Starts the service: opens the database (PGlite or PostgreSQL), migrates it, makes the API
+ * tokens from INIT_* match those variables, optionally seeds the demo, starts the action runner,
+ * listens, and starts the insights scheduler (today's snapshot when missing, then daily).
  */
 export async function startService(options: StartServiceOptions = {}): Promise<RunningService> {
   const config = parseServiceConfig(options.env ?? process.env, {
@@ -76,7 +76,7 @@ export async function startService(options: StartServiceOptions = {}): Promise<R
   try {
     const { applied } = await migrate(db)
     if (applied.length > 0) logger.info(`database migrated to version ${applied.at(-1)} (${db.driver})`)
-    await insertInitTokens(db, config, clock)
+    await insertInitTokens(db, config, clock, logger)
     const demo = options.seedDemo ? await seedDemo(db, { dataDir: config.dataDir, clock }) : undefined
     actionRunner = createActionRunner({ db, logger, clock, sweepIntervalMs: config.signals.sweepIntervalMs })
     const timeouts = { ...HTTP_TIMEOUTS, ...options.timeouts }

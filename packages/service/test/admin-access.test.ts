@@ -72,7 +72,7 @@ const cases: Case[] = [
 
   // API tokens
   ['create a client token', 'POST', '/api/admin/api-tokens', { tokenName: 'web', type: 'client', environment: 'production', projects: ['default'] }, 201,
-    (b) => { expect(b).toMatchObject({ tokenName: 'web', type: 'client', environment: 'production', project: 'default', projects: ['default'] }); expect(b.secret).toMatch(/^default:production\.[0-9a-f]{56}$/); saved.client = b.secret }],
+    (b) => { expect(b).toMatchObject({ tokenName: 'web', type: 'client', environment: 'production', project: 'default', projects: ['default'] }); expect(b.secret).toMatch(/^default:production\.[0-9a-f]{56}$/); saved.client = b.secret; saved.clientId = String(b.id) }],
   ['create an admin token (type in capitals)', 'POST', '/api/admin/api-tokens', { username: 'ops', type: 'ADMIN' }, 201, (b) => expect(b.secret).toMatch(/^\*:\*\./)],
   ['create a token: unknown environment', 'POST', '/api/admin/api-tokens', { tokenName: 'x', type: 'client', environment: 'mars' }, 404],
   ['create a token: unknown project', 'POST', '/api/admin/api-tokens', { tokenName: 'x', type: 'client', projects: ['nope'] }, 404],
@@ -80,10 +80,12 @@ const cases: Case[] = [
   ['create a token: no name', 'POST', '/api/admin/api-tokens', { type: 'client' }, 400],
   ['list tokens (secrets never shown again)', 'GET', '/api/admin/api-tokens', undefined, 200,
     (b) => { expect(b.tokens.length).toBeGreaterThanOrEqual(3); expect(b.tokens.every((t: { secret: string }) => t.secret.endsWith('…'))).toBe(true) }],
-  ['update a token\'s expiry', 'PUT', () => `/api/admin/api-tokens/${encodeURIComponent(saved.client ?? '')}`, { expiresAt: '2999-01-01T00:00:00Z' }, 200],
-  ['update a token: bad date', 'PUT', () => `/api/admin/api-tokens/${encodeURIComponent(saved.client ?? '')}`, { expiresAt: 'soon' }, 400],
-  ['delete a token', 'DELETE', () => `/api/admin/api-tokens/${encodeURIComponent(saved.client ?? '')}`, undefined, 200],
-  ['delete a token: unknown', 'DELETE', () => `/api/admin/api-tokens/${encodeURIComponent(saved.client ?? '')}`, undefined, 404],
+  ['update a token\'s expiry', 'PUT', () => `/api/admin/api-tokens/${saved.clientId}`, { expiresAt: '2999-01-01T00:00:00Z' }, 200],
+  ['update a token: bad date', 'PUT', () => `/api/admin/api-tokens/${saved.clientId}`, { expiresAt: 'soon' }, 400],
+  ['update a token named by its secret', 'PUT', () => `/api/admin/api-tokens/${encodeURIComponent(saved.client ?? '')}`, { expiresAt: '2999-01-01T00:00:00Z' }, 400,
+    (b) => expect(b.message).toContain('use the token\'s id')],
+  ['delete a token', 'DELETE', () => `/api/admin/api-tokens/${saved.clientId}`, undefined, 200],
+  ['delete a token: unknown', 'DELETE', () => `/api/admin/api-tokens/${saved.clientId}`, undefined, 404],
 
   // Users again (delete last, after their token was used below)
   ['list applications', 'GET', '/api/admin/metrics/applications', undefined, 200, (b) => expect(b.applications).toEqual([])],

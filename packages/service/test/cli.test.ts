@@ -7,6 +7,7 @@ import { ConfigError, parseServiceConfig } from '../src/config.js'
 import { tempDir } from './helpers/temp-dir.js'
 
 const CLI = fileURLToPath(new URL('../src/cli.ts', import.meta.url))
+const ADMIN_TOKEN = '*:*.cli-test-secret-0123456789abcdef0123'
 
 describe('configuration', () => {
   it('defaults: port 4242, PGlite in ./.vexil/data', () => {
@@ -16,13 +17,14 @@ describe('configuration', () => {
   })
 
   it('reads PORT, DATABASE_URL, DATA_DIR and the INIT_* tokens', () => {
+    const [a1, a2, c1] = ['a1', 'a2', 'c1'].map((seed) => seed.repeat(16))
     const config = parseServiceConfig({
       PORT: '5000', DATABASE_URL: 'postgres://x/y', DATA_DIR: '/tmp/d',
-      INIT_ADMIN_API_TOKENS: '*:*.a1, *:*.a2', INIT_CLIENT_API_TOKENS: 'default:development.c1',
+      INIT_ADMIN_API_TOKENS: `*:*.${a1}, *:*.${a2}`, INIT_CLIENT_API_TOKENS: `default:development.${c1}`,
     })
     expect(config).toMatchObject({ port: 5000, databaseUrl: 'postgres://x/y', dataDir: '/tmp/d' })
-    expect(config.initAdminTokens.map((t) => t.secret)).toEqual(['a1', 'a2'])
-    expect(config.initClientTokens).toEqual([{ project: 'default', environment: 'development', secret: 'c1' }])
+    expect(config.initAdminTokens.map((t) => t.secret)).toEqual([a1, a2])
+    expect(config.initClientTokens).toEqual([{ project: 'default', environment: 'development', secret: c1 }])
   })
 
   it('names every bad variable in one error', () => {
@@ -54,7 +56,7 @@ describe('runServiceCli', () => {
     const data = tempDir('cli')
     const run = async (signal: NodeJS.Signals) => {
       const child = spawn(process.execPath, ['--import', 'tsx', CLI, '--port', '0', '--host', '127.0.0.1', '--data-dir', data.path], {
-        env: { ...process.env, INIT_ADMIN_API_TOKENS: '*:*.cli-test-secret', LOG_LEVEL: 'warn' },
+        env: { ...process.env, INIT_ADMIN_API_TOKENS: ADMIN_TOKEN, LOG_LEVEL: 'warn' },
         stdio: ['ignore', 'pipe', 'pipe'],
       })
       let output = ''
@@ -72,7 +74,7 @@ describe('runServiceCli', () => {
       const first = await run('SIGINT')
       const made = await fetch(`${first.url}/api/admin/projects`, {
         method: 'POST',
-        headers: { authorization: '*:*.cli-test-secret', 'content-type': 'application/json' },
+        headers: { authorization: ADMIN_TOKEN, 'content-type': 'application/json' },
         body: JSON.stringify({ id: 'kept', name: 'Kept' }),
       })
       expect(made.status).toBe(201)
@@ -82,7 +84,7 @@ describe('runServiceCli', () => {
       expect(stopped.output).toContain(`Admin UI: ${first.url}/ `)
 
       const second = await run('SIGTERM')
-      const projects = await (await fetch(`${second.url}/api/admin/projects`, { headers: { authorization: '*:*.cli-test-secret' } })).json()
+      const projects = await (await fetch(`${second.url}/api/admin/projects`, { headers: { authorization: ADMIN_TOKEN } })).json()
       expect(projects.projects.map((p: { id: string }) => p.id)).toContain('kept')
       expect((await second.stop()).code).toBe(0)
     } finally {

@@ -152,6 +152,7 @@ describe('POST /api/client/metrics and /api/client/register', () => {
   const bucket = (toggles: Record<string, unknown>, start = '2026-03-01T12:05:00Z') => ({ start, stop: '2026-03-01T12:06:00Z', toggles })
 
   it('stores counts per hour, flag, app and environment, adding up posts', async () => {
+    now = new Date('2026-03-01T13:00:00Z') // the buckets below are from the past hour or two
     const post = (body: unknown, token = dev) => service.api('POST', '/api/client/metrics', { token, body })
     expect((await post({ appName: 'web', instanceId: 'a', bucket: bucket({ rollout: { yes: 3, no: 1, variants: { blue: 3 } } }) })).status).toBe(202)
     await post({ appName: 'web', instanceId: 'b', bucket: bucket({ rollout: { yes: 2, no: 0, variants: { blue: 2 } } }, '2026-03-01T12:55:00Z') })

@@ -6,8 +6,8 @@ import { type RunningService, startService } from '../src/server.js'
 import { tempDir } from './helpers/temp-dir.js'
 import { PROXY_CLIENT_KEY, SERVER_SIDE_TOKEN, startVexilProxy } from './helpers/vexil-proxy.js'
 
-const ADMIN = '*:*.sdk-compat-admin-secret'
-const CLIENT = '*:development.sdk-compat-client-secret'
+const ADMIN = '*:*.sdk-compat-admin-secret-0123456789abcdef'
+const CLIENT = '*:development.sdk-compat-client-secret-0123456789abcdef'
 const data = tempDir('sdk')
 let service: RunningService
 

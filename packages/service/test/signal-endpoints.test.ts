@@ -44,7 +44,7 @@ describe('signal endpoints: management', () => {
       createdAt: expect.any(String),
       createdByUserId: null,
       tokens: [],
-      url: `${service.url}/api/signal-endpoint/pager-duty_2`,
+      url: `http://localhost:${new URL(service.url).port}/api/signal-endpoint/pager-duty_2`, // no PUBLIC_URL: localhost and the port
     })
     const listed = await service.api('GET', BASE)
     expect(listed.body.signalEndpoints).toEqual([expect.objectContaining({ name: 'pager-duty_2', tokens: [] })])
@@ -74,7 +74,7 @@ describe('signal endpoints: management', () => {
     const { id } = await createEndpoint('deploys', { enabled: false })
     const updated = await service.api('PUT', `${BASE}/${id}`, { body: { name: 'deployments', description: 'CD pipeline' } })
     expect(updated.status).toBe(200)
-    expect(updated.body).toMatchObject({ id, name: 'deployments', description: 'CD pipeline', enabled: false, url: `${service.url}/api/signal-endpoint/deployments` })
+    expect(updated.body).toMatchObject({ id, name: 'deployments', description: 'CD pipeline', enabled: false, url: `http://localhost:${new URL(service.url).port}/api/signal-endpoint/deployments` })
     const on = await service.api('POST', `${BASE}/${id}/on`)
     expect(on.status).toBe(200)
     expect(on.body).toMatchObject({ id, enabled: true })

@@ -1,14 +1,10 @@
 import type { Actor } from '../context.js'
 import type { Queryable } from '../db/database.js'
-import { badData, ServiceError } from '../errors.js'
-import type { UserRow } from '../store/users.js'
+import { badData, invalidOperation, ServiceError } from '../errors.js'
+import { machineAccountKind, type UserRow } from '../store/users.js'
 
 /** The service account action sets run as when their creator names no actor. */
 export const ACTIONS_SERVICE_ACCOUNT = 'signal-actions'
-
-interface AccountRow extends UserRow {
-  is_service: boolean
-}
 
 /**
  * The id of the live `signal-actions` service account, created on first use (root role Admin,
@@ -19,7 +15,7 @@ export async function defaultActorId(tx: Queryable, now: Date): Promise<number> 
     `INSERT INTO users (name, username, root_role, is_service, created_at) VALUES ('Signal actions', $1, 'Admin', true, $2) ON CONFLICT DO NOTHING`,
     [ACTIONS_SERVICE_ACCOUNT, now],
   )
-  const [row] = await tx.query<AccountRow>('SELECT * FROM users WHERE lower(username) = $1 AND deleted_at IS NULL', [ACTIONS_SERVICE_ACCOUNT])
+  const [row] = await tx.query<UserRow>('SELECT * FROM users WHERE lower(username) = $1 AND deleted_at IS NULL', [ACTIONS_SERVICE_ACCOUNT])
   if (!row?.is_service) {
     throw new ServiceError('ConflictError', `A user named "${ACTIONS_SERVICE_ACCOUNT}" exists and is not a service account; name an actorId.`)
   }
@@ -27,7 +23,7 @@ export async function defaultActorId(tx: Queryable, now: Date): Promise<number> 
 }
 
 export async function isServiceAccount(tx: Queryable, id: number): Promise<boolean> {
-  const [row] = await tx.query<AccountRow>('SELECT * FROM users WHERE id = $1 AND deleted_at IS NULL', [id])
+  const [row] = await tx.query<UserRow>('SELECT * FROM users WHERE id = $1 AND deleted_at IS NULL', [id])
   return row?.is_service === true
 }
 
@@ -38,7 +34,17 @@ export async function requireServiceAccount(tx: Queryable, id: number): Promise<
 
 /** The actor written to the event log for a run, or why there is none. */
 export async function runActor(tx: Queryable, id: number): Promise<Actor | string> {
-  const [row] = await tx.query<AccountRow>('SELECT * FROM users WHERE id = $1', [id])
+  const [row] = await tx.query<UserRow>('SELECT * FROM users WHERE id = $1', [id])
   if (!row || row.deleted_at) return `The action set's actor (user ${id}) has been deleted; update the action set to run as another one.`
   return { name: row.username ?? row.name ?? row.email ?? `user-${row.id}`, userId: row.id }
+}
+
+/**
+ * 403 for a service account or system user in the user admin API: they are listed nowhere there,
+ * and `signal-actions` is an Admin every default action set runs as, so a token for it would be
+ * a hidden admin credential and an edit or delete would change what those sets do.
+ */
+export function refuseMachineAccount(row: UserRow, what: string): void {
+  const kind = machineAccountKind(row)
+  if (kind) throw invalidOperation(`User ${row.id} is a ${kind}, not a person: it cannot ${what}.`)
 }

@@ -4,6 +4,9 @@ import { iso } from './rows.js'
 
 export type ApiTokenType = 'client' | 'backend' | 'admin' | 'frontend'
 
+/** The variables a deployment lists bootstrap tokens in (config.ts). */
+export type InitVariable = 'INIT_ADMIN_API_TOKENS' | 'INIT_CLIENT_API_TOKENS'
+
 export interface ApiTokenRow {
   id: number
   display: string
@@ -14,6 +17,8 @@ export interface ApiTokenRow {
   expires_at: Date | null
   created_at: Date
   seen_at: Date | null
+  /** The INIT_* variable the token was inserted from; null for tokens made through the API or the demo. */
+  init_variable: InitVariable | null
 }
 
 export interface ApiTokenInput {
@@ -23,6 +28,7 @@ export interface ApiTokenInput {
   environment: string
   projects: string[]
   expiresAt?: Date | null
+  initVariable?: InitVariable
 }
 
 /**
@@ -54,22 +60,34 @@ export async function findApiTokenBySecret(q: Queryable, secret: string): Promis
   return (await q.query<ApiTokenRow>('SELECT * FROM api_tokens WHERE secret_hash = $1', [hashSecret(secret)]))[0]
 }
 
-/** Finds a token by its full secret or, for listings that only show a display form, by id. */
-export async function findApiToken(q: Queryable, secretOrId: string): Promise<ApiTokenRow | undefined> {
-  if (/^\d+$/.test(secretOrId)) {
-    return (await q.query<ApiTokenRow>('SELECT * FROM api_tokens WHERE id = $1', [Number(secretOrId)]))[0]
-  }
-  return findApiTokenBySecret(q, secretOrId)
+/** The largest `serial` id: a larger one names no token (and would be a range error in SQL). */
+const MAX_ID = 2_147_483_647
+
+export async function getApiToken(q: Queryable, id: number): Promise<ApiTokenRow | undefined> {
+  if (!Number.isSafeInteger(id) || id < 0 || id > MAX_ID) return undefined
+  return (await q.query<ApiTokenRow>('SELECT * FROM api_tokens WHERE id = $1', [id]))[0]
 }
 
-/** Inserts the token unless one with the same secret exists; returns the row either way. */
+/**
+ * Inserts the token unless one with the same secret exists (left as it is, also its origin);
+ * returns the row either way.
+ */
 export async function insertApiToken(q: Queryable, input: ApiTokenInput, now: Date): Promise<ApiTokenRow> {
   await q.query(
-    `INSERT INTO api_tokens (secret_hash, display, token_name, type, environment, projects, expires_at, created_at)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8) ON CONFLICT (secret_hash) DO NOTHING`,
-    [hashSecret(input.secret), displayToken(input.secret), input.tokenName, input.type, input.environment, input.projects, input.expiresAt ?? null, now],
+    `INSERT INTO api_tokens (secret_hash, display, token_name, type, environment, projects, expires_at, created_at, init_variable)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) ON CONFLICT (secret_hash) DO NOTHING`,
+    [hashSecret(input.secret), displayToken(input.secret), input.tokenName, input.type, input.environment, input.projects, input.expiresAt ?? null, now,
+      input.initVariable ?? null],
   )
   return (await findApiTokenBySecret(q, input.secret)) as ApiTokenRow
+}
+
+/** Deletes the tokens inserted from INIT_* whose secret is no longer listed; returns them. */
+export function deleteUnlistedInitTokens(q: Queryable, listedSecrets: readonly string[]): Promise<ApiTokenRow[]> {
+  return q.query<ApiTokenRow>(
+    'DELETE FROM api_tokens WHERE init_variable IS NOT NULL AND NOT (secret_hash = ANY($1::text[])) RETURNING *',
+    [listedSecrets.map(hashSecret)],
+  )
 }
 
 export async function updateApiTokenExpiry(q: Queryable, id: number, expiresAt: Date): Promise<void> {

@@ -3,11 +3,24 @@ import { iso } from './rows.js'
 
 export interface MetricsBucket {
   appName: string
+  /** The reporting token's environment and projects (`['*']`: every project). */
   environment: string
-  /** Any time inside the hour the counts belong to. */
-  at: Date
+  projects: readonly string[]
+  /** The hour the counts belong to is the one containing `start`. */
+  start: Date
+  /** When the flags were last evaluated: `lastSeenAt` moves up to it, never back. */
+  lastSeen: Date
   toggles: Record<string, { yes: number; no: number; variants: Record<string, number> }>
 }
+
+/** What one post may write: the first flags (in scope) and variants of each, in body order. */
+export interface MetricsLimits {
+  toggles: number
+  variantsPerToggle: number
+}
+
+/** PostgreSQL's bigint maximum: counts saturate there instead of failing the post (SQLSTATE 22003). */
+const MAX_COUNT = '9223372036854775807'
 
 /** The start of the UTC hour containing `date`. */
 export function hourOf(date: Date): Date {
@@ -18,41 +31,55 @@ export function hourOf(date: Date): Date {
 
 /**
  * Adds the bucket's counts to the hourly rows. Upserts add (`yes = yes + excluded.yes`), so
- * concurrent posts for the same hour all count. Only counts for known flags are kept (Unleash).
+ * concurrent posts for the same hour all count. Only flags the token could fetch are counted:
+ * in its projects, in a project that has its environment (archived ones too: SDKs keep
+ * evaluating a flag until their next fetch). Other names are ignored, as Unleash ignores
+ * unknown flags. Returns how many flags were counted.
  */
-export async function addClientMetrics(q: Queryable, bucket: MetricsBucket): Promise<number> {
+export async function addClientMetrics(q: Queryable, bucket: MetricsBucket, limits: MetricsLimits): Promise<number> {
   const names = Object.keys(bucket.toggles)
   if (names.length === 0) return 0
-  const known = new Set(
-    (await q.query<{ name: string }>('SELECT name FROM features WHERE name = ANY($1::text[])', [names])).map((row) => row.name),
+  const projects = bucket.projects.includes('*') ? null : [...bucket.projects]
+  const inScope = new Set((await q.query<{ name: string }>(
+    `SELECT f.name FROM features f
+     JOIN project_environments pe ON pe.project_id = f.project AND pe.environment_name = $2
+     WHERE f.name = ANY($1::text[]) AND ($3::text[] IS NULL OR f.project = ANY($3::text[]))`,
+    [names, bucket.environment, projects],
+  )).map((row) => row.name))
+  // Sorted, so concurrent posts lock the same rows in the same order (no deadlock).
+  const counted = names.filter((name) => inScope.has(name)).slice(0, limits.toggles).sort()
+  if (counted.length === 0) return 0
+  const variants = counted.flatMap((name) =>
+    Object.entries((bucket.toggles[name] as MetricsBucket['toggles'][string]).variants)
+      .slice(0, limits.variantsPerToggle)
+      .map(([variant, count]) => ({ name, variant, count })),
+  ).sort((a, b) => (a.name === b.name ? compare(a.variant, b.variant) : compare(a.name, b.name)))
+  const hour = hourOf(bucket.start)
+  const key = [bucket.appName, bucket.environment, hour]
+  await q.query(
+    `INSERT INTO client_metrics_hourly (feature_name, app_name, environment, timestamp, yes, no)
+     SELECT t.name, $1, $2, $3, t.yes, t.no FROM unnest($4::text[], $5::bigint[], $6::bigint[]) AS t(name, yes, no)
+     ON CONFLICT (feature_name, app_name, environment, timestamp) DO UPDATE SET
+       yes = LEAST(client_metrics_hourly.yes::numeric + EXCLUDED.yes, ${MAX_COUNT})::bigint,
+       no = LEAST(client_metrics_hourly.no::numeric + EXCLUDED.no, ${MAX_COUNT})::bigint`,
+    [...key, counted, counted.map((name) => bucket.toggles[name]?.yes ?? 0), counted.map((name) => bucket.toggles[name]?.no ?? 0)],
   )
-  const hour = hourOf(bucket.at)
-  let stored = 0
-  for (const [name, counts] of Object.entries(bucket.toggles)) {
-    if (!known.has(name)) continue
-    stored++
+  if (variants.length > 0) {
     await q.query(
-      `INSERT INTO client_metrics_hourly (feature_name, app_name, environment, timestamp, yes, no) VALUES ($1, $2, $3, $4, $5, $6)
-       ON CONFLICT (feature_name, app_name, environment, timestamp)
-       DO UPDATE SET yes = client_metrics_hourly.yes + EXCLUDED.yes, no = client_metrics_hourly.no + EXCLUDED.no`,
-      [name, bucket.appName, bucket.environment, hour, counts.yes, counts.no],
+      `INSERT INTO client_metrics_hourly_variants (feature_name, app_name, environment, timestamp, variant, count)
+       SELECT t.name, $1, $2, $3, t.variant, t.count FROM unnest($4::text[], $5::text[], $6::bigint[]) AS t(name, variant, count)
+       ON CONFLICT (feature_name, app_name, environment, timestamp, variant) DO UPDATE SET
+         count = LEAST(client_metrics_hourly_variants.count::numeric + EXCLUDED.count, ${MAX_COUNT})::bigint`,
+      [...key, variants.map((v) => v.name), variants.map((v) => v.variant), variants.map((v) => v.count)],
     )
-    for (const [variant, count] of Object.entries(counts.variants)) {
-      await q.query(
-        `INSERT INTO client_metrics_hourly_variants (feature_name, app_name, environment, timestamp, variant, count) VALUES ($1, $2, $3, $4, $5, $6)
-         ON CONFLICT (feature_name, app_name, environment, timestamp, variant)
-         DO UPDATE SET count = client_metrics_hourly_variants.count + EXCLUDED.count`,
-        [name, bucket.appName, bucket.environment, hour, variant, count],
-      )
-    }
-    await q.query('UPDATE features SET last_seen_at = $2 WHERE name = $1', [name, bucket.at])
-    await q.query('UPDATE feature_environments SET last_seen_at = $3 WHERE feature_name = $1 AND environment = $2', [
-      name,
-      bucket.environment,
-      bucket.at,
-    ])
   }
-  return stored
+  // GREATEST skips NULL: a first report sets lastSeenAt, an older bucket never moves it back.
+  await q.query('UPDATE features SET last_seen_at = GREATEST(last_seen_at, $2) WHERE name = ANY($1::text[])', [counted, bucket.lastSeen])
+  await q.query(
+    'UPDATE feature_environments SET last_seen_at = GREATEST(last_seen_at, $3) WHERE feature_name = ANY($1::text[]) AND environment = $2',
+    [counted, bucket.environment, bucket.lastSeen],
+  )
+  return counted.length
 }
 
 /** Unleash's raw feature metrics (`/api/admin/client-metrics/features/:name/raw`), newest hour first. */
@@ -74,4 +101,11 @@ export async function featureMetrics(q: Queryable, feature: string, since: Date)
     no: row.no,
     variants: row.variants ?? {},
   }))
+}
+
+// --- Internal helpers ---
+
+/** Code-unit order, as `Array.prototype.sort` without a comparator (locale-independent). */
+function compare(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0
 }

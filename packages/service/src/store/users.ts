@@ -17,6 +17,9 @@ export interface UserRow {
   email: string | null
   image_url: string | null
   root_role: RootRoleName
+  /** Service accounts (action sets run as one) and system users are not people: no tokens, no user admin. */
+  is_service: boolean
+  is_system: boolean
   created_at: Date
   seen_at: Date | null
   deleted_at: Date | null
@@ -41,10 +44,17 @@ export function toUser(row: UserRow) {
     seenAt: iso(row.seen_at),
     createdAt: iso(row.created_at),
     isAPI: false,
-    accountType: 'User',
+    accountType: row.is_service ? 'Service Account' : 'User',
     loginAttempts: 0,
     emailSent: false,
   }
+}
+
+/** What an account that is not a person is called in messages, or undefined for a person. */
+export function machineAccountKind(row: UserRow): 'service account' | 'system user' | undefined {
+  if (row.is_service) return 'service account'
+  if (row.is_system) return 'system user'
+  return undefined
 }
 
 export function listUsers(q: Queryable): Promise<UserRow[]> {

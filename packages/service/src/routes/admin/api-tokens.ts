@@ -1,4 +1,4 @@
-import { eventHandler } from 'h3'
+import { eventHandler, type H3Event } from 'h3'
 import { z } from 'zod'
 import type { ServiceContext } from '../../context.js'
 import type { Queryable } from '../../db/database.js'
@@ -21,11 +21,16 @@ const createTokenSchema = z.object({
   expiresAt: dateTime.nullish(),
 })
 
-/** `/api/admin/api-tokens` (Unleash's API token API). Secrets are shown once, at creation. */
+/**
+ * `/api/admin/api-tokens` (Unleash's API token API). Secrets are shown once, at creation, and a
+ * token is updated or deleted by its id only: Unleash also takes the secret in the path, where
+ * access logs, proxies and browser history keep it.
+ */
 export function registerApiTokenRoutes(api: ApiRouter, ctx: ServiceContext): void {
-  const load = async (q: Queryable, secretOrId: string) => {
-    const row = await apiTokens.findApiToken(q, secretOrId)
-    if (!row) throw notFound('API token')
+  const load = async (q: Queryable, event: H3Event) => {
+    const id = tokenId(event)
+    const row = await apiTokens.getApiToken(q, id)
+    if (!row) throw notFound(`API token ${id}`)
     return row
   }
 
@@ -50,22 +55,33 @@ export function registerApiTokenRoutes(api: ApiRouter, ctx: ServiceContext): voi
     return created(event, ['api-tokens', row.id], apiTokens.toApiToken(row, secret))
   }))
 
-  api.put('/api/admin/api-tokens/:token', 'admin', eventHandler(async (event) => {
+  api.put('/api/admin/api-tokens/:id', 'admin', eventHandler(async (event) => {
     const { expiresAt } = await readBodyWith(event, z.object({ expiresAt: dateTime }))
     await change(ctx, event, async (tx, actor) => {
-      const row = await load(tx, param(event, 'token'))
+      const row = await load(tx, event)
       await apiTokens.updateApiTokenExpiry(tx, row.id, expiresAt)
       await writeEvent(tx, actor, ctx.clock, { type: 'api-token-updated', data: { id: row.id, expiresAt }, preData: apiTokens.toApiToken(row) })
     })
     return empty(event)
   }))
 
-  api.delete('/api/admin/api-tokens/:token', 'admin', eventHandler(async (event) => {
+  api.delete('/api/admin/api-tokens/:id', 'admin', eventHandler(async (event) => {
     await change(ctx, event, async (tx, actor) => {
-      const row = await load(tx, param(event, 'token'))
+      const row = await load(tx, event)
       await apiTokens.deleteApiToken(tx, row.id)
       await writeEvent(tx, actor, ctx.clock, { type: 'api-token-deleted', preData: apiTokens.toApiToken(row) })
     })
     return empty(event)
   }))
+}
+
+// --- Internal helpers ---
+
+/** The `:id` of a token route; 400 for anything else, without echoing it (it may be a secret). */
+function tokenId(event: H3Event): number {
+  const text = param(event, 'id')
+  if (!/^\d+$/.test(text)) {
+    throw badData('The path parameter "id" must be an integer: use the token\'s id (GET /api/admin/api-tokens lists them), never its secret, in a URL.')
+  }
+  return Number(text)
 }

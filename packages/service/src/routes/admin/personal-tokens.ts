@@ -1,6 +1,7 @@
 import type { H3Event } from 'h3'
 import { eventHandler } from 'h3'
 import { z } from 'zod'
+import { refuseMachineAccount } from '../../actions/service-account.js'
 import { currentUser } from '../../auth.js'
 import type { ServiceContext } from '../../context.js'
 import { badData, notFound } from '../../errors.js'
@@ -20,8 +21,10 @@ const createTokenSchema = z.object({
 
 /**
  * Personal access tokens: each user manages their own under `/api/admin/user/tokens` (Unleash).
- * Vexil addition: an admin can issue one for any user (`POST /api/admin/user-admin/:id/tokens`),
- * so a script can bootstrap a user that has no password login.
+ * Vexil additions: an admin can issue one for any person (`POST /api/admin/user-admin/:id/tokens`),
+ * so a script can bootstrap a user that has no password login, and can list and revoke every
+ * user's tokens (`/api/admin/personal-tokens`), since tokens it issued are otherwise seen only
+ * by their owner.
  */
 export function registerPersonalTokenRoutes(api: ApiRouter, ctx: ServiceContext): void {
   const issue = async (event: H3Event, userId: number) => {
@@ -29,7 +32,9 @@ export function registerPersonalTokenRoutes(api: ApiRouter, ctx: ServiceContext)
     if (body.expiresAt && body.expiresAt.getTime() <= ctx.clock().getTime()) throw badData('body.expiresAt must be in the future.')
     const secret = newPersonalTokenSecret()
     const row = await change(ctx, event, async (tx, actor) => {
-      if (!(await getUser(tx, userId))) throw notFound(`User ${userId}`)
+      const user = await getUser(tx, userId)
+      if (!user) throw notFound(`User ${userId}`)
+      refuseMachineAccount(user, 'have a personal access token')
       const inserted = await tokens.insertPersonalToken(tx, { userId, secret, description: body.description, expiresAt: body.expiresAt ?? null }, ctx.clock())
       await writeEvent(tx, actor, ctx.clock, { type: 'pat-created', data: tokens.toPersonalToken(inserted) })
       return inserted
@@ -64,6 +69,18 @@ export function registerPersonalTokenRoutes(api: ApiRouter, ctx: ServiceContext)
   }))
 
   api.post('/api/admin/user-admin/:id/tokens', 'admin', eventHandler((event) => issue(event, intParam(event, 'id'))))
+
+  api.get('/api/admin/personal-tokens', 'admin', eventHandler(async () => ({ pats: await tokens.listAllPersonalTokens(ctx.db) })))
+
+  api.delete('/api/admin/personal-tokens/:id', 'admin', eventHandler(async (event) => {
+    const id = intParam(event, 'id')
+    await change(ctx, event, async (tx, actor) => {
+      const revoked = await tokens.revokePersonalToken(tx, id)
+      if (!revoked) throw notFound(`Personal access token ${id}`)
+      await writeEvent(tx, actor, ctx.clock, { type: 'pat-deleted', data: { id, userId: revoked.userId } })
+    })
+    return empty(event)
+  }))
 }
 
 // --- Internal helpers ---

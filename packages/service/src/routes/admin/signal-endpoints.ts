@@ -1,5 +1,5 @@
 import type { H3Event } from 'h3'
-import { eventHandler, getRequestURL } from 'h3'
+import { eventHandler } from 'h3'
 import { z } from 'zod'
 import type { ServiceContext } from '../../context.js'
 import type { Queryable } from '../../db/database.js'
@@ -25,8 +25,16 @@ const endpointSchema = z.object({
 
 const tokenSchema = z.object({ name: z.string().trim().min(1, 'is required').max(255, 'must be at most 255 characters') })
 
-/** Where signals for this endpoint are POSTed, on the address the caller used. */
-const ingestUrl = (event: H3Event, name: string) => `${getRequestURL(event).origin}/api/signal-endpoint/${name}`
+/**
+ * Where signals for this endpoint are POSTed: `PUBLIC_URL`, else `http://localhost:<port>` (as
+ * Unleash defaults its own URL), the port being the one this request reached (`PORT=0` picks it
+ * at listen). Never the Host header: an admin pastes this address into another system, so a
+ * forged Host would send that system's signals and tokens elsewhere.
+ */
+function ingestUrl(ctx: ServiceContext, event: H3Event, name: string): string {
+  const base = ctx.config.publicUrl ?? `http://localhost:${event.node.req.socket.localPort ?? ctx.config.port}`
+  return `${base}/api/signal-endpoint/${name}`
+}
 
 /** `/api/admin/signal-endpoints` and their tokens (Unleash Enterprise's signal endpoint API; ADMIN). */
 export function registerSignalEndpointRoutes(api: ApiRouter, ctx: ServiceContext): void {
@@ -52,7 +60,7 @@ export function registerSignalEndpointRoutes(api: ApiRouter, ctx: ServiceContext
       await writeEvent(tx, actor, ctx.clock, { type: 'signal-endpoint-created', data: store.toSignalEndpoint(inserted, []) })
       return inserted
     })
-    return created(event, ['signal-endpoints', row.id], store.toSignalEndpoint(row, [], ingestUrl(event, row.name)))
+    return created(event, ['signal-endpoints', row.id], store.toSignalEndpoint(row, [], ingestUrl(ctx, event, row.name)))
   }))
 
   api.put(`${BASE}/:id`, 'admin', eventHandler(async (event) => {
@@ -65,7 +73,7 @@ export function registerSignalEndpointRoutes(api: ApiRouter, ctx: ServiceContext
       await writeEvent(tx, actor, ctx.clock, { type: 'signal-endpoint-updated', data: store.toSignalEndpoint(after, []), preData: store.toSignalEndpoint(before, []) })
       return after
     })
-    return view(row, ingestUrl(event, row.name))
+    return view(row, ingestUrl(ctx, event, row.name))
   }))
 
   for (const [action, enabled] of [['on', true], ['off', false]] as const) {

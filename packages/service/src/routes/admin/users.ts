@@ -1,6 +1,7 @@
 import { eventHandler } from 'h3'
 import { z } from 'zod'
 import type { ServiceContext } from '../../context.js'
+import { refuseMachineAccount } from '../../actions/service-account.js'
 import { badData, nameExists, notFound } from '../../errors.js'
 import { writeEvent } from '../../events.js'
 import * as users from '../../store/users.js'
@@ -60,6 +61,7 @@ export function registerUserRoutes(api: ApiRouter, ctx: ServiceContext): void {
     const row = await change(ctx, event, async (tx, actor) => {
       const before = await users.getUser(tx, id)
       if (!before) throw notFound(`User ${id}`)
+      refuseMachineAccount(before, 'be edited through the user admin API')
       if (body.email && (await users.identityTaken(tx, { email: body.email }, id))) throw nameExists('A user with that email already exists.')
       const after = await users.updateUser(tx, id, body)
       await writeEvent(tx, actor, ctx.clock, { type: 'user-updated', data: users.toUser(after), preData: users.toUser(before) })
@@ -73,6 +75,7 @@ export function registerUserRoutes(api: ApiRouter, ctx: ServiceContext): void {
     await change(ctx, event, async (tx, actor) => {
       const before = await users.getUser(tx, id)
       if (!before) throw notFound(`User ${id}`)
+      refuseMachineAccount(before, 'be deleted through the user admin API')
       await users.deleteUser(tx, id, ctx.clock())
       await writeEvent(tx, actor, ctx.clock, { type: 'user-deleted', preData: users.toUser(before) })
     })

@@ -22,6 +22,16 @@ const metricsSchema = z.object({
   }),
 })
 
+/** What one post may write (the rest is ignored): one client cannot add unbounded rows. */
+const METRICS_LIMITS = { toggles: 1_000, variantsPerToggle: 50 } as const
+
+const MINUTE_MS = 60_000
+const HOUR_MS = 60 * MINUTE_MS
+/** Clock skew we accept from an SDK's host before calling a bucket's time made up. */
+const FUTURE_SKEW_MS = 5 * MINUTE_MS
+/** The oldest bucket we file under its own hour: a proxy keeps counts it failed to send and sends them later. */
+const MAX_BUCKET_AGE_MS = 24 * HOUR_MS
+
 /** The body Unleash SDKs post to `/api/client/register`. */
 const registerSchema = z.object({
   appName: z.string().min(1, 'is required'),
@@ -34,16 +44,19 @@ const registerSchema = z.object({
 })
 
 /**
- * SDK usage: metrics are added to hourly rows per (flag, app, environment); registrations record
- * the application and instance. The environment is the token's (Unleash), never the body's.
+ * SDK usage: metrics are added to hourly rows per (flag, app, environment), for the flags the
+ * token can fetch; registrations record the application and instance (no per-flag data). The
+ * environment is the token's (Unleash), never the body's.
  */
 export function registerClientMetricsRoutes(api: ApiRouter, ctx: ServiceContext): void {
   api.post('/api/client/metrics', 'client', eventHandler(async (event) => {
     const body = await readBodyWith(event, metricsSchema)
-    const environment = clientToken(event).environment
+    const { environment, projects } = clientToken(event)
+    const now = ctx.clock()
+    const { start, lastSeen } = bucketTimes(body.bucket.start, body.bucket.stop, now)
     await ctx.db.transaction(async (tx) => {
-      await addClientMetrics(tx, { appName: body.appName, environment, at: body.bucket.start, toggles: body.bucket.toggles })
-      await touchClientInstance(tx, body.appName, body.instanceId, environment, ctx.clock())
+      await addClientMetrics(tx, { appName: body.appName, environment, projects, start, lastSeen, toggles: body.bucket.toggles }, METRICS_LIMITS)
+      await touchClientInstance(tx, body.appName, body.instanceId, environment, now)
     })
     return empty(event, 202)
   }))
@@ -66,4 +79,23 @@ export function registerClientMetricsRoutes(api: ApiRouter, ctx: ServiceContext)
     )
     return empty(event, 202)
   }))
+}
+
+// --- Internal helpers ---
+
+/**
+ * Where a bucket's counts are filed, from times the client chose. Counts are never dropped, but
+ * a time outside what a real SDK or proxy sends (ending more than FUTURE_SKEW_MS ahead, or
+ * starting more than MAX_BUCKET_AGE_MS ago) is made up or from a broken clock: such a bucket is
+ * taken as the last hour ([now - 1 h, now]), so it can neither put rows and `lastSeenAt` in the
+ * future (shown in insights before they happen) nor rewrite weeks whose snapshots were taken.
+ * Within the skew, times are capped at now.
+ */
+function bucketTimes(start: Date, stop: Date, now: Date): { start: Date; lastSeen: Date } {
+  const first = Math.min(start.getTime(), stop.getTime())
+  const last = Math.max(start.getTime(), stop.getTime())
+  if (last > now.getTime() + FUTURE_SKEW_MS || first < now.getTime() - MAX_BUCKET_AGE_MS) {
+    return { start: new Date(now.getTime() - HOUR_MS), lastSeen: now }
+  }
+  return { start: new Date(Math.min(start.getTime(), now.getTime())), lastSeen: new Date(Math.min(last, now.getTime())) }
 }
