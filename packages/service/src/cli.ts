@@ -19,8 +19,11 @@ Options:
   -h, --help            Show this help
 
 Environment:
-  INIT_ADMIN_API_TOKENS   comma-separated admin tokens, *:*.<secret>
-  INIT_CLIENT_API_TOKENS  comma-separated client tokens, <project>:<environment>.<secret>
+  INIT_ADMIN_API_TOKENS   comma-separated admin tokens, *:*.<secret> (secrets of 32+ characters;
+                          a token taken off the list is deleted at the next start)
+  INIT_CLIENT_API_TOKENS  comma-separated client tokens, <project>:<environment>.<secret> (the same)
+  PUBLIC_URL              the service's address as callers see it (signal endpoint URLs);
+                          default http://localhost:<port>
   LOG_LEVEL               debug, info (default), warn or error
 `
 

@@ -9,10 +9,11 @@ export function param(event: H3Event, name: string): string {
   return getRouterParam(event, name, { decode: true }) ?? ''
 }
 
-/** A numeric path parameter (segment, user and token ids); 400 when it is not an integer. */
+/** A numeric path parameter (segment, user and token ids); 400 when it is not a safe integer. */
 export function intParam(event: H3Event, name: string): number {
   const text = param(event, name)
-  if (!/^\d+$/.test(text)) throw badData(`The path parameter "${name}" must be an integer, got "${text}".`)
+  // The value is not repeated: whatever was sent in its place (a secret, markup) stays out of the answer.
+  if (!/^\d{1,15}$/.test(text)) throw badData(`The path parameter "${name}" must be a whole number of at most 15 digits.`)
   return Number(text)
 }
 
