@@ -187,14 +187,29 @@ describe('statuses for bad requests', () => {
     }
   })
 
+  // Vexil (deliberate): the old proxy read and validated the body first (415, 400, then 503 and
+  // 401). The key is checked before a body is read, so a caller without one never gets its
+  // body parsed: 401 whatever the body, and the connection is closed rather than drained.
+  it('401 without a key, whatever the body: the key is checked before the body is read', async () => {
+    for (const path of ['/proxy', '/proxy/all', '/proxy/client/metrics', '/proxy/all/client/metrics', '/proxy/client/register']) {
+      for (const [type, body] of [['application/json', '{"con'], ['text/plain', 'hello'], ['application/json', '[]'], ['application/json', JSON.stringify({ big: 'x'.repeat(110 * 1024) })]]) {
+        const res = await fetch(proxy.at(path), { method: 'POST', headers: { 'content-type': type! }, body })
+        expect(res.status, `${path} ${type} ${body!.slice(0, 10)}`).toBe(401)
+        expect(await res.text()).toBe('Unauthorized')
+      }
+    }
+    const query = await fetch(proxy.at('/proxy?properties=eu'))
+    expect(query.status).toBe(401)
+  })
+
   it('415 for a body that is not JSON', async () => {
     const res = await fetch(proxy.at('/proxy'), { method: 'POST', headers: { ...auth, 'content-type': 'text/plain' }, body: 'hello' })
     expect(res.status).toBe(415)
     expect(await res.text()).toBe('')
   })
 
-  it('400 JSON for malformed JSON, even without a key', async () => {
-    const res = await fetch(proxy.at('/proxy'), { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"con' })
+  it('400 JSON for malformed JSON', async () => {
+    const res = await fetch(proxy.at('/proxy'), { method: 'POST', headers: json, body: '{"con' })
     expect(res.status).toBe(400)
     expect(res.headers.get('content-type')).toBe('application/json; charset=utf-8')
     expect(((await res.json()) as { error: string }).error).toMatch(/^We were unable to parse the data you provided\. Please check it for syntax errors\. The message we got was: "/)
