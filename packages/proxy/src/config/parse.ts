@@ -85,6 +85,18 @@ export function sanitizeBasePath(path: string): string {
   return base
 }
 
+/**
+ * Keys from code (the environment's lists are trimmed already). HTTP strips whitespace around a
+ * header value (RFC 9110 5.5), so a padded key could never match, and an empty one would admit
+ * an empty header: both are configuration mistakes, refused at startup.
+ */
+function checkKeys(variable: string, keys: readonly string[]): void {
+  for (const key of keys) {
+    if (typeof key !== 'string' || key.trim() === '') throw new ConfigError(variable, 'must not contain an empty key')
+    if (key.trim() !== key) throw new ConfigError(variable, 'must not contain a key with leading or trailing whitespace')
+  }
+}
+
 function parseTags(variable: string, text: string): Array<{ name: string; value: string }> {
   return parseList(text).map((entry) => {
     const [name, value, ...rest] = entry.split(':')
@@ -203,6 +215,7 @@ export async function createProxyConfig(options: ProxyOptions = {}, env: Environ
   const keyText = read(ENV.clientKeys)?.value ?? read(ENV.proxySecrets)?.value
   const clientKeys = options.clientKeys?.length ? options.clientKeys : options.proxySecrets?.length ? options.proxySecrets : keyText ? parseList(keyText) : []
   if (clientKeys.length === 0) throw new ConfigError('SERVICE_PROXY_CLIENT_KEYS', 'is required (a comma-separated list of client keys the proxy accepts)')
+  checkKeys(options.clientKeys?.length ? 'clientKeys' : 'proxySecrets', clientKeys)
 
   const logLevelText = options.logLevel ?? read(ENV.logLevel)?.value.trim().toLowerCase() ?? 'warn'
   if (!(LOG_LEVELS as readonly string[]).includes(logLevelText)) throw new ConfigError('LOG_LEVEL', `must be one of ${LOG_LEVELS.join(', ')}, got "${logLevelText}"`)
@@ -210,6 +223,7 @@ export async function createProxyConfig(options: ProxyOptions = {}, env: Environ
   const useJsonLogger = bool(options.useJsonLogger, ENV.useJsonLogger, false)
   const bootstrapAuthorization = options.expBootstrap?.urlHeaders?.Authorization ?? read(ENV.bootstrapAuthorization)?.value
   const serverSideTokens = options.expServerSideSdkConfig?.tokens ?? parseList(read(ENV.serverSideTokens)?.value ?? '')
+  checkKeys('expServerSideSdkConfig.tokens', serverSideTokens)
   const secrets = [serviceApiToken, ...clientKeys, ...serverSideTokens, ...(bootstrapAuthorization ? [bootstrapAuthorization] : [])]
   const logger = options.logger ? redactingLogger(options.logger, secrets) : createLogger({ level: logLevel, json: useJsonLogger, secrets })
 
