@@ -76,7 +76,7 @@ export function createProxyApp(options: ProxyAppOptions): ProxyApp {
   const responseCache = config.responseCacheSize > 0 ? createResponseCache(config.responseCacheSize) : undefined
   store.onLoad(() => responseCache?.clear())
   const telemetry = createTelemetry(store)
-  const aggregator = createMetricsAggregator()
+  const aggregator = createMetricsAggregator({ countedVariants: store.countedVariants })
   const runtime = createRuntime({ config, store, logger, aggregator, telemetry, responseCache })
   // The old proxy's backup file name used the app name, with "/" replaced.
   const storageKey = config.serviceAppName
