@@ -1,6 +1,7 @@
 // createProxyApp: the proxy as an h3 app, plus the lifecycle that keeps its flags and metrics
 // in step with the upstream. It listens on nothing; `startProxy` (or a test) mounts it.
 import { hostname } from 'node:os'
+import { resolve } from 'node:path'
 import { type App, createApp, eventHandler, type NodeListener, toNodeListener } from 'h3'
 import { createEngine, type Engine } from '@vexil/engine'
 import type { ProxyConfig } from './config/types.js'
@@ -22,6 +23,8 @@ import { createDispatcher } from './routing/dispatch.js'
 import { createRouteTable, type RouteDescription, type RouteInstrument } from './routing/route-table.js'
 import { createRuntime, type ProxyRuntime } from './runtime.js'
 import { createStorageFromConfig } from './storage/index.js'
+import { DEFAULT_BACKUP_DIRECTORY } from './storage/file.js'
+import { legacyBackupPath } from './storage/legacy-backup.js'
 import type { StorageProvider } from './storage/types.js'
 import { loadBackup, loadBootstrap } from './sync/fallbacks.js'
 import { createPoller } from './sync/poller.js'
@@ -34,7 +37,7 @@ export interface ProxyAppOptions {
   engine?: Engine
   /** Default: the upstream at `config.serviceUrl`. */
   upstream?: Upstream
-  /** Default: the provider configured (file in the temp folder unless set otherwise); null for none. */
+  /** Default: the provider configured (file in ./.vexil/proxy unless set otherwise); null for none. */
   storage?: StorageProvider | null
   logger?: Logger
   /** Wraps each route's handler once, at creation (tests spy on handlers with it; tracing could too). */
@@ -72,6 +75,8 @@ export function createProxyApp(options: ProxyAppOptions): ProxyApp {
           redisUrl: config.storage.redisUrl,
           redisKeyPrefix: config.storage.redisKeyPrefix,
         }))
+  // The default file storage no longer reads the shared temp folder: say so if a backup is there.
+  const defaultFileStorage = options.storage === undefined && !config.storage.provider && config.storage.kind === 'file' && !config.storage.fileDirectory
   const store = createFlagStore(engine)
   const responseCache = config.responseCacheSize > 0 ? createResponseCache(config.responseCacheSize) : undefined
   store.onLoad(() => responseCache?.clear())
@@ -133,6 +138,7 @@ export function createProxyApp(options: ProxyAppOptions): ProxyApp {
     start() {
       started ??= (async () => {
         if (config.bootstrap?.data) await loadBootstrap(fallbackOptions, upstream, config.bootstrap)
+        if (defaultFileStorage) void warnAboutLegacyBackup(logger, storageKey)
         const first = poller.start()
         // Read in parallel with the first fetch; neither replaces flags the upstream already sent.
         const backup = storage ? loadBackup(fallbackOptions, storage, storageKey) : Promise.resolve(false)
@@ -150,4 +156,13 @@ export function createProxyApp(options: ProxyAppOptions): ProxyApp {
       await storage?.close?.()
     },
   }
+}
+
+async function warnAboutLegacyBackup(logger: Logger, key: string): Promise<void> {
+  const legacy = await legacyBackupPath(key)
+  if (!legacy) return
+  logger.warn(
+    `A backup in the old default place, ${legacy}, was not read: anyone on this machine can write to the shared temp folder. ` +
+      `Backups are now kept in ${resolve(DEFAULT_BACKUP_DIRECTORY)} (mode 0700). To start from that file once, check its content and move it there, or set STORAGE_FILE_DIRECTORY.`,
+  )
 }
