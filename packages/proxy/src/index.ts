@@ -14,7 +14,7 @@ export type { RunningProxy, StartProxyOptions } from './server.js'
 // Configuration
 export { createProxyConfig, PROXY_ENVIRONMENT_VARIABLES } from './config/parse.js'
 export { ConfigError } from './config/values.js'
-export type { ContextEnricher, CorsOptions, ProxyConfig, ProxyOptions } from './config/types.js'
+export type { ContextEnricher, CorsOptions, ProxyConfig, ProxyOptions, ServerTimeouts } from './config/types.js'
 
 // Logging
 export { createLogger } from './logger.js'

@@ -63,6 +63,9 @@ const ENV = {
   redisUrl: ['REDIS_URL'],
   redisKeyPrefix: ['REDIS_KEY_PREFIX'],
   responseCacheSize: ['RESPONSE_CACHE_SIZE'],
+  headersTimeout: ['HTTP_HEADERS_TIMEOUT_MS'],
+  requestTimeout: ['HTTP_REQUEST_TIMEOUT_MS'],
+  keepAliveTimeout: ['HTTP_KEEP_ALIVE_TIMEOUT_MS'],
 } as const
 
 /** Environment variable names the proxy reads, for `--help` and the README. */
@@ -272,6 +275,18 @@ export async function createProxyConfig(options: ProxyOptions = {}, env: Environ
     throw new ConfigError('CLIENT_KEY_HEADER_NAME', `must be a valid HTTP header name, got "${clientKeysHeaderName}"`)
   }
 
+  // Node's defaults (60 s for headers, checked every 30 s; 300 s per request) let slow clients
+  // hold connections for minutes; a proxy request is a few kB and is complete in milliseconds.
+  const serverTimeouts = {
+    headersMs: int(options.serverTimeouts?.headersMs, ENV.headersTimeout, 10_000, { min: 1 }),
+    requestMs: int(options.serverTimeouts?.requestMs, ENV.requestTimeout, 30_000, { min: 1 }),
+    keepAliveMs: int(options.serverTimeouts?.keepAliveMs, ENV.keepAliveTimeout, 5_000, { min: 1 }),
+  }
+  // Node refuses a request timeout shorter than the headers timeout.
+  if (serverTimeouts.requestMs < serverTimeouts.headersMs) {
+    throw new ConfigError('HTTP_REQUEST_TIMEOUT_MS', `must be at least HTTP_HEADERS_TIMEOUT_MS (${serverTimeouts.headersMs}), got ${serverTimeouts.requestMs}`)
+  }
+
   return {
     serviceUrl,
     serviceApiToken,
@@ -312,5 +327,6 @@ export async function createProxyConfig(options: ProxyOptions = {}, env: Environ
     serverSideTokens,
     enrichers,
     responseCacheSize: int(options.responseCacheSize, ENV.responseCacheSize, 10_000),
+    serverTimeouts,
   }
 }
