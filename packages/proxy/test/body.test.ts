@@ -1,4 +1,4 @@
-// Request bodies (src/http/body.ts): the 100 kB limit holds for chunked bodies, for what a
+// Request bodies (src/http/read-body.ts): the 100 kB limit holds for chunked bodies, for what a
 // gzip/deflate body decompresses to and for its compressed bytes; past the limit nothing more
 // is read or decompressed, and the proxy answers 413 and closes the connection.
 import type { IncomingMessage } from 'node:http'
@@ -7,7 +7,8 @@ import { Readable } from 'node:stream'
 import { gzipSync } from 'node:zlib'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startFakeUpstream, type FakeUpstream } from '@vexil/test-fixtures/fake-upstream.ts'
-import { BODY_LIMIT_BYTES, readBodyText } from '../src/http/body.js'
+import { BODY_LIMIT_BYTES } from '../src/http/body.js'
+import { readBodyText } from '../src/http/read-body.js'
 import { isProxyError } from './helpers/errors.js'
 import { CLIENT_KEY, startTestProxy, type TestProxy } from './helpers/proxy.js'
 

@@ -4,7 +4,8 @@
 // schemas (first error, same shape). Posted counts are merged into the proxy's own metrics;
 // registrations are accepted and not forwarded.
 import type { IncomingMessage } from 'node:http'
-import { assertJsonContentType, hasBody, parseStrictJson, readBodyText } from '../http/body.js'
+import { assertJsonContentType, hasBody, parseStrictJson } from '../http/body.js'
+import { readBodyText } from '../http/read-body.js'
 import { validationError } from '../http/errors.js'
 import { sendText } from '../http/respond.js'
 import type { RouteCall, RouteDeclaration } from '../routing/route-table.js'
