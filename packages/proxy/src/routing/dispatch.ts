@@ -75,7 +75,7 @@ export function createDispatcher(options: DispatcherOptions): (event: H3Event) =
         return
       }
       applyCors(res, cors)
-      // Refused before its body was read (404, 503, 401): close rather than drain the body.
+      // Refused before its body was read (404, 503, 401, 415): close rather than drain the body.
       if (hasBody(req) && !req.readableDidRead) res.setHeader('connection', 'close')
       const head = req.method === 'HEAD'
       if (error instanceof ProxyError) {
