@@ -1,7 +1,9 @@
 // The proxy's current flags: the engine, where they came from, and what is derived from each
-// payload once (the server-side features body and its ETag, which flags carry impressionData).
+// payload once (the server-side features body and its ETag, which flags carry impressionData,
+// which flags and variants usage metrics may count).
 import type { ClientFeaturesPayload, Engine } from '@vexil/engine'
 import { weakEtag } from './http/etag.js'
+import { type KnownFlags, knownFlags } from './metrics/known-flags.js'
 
 export type ReadySource = 'upstream' | 'bootstrap' | 'backup'
 
@@ -16,6 +18,8 @@ export interface FlagStore {
   lastFetch: number
   /** Loads a payload; returns the engine's warnings. */
   load(payload: unknown, source: ReadySource): string[]
+  /** The variant names usage metrics count for flag `name`; undefined for a flag the payload does not have. */
+  countedVariants(name: string): ReadonlySet<string> | undefined
   /** Whether the definition of `name` has an `impressionData` key (the old proxy omits it otherwise). */
   hasImpressionData(name: string): boolean
   /** `GET /proxy/client/features`: the definitions verbatim, with segments, and its ETag. */
@@ -29,6 +33,7 @@ export function createFlagStore(engine: Engine): FlagStore {
   let ready = false
   let readySource: ReadySource | undefined
   let withImpressionData = new Set<string>()
+  let known: KnownFlags = new Map()
   let serverSide: { body: string; etag: string } | undefined
   const listeners: Array<() => void> = []
 
@@ -49,6 +54,7 @@ export function createFlagStore(engine: Engine): FlagStore {
       const warnings = engine.load(payload)
       const state: ClientFeaturesPayload = engine.getState()
       withImpressionData = new Set(state.features.filter((f) => Object.prototype.hasOwnProperty.call(f, 'impressionData')).map((f) => f.name))
+      known = knownFlags(state)
       serverSide = undefined
       generation++
       if (!ready) {
@@ -62,6 +68,7 @@ export function createFlagStore(engine: Engine): FlagStore {
     onLoad: (listener) => {
       listeners.push(listener)
     },
+    countedVariants: (name) => known.get(name),
     hasImpressionData: (name) => withImpressionData.has(name),
     serverSidePayload() {
       if (!serverSide) {

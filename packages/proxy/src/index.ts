@@ -3,13 +3,18 @@
 // App and server
 export { createProxyApp } from './app.js'
 export type { ProxyApp, ProxyAppOptions } from './app.js'
+
+// Routes and who may call them
+export { ACCESS_KINDS } from './routing/access.js'
+export type { Access } from './routing/access.js'
+export type { RouteCall, RouteDescription, RouteExample, RouteHandler, RouteInstrument, RouteMethod } from './routing/route-table.js'
 export { startProxy } from './server.js'
 export type { RunningProxy, StartProxyOptions } from './server.js'
 
 // Configuration
 export { createProxyConfig, PROXY_ENVIRONMENT_VARIABLES } from './config/parse.js'
 export { ConfigError } from './config/values.js'
-export type { ContextEnricher, CorsOptions, ProxyConfig, ProxyOptions } from './config/types.js'
+export type { ContextEnricher, CorsOptions, ProxyConfig, ProxyOptions, ServerTimeouts } from './config/types.js'
 
 // Logging
 export { createLogger } from './logger.js'

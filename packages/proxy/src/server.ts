@@ -1,10 +1,12 @@
 // startProxy: configuration, the app, and a listening server; stops cleanly on SIGTERM/SIGINT
 // after sending pending metrics.
+import type { Server } from 'node:http'
 import { checkPort } from 'get-port-please'
 import { listen, type Listener } from 'listhen'
 import { createProxyApp, type ProxyApp } from './app.js'
 import { createProxyConfig, type Environment } from './config/parse.js'
 import type { ProxyConfig, ProxyOptions } from './config/types.js'
+import { applyServerTimeouts } from './http/server-timeouts.js'
 
 export interface RunningProxy {
   url: string
@@ -43,6 +45,7 @@ export async function startProxy(options: StartProxyOptions = {}): Promise<Runni
     // We stop on signals ourselves, after sending pending metrics.
     autoClose: false,
   })
+  applyServerTimeouts(listener.server as Server, config.serverTimeouts)
   const port = Number(new URL(listener.url).port)
   void proxy.start()
 

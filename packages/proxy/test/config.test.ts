@@ -32,6 +32,22 @@ describe('required options', () => {
     expect(both.clientKeys).toEqual(['s1', 's2']) // deprecated proxySecrets alias
   })
 
+  // A key that is empty, or that starts or ends with whitespace, can never be sent as such:
+  // HTTP strips whitespace around a header value (RFC 9110 5.5), and an empty key would let an
+  // empty header in. Refused at startup rather than silently never (or always) matching.
+  it.each([
+    [{ clientKeys: ['good', ''] }, 'clientKeys'],
+    [{ clientKeys: [' padded'] }, 'clientKeys'],
+    [{ clientKeys: ['tab\t'] }, 'clientKeys'],
+    [{ expServerSideSdkConfig: { tokens: ['  '] } }, 'expServerSideSdkConfig.tokens'],
+    [{ expServerSideSdkConfig: { tokens: ['ok', 'trailing '] } }, 'expServerSideSdkConfig.tokens'],
+  ])('refuses a key or token that is empty or padded with whitespace: %j', async (options, variable) => {
+    const error = await createProxyConfig(options, REQUIRED).catch((e: unknown) => e)
+    expect(error).toBeInstanceOf(ConfigError)
+    expect((error as ConfigError).variable).toBe(variable)
+    expect((error as Error).message).toMatch(/empty|whitespace/)
+  })
+
   it('code options win over the environment', async () => {
     const config = await createProxyConfig({ serviceUrl: 'http://code/api', clientKeys: ['c'], refreshInterval: 1234 }, { ...REQUIRED, SERVICE_FETCH_INTERVAL: '99' })
     expect(config.serviceUrl).toBe('http://code/api')

@@ -187,14 +187,29 @@ describe('statuses for bad requests', () => {
     }
   })
 
+  // Vexil (deliberate): the old proxy read and validated the body first (415, 400, then 503 and
+  // 401). The key is checked before a body is read, so a caller without one never gets its
+  // body parsed: 401 whatever the body, and the connection is closed rather than drained.
+  it('401 without a key, whatever the body: the key is checked before the body is read', async () => {
+    for (const path of ['/proxy', '/proxy/all', '/proxy/client/metrics', '/proxy/all/client/metrics', '/proxy/client/register']) {
+      for (const [type, body] of [['application/json', '{"con'], ['text/plain', 'hello'], ['application/json', '[]'], ['application/json', JSON.stringify({ big: 'x'.repeat(110 * 1024) })]]) {
+        const res = await fetch(proxy.at(path), { method: 'POST', headers: { 'content-type': type! }, body })
+        expect(res.status, `${path} ${type} ${body!.slice(0, 10)}`).toBe(401)
+        expect(await res.text()).toBe('Unauthorized')
+      }
+    }
+    const query = await fetch(proxy.at('/proxy?properties=eu'))
+    expect(query.status).toBe(401)
+  })
+
   it('415 for a body that is not JSON', async () => {
     const res = await fetch(proxy.at('/proxy'), { method: 'POST', headers: { ...auth, 'content-type': 'text/plain' }, body: 'hello' })
     expect(res.status).toBe(415)
     expect(await res.text()).toBe('')
   })
 
-  it('400 JSON for malformed JSON, even without a key', async () => {
-    const res = await fetch(proxy.at('/proxy'), { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"con' })
+  it('400 JSON for malformed JSON', async () => {
+    const res = await fetch(proxy.at('/proxy'), { method: 'POST', headers: json, body: '{"con' })
     expect(res.status).toBe(400)
     expect(res.headers.get('content-type')).toBe('application/json; charset=utf-8')
     expect(((await res.json()) as { error: string }).error).toMatch(/^We were unable to parse the data you provided\. Please check it for syntax errors\. The message we got was: "/)
@@ -221,7 +236,9 @@ describe('statuses for bad requests', () => {
   it('400 for a body that fails to decode, and the connection stays usable', async () => {
     const agent = new Agent({ keepAlive: true, maxSockets: 1 })
     try {
-      for (const size of [10, 150_000, 1_000_000]) {
+      // Under the limit (90 kB arrives in more than one read); a compressed body over the limit is
+      // 413 before any decoding (see below).
+      for (const size of [10, 90_000]) {
         const body = Buffer.from(`{"context":{"userId":"${'u'.repeat(size)}"}}`)
         const bad = await rawRequest(agent, 'POST', '/proxy', { ...json, 'content-encoding': 'gzip' }, body)
         expect(bad.status).toBe(400)
@@ -237,6 +254,15 @@ describe('statuses for bad requests', () => {
     const res = await fetch(proxy.at('/proxy'), { method: 'POST', headers: json, body: JSON.stringify({ context: { properties: { big: 'x'.repeat(110 * 1024) } } }) })
     expect(res.status).toBe(413)
     expect(((await res.json()) as { error: string; limit: number }).limit).toBe(102400)
+  })
+
+  // Vexil: the compressed bytes count too (empty deflate blocks inflate to nothing), so a
+  // compressed body over the limit is 413 before it is decoded, whatever it would decode to.
+  it('413 for a compressed body whose own bytes are over the limit', async () => {
+    const body = Buffer.from(`{"context":{"userId":"${'u'.repeat(150_000)}"}}`)
+    const res = await fetch(proxy.at('/proxy'), { method: 'POST', headers: { ...json, 'content-encoding': 'gzip' }, body })
+    expect(res.status).toBe(413)
+    expect(res.headers.get('connection')).toBe('close')
   })
 
   it('404 for unknown routes and methods, as Express answered', async () => {

@@ -1,5 +1,4 @@
 import { readdirSync } from 'node:fs'
-import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { createStorageFromConfig, type StorageConfig, storageConfigProblems } from '../src/storage/index.js'
@@ -25,10 +24,10 @@ describe('createStorageFromConfig', () => {
   })
 
   it.each<StorageConfig>([{}, { provider: 'file' }, { provider: 'file', fileDirectory: '' }])(
-    '%j is the old proxy default: the file provider in os.tmpdir()',
+    '%j is the default: the file provider in the private folder ./.vexil/proxy (not the shared temp folder)',
     (config) => {
       const storage = createStorageFromConfig(config)
-      expect('path' in storage && (storage.path as (key: string) => string)('app')).toBe(join(tmpdir(), 'unleash-backup-app.json'))
+      expect('path' in storage && (storage.path as (key: string) => string)('app')).toBe(join(process.cwd(), '.vexil', 'proxy', 'unleash-backup-app.json'))
     },
   )
 

@@ -1,6 +1,5 @@
 import { spawn } from 'node:child_process'
 import { type FSWatcher, mkdirSync, readdirSync, readFileSync, rmSync, statSync, watch, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
 import { basename, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
@@ -17,8 +16,9 @@ beforeEach(() => {
 afterEach(() => dir.remove())
 
 describe('file storage: compatibility with the old proxy', () => {
-  it('defaults to os.tmpdir() and names the file unleash-backup-<appName, "/" as "_">.json', () => {
-    expect(createFileStorage().path('my/team/app')).toBe(join(tmpdir(), 'unleash-backup-my_team_app.json'))
+  // Vexil: the old proxy's default was the shared temp folder; see storage-file-modes.test.ts.
+  it('defaults to ./.vexil/proxy and names the file unleash-backup-<appName, "/" as "_">.json', () => {
+    expect(createFileStorage().path('my/team/app')).toBe(join(process.cwd(), '.vexil', 'proxy', 'unleash-backup-my_team_app.json'))
   })
 
   it('reads a backup the old proxy wrote', async () => {

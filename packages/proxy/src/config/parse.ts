@@ -63,6 +63,9 @@ const ENV = {
   redisUrl: ['REDIS_URL'],
   redisKeyPrefix: ['REDIS_KEY_PREFIX'],
   responseCacheSize: ['RESPONSE_CACHE_SIZE'],
+  headersTimeout: ['HTTP_HEADERS_TIMEOUT_MS'],
+  requestTimeout: ['HTTP_REQUEST_TIMEOUT_MS'],
+  keepAliveTimeout: ['HTTP_KEEP_ALIVE_TIMEOUT_MS'],
 } as const
 
 /** Environment variable names the proxy reads, for `--help` and the README. */
@@ -83,6 +86,18 @@ export function sanitizeBasePath(path: string): string {
   if (!base.startsWith('/')) base = `/${base}`
   if (base.endsWith('/')) base = base.slice(0, -1)
   return base
+}
+
+/**
+ * Keys from code (the environment's lists are trimmed already). HTTP strips whitespace around a
+ * header value (RFC 9110 5.5), so a padded key could never match, and an empty one would admit
+ * an empty header: both are configuration mistakes, refused at startup.
+ */
+function checkKeys(variable: string, keys: readonly string[]): void {
+  for (const key of keys) {
+    if (typeof key !== 'string' || key.trim() === '') throw new ConfigError(variable, 'must not contain an empty key')
+    if (key.trim() !== key) throw new ConfigError(variable, 'must not contain a key with leading or trailing whitespace')
+  }
 }
 
 function parseTags(variable: string, text: string): Array<{ name: string; value: string }> {
@@ -203,6 +218,7 @@ export async function createProxyConfig(options: ProxyOptions = {}, env: Environ
   const keyText = read(ENV.clientKeys)?.value ?? read(ENV.proxySecrets)?.value
   const clientKeys = options.clientKeys?.length ? options.clientKeys : options.proxySecrets?.length ? options.proxySecrets : keyText ? parseList(keyText) : []
   if (clientKeys.length === 0) throw new ConfigError('SERVICE_PROXY_CLIENT_KEYS', 'is required (a comma-separated list of client keys the proxy accepts)')
+  checkKeys(options.clientKeys?.length ? 'clientKeys' : 'proxySecrets', clientKeys)
 
   const logLevelText = options.logLevel ?? read(ENV.logLevel)?.value.trim().toLowerCase() ?? 'warn'
   if (!(LOG_LEVELS as readonly string[]).includes(logLevelText)) throw new ConfigError('LOG_LEVEL', `must be one of ${LOG_LEVELS.join(', ')}, got "${logLevelText}"`)
@@ -210,6 +226,7 @@ export async function createProxyConfig(options: ProxyOptions = {}, env: Environ
   const useJsonLogger = bool(options.useJsonLogger, ENV.useJsonLogger, false)
   const bootstrapAuthorization = options.expBootstrap?.urlHeaders?.Authorization ?? read(ENV.bootstrapAuthorization)?.value
   const serverSideTokens = options.expServerSideSdkConfig?.tokens ?? parseList(read(ENV.serverSideTokens)?.value ?? '')
+  checkKeys('expServerSideSdkConfig.tokens', serverSideTokens)
   const secrets = [serviceApiToken, ...clientKeys, ...serverSideTokens, ...(bootstrapAuthorization ? [bootstrapAuthorization] : [])]
   const logger = options.logger ? redactingLogger(options.logger, secrets) : createLogger({ level: logLevel, json: useJsonLogger, secrets })
 
@@ -258,6 +275,18 @@ export async function createProxyConfig(options: ProxyOptions = {}, env: Environ
     throw new ConfigError('CLIENT_KEY_HEADER_NAME', `must be a valid HTTP header name, got "${clientKeysHeaderName}"`)
   }
 
+  // Node's defaults (60 s for headers, checked every 30 s; 300 s per request) let slow clients
+  // hold connections for minutes; a proxy request is a few kB and is complete in milliseconds.
+  const serverTimeouts = {
+    headersMs: int(options.serverTimeouts?.headersMs, ENV.headersTimeout, 10_000, { min: 1 }),
+    requestMs: int(options.serverTimeouts?.requestMs, ENV.requestTimeout, 30_000, { min: 1 }),
+    keepAliveMs: int(options.serverTimeouts?.keepAliveMs, ENV.keepAliveTimeout, 5_000, { min: 1 }),
+  }
+  // Node refuses a request timeout shorter than the headers timeout.
+  if (serverTimeouts.requestMs < serverTimeouts.headersMs) {
+    throw new ConfigError('HTTP_REQUEST_TIMEOUT_MS', `must be at least HTTP_HEADERS_TIMEOUT_MS (${serverTimeouts.headersMs}), got ${serverTimeouts.requestMs}`)
+  }
+
   return {
     serviceUrl,
     serviceApiToken,
@@ -298,5 +327,6 @@ export async function createProxyConfig(options: ProxyOptions = {}, env: Environ
     serverSideTokens,
     enrichers,
     responseCacheSize: int(options.responseCacheSize, ENV.responseCacheSize, 10_000),
+    serverTimeouts,
   }
 }

@@ -58,6 +58,18 @@ export interface ProxyOptions {
   expCustomEnrichers?: Array<ContextEnricher | string>
   /** Vexil: responses kept for repeated identical requests (0 turns the cache off). */
   responseCacheSize?: number
+  /** Vexil: how long the listening server waits for slow clients (startProxy; ms). */
+  serverTimeouts?: Partial<ServerTimeouts>
+}
+
+/** Node's `headersTimeout`, `requestTimeout` and `keepAliveTimeout` for the server startProxy listens with. */
+export interface ServerTimeouts {
+  /** From a request's first byte to the end of its headers. */
+  headersMs: number
+  /** From a request's first byte to the end of its body. */
+  requestMs: number
+  /** How long an idle keep-alive connection stays open between requests. */
+  keepAliveMs: number
 }
 
 export interface ResolvedCors {
@@ -106,4 +118,5 @@ export interface ProxyConfig {
   serverSideTokens: string[]
   enrichers: ContextEnricher[]
   responseCacheSize: number
+  serverTimeouts: ServerTimeouts
 }

@@ -2,10 +2,8 @@
 // 3.5): 415 for a body that is not JSON (a body without a content type counts as JSON), strict
 // JSON (an object or an array at the top), gzip/deflate bodies, a 100 kB limit. Vexil answers
 // 413 JSON for an oversize body and 415 for an unsupported encoding or charset (the old proxy
-// answered 500 for all three).
+// answered 500 for all three). read-body.ts reads them.
 import type { IncomingMessage } from 'node:http'
-import { createGunzip, createInflate } from 'node:zlib'
-import type { Readable } from 'node:stream'
 import { ProxyError } from './errors.js'
 
 export const BODY_LIMIT_BYTES = 100 * 1024
@@ -23,59 +21,6 @@ export function assertJsonContentType(req: IncomingMessage): void {
   if (mime !== 'application/json') throw new ProxyError('UNSUPPORTED_MEDIA_TYPE', `unsupported content type "${mime}"`)
   const charset = /;\s*charset\s*=\s*"?([^";]+)"?/i.exec(type)?.[1]?.toLowerCase()
   if (charset && charset !== 'utf-8' && charset !== 'utf8') throw new ProxyError('UNSUPPORTED_MEDIA_TYPE', `unsupported charset "${charset}"`)
-}
-
-function decodedStream(req: IncomingMessage): Readable {
-  const encoding = (req.headers['content-encoding'] ?? 'identity').toLowerCase()
-  if (encoding === 'identity') return req
-  if (encoding === 'gzip') return req.pipe(createGunzip())
-  if (encoding === 'deflate') return req.pipe(createInflate())
-  throw new ProxyError('UNSUPPORTED_MEDIA_TYPE', `unsupported content encoding "${encoding}"`)
-}
-
-/** Reads the whole body as UTF-8 text, at most `limit` bytes after decoding. */
-export function readBodyText(req: IncomingMessage, limit = BODY_LIMIT_BYTES): Promise<string> {
-  const declared = Number(req.headers['content-length'])
-  const tooLarge = () => new ProxyError('BODY_TOO_LARGE', `Request body is larger than the limit of ${limit} bytes`, limit)
-  if (Number.isFinite(declared) && declared > limit && !req.headers['content-encoding']) return Promise.reject(tooLarge())
-  return new Promise((resolve, reject) => {
-    let stream: Readable
-    try {
-      stream = decodedStream(req)
-    } catch (error) {
-      reject(error)
-      return
-    }
-    const chunks: Buffer[] = []
-    let size = 0
-    let done = false
-    stream.on('data', (chunk: Buffer) => {
-      if (done) return
-      size += chunk.length
-      if (size > limit) {
-        done = true
-        reject(tooLarge())
-        return
-      }
-      chunks.push(chunk)
-    })
-    stream.on('end', () => {
-      // A small body arrives in one chunk: decoded as it is, without a copy into a new buffer.
-      if (!done) resolve(chunks.length === 1 ? chunks[0]!.toString('utf8') : Buffer.concat(chunks).toString('utf8'))
-      done = true
-    })
-    stream.on('error', (error) => {
-      if (stream !== req) {
-        // As body-parser did: read off the rest of the request. Left half read, the body
-        // blocks the keep-alive connection and the client's next request on it is reset.
-        req.unpipe()
-        req.resume()
-      }
-      if (done) return
-      done = true
-      reject(new ProxyError('INVALID_JSON', error.message))
-    })
-  })
 }
 
 /** Strict JSON: an object or an array at the top level; an empty body is `{}`. */

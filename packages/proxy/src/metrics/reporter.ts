@@ -1,9 +1,13 @@
 // Registration and periodic metrics to the upstream: every metricsInterval plus up to
-// metricsJitter ms. A failed send keeps its counts for the next one (the old proxy lost them on
-// most errors and stopped for good on 401/403); flush() sends what is left at shutdown.
+// metricsJitter ms, each bucket in parts under METRICS_SEND_LIMIT_BYTES. A part that fails to
+// send for a passing reason keeps its counts for the next send (the old proxy lost them on most
+// errors and stopped for good on 401/403); one the upstream refuses as such is dropped and
+// logged (see send-outcome.ts). flush() sends what is left at shutdown.
 import type { Logger } from '../logger.js'
-import type { Upstream } from '../sync/upstream.js'
+import type { MetricsBucket, Upstream } from '../sync/upstream.js'
 import type { MetricsAggregator } from './aggregator.js'
+import { sendOutcome } from './send-outcome.js'
+import { splitBucket } from './split-bucket.js'
 
 export interface MetricsReporterOptions {
   upstream: Upstream
@@ -22,6 +26,10 @@ export interface MetricsReporter {
 }
 
 const MAX_FAILURES = 10
+/** Well under the Vexil service's 1 MiB body limit (and the usual proxies' in front of an upstream). */
+export const METRICS_SEND_LIMIT_BYTES = 256 * 1024
+/** What the request adds around the bucket: appName, instanceId, connectionId, platform fields. */
+const ENVELOPE_ALLOWANCE_BYTES = 8 * 1024
 
 export function createMetricsReporter(options: MetricsReporterOptions): MetricsReporter {
   const { upstream, aggregator, logger, interval, jitter } = options
@@ -63,24 +71,42 @@ export function createMetricsReporter(options: MetricsReporterOptions): MetricsR
     await ensureRegistered()
     const bucket = aggregator.take(new Date())
     if (!bucket) return
-    try {
-      const res = await upstream.sendMetrics(bucket)
-      if (res.status >= 200 && res.status < 300) {
-        failures = Math.max(failures - 1, 0)
+    const parts = splitBucket(bucket, METRICS_SEND_LIMIT_BYTES - ENVELOPE_ALLOWANCE_BYTES)
+    for (const [i, part] of parts.entries()) {
+      if (!(await sendPart(part))) {
+        // Keep this part and the ones not tried yet: the upstream is likely to refuse them too now.
+        for (const unsent of parts.slice(i)) aggregator.restore(unsent)
         return
       }
-      aggregator.restore(bucket)
-      failures = Math.min(failures + 1, MAX_FAILURES)
-      if (res.status === 401 || res.status === 403) {
-        logger.error(`The upstream refused the metrics with status ${res.status}: check SERVICE_API_TOKEN. The counts are kept and sent again later.`)
-        failures = MAX_FAILURES
-      } else {
-        logger.warn(`Sending metrics failed with status ${res.status}; the counts are kept for the next send`)
-      }
+    }
+  }
+
+  /** Sends one part; false when its counts (and the rest's) should be kept for a later send. */
+  async function sendPart(part: MetricsBucket): Promise<boolean> {
+    let status: number
+    try {
+      status = (await upstream.sendMetrics(part)).status
     } catch (error) {
-      aggregator.restore(bucket)
       failures = Math.min(failures + 1, MAX_FAILURES)
       logger.warn('Sending metrics failed; the counts are kept for the next send', error)
+      return false
+    }
+    const flags = Object.keys(part.toggles).length
+    switch (sendOutcome(status)) {
+      case 'sent':
+        failures = Math.max(failures - 1, 0)
+        return true
+      case 'drop':
+        logger.error(`The upstream refused the metrics of ${flags} flags with status ${status}; they are dropped, as sending them again would be refused again`)
+        return true
+      case 'retry-after-auth':
+        failures = MAX_FAILURES
+        logger.error(`The upstream refused the metrics with status ${status}: check SERVICE_API_TOKEN. The counts are kept and sent again later.`)
+        return false
+      case 'retry':
+        failures = Math.min(failures + 1, MAX_FAILURES)
+        logger.warn(`Sending metrics failed with status ${status}; the counts are kept for the next send`)
+        return false
     }
   }
 

@@ -17,7 +17,8 @@ const POST_DESCRIPTION = [
   'With `toggles`, the proxy evaluates exactly those names, in that order, and returns each one with `enabled` true or false (unknown names come back disabled); these evaluations are counted in the usage metrics.',
 ]
 
-// The errors every evaluation route can answer, in the order the checks run (behaviour 1.2).
+// The errors every evaluation route can answer. The checks run 503, 401, then the body (415, 413,
+// 400), then 500: the key before the body, unlike the old proxy (behaviour 1.2; README).
 const evaluationErrors = (method: 'get' | 'post'): Json => ({
   '400': responseRef('BadRequest'),
   '401': responseRef('Unauthorized'),

@@ -21,6 +21,7 @@ const bodyErrors: Json = {
 function metricsOperation(alias: boolean): Json {
   const description = [
     `Frontend SDKs post their usage counts here; the proxy adds them to its own and sends them upstream every \`metricsInterval\`. ${EITHER_KEY}`,
+    'Only flags the proxy currently has are counted, and only the variant names each flag defines (plus `disabled`); other names are accepted and ignored. Counts stop at 2^53 - 1.',
     ...(alias ? ['The same as `/proxy/client/metrics`, for SDKs configured with the url `…/proxy/all`.'] : []),
   ].join('\n\n')
   return {

@@ -1,11 +1,14 @@
 // POST /proxy/client/metrics (and /proxy/all/client/metrics) and /proxy/client/register
-// (unleash-proxy-behavior.md 1.6): validated like the old schemas (first error, same shape),
-// authenticated with a client key or a server-side token, no readiness check. Posted counts
-// are merged into the proxy's own metrics; registrations are accepted and not forwarded.
-import type { IncomingMessage, ServerResponse } from 'node:http'
-import { assertJsonContentType, hasBody, parseStrictJson, readBodyText } from '../http/body.js'
-import { ProxyError, validationError } from '../http/errors.js'
+// (unleash-proxy-behavior.md 1.6): for a client key or a server-side token (checked by the
+// dispatcher before the body is read), no readiness check, bodies validated like the old
+// schemas (first error, same shape). Posted counts are merged into the proxy's own metrics;
+// registrations are accepted and not forwarded.
+import type { IncomingMessage } from 'node:http'
+import { assertJsonContentType, hasBody, parseStrictJson } from '../http/body.js'
+import { readBodyText } from '../http/read-body.js'
+import { validationError } from '../http/errors.js'
 import { sendText } from '../http/respond.js'
+import type { RouteCall, RouteDeclaration } from '../routing/route-table.js'
 import type { ProxyRuntime } from '../runtime.js'
 
 const DATE_TIME = /^\d{4}-\d{2}-\d{2}[Tt ]\d{2}:\d{2}:\d{2}(\.\d+)?([Zz]|[+-]\d{2}:\d{2})$/
@@ -86,16 +89,41 @@ async function readJson(req: IncomingMessage): Promise<unknown> {
   return parseStrictJson(await readBodyText(req))
 }
 
-export async function handleClientMetrics(runtime: ProxyRuntime, req: IncomingMessage, res: ServerResponse, authorized: boolean): Promise<void> {
+const EXAMPLE_METRICS = JSON.stringify({ appName: 'example', instanceId: 'example', bucket: { start: '2024-01-01T00:00:00.000Z', stop: '2024-01-01T00:00:10.000Z', toggles: {} } })
+const EXAMPLE_REGISTRATION = JSON.stringify({ appName: 'example', interval: 10000, started: '2024-01-01T00:00:00.000Z', strategies: ['default'] })
+
+export function clientMetricsRoutes(runtime: ProxyRuntime): RouteDeclaration[] {
+  const metrics = (path: string): RouteDeclaration => ({
+    methods: ['POST'],
+    path,
+    access: 'client-key-or-server-token',
+    // Counts are buffered even before the first payload, as the old proxy did.
+    waitsForFlags: false,
+    example: { status: 200, body: EXAMPLE_METRICS },
+    handle: (call) => handleClientMetrics(runtime, call),
+  })
+  return [
+    metrics('/proxy/client/metrics'),
+    metrics('/proxy/all/client/metrics'),
+    {
+      methods: ['POST'],
+      path: '/proxy/client/register',
+      access: 'client-key-or-server-token',
+      waitsForFlags: false,
+      example: { status: 200, body: EXAMPLE_REGISTRATION },
+      handle: (call) => handleRegister(runtime, call),
+    },
+  ]
+}
+
+async function handleClientMetrics(runtime: ProxyRuntime, { req, res }: RouteCall): Promise<void> {
   const toggles = validateMetrics(await readJson(req))
-  if (!authorized) throw new ProxyError('UNAUTHORIZED', 'unauthorized')
   runtime.aggregator.merge(toggles)
   sendText(res, 200, 'text/plain; charset=utf-8', 'OK')
 }
 
-export async function handleRegister(runtime: ProxyRuntime, req: IncomingMessage, res: ServerResponse, authorized: boolean): Promise<void> {
+async function handleRegister(runtime: ProxyRuntime, { req, res }: RouteCall): Promise<void> {
   validateRegistration(await readJson(req))
-  if (!authorized) throw new ProxyError('UNAUTHORIZED', 'unauthorized')
   runtime.logger.debug('Client registration accepted (the proxy registers itself upstream; client registrations are not forwarded)')
   sendText(res, 200, 'text/plain; charset=utf-8', 'OK')
 }

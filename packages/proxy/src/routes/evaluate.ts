@@ -1,27 +1,34 @@
-// GET/POST /proxy and /proxy/all (unleash-proxy-behavior.md 1.2-1.5): the order of checks
-// decides which status wins: 415, 400 (parse), 400 (schema), 503, 401, 500 (enricher), 501,
-// then 200. A repeated identical request from a ready, authorised caller is answered from the
-// response cache before any parsing.
+// GET/POST /proxy and /proxy/all (unleash-proxy-behavior.md 1.2-1.5), for client keys. The
+// dispatcher has already answered 503 (no flags yet) and 401 (no valid key), so a body is only
+// read for a caller with a key; then 415, 400 (parse), 400 (schema), 500 (enricher), 501, 200.
+// (The old proxy read and validated the body before the key; see the README's differences.)
+// A repeated identical request is answered from the response cache before any parsing.
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import { type EvaluationTrace, CustomStrategyError } from '@vexil/engine'
 import { type EvaluationRequest, enrich, normalizeContext, parseQuery, validateBody, validateQueryContext } from '../evaluation/context.js'
 import type { CachedResponse } from '../evaluation/response-cache.js'
-import { assertJsonContentType, hasBody, parseStrictJson, readBodyText } from '../http/body.js'
+import { assertJsonContentType, hasBody, parseStrictJson } from '../http/body.js'
+import { readBodyText } from '../http/read-body.js'
+import type { ClientAddress } from '../http/client-ip.js'
 import { ProxyError } from '../http/errors.js'
 import { matchesIfNoneMatch, weakEtag } from '../http/etag.js'
 import { chooseEncoding, COMPRESSION_THRESHOLD, compress } from '../http/compression.js'
 import type { CorsHeaders } from '../http/cors.js'
 import { CACHE_CONTROL, JSON_CONTENT_TYPE } from '../http/respond.js'
+import type { RouteCall, RouteDeclaration } from '../routing/route-table.js'
 import type { ProxyRuntime } from '../runtime.js'
 
-export interface EvaluateCall {
-  cors: CorsHeaders
-  method: 'GET' | 'HEAD' | 'POST'
-  all: boolean
-  /** The raw query string (without `?`). */
-  search: string
-  clientAddress: string | undefined
-  authorized: boolean
+export function evaluateRoutes(runtime: ProxyRuntime, clientAddress: ClientAddress): RouteDeclaration[] {
+  const route = (path: string, all: boolean): RouteDeclaration => ({
+    methods: ['GET', 'HEAD', 'POST'],
+    path,
+    access: 'client-key',
+    waitsForFlags: true,
+    ownCors: true,
+    example: { status: 200, path: `${path}?userId=42`, body: '{"context":{"userId":"42"}}' },
+    handle: (call) => handleEvaluate(runtime, call, all, clientAddress(call.req.socket.remoteAddress, call.req.headers['x-forwarded-for'] as string | undefined)),
+  })
+  return [route('/proxy', false), route('/proxy/all', true)]
 }
 
 /** The headers of a 200 answer, in the order the old proxy wrote them. */
@@ -47,7 +54,7 @@ function okHeaders(cors: CorsHeaders, etag: string, length: number, encoding: st
  * An uncompressed answer keeps its header list for the CORS headers it was last sent with (one
  * shared object when every origin is allowed), so a repeated answer builds nothing.
  */
-function respond(runtime: ProxyRuntime, req: IncomingMessage, res: ServerResponse, call: EvaluateCall, answer: CachedResponse): void {
+function respond(runtime: ProxyRuntime, req: IncomingMessage, res: ServerResponse, call: RouteCall, answer: CachedResponse): void {
   if (answer.counted) for (const [name, enabled] of answer.counted) runtime.aggregator.count(name, enabled)
   const { cors } = call
   // POST never answers 304 (Express only revalidates GET and HEAD).
@@ -72,8 +79,10 @@ function respond(runtime: ProxyRuntime, req: IncomingMessage, res: ServerRespons
   res.end(call.method === 'HEAD' ? undefined : body)
 }
 
-export async function handleEvaluate(runtime: ProxyRuntime, req: IncomingMessage, res: ServerResponse, call: EvaluateCall): Promise<void> {
+/** For a ready proxy and a caller with a client key (the dispatcher checked both). */
+export async function handleEvaluate(runtime: ProxyRuntime, call: RouteCall, all: boolean, clientAddress: string | undefined): Promise<void> {
   const { config, store } = runtime
+  const { req, res } = call
   // GET reads the context from the query string; POST from the body only (the old proxy
   // ignored the query string of a POST, and a POST without a body is an empty context).
   let raw = call.method === 'POST' ? '' : call.search
@@ -81,10 +90,9 @@ export async function handleEvaluate(runtime: ProxyRuntime, req: IncomingMessage
     assertJsonContentType(req)
     raw = await readBodyText(req)
   }
-  const cacheKey = `${call.method === 'POST' ? 'P' : 'G'}${call.all ? 'A' : ''}|${call.clientAddress ?? ''}|${raw}`
-  const cacheUsable = store.ready && call.authorized && runtime.responseCache !== undefined
-  if (cacheUsable) {
-    const hit = runtime.responseCache!.get(cacheKey, Date.now)
+  const cacheKey = `${call.method === 'POST' ? 'P' : 'G'}${all ? 'A' : ''}|${clientAddress ?? ''}|${raw}`
+  if (runtime.responseCache) {
+    const hit = runtime.responseCache.get(cacheKey, Date.now)
     if (hit) {
       runtime.telemetry.responseCache('hit')
       respond(runtime, req, res, call, hit)
@@ -94,23 +102,21 @@ export async function handleEvaluate(runtime: ProxyRuntime, req: IncomingMessage
 
   const request: EvaluationRequest =
     call.method === 'POST' ? validateBody(parseStrictJson(raw)) : { context: validateQueryContext(parseQuery(call.search)), toggles: undefined }
-  if (!store.ready) throw new ProxyError('NOT_READY', 'not ready')
-  if (!call.authorized) throw new ProxyError('UNAUTHORIZED', 'unauthorized')
 
-  let context = normalizeContext(request.context, call.clientAddress)
+  let context = normalizeContext(request.context, clientAddress)
   // The old proxy (PR #155): without a sessionId, one random id per request keeps the enabled
   // state and the variant of default stickiness consistent within the response.
   const sessionInjected = !request.toggles && !context.sessionId
   if (sessionInjected) context.sessionId = String(Math.random())
   if (config.enrichers.length > 0) context = await enrich(context, config.enrichers)
-  if (call.all && !config.enableAllEndpoint) throw new ProxyError('ALL_ENDPOINT_DISABLED', 'the /all endpoint is disabled')
+  if (all && !config.enableAllEndpoint) throw new ProxyError('ALL_ENDPOINT_DISABLED', 'the /all endpoint is disabled')
   context.appName ??= config.serviceAppName
   context.environment = config.environment ?? context.environment ?? 'default'
 
   const trace: EvaluationTrace = { usedRandom: false, usedClock: false, usedCustomStrategy: false }
   let toggles
   try {
-    toggles = store.engine.evaluateAll(context, { includeDisabled: call.all, names: request.toggles, trace })
+    toggles = store.engine.evaluateAll(context, { includeDisabled: all, names: request.toggles, trace })
   } catch (error) {
     if (error instanceof CustomStrategyError) {
       runtime.logger.error(error.message, error.cause)
@@ -125,7 +131,7 @@ export async function handleEvaluate(runtime: ProxyRuntime, req: IncomingMessage
     validUntil: trace.usedClock ? store.engine.nextTimeBoundary(Date.now()) : Number.POSITIVE_INFINITY,
     counted: request.toggles ? toggles.map((t) => [t.name, t.enabled] as const) : undefined,
   }
-  const cacheable = cacheUsable && !sessionInjected && !trace.usedRandom && !trace.usedCustomStrategy && config.enrichers.length === 0
+  const cacheable = runtime.responseCache !== undefined && !sessionInjected && !trace.usedRandom && !trace.usedCustomStrategy && config.enrichers.length === 0
   if (cacheable) runtime.responseCache!.set(cacheKey, answer)
   runtime.telemetry.responseCache('miss')
   respond(runtime, req, res, call, answer)

@@ -14,7 +14,7 @@ export type StorageProviderName = (typeof PROVIDERS)[number]
 export interface StorageConfig {
   /** `STORAGE_PROVIDER`. @default 'file' (the old proxy's backup file) */
   provider?: StorageProviderName
-  /** `STORAGE_FILE_DIRECTORY`, for `file`. @default os.tmpdir() */
+  /** `STORAGE_FILE_DIRECTORY`, for `file`. @default ./.vexil/proxy (private, 0700) */
   fileDirectory?: string
   /** `REDIS_URL`, required for `redis`. */
   redisUrl?: string

@@ -1,14 +1,20 @@
 import { randomBytes } from 'node:crypto'
-import { mkdir, open, readFile, rename, rm } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
+import { chmod, mkdir, open, rename, rm, stat } from 'node:fs/promises'
 import { basename, dirname, join, resolve } from 'node:path'
 import { backupFileName } from './file-name.js'
 import { parsePayload } from './payload.js'
 import { StorageError } from './storage-error.js'
 import type { StorageProvider } from './types.js'
 
+/**
+ * Relative to the working directory, beside the service's `./.vexil/data`. The old proxy used
+ * the shared temp folder, where anyone on the machine can create the file first (its name is
+ * predictable) and so choose the flags a restarted proxy serves.
+ */
+export const DEFAULT_BACKUP_DIRECTORY = join('.vexil', 'proxy')
+
 export interface FileStorageOptions {
-  /** Where backups are written; created on the first write when missing. @default os.tmpdir() */
+  /** Where backups are written; created (mode 0700) on the first write when missing. @default ./.vexil/proxy */
   directory?: string
 }
 
@@ -20,22 +26,28 @@ export interface FileStorage extends Required<StorageProvider> {
 }
 
 /**
- * One JSON file per app name, `unleash-backup-<appName>.json` in `os.tmpdir()`: the old proxy's
- * default backup (its SDK's file provider), so either proxy reads the other's file.
+ * One JSON file per app name, `unleash-backup-<appName>.json`: the old proxy's file name and
+ * format (its SDK's file provider), so either proxy reads the other's file when pointed at the
+ * same directory. By default in the private folder `./.vexil/proxy`.
  *
- * - `get`: a missing file (or directory) or a blank file is `undefined`; bad JSON or a value that
- *   is not a payload rejects with `STORAGE_CORRUPT`; a read error rejects `STORAGE_UNAVAILABLE`.
+ * - `get`: a missing file (or directory) or a blank file is `undefined`; a file owned by another
+ *   user or writable by group or others rejects with `STORAGE_UNTRUSTED` (it may not be ours);
+ *   bad JSON or a value that is not a payload rejects with `STORAGE_CORRUPT`; a read error
+ *   rejects `STORAGE_UNAVAILABLE`.
  * - `set`: writes a temp file in the same directory, flushes it to disk, then renames it over the
  *   backup, so a crash never leaves a half-written backup and concurrent writers of one key end
- *   with one whole file (the last rename). Files are created with mode 0600: they hold the whole
- *   flag configuration. Failures reject `STORAGE_UNAVAILABLE`.
+ *   with one whole file (the last rename). Files are created with mode 0600 and missing folders
+ *   with 0700: they hold the whole flag configuration. The default folder is tightened to 0700
+ *   if it exists wider; a configured one that exists is left as it is. Failures reject
+ *   `STORAGE_UNAVAILABLE`.
  */
 export function createFileStorage(options: FileStorageOptions = {}): FileStorage {
   if (options.directory !== undefined && (typeof options.directory !== 'string' || options.directory === '')) {
     throw new StorageError('STORAGE_CONFIG_INVALID', 'file storage: directory must be a non-empty path')
   }
-  const directory = resolve(options.directory ?? tmpdir())
+  const directory = resolve(options.directory ?? DEFAULT_BACKUP_DIRECTORY)
   const path = (key: string): string => join(directory, backupFileName(key))
+  let checkedDefault = options.directory !== undefined
   return {
     directory,
     path,
@@ -43,15 +55,26 @@ export function createFileStorage(options: FileStorageOptions = {}): FileStorage
       const file = path(key)
       let text: string
       try {
-        text = await readFile(file, 'utf8')
+        text = await readOwnFile(file)
       } catch (error) {
         if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined
+        if (error instanceof StorageError) throw error
         throw new StorageError('STORAGE_UNAVAILABLE', `could not read backup ${file}: ${(error as Error).message}`, { cause: error })
       }
       return parsePayload(text, file)
     },
     async set(key, payload) {
-      await writeAtomically(path(key), JSON.stringify(payload))
+      const file = path(key)
+      try {
+        await mkdir(directory, { recursive: true, mode: 0o700 })
+        if (!checkedDefault) {
+          await makePrivate(directory)
+          checkedDefault = true
+        }
+      } catch (error) {
+        throw new StorageError('STORAGE_UNAVAILABLE', `could not write backup ${file}: ${(error as Error).message}`, { cause: error })
+      }
+      await writeAtomically(file, JSON.stringify(payload))
     },
     async close() {},
   }
@@ -59,11 +82,43 @@ export function createFileStorage(options: FileStorageOptions = {}): FileStorage
 
 // --- Internal helpers ---
 
+/** Mode bits and owners mean nothing there. */
+const CHECKS_OWNERSHIP = process.platform !== 'win32'
+
+/**
+ * The file's text, unless someone else could have written it. Checked on the open handle, so
+ * the file checked is the file read.
+ */
+async function readOwnFile(file: string): Promise<string> {
+  const handle = await open(file, 'r')
+  try {
+    if (CHECKS_OWNERSHIP) {
+      const { mode, uid } = await handle.stat()
+      const problem =
+        process.getuid !== undefined && uid !== process.getuid()
+          ? `it belongs to user ${uid}, not to this process's user ${process.getuid()}`
+          : (mode & 0o022) !== 0
+            ? `it is writable by ${(mode & 0o020) !== 0 ? 'its group' : 'other users'} (mode ${(mode & 0o777).toString(8)})`
+            : undefined
+      if (problem) throw new StorageError('STORAGE_UNTRUSTED', `backup ${file} was not read: ${problem}, so it may not be this proxy's. The next fetch from the upstream replaces it.`)
+    }
+    return await handle.readFile('utf8')
+  } finally {
+    await handle.close()
+  }
+}
+
+/** The default folder holds only the proxy's backups: no one else needs to list or enter it. */
+async function makePrivate(directory: string): Promise<void> {
+  if (!CHECKS_OWNERSHIP) return
+  const { mode, uid } = await stat(directory)
+  if ((mode & 0o077) !== 0 && (process.getuid === undefined || uid === process.getuid())) await chmod(directory, 0o700)
+}
+
 async function writeAtomically(file: string, text: string): Promise<void> {
   // A name of its own per write, so concurrent writers never share a temp file.
   const temp = join(dirname(file), `.${basename(file)}.${randomBytes(6).toString('hex')}.tmp`)
   try {
-    await mkdir(dirname(file), { recursive: true })
     const handle = await open(temp, 'wx', 0o600)
     try {
       await handle.writeFile(text)

@@ -3,7 +3,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import { afterEach } from 'vitest'
 import { type FakeUpstream, startFakeUpstream } from '@vexil/test-fixtures/fake-upstream.ts'
 import type { AddressInfo } from 'node:net'
-import { createProxyApp, createProxyConfig, type ProxyApp, type ProxyOptions } from '@vexil/proxy'
+import { createProxyApp, createProxyConfig, type ProxyApp, type ProxyAppOptions, type ProxyOptions } from '@vexil/proxy'
 import type { StorageProvider } from '../../src/storage/types.js'
 import { createLogger, type Logger } from '../../src/logger.js'
 
@@ -23,6 +23,8 @@ export interface TestProxyOptions extends ProxyOptions {
   env?: Record<string, string>
   /** Sees every request before the proxy does (to record what reached it, and its answer). */
   onRequest?: (req: IncomingMessage, res: ServerResponse) => void
+  /** Wraps each route's handler (the authorization matrix spies on handlers with it). */
+  instrumentRoute?: ProxyAppOptions['instrumentRoute']
 }
 
 export const CLIENT_KEY = 'client-key-123'
@@ -32,13 +34,13 @@ export function memoryLogger(logs: string[]): Logger {
 }
 
 export async function startTestProxy(upstreamUrl: string, options: TestProxyOptions = {}): Promise<TestProxy> {
-  const { storage = null, waitReady = true, env = {}, onRequest, ...proxyOptions } = options
+  const { storage = null, waitReady = true, env = {}, onRequest, instrumentRoute, ...proxyOptions } = options
   const logs: string[] = []
   const config = await createProxyConfig(
     { serviceUrl: upstreamUrl, serviceApiToken: 'upstream-token-secret', clientKeys: [CLIENT_KEY], refreshInterval: 60_000, metricsInterval: 0, logger: memoryLogger(logs), ...proxyOptions },
     env,
   )
-  const proxy = createProxyApp({ config, storage })
+  const proxy = createProxyApp({ config, storage, instrumentRoute })
   const server: Server = createServer(
     onRequest
       ? (req, res) => {

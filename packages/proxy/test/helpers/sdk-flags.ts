@@ -60,6 +60,15 @@ export function createTally() {
   }
 }
 
+/**
+ * What of an SDK's counts the proxy forwards: flags the payload has (both payloads name the
+ * same flags). Counts for names it does not have are dropped (README, Security).
+ */
+export function forwardedCounts(counts: ToggleCounts): ToggleCounts {
+  const known = new Set(sdkFlags().features.map((feature) => feature.name))
+  return Object.fromEntries(Object.entries(counts).filter(([name]) => known.has(name)))
+}
+
 /** The toggle counts of every metrics body the fake upstream received, summed. */
 export function sumMetrics(bodies: string[]): ToggleCounts {
   const sum: ToggleCounts = {}

@@ -1,0 +1,25 @@
+// The docs (spec 4.5), with ENABLE_OAS: the OpenAPI document and the Swagger UI under
+// {base}/docs, open to anyone as in the old proxy. The docs handler picks the file from the
+// request's path; it only serves, it decides no access.
+import type { H3Event } from 'h3'
+import { ProxyError } from '../http/errors.js'
+import type { RouteDeclaration } from '../routing/route-table.js'
+
+export function docsRoutes(docs: (event: H3Event) => unknown): RouteDeclaration[] {
+  return [
+    {
+      methods: ['GET', 'HEAD'],
+      path: '/docs',
+      prefix: true,
+      access: 'open',
+      waitsForFlags: false,
+      example: { status: 200, path: '/docs/openapi.json' },
+      handle: async ({ event, req, res, method }) => {
+        const answer = await docs(event)
+        // Paths under /docs that name no document or file.
+        if (answer === undefined && !res.writableEnded) throw new ProxyError('NOT_FOUND', `Cannot ${method} ${(req.url ?? '/').split('?')[0]}`)
+        return answer
+      },
+    },
+  ]
+}

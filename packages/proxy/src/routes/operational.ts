@@ -1,0 +1,30 @@
+// GET /proxy/health and /proxy/internal-backstage/prometheus (unleash-proxy-behavior.md 1.1):
+// open to anyone, as in the old proxy (load balancers and scrapers hold no key), and 503 until
+// the proxy has flags. Neither reveals flag configuration.
+import { sendText } from '../http/respond.js'
+import type { RouteDeclaration } from '../routing/route-table.js'
+import type { ProxyRuntime } from '../runtime.js'
+
+const HTML = 'text/html; charset=utf-8'
+
+export function operationalRoutes(runtime: ProxyRuntime): RouteDeclaration[] {
+  const { registry } = runtime.telemetry
+  return [
+    {
+      methods: ['GET', 'HEAD'],
+      path: '/proxy/health',
+      access: 'open',
+      waitsForFlags: true,
+      example: { status: 200 },
+      handle: ({ res, method }) => sendText(res, 200, HTML, 'ok', method === 'HEAD'),
+    },
+    {
+      methods: ['GET', 'HEAD'],
+      path: '/proxy/internal-backstage/prometheus',
+      access: 'open',
+      waitsForFlags: true,
+      example: { status: 200 },
+      handle: async ({ res, method }) => sendText(res, 200, registry.contentType, await registry.metrics(), method === 'HEAD'),
+    },
+  ]
+}

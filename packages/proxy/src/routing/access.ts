@@ -1,0 +1,28 @@
+// Who may call a route: a closed set of credential kinds, each read from the key header
+// (CLIENT_KEY_HEADER_NAME) and compared exactly (unleash-proxy-behavior.md 1.1).
+//   client-key                   one of SERVICE_PROXY_CLIENT_KEYS (the evaluation routes)
+//   server-token                 one of EXP_SERVER_SIDE_SDK_CONFIG_TOKENS (/proxy/client/features)
+//   client-key-or-server-token   either (metrics and registration, posted by both kinds of SDK)
+//   open                         no key (health, Prometheus, the docs)
+export const ACCESS_KINDS = ['client-key', 'server-token', 'client-key-or-server-token', 'open'] as const
+export type Access = (typeof ACCESS_KINDS)[number]
+
+/** `(access, key) => allowed`; anything but a declared kind and a matching key is refused. */
+export function compileAccessCheck(clientKeys: readonly string[], serverTokens: readonly string[]): (access: Access, key: string | undefined) => boolean {
+  const clients = new Set(clientKeys)
+  const servers = new Set(serverTokens)
+  return (access, key) => {
+    switch (access) {
+      case 'open':
+        return true
+      case 'client-key':
+        return key !== undefined && clients.has(key)
+      case 'server-token':
+        return key !== undefined && servers.has(key)
+      case 'client-key-or-server-token':
+        return key !== undefined && (clients.has(key) || servers.has(key))
+      default:
+        return false
+    }
+  }
+}
