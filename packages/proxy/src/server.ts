@@ -1,12 +1,11 @@
 // startProxy: configuration, the app, and a listening server; stops cleanly on SIGTERM/SIGINT
 // after sending pending metrics.
-import type { Server } from 'node:http'
-import { checkPort } from 'get-port-please'
-import { listen, type Listener } from 'listhen'
+import { createServer, type Server } from 'node:http'
+import type { AddressInfo } from 'node:net'
 import { createProxyApp, type ProxyApp } from './app.js'
 import { createProxyConfig, type Environment } from './config/parse.js'
 import type { ProxyConfig, ProxyOptions } from './config/types.js'
-import { applyServerTimeouts } from './http/server-timeouts.js'
+import { serverTimeoutOptions } from './http/server-timeouts.js'
 
 export interface RunningProxy {
   url: string
@@ -17,7 +16,7 @@ export interface RunningProxy {
 }
 
 export interface StartProxyOptions extends ProxyOptions {
-  /** Print the listening URLs (listhen). Default true. */
+  /** Print the listening URL. Default true. */
   showURL?: boolean
   /** Stop on SIGTERM/SIGINT (the CLI does). Default false. */
   handleSignals?: boolean
@@ -30,29 +29,18 @@ export async function startProxy(options: StartProxyOptions = {}): Promise<Runni
   const config = await createProxyConfig(proxyOptions, env)
   const proxy = createProxyApp({ config })
   const hostname = config.host ?? '0.0.0.0'
-  // listhen would silently move to another port when this one is taken: refuse instead.
-  if (config.port !== 0 && (await checkPort(config.port, hostname)) === false) {
-    throw new Error(`Port ${config.port} on ${hostname} is already in use (set PORT to another port)`)
-  }
-  const listener: Listener = await listen(proxy.listener, {
-    port: config.port,
-    hostname,
-    showURL,
-    name: 'Vexil proxy',
-    public: hostname !== '127.0.0.1' && hostname !== 'localhost',
-    qr: false,
-    open: false,
-    // We stop on signals ourselves, after sending pending metrics.
-    autoClose: false,
-  })
-  applyServerTimeouts(listener.server as Server, config.serverTimeouts)
-  const port = Number(new URL(listener.url).port)
+  // Our own server rather than listhen's: the slow-client timeouts (and how often Node checks
+  // them) can only be given when the server is created.
+  const server = createServer(serverTimeoutOptions(config.serverTimeouts), proxy.listener)
+  const port = await listen(server, config.port, hostname)
+  const url = `http://${hostname === '0.0.0.0' || hostname === '::' ? '127.0.0.1' : hostname.includes(':') ? `[${hostname}]` : hostname}:${port}${config.proxyBasePath}/proxy`
+  if (showURL) console.log(`Vexil proxy listening on ${url}`)
   void proxy.start()
 
   let closing: Promise<void> | undefined
   const close = () =>
     (closing ??= (async () => {
-      await listener.close()
+      await closeServer(server)
       await proxy.close()
     })())
   if (handleSignals) {
@@ -69,5 +57,25 @@ export async function startProxy(options: StartProxyOptions = {}): Promise<Runni
     process.once('SIGTERM', () => stop('SIGTERM'))
     process.once('SIGINT', () => stop('SIGINT'))
   }
-  return { url: `http://${hostname === '0.0.0.0' ? '127.0.0.1' : hostname}:${port}${config.proxyBasePath}/proxy`, port, app: proxy, config, close }
+  return { url, port, app: proxy, config, close }
+}
+
+// --- Internal helpers ---
+
+/** Listens, or rejects naming the port when it is taken (never a silent move to another one). */
+function listen(server: Server, port: number, hostname: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    server.once('error', (error: NodeJS.ErrnoException) => {
+      reject(error.code === 'EADDRINUSE' ? new Error(`Port ${port} on ${hostname} is already in use (set PORT to another port)`) : error)
+    })
+    server.listen(port, hostname, () => resolve((server.address() as AddressInfo).port))
+  })
+}
+
+/** Stops accepting connections, closes the idle ones, and waits for requests in flight. */
+function closeServer(server: Server): Promise<void> {
+  return new Promise((resolve) => {
+    server.close(() => resolve())
+    server.closeIdleConnections()
+  })
 }
