@@ -1,0 +1,183 @@
+// Hostile HTTP against the service (issue 13), generated from the route table: every route with
+// random methods, path parameters, spellings, query strings, bodies, content types, headers and
+// credentials of every kind (test/helpers/fuzz-*.ts). Whatever comes in: no answer is a 5xx, no
+// request hangs, no handler runs for a caller its route does not admit, a caller without a valid
+// token gets a refusal in the error shape and never data, the fixtures made before the fuzz read
+// the same afterwards, and the service still answers its health check. A new route is fuzzed by
+// registering it. The seed is fixed and printed: FUZZ_SEED=<n> replays a run, FUZZ_RUNS=<n>
+// explores longer (locally).
+import { Agent } from 'node:http'
+import fc from 'fast-check'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import type { RouteSpec } from '../src/routes/api-router.js'
+import { createFixtures, type Fixtures, snapshotFixtures } from './helpers/fuzz-fixtures.js'
+import { describeRequest, type FuzzRequest, type FuzzResponse, sendRaw } from './helpers/fuzz-http.js'
+import { createPlayground, type Playground, replenish, replenishSignals } from './helpers/fuzz-playground.js'
+import { baselineSpec, materialize, type RequestSpec, specFor } from './helpers/fuzz-requests.js'
+import { admits, createFuzzWorld, type FuzzCredential, type FuzzWorld } from './helpers/fuzz-world.js'
+
+const SEED = Number(process.env.FUZZ_SEED ?? 1_312_026)
+const RUNS = Number(process.env.FUZZ_RUNS ?? 4_000)
+const TIMEOUT_MS = 5_000
+/** What a caller without a valid token may be answered: refusals only. */
+const REFUSALS = [400, 401, 403, 404, 405, 413, 415, 429]
+/** Paths off the table, per route: the fuzz also sends these (the admin UI, odd paths). */
+const OFF_TABLE_SHARE = 8
+
+/** 5xx answers whose cause a colleague is fixing (files this branch does not touch); each names its cause. */
+const KNOWN_5XX: { cause: string; matches: (request: FuzzRequest) => boolean }[] = [
+  {
+    cause: 'signal endpoint `url` from the Host header: routes/admin/signal-endpoints.ts builds the ingest URL with getRequestURL, which throws on a malformed Host',
+    matches: (request) => ['POST /api/admin/signal-endpoints', 'PUT /api/admin/signal-endpoints/:id'].includes(request.target) && !URL.canParse(`http://${request.headers.host ?? ''}/`),
+  },
+]
+
+let world: FuzzWorld
+let fixtures: Fixtures
+let before: Record<string, unknown>
+let pg: Playground
+// One keep-alive connection: every request goes over the connection the requests before it used,
+// so one that leaves it unusable shows up.
+const agent = new Agent({ keepAlive: true, maxSockets: 1 })
+
+beforeAll(async () => {
+  world = await createFuzzWorld(SEED)
+  fixtures = await createFixtures(world.service)
+  await snapshotFixtures(world.service, fixtures) // marks the fixture credentials seen (see snapshotFixtures)
+  before = await snapshotFixtures(world.service, fixtures)
+  pg = createPlayground()
+  await replenish(world.service, pg, world.credentials, 0)
+}, 60_000)
+
+afterAll(async () => {
+  agent.destroy()
+  await world?.close()
+})
+
+/** Reads before writes before deletes: a round deletes what it named only once the rest of it ran. */
+const METHOD_ORDER = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE']
+
+/** The routes of a round, in the order they are called; then a share of slots for paths off the table. */
+function roundOf(routes: readonly RouteSpec[]): (RouteSpec | undefined)[] {
+  const ordered = [...routes].sort((a, b) => METHOD_ORDER.indexOf(a.method) - METHOD_ORDER.indexOf(b.method))
+  return [...ordered, ...Array.from({ length: Math.ceil(routes.length / OFF_TABLE_SHARE) }, () => undefined)]
+}
+
+const arbitraries = new Map<RouteSpec | undefined, fc.Arbitrary<RequestSpec>>()
+
+/** The i-th request of the run: a round of each route's well-formed call first, then rounds of hostile ones. */
+function specAt(i: number, round: (RouteSpec | undefined)[]): RequestSpec {
+  const route = round[i % round.length]
+  if (i < round.length && route) return baselineSpec(route, world.credentials, world.port)
+  if (!arbitraries.has(route)) arbitraries.set(route, specFor(route, world.credentials, world.port))
+  return fc.sample(arbitraries.get(route) as fc.Arbitrary<RequestSpec>, { seed: requestSeed(SEED, i), numRuns: 1 })[0] as RequestSpec
+}
+
+/** The seed of the i-th request (FNV-1a of "seed:i"): runs of nearby seeds share no requests. */
+function requestSeed(seed: number, i: number): number {
+  let hash = 0x811c9dc5
+  for (const c of `${seed}:${i}`) hash = Math.imul(hash ^ c.charCodeAt(0), 0x01000193)
+  return hash | 0
+}
+
+/** The invariants for one answer; returns the problems found. */
+function check(request: FuzzRequest, response: FuzzResponse, handled: RouteSpec[], credential: FuzzCredential): string[] {
+  const problems: string[] = []
+  if (response.status >= 500) problems.push(`${response.status}: ${response.text.slice(0, 300)}`)
+  const intruders = handled.filter((route) => !admits(route.access, credential))
+  if (intruders.length > 0) problems.push(`a handler ran for a caller its route does not admit: ${intruders.map((r) => `${r.method} ${r.path}`).join(', ')}`)
+  if (!credential.grants.includes('admin') && !credential.grants.includes('user') && response.text.includes(fixtures.suffix)) {
+    problems.push(`answered fixture data (${fixtures.suffix}) to a caller without admin access: ${response.text.slice(0, 300)}`)
+  }
+  if (credential.anonymous && !handled.some((route) => route.access === 'public') && !isUiRequest(request)) {
+    if (!REFUSALS.includes(response.status)) problems.push(`answered ${response.status} to a caller without a valid token: ${response.text.slice(0, 300)}`)
+    if (!isErrorShape(response.text)) problems.push(`answered a caller without a valid token something other than an error: ${response.text.slice(0, 300)}`)
+  }
+  return problems
+}
+
+/**
+ * The admin UI answers GET and HEAD to anyone with static files and its page, which hold no data
+ * (routes/ui.ts); its rule, on the raw path: anything but `/api`, `/api/…`, `/api;…`, `/health`, `/health/…`.
+ */
+function isUiRequest(request: FuzzRequest): boolean {
+  if (request.method !== 'GET' && request.method !== 'HEAD') return false
+  const path = (request.path.split('?')[0] as string).toLowerCase()
+  return !(path === '/api' || path === '/health' || /^\/(api[/;]|health\/)/.test(path))
+}
+
+/** Empty, or exactly the service's error JSON `{ id, name, message, details? }`. */
+function isErrorShape(text: string): boolean {
+  if (text === '') return true
+  try {
+    const body = JSON.parse(text) as Record<string, unknown>
+    const keys = Object.keys(body).sort().join(',')
+    const shaped = keys === 'id,message,name' || (keys === 'details,id,message,name' && Array.isArray(body.details))
+    return shaped && typeof body.id === 'string' && typeof body.name === 'string' && typeof body.message === 'string'
+  } catch {
+    return false
+  }
+}
+
+/** Sends the i-th request and checks its answer; a 5xx of a known cause is counted under it instead. */
+async function fuzzOne(i: number, round: (RouteSpec | undefined)[], known: Map<string, number>): Promise<{ status: number | undefined; problems: string[] }> {
+  if (i > 0 && i % round.length === 0) await replenish(world.service, pg, world.credentials, i / round.length)
+  const spec = specAt(i, round)
+  // A signal route's access check reads the endpoint, which the fuzz renames, disables and deletes.
+  if (spec.route?.access === 'signal') await replenishSignals(world.service, pg, world.credentials, i)
+  const request = materialize(spec, world.credentials, pg, i)
+  const where = (problem: string) => `#${i} ${problem}\n    ${describeRequest(request)}`
+  world.takeHandled()
+  let response: FuzzResponse
+  try {
+    response = await sendRaw(world.port, agent, request, TIMEOUT_MS)
+  } catch (error) {
+    return { status: undefined, problems: [where(`no answer (${(error as Error).message})`)] }
+  }
+  const handled = world.takeHandled()
+  for (const route of handled) handledRoutes.add(`${route.method} ${route.path}`)
+  let problems = check(request, response, handled, world.credentials[spec.credential] as FuzzCredential)
+  const cause = response.status >= 500 ? KNOWN_5XX.find((k) => k.matches(request))?.cause : undefined
+  if (cause) {
+    known.set(cause, (known.get(cause) ?? 0) + 1)
+    problems = problems.filter((problem) => !problem.startsWith(`${response.status}:`))
+  }
+  return { status: response.status, problems: problems.map(where) }
+}
+
+const handledRoutes = new Set<string>()
+
+describe('fuzzing the service over HTTP', () => {
+  it('never answers 5xx, never hangs, admits only whom a route admits and tells a caller without a valid token nothing', async () => {
+    const round = roundOf(world.service.routes)
+    const failures: string[] = []
+    const statuses = new Map<number | string, number>()
+    const known = new Map<string, number>()
+    const started = performance.now()
+    for (let i = 0; i < RUNS; i++) {
+      const { status, problems } = await fuzzOne(i, round, known)
+      statuses.set(status ?? 'no answer', (statuses.get(status ?? 'no answer') ?? 0) + 1)
+      failures.push(...problems)
+    }
+    const seconds = ((performance.now() - started) / 1000).toFixed(1)
+    const histogram = [...statuses].sort(([a], [b]) => String(a).localeCompare(String(b))).map(([status, n]) => `${status}: ${n}`).join(', ')
+    console.log(`service fuzz: seed ${SEED}, ${RUNS} requests over ${world.service.routes.length} routes in ${seconds} s; statuses ${histogram}; handlers reached ${handledRoutes.size}`)
+    for (const [cause, n] of known) console.log(`service fuzz: ${n} known 5xx left to a colleague's fix: ${cause}`)
+    if (failures.length > 0) console.log(`service fuzz: ${failures.length} problems (replay with FUZZ_SEED=${SEED}):\n${failures.join('\n')}`)
+    expect(failures).toEqual([])
+  }, process.env.FUZZ_RUNS ? 3_600_000 : 120_000)
+
+  it('reached the handler of every route in the table', () => {
+    const missed = world.service.routes.map((route) => `${route.method} ${route.path}`).filter((route) => !handledRoutes.has(route))
+    expect(missed).toEqual([])
+  })
+
+  it('left the fixtures made before it intact', async () => {
+    expect(await snapshotFixtures(world.service, fixtures)).toEqual(before)
+  })
+
+  it('still answers GET /health 200', async () => {
+    const response = await world.service.api('GET', '/health', { token: null })
+    expect(response).toMatchObject({ status: 200, body: { health: 'GOOD' } })
+  })
+})
