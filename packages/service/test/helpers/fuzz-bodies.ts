@@ -4,7 +4,7 @@
 // write (1e309, nesting 30 000 deep) travels as `«raw:base64»` markers until `bodyBytes`.
 import fc from 'fast-check'
 import type { Playground } from './fuzz-playground.js'
-import { encode, ODD_DATES, ODD_NUMBERS, ODD_TEXTS, oddText } from './fuzz-values.js'
+import { encode, incompressible, ODD_DATES, ODD_NUMBERS, ODD_TEXTS, oddText } from './fuzz-values.js'
 
 /** A body before it is put on the wire. */
 export type BodySpec =
@@ -30,8 +30,7 @@ const oddString = fc.oneof(
   { weight: 2, arbitrary: fc.constantFrom('\u0000', 'a\u0000b', '\ud800', 'a\udfffb', '\udc00\ud800', '😀', '\u202e', 'a'.repeat(101), 'a'.repeat(256)) },
   { weight: 2, arbitrary: oddText },
   { weight: 1, arbitrary: fc.tuple(fc.constantFrom('x', '日', '\u0000'), fc.integer({ min: 1_000, max: 60_000 })).map(([c, n]) => c.repeat(n)) },
-  // Long and incompressible: PostgreSQL compresses a long repeated text below its index limits, not this.
-  { weight: 2, arbitrary: fc.string({ unit: fc.constantFrom(...'abcdefghijklmnopqrstuvwxyz0123456789-'.split('')), minLength: 3_000, maxLength: 6_000 }) },
+  { weight: 2, arbitrary: fc.tuple(fc.integer(), fc.integer({ min: 3_000, max: 6_000 })).map(([seed, length]) => incompressible(seed, length)) },
 )
 
 /** Hostile JSON values: odd numbers and dates, control characters, huge texts, deep nesting, prototype keys. */
@@ -88,14 +87,18 @@ export function bodyFor(shapes: unknown[]): fc.Arbitrary<BodySpec> {
   )
 }
 
-/** The bytes of the n-th request's `body`, markers resolved against the playground; at most ~190 KB (chunked bodies over 1 MiB are a known gap). */
+/** Bytes of a body at most: far below the 1 MiB limit, as chunked bodies over it are not counted yet (a known gap, fixed elsewhere). */
+const MAX_BODY = 190_000
+
+/** The bytes of the n-th request's `body`, markers resolved against the playground, cut at MAX_BODY. */
 export function bodyBytes(body: BodySpec, pgValues: Playground, n: number): Buffer | undefined {
   if (body.kind === 'none') return undefined
   if (body.kind === 'bytes') return Buffer.from(body.bytes)
   if (body.kind === 'text') return Buffer.from(body.text)
   const json = resolveMarkers(JSON.stringify(body.value) ?? '', pgValues, n)
-  const text = body.as === 'form' ? formOf(body.value, pgValues, n) : body.as === 'multipart' ? multipartOf(json) : body.as === 'cut' ? json.slice(0, body.cut % (json.length + 1)) : json
-  return Buffer.from(text.length > 190_000 ? text.slice(0, 190_000) : text)
+  const text = body.as === 'form' ? formOf(body.value, pgValues, n, MAX_BODY) : body.as === 'multipart' ? multipartOf(json) : body.as === 'cut' ? json.slice(0, body.cut % (json.length + 1)) : json
+  const bytes = Buffer.from(text)
+  return bytes.length > MAX_BODY ? bytes.subarray(0, MAX_BODY) : bytes
 }
 
 // --- Internal helpers ---
@@ -164,12 +167,18 @@ function resolveMarkers(json: string, pgValues: Playground, n: number): string {
     .replace(/"«raw:([A-Za-z0-9+/=]*)»"/g, (_, base64: string) => Buffer.from(base64, 'base64').toString())
 }
 
-/** The fields as `application/x-www-form-urlencoded`, nested ones in bracket form (`a[b][0]=c`). */
-function formOf(value: unknown, pgValues: Playground, n: number): string {
+/** The fields as `application/x-www-form-urlencoded`, nested ones in bracket form (`a[b][0]=c`), up to `max` characters. */
+function formOf(value: unknown, pgValues: Playground, n: number, max: number): string {
   const pairs: string[] = []
+  let length = 0
   const walk = (node: unknown, key: string) => {
+    if (length > max) return
     if (node !== null && typeof node === 'object') for (const [k, child] of Object.entries(node)) walk(child, key ? `${key}[${k}]` : k)
-    else pairs.push(`${encode(key)}=${encode(resolveMarkers(JSON.stringify(String(node)), pgValues, n).replace(/^"|"$/g, ''))}`)
+    else {
+      const pair = `${encode(key)}=${encode(resolveMarkers(JSON.stringify(String(node)), pgValues, n).replace(/^"|"$/g, ''))}`
+      pairs.push(pair)
+      length += pair.length + 1
+    }
   }
   walk(value, '')
   return pairs.join('&')

@@ -86,7 +86,9 @@ export async function snapshotFixtures(service: TestService, fx: Fixtures): Prom
     const flagPath = `${projectPath}/features/${flag}`
     for (const path of [flagPath, `${flagPath}/environments/${fx.environment}/strategies`, `${flagPath}/variants`, `${flagPath}/dependencies`, `/api/admin/features/${flag}/tags`]) await read(path)
   }
-  for (const path of [`/api/admin/environments/${fx.environment}`, `/api/admin/tag-types/${fx.tagType}`, `/api/admin/tags/${fx.tagType}`]) await read(path)
+  // A project created without a list of environments gets every enabled one (Unleash), the fixtures' too.
+  await read(`/api/admin/environments/${fx.environment}`, undefined, ({ projectCount: _counted, ...body }) => body)
+  for (const path of [`/api/admin/tag-types/${fx.tagType}`, `/api/admin/tags/${fx.tagType}`]) await read(path)
   for (const path of [`/api/admin/segments/${fx.segmentId}`, `/api/admin/segments/${fx.segmentId}/strategies`, `/api/admin/user-admin/${fx.userId}`]) await read(path)
   await read('/api/admin/api-tokens', undefined, (body) => body.tokens.filter((token: { id: number }) => fx.apiTokenIds.includes(token.id)))
   await read('/api/admin/signal-endpoints', undefined, (body) => body.signalEndpoints.filter((endpoint: { id: number }) => endpoint.id === fx.endpointId))

@@ -31,9 +31,29 @@ export const oddText: fc.Arbitrary<string> = fc.oneof(
   { weight: 1, arbitrary: fc.tuple(fc.constantFrom('a', '日', '%', '.'), fc.integer({ min: 200, max: 2_000 })).map(([c, n]) => c.repeat(n)) },
 )
 
+/**
+ * `length` letters and digits drawn by xorshift from `seed`: a long text PostgreSQL cannot compress
+ * below its index limits (a repeated one it can), made in a loop, not char by char by fast-check.
+ */
+export function incompressible(seed: number, length: number): string {
+  let x = seed | 1
+  let text = ''
+  for (let i = 0; i < length; i++) {
+    x ^= x << 13
+    x ^= x >>> 17
+    x ^= x << 5
+    text += 'abcdefghijklmnopqrstuvwxyz0123456789'[(x >>> 0) % 36]
+  }
+  return text
+}
+
 /** Percent-encodes `text`; a lone surrogate becomes its (invalid) three-byte UTF-8 escape, which encodeURIComponent refuses. */
 export function encode(text: string): string {
-  return [...text].map((c) => (/^[\ud800-\udfff]$/.test(c) ? loneSurrogate(c.charCodeAt(0)) : encodeURIComponent(c))).join('')
+  try {
+    return encodeURIComponent(text)
+  } catch {
+    return [...text].map((c) => (/^[\ud800-\udfff]$/.test(c) ? loneSurrogate(c.charCodeAt(0)) : encodeURIComponent(c))).join('')
+  }
 }
 
 function loneSurrogate(unit: number): string {
