@@ -11,17 +11,16 @@ import fc from 'fast-check'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { RouteSpec } from '../src/routes/api-router.js'
 import { createFixtures, type Fixtures, snapshotFixtures } from './helpers/fuzz-fixtures.js'
+import { checkAnswer } from './helpers/fuzz-checks.js'
 import { describeRequest, type FuzzRequest, type FuzzResponse, sendRaw } from './helpers/fuzz-http.js'
 import { createPlayground, type Playground, replenish, replenishSignals } from './helpers/fuzz-playground.js'
 import { baselineSpec, materialize, type RequestSpec, specFor } from './helpers/fuzz-requests.js'
 import { incompressible } from './helpers/fuzz-values.js'
-import { admits, createFuzzWorld, type FuzzCredential, type FuzzWorld } from './helpers/fuzz-world.js'
+import { createFuzzWorld, type FuzzCredential, type FuzzWorld } from './helpers/fuzz-world.js'
 
 const SEED = Number(process.env.FUZZ_SEED ?? 1_312_026)
 const RUNS = Number(process.env.FUZZ_RUNS ?? 4_000)
 const TIMEOUT_MS = 5_000
-/** What a caller without a valid token may be answered: refusals only. */
-const REFUSALS = [400, 401, 403, 404, 405, 413, 415, 429]
 /** Paths off the table, per route: the fuzz also sends these (the admin UI, odd paths). */
 const OFF_TABLE_SHARE = 8
 
@@ -104,45 +103,6 @@ function requestSeed(seed: number, i: number): number {
   return hash | 0
 }
 
-/** The invariants for one answer; returns the problems found. */
-function check(request: FuzzRequest, response: FuzzResponse, handled: RouteSpec[], credential: FuzzCredential): string[] {
-  const problems: string[] = []
-  if (response.status >= 500) problems.push(`${response.status}: ${response.text.slice(0, 300)}`)
-  const intruders = handled.filter((route) => !admits(route.access, credential))
-  if (intruders.length > 0) problems.push(`a handler ran for a caller its route does not admit: ${intruders.map((r) => `${r.method} ${r.path}`).join(', ')}`)
-  if (!credential.grants.includes('admin') && !credential.grants.includes('user') && response.text.includes(fixtures.suffix)) {
-    problems.push(`answered fixture data (${fixtures.suffix}) to a caller without admin access: ${response.text.slice(0, 300)}`)
-  }
-  if (credential.anonymous && !handled.some((route) => route.access === 'public') && !isUiRequest(request)) {
-    if (!REFUSALS.includes(response.status)) problems.push(`answered ${response.status} to a caller without a valid token: ${response.text.slice(0, 300)}`)
-    if (!isErrorShape(response.text)) problems.push(`answered a caller without a valid token something other than an error: ${response.text.slice(0, 300)}`)
-  }
-  return problems
-}
-
-/**
- * The admin UI answers GET and HEAD to anyone with static files and its page, which hold no data
- * (routes/ui.ts); its rule, on the raw path: anything but `/api`, `/api/…`, `/api;…`, `/health`, `/health/…`.
- */
-function isUiRequest(request: FuzzRequest): boolean {
-  if (request.method !== 'GET' && request.method !== 'HEAD') return false
-  const path = (request.path.split('?')[0] as string).toLowerCase()
-  return !(path === '/api' || path === '/health' || /^\/(api[/;]|health\/)/.test(path))
-}
-
-/** Empty, or exactly the service's error JSON `{ id, name, message, details? }`. */
-function isErrorShape(text: string): boolean {
-  if (text === '') return true
-  try {
-    const body = JSON.parse(text) as Record<string, unknown>
-    const keys = Object.keys(body).sort().join(',')
-    const shaped = keys === 'id,message,name' || (keys === 'details,id,message,name' && Array.isArray(body.details))
-    return shaped && typeof body.id === 'string' && typeof body.name === 'string' && typeof body.message === 'string'
-  } catch {
-    return false
-  }
-}
-
 /** Sends the i-th request of the run and checks its answer. */
 async function fuzzOne(i: number, round: (RouteSpec | undefined)[], known: Map<string, number>): Promise<{ status: number | undefined; problems: string[] }> {
   if (i > 0 && i % round.length === 0) await replenish(world.service, pg, world.credentials, i / round.length)
@@ -165,7 +125,7 @@ async function exchange(request: FuzzRequest, credential: FuzzCredential, known:
   }
   const handled = world.takeHandled()
   for (const route of handled) handledRoutes.add(`${route.method} ${route.path}`)
-  let problems = check(request, response, handled, credential)
+  let problems = checkAnswer(request, response, handled, credential, fixtures.suffix)
   const cause = response.status >= 500 ? KNOWN_5XX.find((k) => k.matches(request))?.cause : undefined
   if (cause) {
     known.set(cause, (known.get(cause) ?? 0) + 1)
