@@ -20,7 +20,12 @@ const SHAPES: [RegExp, unknown][] = [
   [/^POST \/api\/admin\/projects\/:projectId\/environments$/, { environment: pg('environment') }],
   [/^POST \/api\/admin\/projects\/:projectId\/features$/, { name: 'fz-flag-«n»', type: 'release', description: 'd', impressionData: true, tags: [{ type: pg('tagType'), value: 'fz-value' }] }],
   [/^PUT .*\/features\/:featureName$/, { name: pg('flag'), type: 'experiment', description: 'd', impressionData: false, stale: true, archived: false }],
-  [/^PATCH /, [{ op: 'replace', path: '/description', value: 'x' }, { op: 'add', path: '/0', value: variant }, { op: 'remove', path: '/constraints/0' }, { op: 'move', from: '/a', path: '/b' }, { op: 'test', path: '/name', value: 'x' }]],
+  // JSON Patch (RFC 6902): one operation that applies to the route's document, or several that may not.
+  [/^PATCH .*\/features\/:featureName$/, [{ op: 'replace', path: '/description', value: 'x' }, { op: 'replace', path: '/stale', value: true }]],
+  [/^PATCH .*\/strategies\/:strategyId$/, [{ op: 'replace', path: '/parameters/rollout', value: '30' }]],
+  [/^PATCH .*\/strategies\/:strategyId$/, [{ op: 'add', path: '/constraints/-', value: constraint }]],
+  [/^PATCH .*\/variants$/, [{ op: 'add', path: '/-', value: variant }]],
+  [/^PATCH /, [{ op: 'copy', from: '/name', path: '/title' }, { op: 'test', path: '/name', value: 'x' }, { op: 'move', from: '/a', path: '/__proto__/b' }, { op: 'remove', path: '/0' }]],
   [/^POST \/api\/admin\/features\/validate$/, { name: 'fz-flag-«n»' }],
   [/^(POST|PUT) .*\/strategies(\/:strategyId)?$/, strategy(pg('segmentId'))],
   [/\/set-sort-order$/, [{ id: pg('strategyId'), sortOrder: 2 }, { id: 'x', sortOrder: -1 }]],
