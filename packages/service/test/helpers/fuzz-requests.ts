@@ -1,8 +1,9 @@
 // Requests generated from the route table: each route is called with its own method or another,
 // path parameters naming the playground or hostile, another spelling of the path, an odd query,
 // a body of the route's shape mutated, odd headers and any credential; three in five are aimed
-// past the access check and the lookups, so that hostile bodies reach the handlers' writes. A spec is generated from the
-// seed alone; `materialize` turns it into bytes against the playground as it is at that moment.
+// past the access check and the lookups, so that hostile bodies reach the handlers' writes. A
+// spec is generated from the seed alone; `materialize` turns it into bytes against the
+// playground as it is at that moment.
 import fc from 'fast-check'
 import type { RouteSpec } from '../../src/routes/api-router.js'
 import { type BodySpec, bodyBytes, bodyFor } from './fuzz-bodies.js'

@@ -36,7 +36,7 @@ export interface FuzzWorld {
 }
 
 /** The first id of the first table: far above the numbers the fuzz generates. */
-export function idBase(seed: number): number {
+function idBase(seed: number): number {
   return 100_000_000 + (Math.abs(seed) % 500_000_000)
 }
 
@@ -51,6 +51,7 @@ export async function createFuzzWorld(seed: number): Promise<FuzzWorld> {
     // Seen-at marks are written once an hour: reading a fixture through its own token before the
     // snapshot marks it once, so the same read afterwards changes nothing the snapshot shows.
     userSeenThrottleMs: 3_600_000,
+    // Most signals get past the rate limit (1 a second by default) to the payload's checks.
     env: { SIGNAL_ENDPOINT_RATE_LIMIT_PER_SECOND: '1000' },
     onRouteHandled: (route) => handled.push(route),
   })
