@@ -1,6 +1,7 @@
 // Inputs that once gave 500 (issue 13), each now a 4xx naming the problem: malformed Host
 // headers, dates out of the range PostgreSQL and Date hold, non-ASCII values in Location
 // headers, and status lines that echoed the request path instead of the standard phrase.
+import { randomBytes } from 'node:crypto'
 import { request } from 'node:http'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startTestService, type TestService } from './helpers/service.js'
@@ -143,5 +144,41 @@ describe('request bodies are counted as they arrive', () => {
       req.end('"instanceId":"i","strategies":[],"interval":1000}')
     })
     expect(response).toBe(202)
+  })
+})
+
+describe('texts too long for a unique index are 400 naming the field', () => {
+  // Found by the fuzz (test/fuzz.test.ts): PostgreSQL refuses index entries over 2704 bytes, and a
+  // long text it cannot compress (random, as here) reached a unique index: 500 before.
+  const incompressible = (length: number) => Array.from(randomBytes(length), (byte) => 'abcdefghijklmnopqrstuvwxyz0123456789'[byte % 36]).join('')
+
+  it.each([
+    ['POST', '/api/admin/projects', 'body.name', { name: incompressible(5_000) }],
+    ['POST', '/api/admin/segments', 'body.name', { name: incompressible(5_000), constraints: [] }],
+    ['POST', '/api/admin/user-admin', 'body.username', { username: incompressible(5_000), rootRole: 'Viewer' }],
+    ['POST', '/api/admin/user-admin', 'body.email', { email: `a@${incompressible(5_000)}.com`, rootRole: 'Viewer' }],
+  ] as const)('%s %s with a long %s', async (method, path, field, body) => {
+    const response = await service.api(method, path, { body })
+    expect(response.status).toBe(400)
+    expect(response.body.message).toContain(field)
+  })
+
+  it('PUT a segment or a user with one', async () => {
+    const segment = await service.api('POST', '/api/admin/segments', { body: { name: 'long-name-segment', constraints: [] } })
+    const renamed = await service.api('PUT', `/api/admin/segments/${segment.body.id}`, { body: { name: incompressible(5_000), constraints: [] } })
+    expect(renamed.status).toBe(400)
+    expect(renamed.body.message).toContain('body.name')
+    const user = await service.api('POST', '/api/admin/user-admin', { body: { email: 'long-email@example.com', rootRole: 'Viewer' } })
+    const moved = await service.api('PUT', `/api/admin/user-admin/${user.body.id}`, { body: { email: `a@${incompressible(5_000)}.com` } })
+    expect(moved.status).toBe(400)
+    expect(moved.body.message).toContain('body.email')
+  })
+
+  it('the longest still work: 255 characters, a 100-character project id made from a name', async () => {
+    expect((await service.api('POST', '/api/admin/segments', { body: { name: '日'.repeat(255), constraints: [] } })).status).toBe(201)
+    expect((await service.api('POST', '/api/admin/user-admin', { body: { username: '日'.repeat(255), rootRole: 'Viewer' } })).status).toBe(201)
+    const project = await service.api('POST', '/api/admin/projects', { body: { name: `P${'x'.repeat(99)}` } })
+    expect(project.status).toBe(201)
+    expect(project.body.id).toBe(`p${'x'.repeat(99)}`)
   })
 })

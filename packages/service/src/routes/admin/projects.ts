@@ -1,7 +1,7 @@
 import { eventHandler } from 'h3'
 import { z } from 'zod'
 import type { ServiceContext } from '../../context.js'
-import { invalidOperation, nameExists, notFound } from '../../errors.js'
+import { badData, invalidOperation, nameExists, notFound } from '../../errors.js'
 import { writeEvent } from '../../events.js'
 import { urlSafeName } from '../../schemas/constraint.js'
 import * as projects from '../../store/projects.js'
@@ -35,7 +35,7 @@ export function registerProjectRoutes(api: ApiRouter, ctx: ServiceContext): void
 
   api.post('/api/admin/projects', 'admin', eventHandler(async (event) => {
     const body = await readBodyWith(event, createProjectSchema)
-    const id = body.id ?? slug(body.name)
+    const id = body.id ?? idFromName(body.name)
     const project = await change(ctx, event, async (tx, actor) => {
       if (await projects.getProject(tx, id)) throw nameExists(`A project with the id "${id}" already exists.`)
       for (const environment of body.environments ?? []) await requireEnvironment(tx, environment)
@@ -99,6 +99,13 @@ export function registerProjectRoutes(api: ApiRouter, ctx: ServiceContext): void
 
 // --- Internal helpers ---
 
-function slug(name: string): string {
-  return name.trim().toLowerCase().replace(/[^a-z0-9\-._~]+/g, '-').replace(/^-+|-+$/g, '') || 'project'
+/**
+ * The id of a project created without one: its name made URL-safe. It must be an id the API would
+ * take (at most 100 characters): a longer one is a 400 naming body.name, not a 500 from the
+ * primary key's index (PostgreSQL refuses index entries over 2704 bytes).
+ */
+function idFromName(name: string): string {
+  const id = name.trim().toLowerCase().replace(/[^a-z0-9\-._~]+/g, '-').replace(/^-+|-+$/g, '') || 'project'
+  if (!urlSafeName.safeParse(id).success) throw badData(`body.name: the project id made from it ("${id.slice(0, 20)}…", ${id.length} characters) must be at most 100 characters; send body.id.`)
+  return id
 }

@@ -11,7 +11,8 @@ import { requireProject } from './lookups.js'
 import type { ApiRouter } from '../api-router.js'
 
 const upsertSegmentSchema = z.object({
-  name: z.string().min(1, 'is required'),
+  // Unleash's varchar(255); here the unique index's limit too (2704 bytes: 255 characters of 4 bytes fit).
+  name: z.string().min(1, 'is required').max(255, 'must be at most 255 characters'),
   description: z.string().nullish(),
   project: z.string().nullish(),
   constraints: z.array(constraintSchema),

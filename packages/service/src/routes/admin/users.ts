@@ -17,16 +17,23 @@ const rootRoleSchema = z.union([z.number().int(), z.string()]).transform((value,
   return z.NEVER
 })
 
+/**
+ * Unleash's varchar(255). Username and email are also keys of unique indexes, whose entries
+ * PostgreSQL caps at 2704 bytes: 255 characters of 4 bytes fit, a 5,000-character one was a 500.
+ */
+const username = z.string().min(1).max(255, 'must be at most 255 characters')
+const email = z.email('must be an email address').max(255, 'must be at most 255 characters')
+
 const createUserSchema = z.object({
   name: z.string().nullish(),
-  username: z.string().min(1).nullish(),
-  email: z.email('must be an email address').nullish(),
+  username: username.nullish(),
+  email: email.nullish(),
   rootRole: rootRoleSchema,
   password: z.string().optional(),
   sendEmail: z.boolean().optional(),
 })
 
-const updateUserSchema = z.object({ name: z.string().nullish(), email: z.email('must be an email address').nullish(), rootRole: rootRoleSchema.optional() })
+const updateUserSchema = z.object({ name: z.string().nullish(), email: email.nullish(), rootRole: rootRoleSchema.optional() })
 
 /** `/api/admin/user-admin` (Unleash's user admin API). Passwords are not kept: users sign in with personal tokens. */
 export function registerUserRoutes(api: ApiRouter, ctx: ServiceContext): void {
