@@ -8,7 +8,14 @@ import { readBodyBytes } from './request-body.js'
  * first bad field (`body.name is required`) and whose details list every problem.
  */
 export function parseWith<S extends z.ZodType>(schema: S, input: unknown, where: string): z.output<S> {
-  const result = schema.safeParse(input)
+  let result: z.ZodSafeParseResult<z.output<S>>
+  try {
+    result = schema.safeParse(input) as z.ZodSafeParseResult<z.output<S>>
+  } catch {
+    // A check that throws on a hostile value (zod runs length checks on anything with a
+    // `length`, even a deeply nested array) is the input's fault: 400, never 500.
+    throw new ServiceError('ValidationError', `Request validation failed: the ${where} has a value of a shape this field cannot take.`)
+  }
   if (result.success) return result.data
   const details: ErrorDetail[] = result.error.issues.map((issue) => {
     const path = [where, ...issue.path.map(String)].join('.')
@@ -31,8 +38,12 @@ export async function readBodyWith<S extends z.ZodType>(event: H3Event, schema: 
   } catch {
     throw new ServiceError('BadDataError', 'The request body is not valid JSON.')
   }
+  if (nestedDeeperThan(body, MAX_BODY_DEPTH)) throw new ServiceError('BadDataError', `The request body is nested deeper than ${MAX_BODY_DEPTH} levels.`)
   return parseWith(schema, body, 'body')
 }
+
+/** No request body of the API nests deeper than this; deeper ones are refused before validation. */
+export const MAX_BODY_DEPTH = 64
 
 /** The instants every driver, PostgreSQL column and `Date` of the service holds alike (UTC). */
 export const EARLIEST_TIME = Date.UTC(1970, 0, 1)
@@ -58,6 +69,18 @@ export function queryWith<S extends z.ZodType>(event: H3Event, schema: S): z.out
 }
 
 // --- Internal helpers ---
+
+/** True when `value` has objects or arrays nested more than `limit` deep (iterative: no stack to overflow). */
+function nestedDeeperThan(value: unknown, limit: number): boolean {
+  const stack: [unknown, number][] = [[value, 0]]
+  for (let item = stack.pop(); item; item = stack.pop()) {
+    const [node, depth] = item
+    if (node === null || typeof node !== 'object') continue
+    if (depth >= limit) return true
+    for (const child of Object.values(node)) stack.push([child, depth + 1])
+  }
+  return false
+}
 
 function describe(message: string): string {
   if (/received undefined/.test(message)) return 'is required'

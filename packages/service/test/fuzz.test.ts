@@ -24,37 +24,6 @@ const TIMEOUT_MS = 5_000
 /** Paths off the table, per route: the fuzz also sends these (the admin UI, odd paths). */
 const OFF_TABLE_SHARE = 8
 
-/**
- * 5xx answers whose cause is in files a colleague is changing (this branch leaves them alone), each
- * matched as narrowly as its cause: remove an entry when its fix is merged.
- */
-const KNOWN_5XX: { cause: string; matches: (request: FuzzRequest) => boolean }[] = [
-  {
-    cause: 'signal endpoint `url` from the Host header: routes/admin/signal-endpoints.ts builds the ingest URL with getRequestURL, which throws on a malformed Host',
-    matches: (request) => ['POST /api/admin/signal-endpoints', 'PUT /api/admin/signal-endpoints/:id'].includes(request.target) && !URL.canParse(`http://${request.headers.host ?? ''}/`),
-  },
-  {
-    cause: 'routes/client/metrics.ts takes appName and instanceId of any length: client_applications_pkey and client_instances_pkey refuse entries over 2704 bytes',
-    matches: (request) => ['POST /api/client/metrics', 'POST /api/client/register'].includes(request.target) && ['appName', 'instanceId'].some((field) => Buffer.byteLength(bodyField(request, field)) > 2_704),
-  },
-  {
-    cause: 'validate.ts parseWith lets a schema throw: zod 4 runs min/max length checks on any value with a `length`, and comparing a deeply nested array to a number overflows the stack (Array.prototype.join)',
-    matches: (request) => /"length":\[{500}/.test(request.body?.toString('utf8') ?? ''),
-  },
-]
-
-/** A text field of the request's JSON or form body ('' when there is none). */
-function bodyField(request: FuzzRequest, field: string): string {
-  const text = request.body?.toString('utf8') ?? ''
-  let value: unknown
-  try {
-    value = (JSON.parse(text) as Record<string, unknown> | null)?.[field]
-  } catch {
-    value = new URLSearchParams(text).get(field)
-  }
-  return typeof value === 'string' ? value : ''
-}
-
 let world: FuzzWorld
 let fixtures: Fixtures
 let before: Record<string, unknown>
@@ -104,17 +73,17 @@ function requestSeed(seed: number, i: number): number {
 }
 
 /** Sends the i-th request of the run and checks its answer. */
-async function fuzzOne(i: number, round: (RouteSpec | undefined)[], known: Map<string, number>): Promise<{ status: number | undefined; problems: string[] }> {
+async function fuzzOne(i: number, round: (RouteSpec | undefined)[]): Promise<{ status: number | undefined; problems: string[] }> {
   if (i > 0 && i % round.length === 0) await replenish(world.service, pg, world.credentials, i / round.length)
   const spec = specAt(i, round)
   // A signal route's access check reads the endpoint, which the fuzz renames, disables and deletes.
   if (spec.route?.access === 'signal') await replenishSignals(world.service, pg, world.credentials, i)
-  const { status, problems } = await exchange(materialize(spec, world.credentials, pg, i), world.credentials[spec.credential] as FuzzCredential, known)
+  const { status, problems } = await exchange(materialize(spec, world.credentials, pg, i), world.credentials[spec.credential] as FuzzCredential)
   return { status, problems: problems.map((problem) => `#${i} ${problem}`) }
 }
 
-/** Sends `request` and checks its answer; a 5xx of a known cause is counted under the cause instead. */
-async function exchange(request: FuzzRequest, credential: FuzzCredential, known: Map<string, number>): Promise<{ status: number | undefined; problems: string[] }> {
+/** Sends `request` and checks its answer. */
+async function exchange(request: FuzzRequest, credential: FuzzCredential): Promise<{ status: number | undefined; problems: string[] }> {
   const where = (problem: string) => `${problem}\n    ${describeRequest(request)}`
   world.takeHandled()
   let response: FuzzResponse
@@ -125,24 +94,19 @@ async function exchange(request: FuzzRequest, credential: FuzzCredential, known:
   }
   const handled = world.takeHandled()
   for (const route of handled) handledRoutes.add(`${route.method} ${route.path}`)
-  let problems = checkAnswer(request, response, handled, credential, fixtures.suffix)
-  const cause = response.status >= 500 ? KNOWN_5XX.find((k) => k.matches(request))?.cause : undefined
-  if (cause) {
-    known.set(cause, (known.get(cause) ?? 0) + 1)
-    problems = problems.filter((problem) => !problem.startsWith(`${response.status}:`))
-  }
+  const problems = checkAnswer(request, response, handled, credential, fixtures.suffix)
   return { status: response.status, problems: problems.map(where) }
 }
 
-/** Requests the fuzz found answered 5xx: fixed in the commit that names them, or a known cause above. A text body is sent as is. */
+/** Requests the fuzz found answered 5xx, each fixed since: replayed first on every run. A text body is sent as is. */
 const REGRESSIONS: [label: string, method: string, path: string, credential: string, body: object | string, host?: string][] = [
   ['a segment name too long for its unique index', 'POST', '/api/admin/segments', 'admin token', { name: incompressible(21, 5_000), constraints: [] }],
   ['a username too long for its unique index', 'POST', '/api/admin/user-admin', 'admin personal token', { username: incompressible(22, 5_000), rootRole: 'Viewer' }],
   ['an email too long for its unique index', 'POST', '/api/admin/user-admin', 'admin token', { email: `a@${incompressible(23, 5_000)}.com`, rootRole: 'Viewer' }],
   ['a project id made from a long name', 'POST', '/api/admin/projects', 'admin token', { name: incompressible(24, 5_000) }],
-  ['(known) an appName too long for its primary key', 'POST', '/api/client/register', 'backend token', { appName: incompressible(25, 5_000), instanceId: 'i', strategies: [] }],
-  ['(known) a signal endpoint made with Host %', 'POST', '/api/admin/signal-endpoints', 'admin token', { name: 'fz-regression' }, '%'],
-  ['(known) a name whose `length` is an array nested 30,000 deep', 'POST', '/api/admin/segments', 'admin token', `{"name":{"length":${'['.repeat(30_000)}${']'.repeat(30_000)}},"constraints":[]}`],
+  ['an appName too long for its primary key', 'POST', '/api/client/register', 'backend token', { appName: incompressible(25, 5_000), instanceId: 'i', strategies: [] }],
+  ['a signal endpoint made with Host %', 'POST', '/api/admin/signal-endpoints', 'admin token', { name: 'fz-regression' }, '%'],
+  ['a name whose `length` is an array nested 30,000 deep', 'POST', '/api/admin/segments', 'admin token', `{"name":{"length":${'['.repeat(30_000)}${']'.repeat(30_000)}},"constraints":[]}`],
 ]
 
 const handledRoutes = new Set<string>()
@@ -152,24 +116,22 @@ describe('fuzzing the service over HTTP', () => {
     const credential = world.credentials.find((c) => c.label === label) as FuzzCredential
     const headers = { host, 'content-type': 'application/json', ...(credential.header ? { authorization: credential.header } : {}) }
     const request: FuzzRequest = { target: `${method} ${path}`, credential: label, method, path, headers, body: Buffer.from(typeof body === 'string' ? body : JSON.stringify(body)), chunked: false }
-    expect((await exchange(request, credential, new Map())).problems).toEqual([])
+    expect((await exchange(request, credential)).problems).toEqual([])
   })
 
   it('never answers 5xx, never hangs, admits only whom a route admits and tells a caller without a valid token nothing', async () => {
     const round = roundOf(world.service.routes)
     const failures: string[] = []
     const statuses = new Map<number | string, number>()
-    const known = new Map<string, number>()
     const started = performance.now()
     for (let i = 0; i < RUNS; i++) {
-      const { status, problems } = await fuzzOne(i, round, known)
+      const { status, problems } = await fuzzOne(i, round)
       statuses.set(status ?? 'no answer', (statuses.get(status ?? 'no answer') ?? 0) + 1)
       failures.push(...problems)
     }
     const seconds = ((performance.now() - started) / 1000).toFixed(1)
     const histogram = [...statuses].sort(([a], [b]) => String(a).localeCompare(String(b))).map(([status, n]) => `${status}: ${n}`).join(', ')
     console.log(`service fuzz: seed ${SEED}, ${RUNS} requests over ${world.service.routes.length} routes in ${seconds} s; statuses ${histogram}; handlers reached ${handledRoutes.size}`)
-    for (const [cause, n] of known) console.log(`service fuzz: ${n} known 5xx left to a colleague's fix: ${cause}`)
     if (failures.length > 0) console.log(`service fuzz: ${failures.length} problems (replay with FUZZ_SEED=${SEED}):\n${failures.join('\n')}`)
     expect(failures).toEqual([])
   }, process.env.FUZZ_RUNS ? 3_600_000 : 120_000)

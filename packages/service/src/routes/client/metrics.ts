@@ -9,12 +9,14 @@ import { empty } from '../http.js'
 import type { ApiRouter } from '../api-router.js'
 
 const count = z.number().int().min(0, 'must be a count (>= 0)')
+/** Names SDKs send (app, instance, SDK version): keys of rows and indexes, so bounded like every name. */
+const name = z.string().min(1, 'is required').max(255)
 
 /** The body Unleash SDKs post to `/api/client/metrics`. */
 const metricsSchema = z.object({
-  appName: z.string().min(1, 'is required'),
-  instanceId: z.string().min(1).default('default'),
-  environment: z.string().optional(),
+  appName: name,
+  instanceId: name.default('default'),
+  environment: z.string().max(255).optional(),
   bucket: z.object({
     start: dateTime,
     stop: dateTime,
@@ -34,11 +36,11 @@ const MAX_BUCKET_AGE_MS = 24 * HOUR_MS
 
 /** The body Unleash SDKs post to `/api/client/register`. */
 const registerSchema = z.object({
-  appName: z.string().min(1, 'is required'),
-  instanceId: z.string().min(1).default('default'),
-  sdkVersion: z.string().nullish(),
-  environment: z.string().optional(),
-  strategies: z.array(z.string()).default([]),
+  appName: name,
+  instanceId: name.default('default'),
+  sdkVersion: z.string().max(255).nullish(),
+  environment: z.string().max(255).optional(),
+  strategies: z.array(z.string().max(255)).max(1_000).default([]),
   started: dateTime.nullish(),
   interval: z.number().int().min(0).nullish(),
 })
