@@ -1,5 +1,5 @@
-// startProxy: configuration, the app, and a listening server; stops cleanly on SIGTERM/SIGINT
-// after sending pending metrics.
+// startProxy: configuration, the app, and a listening server; close() sends pending metrics and
+// stops. Signals are the caller's (the CLI's) to handle.
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { createProxyApp, type ProxyApp } from './app.js'
@@ -18,14 +18,12 @@ export interface RunningProxy {
 export interface StartProxyOptions extends ProxyOptions {
   /** Print the listening URL. Default true. */
   showURL?: boolean
-  /** Stop on SIGTERM/SIGINT (the CLI does). Default false. */
-  handleSignals?: boolean
   /** Environment to read configuration from (default process.env). */
   env?: Environment
 }
 
 export async function startProxy(options: StartProxyOptions = {}): Promise<RunningProxy> {
-  const { showURL = true, handleSignals = false, env, ...proxyOptions } = options
+  const { showURL = true, env, ...proxyOptions } = options
   const config = await createProxyConfig(proxyOptions, env)
   const proxy = createProxyApp({ config })
   const hostname = config.host ?? '0.0.0.0'
@@ -43,20 +41,6 @@ export async function startProxy(options: StartProxyOptions = {}): Promise<Runni
       await closeServer(server)
       await proxy.close()
     })())
-  if (handleSignals) {
-    const stop = (signal: string) => {
-      config.logger.info(`Received ${signal}: sending pending metrics and stopping`)
-      close().then(
-        () => process.exit(0),
-        (error) => {
-          config.logger.error('Error while stopping', error)
-          process.exit(1)
-        },
-      )
-    }
-    process.once('SIGTERM', () => stop('SIGTERM'))
-    process.once('SIGINT', () => stop('SIGINT'))
-  }
   return { url, port, app: proxy, config, close }
 }
 

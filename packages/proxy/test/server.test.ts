@@ -51,21 +51,21 @@ function runCli(args: string[], env: Record<string, string>, untilOutput?: RegEx
   })
 }
 
-describe('vexil proxy (CLI)', () => {
+describe('vexil proxy (the vexil-proxy bin, runProxyCli)', () => {
   it('exits 1 with one line naming a malformed variable', async () => {
-    const run = await runCli(['proxy'], { SERVICE_URL: 'http://127.0.0.1:1/api', SERVICE_API_TOKEN: 't', SERVICE_PROXY_CLIENT_KEYS: 'k', SERVICE_FETCH_INTERVAL: 'often' })
+    const run = await runCli([], { SERVICE_URL: 'http://127.0.0.1:1/api', SERVICE_API_TOKEN: 't', SERVICE_PROXY_CLIENT_KEYS: 'k', SERVICE_FETCH_INTERVAL: 'often' })
     expect(run.code).toBe(1)
     expect(run.stderr.trim().split('\n')).toEqual(['Invalid configuration: SERVICE_FETCH_INTERVAL must be a whole number, got "often"'])
   })
 
   it('exits 1 naming a missing required variable', async () => {
-    const run = await runCli(['proxy'], { SERVICE_URL: 'http://127.0.0.1:1/api' })
+    const run = await runCli([], { SERVICE_URL: 'http://127.0.0.1:1/api' })
     expect(run.code).toBe(1)
     expect(run.stderr.trim()).toMatch(/^Invalid configuration: SERVICE_API_TOKEN is required/)
   })
 
   it('--help lists the configuration', async () => {
-    const run = await runCli(['proxy', '--help'], {})
+    const run = await runCli(['--help'], {})
     expect(run.code).toBe(0)
     expect(run.stdout).toContain('SERVICE_URL, UNLEASH_URL')
     expect(run.stdout).toContain('TRUST_PROXY')
@@ -76,7 +76,7 @@ describe('vexil proxy (CLI)', () => {
     const port = await freePort()
     let lookup: Promise<number> | undefined
     const run = await runCli(
-      ['proxy'],
+      [],
       // Memory storage: the default backup file in the temp folder is shared by every proxy with
       // the same app name on this machine, and another test's flags must not make this one ready.
       { SERVICE_URL: upstream.url, SERVICE_API_TOKEN: 'cli-token', SERVICE_PROXY_CLIENT_KEYS: 'cli-key', PORT: String(port), HOST: '127.0.0.1', SERVICE_METRICS_INTERVAL: '600000', LOG_LEVEL: 'info', STORAGE_PROVIDER: 'memory' },

@@ -4,7 +4,6 @@ import type { Database } from '../src/db/database.js'
 import { silentLogger } from '../src/logger.js'
 import { createFlag, startTestService, type TestService } from './helpers/service.js'
 import { createSignalEndpoint, sendSignal, type TestEndpoint, waitFor } from './helpers/signals.js'
-import { PROXY_CLIENT_KEY, startVexilProxy } from './helpers/vexil-proxy.js'
 
 // Issue 6, "Actions": action sets per project (ADMIN) react to signals with ordered flag
 // toggles, run as a named actor, once per matching signal, in arrival order, soon after the
@@ -295,28 +294,5 @@ describe('the action runner', () => {
     await new Promise((resolve) => setTimeout(resolve, 100))
     expect(queries.length).toBeGreaterThan(0)
     expect(afterClose).toEqual([])
-  })
-
-  it('signal in, flag flips, proxy serves it', async () => {
-    const flag = await createFlag(service, 'default', 'proxied-checkout')
-    await service.api('POST', `/api/admin/projects/default/features/${flag}/environments/development/on`)
-    const proxy = await startVexilProxy(service.url, await service.clientToken('development', ['default']), { refreshInterval: 100 })
-    const set = await createSet(actionSet('kill proxied checkout', 'incidents', { 'data.flag': { operator: 'IN', values: [flag] } }, [off(flag, 1)]))
-    try {
-      expect(await proxy.enabled()).toContain(flag)
-      const id = await signal('incidents', { type: 'incident', data: { flag } })
-      await announced(service.db, id)
-      expect(await enabledIn(flag)).toBe(false)
-      expect((await runs(set.id))[0]).toMatchObject({ signalId: id, state: 'success' })
-      // The proxy serves the new state after its next poll.
-      const flipped = Date.now()
-      await waitFor(async () => !(await proxy.enabled()).includes(flag), 'the proxy to stop serving the flag')
-      expect(Date.now() - flipped).toBeLessThan(2_000)
-      const all = await fetch(proxy.at('/proxy'), { method: 'POST', headers: { authorization: PROXY_CLIENT_KEY, 'content-type': 'application/json' }, body: JSON.stringify({ toggles: [flag] }) })
-      expect((await all.json()).toggles).toEqual([expect.objectContaining({ name: flag, enabled: false })])
-    } finally {
-      await proxy.close()
-      await service.api('DELETE', `${ACTIONS}/${set.id}`)
-    }
   })
 })

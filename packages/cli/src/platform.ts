@@ -1,0 +1,71 @@
+// `vexil start` (what `npm start` runs): the proxy against SERVICE_URL when it is set, otherwise
+// the service on its embedded database (seeded with a demo on first run) plus the proxy syncing
+// from it, until Ctrl-C stops the proxy (sending its metrics) and then the service.
+import { ConfigError, type RunningProxy, runProxyCli, startProxy } from '@vexil/proxy'
+import { type RunningService, startService } from '@vexil/service'
+import { nextShutdownSignal } from './shutdown-signal.js'
+
+/** Runs the platform; resolves with an exit code once it has stopped (or could not start). */
+export async function runPlatform(): Promise<number> {
+  const env = process.env
+  if (env.SERVICE_URL || env.UNLEASH_URL) return runProxyCli([])
+  const servicePort = Number(env.SERVICE_PORT ?? 4242)
+  let service: RunningService
+  try {
+    service = await startService({ port: servicePort, seedDemo: true })
+  } catch (error) {
+    return fail(`The service could not start: ${messageOf(error)}`)
+  }
+  const demo = service.demo!
+  let proxy: RunningProxy
+  try {
+    proxy = await startProxy({
+      serviceUrl: `${service.url}/api`,
+      serviceApiToken: demo.clientToken,
+      clientKeys: [demo.proxyClientKey],
+      refreshInterval: Number(env.SERVICE_FETCH_INTERVAL ?? 1000),
+      showURL: false,
+    })
+  } catch (error) {
+    await service.close()
+    if (error instanceof ConfigError) return fail(`Invalid configuration: ${error.message}`)
+    return fail(`The proxy could not start: ${messageOf(error)}`)
+  }
+  process.stdout.write(
+    [
+      '',
+      'Vexil is running.',
+      `  Admin UI:                   ${service.url}/  (sign in with the admin token)`,
+      `  Admin token:                ${demo.adminToken}`,
+      `  Service API:                ${service.url}/api`,
+      `  Proxy:                      ${proxy.url}`,
+      `  Proxy client key:           ${demo.proxyClientKey}`,
+      '',
+      'Try it:',
+      `  curl -H 'Authorization: ${demo.proxyClientKey}' '${proxy.url}?userId=42'`,
+      '',
+      'Press Ctrl-C to stop.',
+      '',
+    ].join('\n'),
+  )
+  const signal = await nextShutdownSignal()
+  process.stdout.write(`\n${signal}: stopping the proxy (sending its metrics), then the service.\n`)
+  try {
+    await proxy.close()
+    await service.close()
+    return 0
+  } catch (error) {
+    return fail(`Error while stopping: ${messageOf(error)}`)
+  }
+}
+
+// --- Internal helpers ---
+
+function fail(message: string): number {
+  process.stderr.write(`${message}\n`)
+  return 1
+}
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error)
+}
