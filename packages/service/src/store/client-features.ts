@@ -1,4 +1,4 @@
-import type { Queryable } from '../db/database.js'
+import type { Database, Queryable } from '../db/database.js'
 import type { Tag } from './tags.js'
 
 export interface ClientFeaturesQuery {
@@ -35,9 +35,20 @@ interface StrategyRow {
 /**
  * The `/api/client/features` payload for one environment, as Unleash returns it to SDKs that
  * support segments: strategies in sortOrder, disabled strategies left out, segments referenced by
- * id and listed once at the top level.
+ * id and listed once at the top level. Its five queries read one snapshot (a read-only,
+ * repeatable-read transaction): run one by one, a change committed between them gave an answer
+ * mixing two states under one ETag and one `meta.revisionId`.
  */
-export async function loadClientFeatures(q: Queryable, query: ClientFeaturesQuery) {
+export function readClientFeatures(db: Database, query: ClientFeaturesQuery) {
+  return db.transaction(async (tx) => {
+    await tx.query('SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY')
+    return loadClientFeatures(tx, query)
+  })
+}
+
+/** `readClientFeatures`' queries, on a snapshot the caller provides. */
+async function loadClientFeatures(q: Queryable, query: ClientFeaturesQuery) {
+  const revision = await q.query<{ id: number | null }>('SELECT max(id) AS id FROM events')
   const tagTypes = query.tags?.map((tag) => tag.type) ?? null
   const tagValues = query.tags?.map((tag) => tag.value) ?? null
   const features = await q.query<FeatureRow>(
@@ -74,7 +85,6 @@ export async function loadClientFeatures(q: Queryable, query: ClientFeaturesQuer
     'SELECT id, name, constraints FROM segments WHERE id = ANY($1::int[]) ORDER BY id',
     [segmentIds],
   )
-  const revision = await q.query<{ id: number | null }>('SELECT max(id) AS id FROM events')
 
   const byFeature = groupBy(strategies, (strategy) => strategy.feature_name)
   const parents = groupBy(dependencies, (dependency) => dependency.child)

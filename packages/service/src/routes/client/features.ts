@@ -4,7 +4,7 @@ import { eventHandler, getQuery, getRequestHeader, setResponseHeader, setRespons
 import { clientToken } from '../../auth.js'
 import type { ServiceContext } from '../../context.js'
 import { badData, notFound } from '../../errors.js'
-import { type ClientFeaturesQuery, loadClientFeatures } from '../../store/client-features.js'
+import { type ClientFeaturesQuery, readClientFeatures } from '../../store/client-features.js'
 import { param } from '../http.js'
 import type { ApiRouter } from '../api-router.js'
 
@@ -14,13 +14,13 @@ import type { ApiRouter } from '../api-router.js'
  */
 export function registerClientFeatureRoutes(api: ApiRouter, ctx: ServiceContext): void {
   api.get('/api/client/features', 'client', eventHandler(async (event) => {
-    const payload = await loadClientFeatures(ctx.db, clientQuery(event))
+    const payload = await readClientFeatures(ctx.db, clientQuery(event))
     return sendWithEtag(event, JSON.stringify(payload))
   }))
 
   api.get('/api/client/features/:featureName', 'client', eventHandler(async (event) => {
     const name = param(event, 'featureName')
-    const payload = await loadClientFeatures(ctx.db, clientQuery(event))
+    const payload = await readClientFeatures(ctx.db, clientQuery(event))
     const feature = payload.features.find((candidate) => candidate.name === name)
     if (!feature) throw notFound(`Feature "${name}"`)
     return feature
