@@ -270,6 +270,58 @@ describe('the action runner', () => {
     }
   })
 
+  /** The service's database, except that handling a signal (its transaction) fails `failures` times. */
+  const failingHandling = (failures: number): Database => {
+    let left = failures
+    return {
+      driver: service.db.driver,
+      query: (sql, params) => service.db.query(sql, params),
+      transaction: (fn) => service.db.transaction((tx) => fn({ query: (sql, params) => {
+        if (sql.startsWith('UPDATE signals SET announced = true') && left > 0) {
+          left--
+          return Promise.reject(new Error('the connection was lost'))
+        }
+        return tx.query(sql, params)
+      } })),
+      close: async () => {},
+    }
+  }
+  const insertSignal = async () => (await service.db.query<{ id: number }>(
+    `INSERT INTO signals (source_id, payload, created_at) VALUES ($1, $2, now()) RETURNING id`,
+    [endpoints.incidents?.id, JSON.stringify({ data: { severity: 'high' } })],
+  ))[0]?.id as number
+  const signalRow = async (id: number) =>
+    (await service.db.query<{ announced: boolean; attempts: number; failure: string | null }>('SELECT announced, attempts, failure FROM signals WHERE id = $1', [id]))[0]
+
+  it('retries a signal whose handling fails as a whole, and its actions run once it succeeds', async () => {
+    const [set] = (await service.api('GET', ACTIONS)).body.actions
+    const id = await insertSignal()
+    const runner = createActionRunner({ db: failingHandling(2), logger: silentLogger, clock: () => new Date(), sweepIntervalMs: 20 })
+    try {
+      await announced(service.db, id)
+      expect(await signalRow(id)).toEqual({ announced: true, attempts: 2, failure: null })
+      expect((await runs(set.id)).filter((run) => run.signalId === id)).toHaveLength(1)
+    } finally {
+      await runner.close()
+    }
+  })
+
+  it('gives up on a signal after three failed attempts and records why, and the queue goes on', async () => {
+    const [set] = (await service.api('GET', ACTIONS)).body.actions
+    const stuck = await insertSignal()
+    const next = await insertSignal()
+    const runner = createActionRunner({ db: failingHandling(3), logger: silentLogger, clock: () => new Date(), sweepIntervalMs: 20 })
+    try {
+      await announced(service.db, next)
+      expect(await signalRow(stuck)).toEqual({ announced: true, attempts: 3, failure: 'the connection was lost' })
+      const handled = (await runs(set.id)).map((run) => run.signalId)
+      expect(handled).toContain(next)
+      expect(handled).not.toContain(stuck)
+    } finally {
+      await runner.close()
+    }
+  })
+
   it('stops cleanly on close(): the cycle in flight finishes, then no timer fires and no query runs', async () => {
     const queries: string[] = []
     let closed = false

@@ -2,7 +2,7 @@ import type { Clock } from '../context.js'
 import type { Database, Queryable } from '../db/database.js'
 import type { Logger } from '../logger.js'
 import { actionsOf, enabledActionSetsFor } from '../store/action-sets.js'
-import { claimNextSignal, markSignalAnnounced, toEndpointSignal } from '../store/signals.js'
+import { claimNextSignal, markSignalAnnounced, recordSignalFailure, toEndpointSignal } from '../store/signals.js'
 import { runActionSet } from './execute.js'
 import { compileSignalFilter } from './filters.js'
 
@@ -14,6 +14,8 @@ export interface ActionRunnerOptions {
   sweepIntervalMs: number
   /** Signals handled per cycle before the runner yields; Unleash's docs say 10. */
   signalsPerCycle?: number
+  /** Attempts at a signal whose handling fails as a whole before it is given up on (default 3). */
+  maxAttempts?: number
 }
 
 export interface ActionRunner {
@@ -31,11 +33,14 @@ type Outcome = 'handled' | 'empty' | 'busy' | 'failed'
  * advisory lock (one runner at a time across service instances, so signals run in arrival
  * order), claims the oldest signal `FOR UPDATE SKIP LOCKED` (never twice), runs each matching
  * enabled action set once, and marks the signal announced. Its flag changes, their events and
- * the run records commit together, or not at all and the signal is retried.
+ * the run records commit together, or not at all and the signal is retried at the next cycle,
+ * up to `maxAttempts` times; then it is announced with the failure recorded on it, so one signal
+ * that cannot be handled neither blocks the queue nor vanishes unexplained.
  */
 export function createActionRunner(options: ActionRunnerOptions): ActionRunner {
   const { db, logger } = options
   const perCycle = options.signalsPerCycle ?? 10
+  const maxAttempts = options.maxAttempts ?? 3
   let closed = false
   let again = false
   let running: Promise<void> | undefined
@@ -65,8 +70,11 @@ export function createActionRunner(options: ActionRunnerOptions): ActionRunner {
       })
     } catch (error) {
       logger.error(`signal actions: handling signal ${claimed ?? '(none claimed)'} failed`, error instanceof Error ? error.stack : error)
-      // A signal that cannot be handled must not block the queue behind it forever.
-      if (claimed !== undefined && !closed) await markSignalAnnounced(db, claimed).catch(() => undefined)
+      if (claimed !== undefined && !closed) {
+        const reason = error instanceof Error ? error.message : String(error)
+        const gaveUp = await recordSignalFailure(db, claimed, reason, maxAttempts).catch(() => false)
+        if (gaveUp) logger.error(`signal actions: gave up on signal ${claimed} after ${maxAttempts} attempts: ${reason}`)
+      }
       return 'failed'
     }
   }

@@ -9,6 +9,10 @@ export interface SignalRow {
   created_at: Date
   created_by_source_token_id: number | null
   announced: boolean
+  /** Times the action runner's handling of it failed as a whole. */
+  attempts: number
+  /** Why the runner gave up on it, after its last attempt. */
+  failure: string | null
   token_name: string | null
   source_name?: string
   source_description?: string | null
@@ -87,4 +91,17 @@ export async function claimNextSignal(tx: Queryable): Promise<SignalRow | undefi
 
 export async function markSignalAnnounced(q: Queryable, id: number): Promise<void> {
   await q.query('UPDATE signals SET announced = true WHERE id = $1', [id])
+}
+
+/**
+ * Counts a failed attempt at handling a signal; at `maxAttempts` the signal is announced (left
+ * out of the queue) with `failure` kept. Returns whether it was given up on.
+ */
+export async function recordSignalFailure(q: Queryable, id: number, failure: string, maxAttempts: number): Promise<boolean> {
+  const [row] = await q.query<{ announced: boolean }>(
+    `UPDATE signals SET attempts = attempts + 1, announced = attempts + 1 >= $3, failure = CASE WHEN attempts + 1 >= $3 THEN $2 ELSE failure END
+     WHERE id = $1 RETURNING announced`,
+    [id, failure.slice(0, 2_000), maxAttempts],
+  )
+  return row?.announced ?? false
 }
