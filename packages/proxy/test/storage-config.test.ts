@@ -3,7 +3,7 @@ import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { createStorageFromConfig, type StorageConfig, storageConfigProblems } from '../src/storage/index.js'
 import { samplePayload } from './helpers/payloads.js'
-import { tempDir } from './helpers/temp-dir.js'
+import { tempDir } from '@vexil/test-fixtures/temp-dir.ts'
 
 let dir: ReturnType<typeof tempDir>
 beforeEach(() => {

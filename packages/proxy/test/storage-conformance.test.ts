@@ -3,7 +3,7 @@ import { redisAvailable, type RedisServer, startRedis } from '@vexil/test-fixtur
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { createFileStorage, createMemoryStorage, createRedisStorage, type StorageProvider } from '../src/storage/index.js'
 import { largePayload, samplePayload } from './helpers/payloads.js'
-import { tempDir } from './helpers/temp-dir.js'
+import { tempDir } from '@vexil/test-fixtures/temp-dir.ts'
 
 // One contract, every driver (STYLE 8). Redis is a real server started here; outside CI a
 // machine without it skips that driver with a message, under CI=true its absence fails.

@@ -9,7 +9,7 @@ import { startFakeUpstream } from '@vexil/test-fixtures/fake-upstream.ts'
 import { createFileStorage, isStorageError } from '../src/storage/index.js'
 import { samplePayload } from './helpers/payloads.js'
 import { memoryLogger } from './helpers/proxy.js'
-import { tempDir } from './helpers/temp-dir.js'
+import { tempDir } from '@vexil/test-fixtures/temp-dir.ts'
 
 const mode = (path: string) => statSync(path).mode & 0o777
 const isRoot = process.getuid?.() === 0

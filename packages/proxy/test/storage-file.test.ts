@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { backupFileName, createFileStorage, isStorageError, StorageError } from '../src/storage/index.js'
 import { crashPayloads, samplePayload } from './helpers/payloads.js'
-import { tempDir } from './helpers/temp-dir.js'
+import { tempDir } from '@vexil/test-fixtures/temp-dir.ts'
 
 const WRITER = fileURLToPath(new URL('./helpers/crashing-writer.ts', import.meta.url))
 

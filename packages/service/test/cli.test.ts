@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url'
 import { describe, expect, it } from 'vitest'
 import { runServiceCli } from '../src/cli.js'
 import { ConfigError, parseServiceConfig } from '../src/config.js'
-import { tempDir } from './helpers/temp-dir.js'
+import { tempDir } from '@vexil/test-fixtures/temp-dir.ts'
 
 const CLI = fileURLToPath(new URL('../src/cli.ts', import.meta.url))
 const ADMIN_TOKEN = '*:*.cli-test-secret-0123456789abcdef0123'

@@ -7,7 +7,7 @@ import { insertInitTokens } from '../src/init-tokens.js'
 import { silentLogger } from '../src/logger.js'
 import { type RunningService, startService } from '../src/server.js'
 import { displayToken, hashSecret } from '../src/tokens.js'
-import { tempDir } from './helpers/temp-dir.js'
+import { tempDir } from '@vexil/test-fixtures/temp-dir.ts'
 
 // INIT_ADMIN_API_TOKENS and INIT_CLIENT_API_TOKENS are the deployment's list of bootstrap
 // tokens: each secret long enough to resist guessing, and a token taken off the list stops

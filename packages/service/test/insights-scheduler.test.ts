@@ -8,7 +8,7 @@ import { startService } from '../src/server.js'
 import { databaseDrivers } from './helpers/drivers.js'
 import { manualTimers } from './helpers/manual-timers.js'
 import { createFlag, startTestService, type TestService } from './helpers/service.js'
-import { tempDir } from './helpers/temp-dir.js'
+import { tempDir } from '@vexil/test-fixtures/temp-dir.ts'
 
 // The snapshot scheduler (issue 7): today's snapshot at startup when missing, then one a day at
 // 23:55 UTC; a day's second run replaces its rows; stop() leaves no timer and no query behind;

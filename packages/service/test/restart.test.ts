@@ -5,7 +5,7 @@ import { afterAll, describe, expect, it } from 'vitest'
 import { silentLogger } from '../src/logger.js'
 import { DEMO_CREDENTIALS_FILE, type DemoCredentials } from '../src/seed/demo.js'
 import { type RunningService, startService } from '../src/server.js'
-import { tempDir } from './helpers/temp-dir.js'
+import { tempDir } from '@vexil/test-fixtures/temp-dir.ts'
 
 const data = tempDir('restart')
 afterAll(() => data.remove())

@@ -3,7 +3,7 @@ import { InMemStorageProvider, Unleash } from 'unleash-client'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { silentLogger } from '../src/logger.js'
 import { type RunningService, startService } from '../src/server.js'
-import { tempDir } from './helpers/temp-dir.js'
+import { tempDir } from '@vexil/test-fixtures/temp-dir.ts'
 
 const ADMIN = '*:*.sdk-compat-admin-secret-0123456789abcdef'
 const CLIENT = '*:development.sdk-compat-client-secret-0123456789abcdef'

@@ -5,7 +5,7 @@ import { connect } from 'node:net'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { silentLogger } from '../src/logger.js'
 import { type RunningService, startService } from '../src/server.js'
-import { tempDir } from './helpers/temp-dir.js'
+import { tempDir } from '@vexil/test-fixtures/temp-dir.ts'
 
 const data = tempDir('slow-clients')
 let service: RunningService

@@ -8,7 +8,7 @@ import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { DEFAULT_UI_DIR } from '../src/routes/ui.js'
 import { startTestService, type TestService } from './helpers/service.js'
-import { tempDir } from './helpers/temp-dir.js'
+import { tempDir } from '@vexil/test-fixtures/temp-dir.ts'
 
 const INDEX = '<!doctype html><html><head><script type="module" src="/assets/index-Ab12.js"></script></head><body><div id="app"></div></body></html>'
 const SECRET = 'outside-the-build'

@@ -8,7 +8,7 @@ import { expect } from 'vitest'
 import { silentLogger } from '../../src/logger.js'
 import { DEFAULT_UI_DIR } from '../../src/routes/ui.js'
 import { type RunningService, startService } from '../../src/server.js'
-import { tempDir } from './temp-dir.js'
+import { tempDir } from '@vexil/test-fixtures/temp-dir.ts'
 
 export const SCREENSHOTS = fileURLToPath(new URL('../../test-results/ui/', import.meta.url))
 export const DESKTOP = { width: 1280, height: 900 }
