@@ -1,14 +1,13 @@
 // The service and a real Vexil proxy in front of it, as a deployment runs them: the proxy syncs
 // from the service's client API and serves what the admin API and signal actions change.
-import { mkdtempSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { type RunningService, silentLogger, startService } from '@vexil/service'
+import { tempDir } from '@vexil/test-fixtures/temp-dir.ts'
+import { waitFor } from '@vexil/test-fixtures/wait-for.ts'
 import { PROXY_CLIENT_KEY, SERVER_SIDE_TOKEN, startVexilProxy } from './helpers/vexil-proxy.js'
 
 const ADMIN = '*:*.behind-proxy-admin-secret-0123456789abcdef'
-const dataDir = mkdtempSync(join(tmpdir(), 'vexil-behind-proxy-'))
+const data = tempDir('behind-proxy')
 let service: RunningService
 
 /** Calls the admin API with the admin token; fails the test on a non-2xx answer. */
@@ -23,22 +22,11 @@ async function admin(method: string, path: string, body?: unknown): Promise<any>
   return text ? JSON.parse(text) : undefined
 }
 
-/** Polls `probe` every 20 ms until it returns something truthy. */
-async function waitFor<T>(probe: () => Promise<T | undefined | false>, what: string, timeoutMs = 5_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs
-  for (;;) {
-    const value = await probe()
-    if (value) return value
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`)
-    await new Promise((resolve) => setTimeout(resolve, 20))
-  }
-}
-
 beforeAll(async () => {
   service = await startService({
     port: 0,
     host: '127.0.0.1',
-    dataDir,
+    dataDir: data.path,
     logger: silentLogger,
     // The sweep is slow on purpose: the action run below must come from the wake after the signal.
     env: { INIT_ADMIN_API_TOKENS: ADMIN, SIGNAL_ENDPOINT_RATE_LIMIT_PER_SECOND: '1000', SIGNAL_ACTIONS_SWEEP_INTERVAL_MS: '60000' },
@@ -46,7 +34,7 @@ beforeAll(async () => {
 })
 afterAll(async () => {
   await service.close()
-  rmSync(dataDir, { recursive: true, force: true })
+  data.remove()
 })
 
 describe('the Vexil proxy in front of the service', () => {

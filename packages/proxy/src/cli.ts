@@ -61,7 +61,7 @@ function fail(message: string): number {
 }
 
 /** The first SIGINT or SIGTERM; the listeners are then removed, so a second signal ends the process at once. */
-function nextShutdownSignal(): Promise<NodeJS.Signals> {
+export function nextShutdownSignal(): Promise<NodeJS.Signals> {
   return new Promise((resolve) => {
     const onSignal = (signal: NodeJS.Signals) => {
       process.off('SIGINT', onSignal)
