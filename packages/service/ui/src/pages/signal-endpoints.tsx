@@ -1,5 +1,5 @@
 import { useState } from 'preact/hooks'
-import { SIGNAL_ENDPOINT_NAME_MAX_LENGTH, SIGNAL_ENDPOINT_NAME_PATTERN, SIGNAL_ENDPOINT_NAME_RULE } from '../../../src/signals/endpoint-name.ts'
+import { SIGNAL_ENDPOINT_NAME_MAX_LENGTH, SIGNAL_ENDPOINT_NAME_PATTERN, SIGNAL_ENDPOINT_NAME_RULE } from '@vexil/service/admin-rules'
 import { seg, useApi } from '../api.ts'
 import { Badge, Button, Card, Empty, Field, Loading } from '../components/controls.tsx'
 import { EnabledSwitch } from '../components/enabled-switch.tsx'
