@@ -1,0 +1,11 @@
+// @vexil/server-kit: the few things the proxy and the service do alike, written once.
+
+// Request bodies
+export { ABORTED_BODY_MESSAGE, type BodyReadOptions, COMPRESSION_FRAMING_BYTES, readLimitedBody } from './read-body.js'
+
+// Conditional requests and files
+export { matchesIfNoneMatch } from './if-none-match.js'
+export { sendStaticAsset, type StaticAsset } from './static-asset.js'
+
+// Processes
+export { nextShutdownSignal } from './shutdown.js'
