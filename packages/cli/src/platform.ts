@@ -1,7 +1,8 @@
 // `vexil start` (what `npm start` runs): the proxy against SERVICE_URL when it is set, otherwise
 // the service on its embedded database (seeded with a demo on first run) plus the proxy syncing
 // from it, until Ctrl-C stops the proxy (sending its metrics) and then the service.
-import { ConfigError, nextShutdownSignal, type RunningProxy, runProxyCli, startProxy } from '@vexil/proxy'
+import { ConfigError, type RunningProxy, runProxyCli, startProxy } from '@vexil/proxy'
+import { nextShutdownSignal } from '@vexil/server-kit'
 import { type RunningService, startService } from '@vexil/service'
 
 /** Runs the platform; resolves with an exit code once it has stopped (or could not start). */

@@ -4,6 +4,7 @@
 import { realpathSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import { parseArgs } from 'node:util'
+import { nextShutdownSignal } from '@vexil/server-kit'
 import { PROXY_ENVIRONMENT_VARIABLES } from './config/parse.js'
 import { ConfigError } from './config/values.js'
 import { type RunningProxy, startProxy } from './server.js'
@@ -58,19 +59,6 @@ export async function runProxyCli(argv: string[]): Promise<number> {
 function fail(message: string): number {
   process.stderr.write(`${message}\n`)
   return 1
-}
-
-/** The first SIGINT or SIGTERM; the listeners are then removed, so a second signal ends the process at once. */
-export function nextShutdownSignal(): Promise<NodeJS.Signals> {
-  return new Promise((resolve) => {
-    const onSignal = (signal: NodeJS.Signals) => {
-      process.off('SIGINT', onSignal)
-      process.off('SIGTERM', onSignal)
-      resolve(signal)
-    }
-    process.on('SIGINT', onSignal)
-    process.on('SIGTERM', onSignal)
-  })
 }
 
 // Run directly (`node dist/cli.js`, or the `vexil-proxy` bin).

@@ -10,7 +10,7 @@ export type { Access } from './routing/access.js'
 export type { RouteCall, RouteDescription, RouteExample, RouteHandler, RouteInstrument, RouteMethod } from './routing/route-table.js'
 export { startProxy } from './server.js'
 export type { RunningProxy, StartProxyOptions } from './server.js'
-export { nextShutdownSignal, runProxyCli } from './cli.js'
+export { runProxyCli } from './cli.js'
 
 // Configuration
 export { createProxyConfig, PROXY_ENVIRONMENT_VARIABLES } from './config/parse.js'

@@ -2,6 +2,7 @@
 import { realpathSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import { parseArgs } from 'node:util'
+import { nextShutdownSignal } from '@vexil/server-kit'
 import { ConfigError } from './config.js'
 import { startService } from './server.js'
 
@@ -79,24 +80,15 @@ export async function runServiceCli(argv: string[], out: Pick<Console, 'log' | '
     out.log(`Demo admin token:  ${service.demo.adminToken}`)
     out.log(`Demo client token: ${service.demo.clientToken}`)
   }
-  return new Promise<number>((resolve) => {
-    const shutdown = (signal: string) => {
-      process.off('SIGINT', onInt)
-      process.off('SIGTERM', onTerm)
-      out.log(`${signal} received: stopping the service`)
-      service.close().then(
-        () => resolve(0),
-        (error: unknown) => {
-          out.error(`Stopping failed: ${(error as Error).message}`)
-          resolve(1)
-        },
-      )
-    }
-    const onInt = () => shutdown('SIGINT')
-    const onTerm = () => shutdown('SIGTERM')
-    process.on('SIGINT', onInt)
-    process.on('SIGTERM', onTerm)
-  })
+  const signal = await nextShutdownSignal()
+  out.log(`${signal} received: stopping the service`)
+  try {
+    await service.close()
+    return 0
+  } catch (error) {
+    out.error(`Stopping failed: ${(error as Error).message}`)
+    return 1
+  }
 }
 
 // Run directly (`node dist/cli.js`, or the `vexil-service` bin).
