@@ -1,4 +1,5 @@
 import type { IncomingMessage } from 'node:http'
+import { ABORTED_BODY_MESSAGE, readLimitedBody } from '@vexil/server-kit'
 import { type H3Event, getRequestHeader } from 'h3'
 import { badData, ServiceError } from './errors.js'
 
@@ -14,30 +15,10 @@ export function bodyLimit(event: H3Event): void {
 /**
  * The whole request body, counted as it arrives: chunked bodies (no `Content-Length`) are held
  * to the same limit. Past the limit it stops reading and rejects with 413; the answer closes the
- * connection (http-errors.ts), so the rest of the body is never read.
+ * connection (http-errors.ts), so the rest of the body is never read. A body that breaks off is 400.
  */
 export function readBodyBytes(req: IncomingMessage, limit = MAX_BODY_BYTES, refusal: () => Error = () => tooLarge(limit)): Promise<Buffer> {
-  if (req.readableEnded) return Promise.resolve(Buffer.alloc(0))
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = []
-    let size = 0
-    const done = (finish: () => void) => {
-      req.off('data', onData).off('end', onEnd).off('error', onError).off('close', onClose)
-      finish()
-    }
-    const onData = (chunk: Buffer) => {
-      size += chunk.length
-      if (size <= limit) chunks.push(chunk)
-      else done(() => {
-        req.pause()
-        reject(refusal())
-      })
-    }
-    const onEnd = () => done(() => resolve(Buffer.concat(chunks)))
-    const onError = (error: Error) => done(() => reject(error))
-    const onClose = () => done(() => reject(badData('The request was aborted before its body ended.')))
-    req.on('data', onData).on('end', onEnd).on('error', onError).on('close', onClose)
-  })
+  return readLimitedBody(req, { limit, tooLarge: refusal, failed: () => badData(ABORTED_BODY_MESSAGE) })
 }
 
 function tooLarge(limit: number): ServiceError {

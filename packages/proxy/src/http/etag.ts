@@ -11,15 +11,5 @@ export function weakEtag(body: string): string {
   return `W/"${length.toString(16)}-${hash}"`
 }
 
-/** Whether an `If-None-Match` header matches: `*`, or any listed tag, compared weakly. */
-export function matchesIfNoneMatch(header: string | undefined, etag: string): boolean {
-  if (!header) return false
-  const value = header.trim()
-  if (value === '*') return true
-  const bare = etag.startsWith('W/') ? etag.slice(2) : etag
-  for (const candidate of value.split(',')) {
-    const tag = candidate.trim()
-    if ((tag.startsWith('W/') ? tag.slice(2) : tag) === bare) return true
-  }
-  return false
-}
+// One If-None-Match rule for every route of both servers.
+export { matchesIfNoneMatch } from '@vexil/server-kit'

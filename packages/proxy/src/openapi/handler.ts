@@ -6,8 +6,9 @@
 //   GET|HEAD {base}/docs/openapi/<file>    swagger-ui-dist's files
 // Anything else under {base}/docs is 404. Other paths and other methods return undefined, so the
 // app's routing continues (an OPTIONS preflight still reaches CORS, as in the old proxy).
-import { type H3Event, createError, defineEventHandler, getRequestHeader, sendNoContent, sendRedirect, setResponseHeaders } from 'h3'
-import { type StaticAsset, openSwaggerUiAssets } from './swagger-ui-assets.js'
+import { sendStaticAsset } from '@vexil/server-kit'
+import { type H3Event, createError, defineEventHandler, sendRedirect, setResponseHeaders } from 'h3'
+import { openSwaggerUiAssets } from './swagger-ui-assets.js'
 import { INITIALIZER_JS, INITIALIZER_NAME, PAGE_HEADERS, renderUiPage } from './ui-page.js'
 
 export interface DocsHandlerOptions {
@@ -52,7 +53,7 @@ export function createDocsHandler(options: DocsHandlerOptions): (event: H3Event)
     }
     if (path.startsWith(ui)) {
       const asset = await assets.get(decodeName(path.slice(ui.length)))
-      if (asset) return sendAsset(event, asset, new URLSearchParams(query).get('v') === assets.version)
+      if (asset) return sendStaticAsset(event, asset, new URLSearchParams(query).get('v') === assets.version ? IMMUTABLE : 'no-cache')
     }
     throw createError({ statusCode: 404, statusMessage: 'Not Found' })
   })
@@ -65,30 +66,4 @@ function decodeName(encoded: string): string {
   } catch {
     return ''
   }
-}
-
-/**
- * URLs with the current version (the page's links) never change: cache them for a year. Any
- * other URL revalidates, so an upgraded swagger-ui-dist is seen at once.
- */
-function sendAsset(event: H3Event, asset: StaticAsset, versioned: boolean): Buffer | undefined {
-  setResponseHeaders(event, {
-    'content-type': asset.contentType,
-    'cache-control': versioned ? IMMUTABLE : 'no-cache',
-    etag: asset.etag,
-    'x-content-type-options': 'nosniff',
-  })
-  if (matchesEtag(getRequestHeader(event, 'if-none-match'), asset.etag)) {
-    sendNoContent(event, 304)
-    return undefined
-  }
-  return asset.body
-}
-
-function matchesEtag(header: string | undefined, etag: string): boolean {
-  if (!header) return false
-  return header.split(',').some((candidate) => {
-    const tag = candidate.trim()
-    return tag === '*' || tag === etag || tag === `W/${etag}`
-  })
 }

@@ -7,13 +7,7 @@ import { readdirSync, readFileSync } from 'node:fs'
 import { readFile } from 'node:fs/promises'
 import { createRequire } from 'node:module'
 import { dirname, extname, join } from 'node:path'
-
-export interface StaticAsset {
-  body: Buffer
-  contentType: string
-  /** A strong ETag over the content. */
-  etag: string
-}
+import type { StaticAsset } from '@vexil/server-kit'
 
 export interface SwaggerUiAssets {
   /** swagger-ui-dist's version: the page puts it in asset URLs so they can be cached for good. */

@@ -9,7 +9,8 @@ import { createHash } from 'node:crypto'
 import { readFile, stat } from 'node:fs/promises'
 import { extname, join, resolve, sep } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { type H3Event, createError, eventHandler, getRequestHeader, sendNoContent, setResponseHeaders } from 'h3'
+import { sendStaticAsset, type StaticAsset } from '@vexil/server-kit'
+import { createError, eventHandler, setResponseHeaders } from 'h3'
 
 /** Where `npm run build` puts the UI: `dist/ui` of this package, from `src/routes` or `dist/routes`. */
 export const DEFAULT_UI_DIR = fileURLToPath(new URL('../../dist/ui', import.meta.url))
@@ -63,9 +64,7 @@ files are missing from <code>packages/service/dist/ui</code>.</p>
 </body></html>
 `
 
-interface LoadedFile {
-  body: Buffer
-  etag: string
+interface LoadedFile extends StaticAsset {
   mtimeMs: number
   size: number
 }
@@ -87,7 +86,13 @@ export function createUiHandler(options: UiHandlerOptions = {}) {
     const cached = cache.get(file)
     if (cached && cached.mtimeMs === info.mtimeMs && cached.size === info.size) return cached
     const body = await readFile(file)
-    const loaded = { body, etag: `"${createHash('sha1').update(body).digest('base64url')}"`, mtimeMs: info.mtimeMs, size: info.size }
+    const loaded = {
+      body,
+      contentType: CONTENT_TYPES[extname(file).toLowerCase()] ?? 'application/octet-stream',
+      etag: `"${createHash('sha1').update(body).digest('base64url')}"`,
+      mtimeMs: info.mtimeMs,
+      size: info.size,
+    }
     cache.set(file, loaded)
     return loaded
   }
@@ -106,7 +111,7 @@ export function createUiHandler(options: UiHandlerOptions = {}) {
       const loaded = await load(file)
       if (loaded) {
         const immutable = segments[0] === 'assets'
-        return send(event, loaded, CONTENT_TYPES[extname(file).toLowerCase()] ?? 'application/octet-stream', immutable ? IMMUTABLE : 'no-cache')
+        return sendStaticAsset(event, loaded, immutable ? IMMUTABLE : 'no-cache')
       }
       // A missing file is a 404; only extension-less paths outside assets/ are pages of the UI.
       if (segments[0] === 'assets' || /\.[A-Za-z0-9]+$/.test(segments.at(-1) as string)) throw notFound()
@@ -118,7 +123,7 @@ export function createUiHandler(options: UiHandlerOptions = {}) {
       return NOT_BUILT_PAGE
     }
     setResponseHeaders(event, PAGE_HEADERS)
-    return send(event, index, CONTENT_TYPES['.html'] as string, 'no-cache')
+    return sendStaticAsset(event, index, 'no-cache')
   })
 }
 
@@ -148,21 +153,6 @@ function fileSegments(pathname: string): string[] | undefined {
     segments.push(segment)
   }
   return segments
-}
-
-function send(event: H3Event, file: LoadedFile, contentType: string, cacheControl: string): Buffer | undefined {
-  setResponseHeaders(event, {
-    'content-type': contentType,
-    'cache-control': cacheControl,
-    etag: file.etag,
-    'x-content-type-options': 'nosniff',
-  })
-  const match = getRequestHeader(event, 'if-none-match')
-  if (match && match.split(',').some((tag) => [file.etag, `W/${file.etag}`, '*'].includes(tag.trim()))) {
-    sendNoContent(event, 304)
-    return undefined
-  }
-  return file.body
 }
 
 /** The service's JSON 404 (`sendServiceError` words it "There is no GET /path."). */
