@@ -12,7 +12,7 @@ import { insertFeature, setEnvironmentVariants, toFeature } from '../store/featu
 import { getProject, insertProject } from '../store/projects.js'
 import { insertSegment } from '../store/segments.js'
 import { insertStrategy, toStrategy } from '../store/strategies.js'
-import { randomSecret } from '../tokens.js'
+import { randomSecret } from '../token-secrets.js'
 import { DEMO_FLAGS, DEMO_PROJECT, DEMO_SEGMENT } from './demo-flags.js'
 
 /** Credentials that work as-is against a demo instance. */

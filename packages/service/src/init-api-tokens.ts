@@ -19,7 +19,7 @@ const INIT_TOKENS_LOCK = 424243
  * is the token, as in Unleash. Every instance on one database must list the same tokens: each
  * start applies its own list.
  */
-export async function insertInitTokens(db: Database, config: ServiceConfig, clock: Clock, logger: Logger): Promise<void> {
+export async function syncInitApiTokens(db: Database, config: ServiceConfig, clock: Clock, logger: Logger): Promise<void> {
   await db.transaction(async (tx) => {
     await tx.query(`SELECT pg_advisory_xact_lock(${INIT_TOKENS_LOCK})`)
     const listed: string[] = []
