@@ -8,7 +8,7 @@ import type { Clock } from './context.js'
 import { openDatabase } from './db/open.js'
 import { migrate } from './db/migrate.js'
 import { createInsightsScheduler, type InsightsTimers } from './insights/scheduler.js'
-import { syncInitApiTokens } from './init-api-tokens.js'
+import { syncInitApiTokens } from './domain/init-api-tokens.js'
 import { createConsoleLogger, type Logger } from './logger.js'
 import { type DemoCredentials, seedDemo } from './seed/demo.js'
 
