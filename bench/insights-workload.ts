@@ -9,7 +9,7 @@ import { toNodeListener } from 'h3'
 import { createPgliteDatabase, createServiceApp, type Database, migrate, parseServiceConfig, silentLogger, takeInsightsSnapshot } from '@vexil/service'
 import { insertApiToken } from '../packages/service/src/store/api-tokens.js'
 import { insertProject } from '../packages/service/src/store/projects.js'
-import { newApiTokenSecret } from '../packages/service/src/tokens.js'
+import { newApiTokenSecret } from '../packages/service/src/token-secrets.js'
 
 export const WORKLOAD = {
   /** "Now": a Monday noon, UTC. */

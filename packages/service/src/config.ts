@@ -1,7 +1,7 @@
 import { resolve } from 'node:path'
 import type { LogLevel } from './logger.js'
 import { parseSignalConfig, type SignalConfig } from './signals/config.js'
-import { parseTokenSpec, type TokenSpec } from './tokens.js'
+import { parseTokenSpec, type TokenSpec } from './token-secrets.js'
 
 /** Everything the service reads from its environment, parsed and checked once at startup. */
 export interface ServiceConfig {

@@ -8,7 +8,7 @@ import type { Clock } from './context.js'
 import { openDatabase } from './db/open.js'
 import { migrate } from './db/migrate.js'
 import { createInsightsScheduler, type InsightsTimers } from './insights/scheduler.js'
-import { insertInitTokens } from './init-tokens.js'
+import { syncInitApiTokens } from './domain/init-api-tokens.js'
 import { createConsoleLogger, type Logger } from './logger.js'
 import { type DemoCredentials, seedDemo } from './seed/demo.js'
 
@@ -76,7 +76,7 @@ export async function startService(options: StartServiceOptions = {}): Promise<R
   try {
     const { applied } = await migrate(db)
     if (applied.length > 0) logger.info(`database migrated to version ${applied.at(-1)} (${db.driver})`)
-    await insertInitTokens(db, config, clock, logger)
+    await syncInitApiTokens(db, config, clock, logger)
     const demo = options.seedDemo ? await seedDemo(db, { dataDir: config.dataDir, clock }) : undefined
     actionRunner = createActionRunner({ db, logger, clock, sweepIntervalMs: config.signals.sweepIntervalMs })
     const timeouts = { ...HTTP_TIMEOUTS, ...options.timeouts }

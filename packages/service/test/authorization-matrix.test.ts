@@ -6,7 +6,7 @@ import { Agent, request } from 'node:http'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Access, RouteSpec } from '../src/routes/api-router.js'
 import { insertApiToken } from '../src/store/api-tokens.js'
-import { newApiTokenSecret } from '../src/tokens.js'
+import { newApiTokenSecret } from '../src/token-secrets.js'
 import { startTestService, type TestService } from './helpers/service.js'
 
 /** The kinds of access a credential has, by what the service must admit it to. */

@@ -7,6 +7,7 @@ import { createPgliteDatabase } from '../src/db/pglite.js'
 import { createPostgresDatabase } from '../src/db/postgres.js'
 import { createActionRunner } from '../src/actions/runner.js'
 import { silentLogger } from '../src/logger.js'
+import { readRevision } from '../src/store/revision.js'
 import { type PostgresServer, startPostgresServer } from './helpers/postgres-server.js'
 import { createFlag, startTestService, type TestService } from './helpers/service.js'
 import { createSignalEndpoint, sendSignal, waitFor } from './helpers/signals.js'
@@ -22,8 +23,10 @@ const drivers: { name: string; open: (() => Promise<Database>) | undefined }[] =
   { name: 'postgres', open: server ? async () => createPostgresDatabase({ connectionString: await server.createDatabase() }) : undefined },
 ]
 
-describe.each(drivers)('database driver $name', ({ open }) => {
+describe.each(drivers)('database driver $name', ({ name, open }) => {
   const suite = open ? describe : describe.skip
+  // PGlite has one connection: its transactions never overlap.
+  const overlapping = name === 'postgres' ? it : it.skip
   suite('conformance', () => {
     let db: Database
     let service: TestService
@@ -64,6 +67,28 @@ describe.each(drivers)('database driver $name', ({ open }) => {
         throw new Error('boom')
       })).rejects.toThrow('boom')
       expect(await db.query(`SELECT 1 FROM tag_types WHERE name = 'rolled-back'`)).toEqual([])
+    })
+
+    overlapping('the revision follows commit order: an event committed after a later-numbered one still moves it', async () => {
+      const insertEvent = async (tx: Pick<Database, 'query'>) =>
+        (await tx.query<{ id: number }>(`INSERT INTO events (type, created_by, created_at) VALUES ('feature-updated', 'test', now()) RETURNING id`))[0]?.id as number
+      const maxEventId = async () => (await db.query<{ id: number }>('SELECT max(id) AS id FROM events'))[0]?.id
+      let release = () => {}
+      let firstId: (id: number) => void = () => {}
+      const firstInserted = new Promise<number>((resolve) => (firstId = resolve))
+      const first = db.transaction(async (tx) => {
+        firstId(await insertEvent(tx))
+        await new Promise<void>((resolve) => (release = resolve))
+      })
+      const earlier = await firstInserted
+      const later = await db.transaction(insertEvent)
+      expect(later).toBeGreaterThan(earlier)
+      const [revisionBetween, maxBetween] = [await readRevision(db), await maxEventId()]
+      release()
+      await first
+      expect(await readRevision(db)).toBe(revisionBetween + 1)
+      // What the largest event id, the revision before, would not have shown: the same number before and after.
+      expect(await maxEventId()).toBe(maxBetween)
     })
 
     it('returns int8 as numbers, jsonb as values and timestamptz as dates', async () => {

@@ -236,6 +236,26 @@ describe('action sets: running on signals', () => {
     for (const set of [flip, flop, audit]) await service.api('DELETE', `${ACTIONS}/${set.id}`)
   })
 
+  it('an edited set uses its new filters at once; every update bumps its version', async () => {
+    await createFlag(service, 'default', 'edited')
+    const body = (values: string[]) => actionSet('edited filters', 'deploys', { 'data.state': { operator: 'IN', values } }, [on('edited', 1)])
+    const version = async (id: number) => (await service.db.query<{ version: number }>('SELECT version FROM action_sets WHERE id = $1', [id]))[0]?.version
+    const set = await createSet(body(['blue']))
+    await announced(service.db, await signal('deploys', { data: { state: 'blue' } }))
+    expect(await runs(set.id)).toHaveLength(1)
+    expect((await service.api('PUT', `${ACTIONS}/${set.id}`, { body: body(['green']) })).status).toBe(200)
+    expect(await version(set.id)).toBe(2)
+    // The filters compiled for version 1 would match this one.
+    await announced(service.db, await signal('deploys', { data: { state: 'blue' } }))
+    expect(await runs(set.id)).toHaveLength(1)
+    await announced(service.db, await signal('deploys', { data: { state: 'green' } }))
+    expect(await runs(set.id)).toHaveLength(2)
+    await service.api('POST', `${ACTIONS}/${set.id}/off`)
+    await service.api('POST', `${ACTIONS}/${set.id}/on`)
+    expect(await version(set.id)).toBe(4)
+    await service.api('DELETE', `${ACTIONS}/${set.id}`)
+  })
+
   it('a run whose actor was deleted fails with the reason; a new set gets a new service account', async () => {
     const set = await createSet(actionSet('orphaned', 'incidents', { type: { operator: 'IN', values: ['orphan'] } }, [on('untouched', 1)]))
     // The user admin API refuses to delete a service account (personal-tokens-admin.test.ts), so

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest'
+import { createCompiledFilters } from '../src/actions/compiled-filters.js'
 import { compileSignalFilter, type PayloadFilter } from '../src/actions/filters.js'
 import { flattenPayload } from '../src/actions/flatten-payload.js'
 
@@ -89,5 +90,23 @@ describe('action filters on the signal payload (the engine\'s operators)', () =>
   it('a filter compiled once answers for many payloads', () => {
     const matchesHigh = compileSignalFilter({ 'data.severity': { operator: 'IN', values: ['high'] } })
     expect([{ data: { severity: 'high' } }, { data: { severity: 'low' } }, {}, null].map(matchesHigh)).toEqual([true, false, false, false])
+  })
+})
+
+describe('compiled filters of action sets (the runner\'s)', () => {
+  it('compile a set once per version: the same test until the set changes, then the new filters', () => {
+    let compiles = 0
+    const filters = createCompiledFilters((payload) => {
+      compiles++
+      return compileSignalFilter(payload)
+    })
+    const high = { id: 7, version: 1, payload: { 'data.severity': { operator: 'IN', values: ['high'] } } }
+    const test = filters.testFor(high)
+    expect(filters.testFor({ ...high })).toBe(test)
+    expect(compiles).toBe(1)
+    const low = { id: 7, version: 2, payload: { 'data.severity': { operator: 'IN', values: ['low'] } } }
+    expect(filters.testFor(low)({ data: { severity: 'low' } })).toBe(true)
+    expect(filters.testFor(low)({ data: { severity: 'high' } })).toBe(false)
+    expect(compiles).toBe(2)
   })
 })

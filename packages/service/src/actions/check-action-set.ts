@@ -1,6 +1,6 @@
 import type { Queryable } from '../db/database.js'
 import { badData, exceedsLimit, notFound } from '../errors.js'
-import { requireFeature, requireProjectEnvironment } from '../routes/admin/lookups.js'
+import { requireFeature, requireProjectEnvironment } from '../domain/lookups.js'
 import type { ActionSetBody } from '../schemas/action-set.js'
 import type { SignalConfig } from '../signals/config.js'
 import type { ActionSetInput } from '../store/action-sets.js'

@@ -1,9 +1,8 @@
-import type { Actor, Clock } from '../context.js'
+import type { Clock } from '../context.js'
 import type { Queryable } from '../db/database.js'
-import { toggleFeature } from '../domain/toggle.js'
+import { runToggleAction } from '../domain/toggle.js'
 import { badData, isServiceError } from '../errors.js'
 import type { Logger } from '../logger.js'
-import { requireFeature, requireProjectEnvironment } from '../routes/admin/lookups.js'
 import { insertActionSetEvent } from '../store/action-set-events.js'
 import { type ActionRow, type ActionSetRow, toAction, toActionSet } from '../store/action-sets.js'
 import { runActor } from './service-account.js'
@@ -29,7 +28,13 @@ export async function runActionSet(tx: Queryable, run: RunContext, set: ActionSe
     await tx.query('SAVEPOINT vexil_action')
     try {
       if (typeof actor === 'string') throw badData(actor)
-      await executeAction(tx, run.clock, actor, set.project, actions[i] as ActionRow)
+      const { action, execution_params: params } = actions[i] as ActionRow
+      await runToggleAction({ tx, actor, clock: run.clock }, set.project, {
+        project: params.project,
+        feature: params.featureName,
+        environment: params.environment,
+        enabled: action === 'TOGGLE_FEATURE_ON',
+      })
       await tx.query('RELEASE SAVEPOINT vexil_action')
       entry.state = 'success'
     } catch (error) {
@@ -49,15 +54,6 @@ export async function runActionSet(tx: Queryable, run: RunContext, set: ActionSe
 }
 
 // --- Internal helpers ---
-
-/** TOGGLE_FEATURE_ON / _OFF, as the admin route does it; the flag must be in the set's project (Unleash #5982). */
-async function executeAction(tx: Queryable, clock: Clock, actor: Actor, project: string, action: ActionRow): Promise<void> {
-  const params = action.execution_params
-  if (params.project !== project) throw badData(`The action's project "${params.project}" is not the action set's project "${project}".`)
-  const feature = await requireFeature(tx, project, params.featureName, { lock: true })
-  await requireProjectEnvironment(tx, project, params.environment)
-  await toggleFeature(tx, actor, clock, feature, params.environment, action.action === 'TOGGLE_FEATURE_ON')
-}
 
 /** A failure's reason for the record; anything that is not a service error is logged with its stack. */
 function reason(error: unknown, logger: Logger): string {

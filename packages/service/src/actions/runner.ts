@@ -3,8 +3,8 @@ import type { Database, Queryable } from '../db/database.js'
 import type { Logger } from '../logger.js'
 import { actionsOf, enabledActionSetsFor } from '../store/action-sets.js'
 import { claimNextSignal, markSignalAnnounced, recordSignalFailure, toEndpointSignal } from '../store/signals.js'
+import { createCompiledFilters } from './compiled-filters.js'
 import { runActionSet } from './execute.js'
-import { compileSignalFilter } from './filters.js'
 
 export interface ActionRunnerOptions {
   db: Database
@@ -32,8 +32,9 @@ type Outcome = 'handled' | 'empty' | 'busy' | 'failed'
  * and every `sweepIntervalMs`. Each signal is one transaction: it takes a transaction-scoped
  * advisory lock (one runner at a time across service instances, so signals run in arrival
  * order), claims the oldest signal `FOR UPDATE SKIP LOCKED` (never twice), runs each matching
- * enabled action set once, and marks the signal announced. Its flag changes, their events and
- * the run records commit together, or not at all and the signal is retried at the next cycle,
+ * enabled action set once (its filters compiled once per version of the set: compiled-filters.ts),
+ * and marks the signal announced. Its flag changes, their events and the run records commit
+ * together, or not at all and the signal is retried at the next cycle,
  * up to `maxAttempts` times; then it is announced with the failure recorded on it, so one signal
  * that cannot be handled neither blocks the queue nor vanishes unexplained.
  */
@@ -41,6 +42,7 @@ export function createActionRunner(options: ActionRunnerOptions): ActionRunner {
   const { db, logger } = options
   const perCycle = options.signalsPerCycle ?? 10
   const maxAttempts = options.maxAttempts ?? 3
+  const filters = createCompiledFilters()
   let closed = false
   let again = false
   let running: Promise<void> | undefined
@@ -83,7 +85,7 @@ export function createActionRunner(options: ActionRunnerOptions): ActionRunner {
     const sets = await enabledActionSetsFor(tx, signal.sourceId)
     const actions = await actionsOf(tx, sets.map((set) => set.id))
     for (const set of sets) {
-      if (!compileSignalFilter(set.payload)(signal.payload)) continue
+      if (!filters.testFor(set)(signal.payload)) continue
       await runActionSet(tx, options, set, actions.get(set.id) ?? [], signal, signal.id)
     }
   }

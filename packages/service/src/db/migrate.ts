@@ -45,13 +45,25 @@ export async function appliedVersions(db: Database): Promise<number[]> {
 
 /**
  * Splits a migration into statements so each runs through the transaction's `query` (PGlite's
- * extended protocol takes one statement at a time). Our migrations contain no `;` inside
- * literals or bodies; comments are dropped first.
+ * extended protocol takes one statement at a time). A `;` ends a statement, except inside a
+ * dollar-quoted body (`$$ … $$`, a trigger function's); none of our migrations has one inside a
+ * string literal. Comments are dropped first, so a body must not contain `--`.
  */
 function splitStatements(sql: string): string[] {
-  return sql
-    .replace(/--[^\n]*/g, '')
-    .split(';')
-    .map((statement) => statement.trim())
-    .filter((statement) => statement.length > 0)
+  const statements: string[] = []
+  let current = ''
+  sql.replace(/--[^\n]*/g, '').split('$$').forEach((part, i) => {
+    if (i % 2 === 1) {
+      current += `$$${part}$$`
+      return
+    }
+    const [first = '', ...rest] = part.split(';')
+    current += first
+    for (const piece of rest) {
+      statements.push(current)
+      current = piece
+    }
+  })
+  statements.push(current)
+  return statements.map((statement) => statement.trim()).filter((statement) => statement.length > 0)
 }

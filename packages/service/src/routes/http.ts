@@ -1,7 +1,7 @@
 import { type H3Event, getRouterParam, send, setResponseHeader, setResponseStatus } from 'h3'
 import { actorOf } from '../auth.js'
-import type { Actor, ServiceContext } from '../context.js'
-import type { Queryable } from '../db/database.js'
+import type { ServiceContext } from '../context.js'
+import type { Change } from '../domain/change.js'
 import { badData } from '../errors.js'
 
 /** A path parameter, URL-decoded (flag names may contain `~` or `.`). */
@@ -33,8 +33,8 @@ export function created<T>(event: H3Event, location: readonly (string | number)[
   return body
 }
 
-/** Runs a change and its event-log rows in one transaction, as the request's actor. */
-export function change<T>(ctx: ServiceContext, event: H3Event, fn: (tx: Queryable, actor: Actor) => Promise<T>): Promise<T> {
+/** Runs a domain operation (a change and its event-log rows) in one transaction, as the request's actor. */
+export function change<T>(ctx: ServiceContext, event: H3Event, fn: (change: Change) => Promise<T>): Promise<T> {
   const actor = actorOf(event)
-  return ctx.db.transaction((tx) => fn(tx, actor))
+  return ctx.db.transaction((tx) => fn({ tx, actor, clock: ctx.clock }))
 }

@@ -1,18 +1,18 @@
 import { chmod, mkdir, readFile, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import type { Actor, Clock } from '../context.js'
-import type { Database, Queryable } from '../db/database.js'
-import { completeStrategy } from '../domain/strategy-defaults.js'
-import { toggleFeature } from '../domain/toggle.js'
-import { fixVariantWeights } from '../domain/variant-weights.js'
-import { writeEvent } from '../events.js'
+import type { Database } from '../db/database.js'
+import type { Change } from '../domain/change.js'
+import { addDependency } from '../domain/dependencies.js'
+import { createFlag } from '../domain/flags.js'
+import { createProject } from '../domain/projects.js'
+import { createSegment } from '../domain/segments.js'
+import { addStrategy } from '../domain/strategies.js'
+import { setFlagEnabled } from '../domain/toggle.js'
+import { setFlagVariants } from '../domain/variants.js'
 import { insertApiToken } from '../store/api-tokens.js'
-import { setDependency } from '../store/dependencies.js'
-import { insertFeature, setEnvironmentVariants, toFeature } from '../store/features.js'
-import { getProject, insertProject } from '../store/projects.js'
-import { insertSegment } from '../store/segments.js'
-import { insertStrategy, toStrategy } from '../store/strategies.js'
-import { randomSecret } from '../tokens.js'
+import { getProject } from '../store/projects.js'
+import { randomSecret } from '../token-secrets.js'
 import { DEMO_FLAGS, DEMO_PROJECT, DEMO_SEGMENT } from './demo-flags.js'
 
 /** Credentials that work as-is against a demo instance. */
@@ -38,7 +38,7 @@ export async function seedDemo(db: Database, options: { dataDir: string; clock: 
   const { clock } = options
   await db.transaction(async (tx) => {
     if (await getProject(tx, DEMO_PROJECT)) return
-    await createDemoProject(tx, clock)
+    await createDemoProject({ tx, actor: ACTOR, clock })
   })
   const credentials = (await readCredentials(options.dataDir)) ?? (await writeCredentials(options.dataDir))
   await db.transaction(async (tx) => {
@@ -50,32 +50,20 @@ export async function seedDemo(db: Database, options: { dataDir: string; clock: 
 
 // --- Internal helpers ---
 
-async function createDemoProject(tx: Queryable, clock: Clock): Promise<void> {
-  await insertProject(tx, { id: DEMO_PROJECT, name: 'Demo', description: 'Flags of every strategy kind, made on first start' }, undefined, clock())
-  await writeEvent(tx, ACTOR, clock, { type: 'project-created', project: DEMO_PROJECT })
-  const segment = await insertSegment(tx, { ...DEMO_SEGMENT, project: DEMO_PROJECT }, ACTOR.name, clock())
-  await writeEvent(tx, ACTOR, clock, { type: 'segment-created', project: DEMO_PROJECT, data: { id: segment.id, name: segment.name } })
+/** Made through the same domain operations as the admin API, so the demo has the same rows and events. */
+async function createDemoProject(change: Change): Promise<void> {
+  const project = DEMO_PROJECT
+  await createProject(change, { id: project, name: 'Demo', description: 'Flags of every strategy kind, made on first start' })
+  const segment = await createSegment(change, { ...DEMO_SEGMENT, project })
   const environment = 'development'
   for (const flag of DEMO_FLAGS) {
-    const feature = await insertFeature(tx, DEMO_PROJECT, { name: flag.name, description: flag.description, type: flag.type ?? 'release' }, clock())
-    await writeEvent(tx, ACTOR, clock, { type: 'feature-created', project: DEMO_PROJECT, featureName: flag.name, data: toFeature(feature) })
+    const feature = flag.name
+    await createFlag(change, project, { name: feature, description: flag.description, type: flag.type ?? 'release' })
     const { useSegment, ...strategy } = flag.strategy
-    const body = completeStrategy(
-      { constraints: [], variants: [], ...strategy, segments: useSegment ? [segment.id] : [] },
-      flag.name,
-      'default',
-    )
-    const row = await insertStrategy(tx, { feature: flag.name, project: DEMO_PROJECT, environment }, body, clock())
-    await writeEvent(tx, ACTOR, clock, { type: 'feature-strategy-add', project: DEMO_PROJECT, featureName: flag.name, environment, data: toStrategy(row) })
-    if (flag.variants) {
-      await setEnvironmentVariants(tx, flag.name, environment, fixVariantWeights(flag.variants))
-      await writeEvent(tx, ACTOR, clock, { type: 'feature-environment-variants-updated', project: DEMO_PROJECT, featureName: flag.name, environment, data: { variants: flag.variants } })
-    }
-    if (flag.parent) {
-      await setDependency(tx, { parent: flag.parent, child: flag.name, enabled: true, variants: [] })
-      await writeEvent(tx, ACTOR, clock, { type: 'feature-dependency-added', project: DEMO_PROJECT, featureName: flag.name, data: { feature: flag.parent } })
-    }
-    await toggleFeature(tx, ACTOR, clock, feature, environment, true)
+    await addStrategy(change, { project, feature, environment }, { constraints: [], variants: [], ...strategy, segments: useSegment ? [segment.id] : [] })
+    if (flag.variants) await setFlagVariants(change, { project, feature, variants: flag.variants, environments: [environment] })
+    if (flag.parent) await addDependency(change, project, feature, { feature: flag.parent, enabled: true, variants: [] })
+    await setFlagEnabled(change, { project, feature, environment, enabled: true })
   }
 }
 

@@ -27,6 +27,8 @@ export interface ActionSetRow {
   source: string
   source_id: number
   payload: Record<string, PayloadFilter>
+  /** Bumped by every update (migration 009): the action runner compiles the filters once per version. */
+  version: number
   created_at: Date
   created_by_user_id: number | null
 }
@@ -126,7 +128,8 @@ export async function insertActionSet(q: Queryable, project: string, input: Acti
 /** Replaces the set's fields and its actions; `enabled` only when given. */
 export async function updateActionSet(q: Queryable, id: number, input: ActionSetInput, now: Date, userId?: number): Promise<ActionSetRow> {
   const [row] = await q.query<ActionSetRow>(
-    `UPDATE action_sets SET name = $2, description = $3, enabled = COALESCE($4, enabled), actor_id = $5, source_id = $6, payload = $7
+    `UPDATE action_sets SET name = $2, description = $3, enabled = COALESCE($4, enabled), actor_id = $5, source_id = $6, payload = $7,
+       version = version + 1
      WHERE id = $1 RETURNING *`,
     [id, input.name, input.description ?? null, input.enabled ?? null, input.actorId, input.sourceId, json(input.filters)],
   )
@@ -136,7 +139,7 @@ export async function updateActionSet(q: Queryable, id: number, input: ActionSet
 }
 
 export async function setActionSetEnabled(q: Queryable, id: number, enabled: boolean): Promise<ActionSetRow> {
-  const [row] = await q.query<ActionSetRow>('UPDATE action_sets SET enabled = $2 WHERE id = $1 RETURNING *', [id, enabled])
+  const [row] = await q.query<ActionSetRow>('UPDATE action_sets SET enabled = $2, version = version + 1 WHERE id = $1 RETURNING *', [id, enabled])
   return row as ActionSetRow
 }
 

@@ -1,5 +1,5 @@
 import type { Queryable } from '../db/database.js'
-import { displayToken, hashSecret } from '../tokens.js'
+import { displayToken, hashSecret } from '../token-secrets.js'
 import { iso } from './rows.js'
 
 export type ApiTokenType = 'client' | 'backend' | 'admin' | 'frontend'

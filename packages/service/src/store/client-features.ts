@@ -32,6 +32,15 @@ interface StrategyRow {
   segments: number[]
 }
 
+/** The `/api/client/features` payload (built by `readClientFeatures`). */
+export type ClientFeatures = Awaited<ReturnType<typeof loadClientFeatures>>['payload']
+
+/** A payload and the revision (store/revision.ts) of the snapshot it was read from. */
+export interface ClientFeaturesSnapshot {
+  revision: number
+  payload: ClientFeatures
+}
+
 /**
  * The `/api/client/features` payload for one environment, as Unleash returns it to SDKs that
  * support segments: strategies in sortOrder, disabled strategies left out, segments referenced by
@@ -39,16 +48,24 @@ interface StrategyRow {
  * repeatable-read transaction): run one by one, a change committed between them gave an answer
  * mixing two states under one ETag and one `meta.revisionId`.
  */
-export function readClientFeatures(db: Database, query: ClientFeaturesQuery) {
+export async function readClientFeatures(db: Database, query: ClientFeaturesQuery): Promise<ClientFeatures> {
+  return (await readClientFeaturesSnapshot(db, query)).payload
+}
+
+/** `readClientFeatures` with the revision its snapshot is at: the payload is that revision's. */
+export function readClientFeaturesSnapshot(db: Database, query: ClientFeaturesQuery): Promise<ClientFeaturesSnapshot> {
   return db.transaction(async (tx) => {
     await tx.query('SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY')
     return loadClientFeatures(tx, query)
   })
 }
 
-/** `readClientFeatures`' queries, on a snapshot the caller provides. */
+/** `readClientFeaturesSnapshot`'s queries, on a snapshot the caller provides. */
 async function loadClientFeatures(q: Queryable, query: ClientFeaturesQuery) {
-  const revision = await q.query<{ id: number | null }>('SELECT max(id) AS id FROM events')
+  // meta.revisionId stays Unleash's: the latest event's id.
+  const [revision] = await q.query<{ revision: number; id: number | null }>(
+    'SELECT (SELECT value FROM revision) AS revision, (SELECT max(id) FROM events) AS id',
+  )
   const tagTypes = query.tags?.map((tag) => tag.type) ?? null
   const tagValues = query.tags?.map((tag) => tag.value) ?? null
   const features = await q.query<FeatureRow>(
@@ -88,7 +105,7 @@ async function loadClientFeatures(q: Queryable, query: ClientFeaturesQuery) {
 
   const byFeature = groupBy(strategies, (strategy) => strategy.feature_name)
   const parents = groupBy(dependencies, (dependency) => dependency.child)
-  return {
+  const payload = {
     version: 2,
     features: features.map((feature) => ({
       name: feature.name,
@@ -125,8 +142,9 @@ async function loadClientFeatures(q: Queryable, query: ClientFeaturesQuery) {
       ...(query.namePrefix ? { namePrefix: query.namePrefix } : {}),
       ...(query.tags ? { tag: query.tags.map((tag) => [`${tag.type}:${tag.value}`]) } : {}),
     },
-    meta: { revisionId: revision[0]?.id ?? 0 },
+    meta: { revisionId: revision?.id ?? 0 },
   }
+  return { revision: revision?.revision ?? 0, payload }
 }
 
 // --- Internal helpers ---

@@ -1,5 +1,5 @@
 import type { Queryable } from '../db/database.js'
-import { hashSecret } from '../tokens.js'
+import { hashSecret } from '../token-secrets.js'
 import { iso } from './rows.js'
 
 export interface SignalEndpointRow {

@@ -8,7 +8,7 @@ import { migrate } from '../../src/db/migrate.js'
 import { createPgliteDatabase } from '../../src/db/pglite.js'
 import type { Access, RouteSpec } from '../../src/routes/api-router.js'
 import { insertApiToken } from '../../src/store/api-tokens.js'
-import { newApiTokenSecret } from '../../src/tokens.js'
+import { newApiTokenSecret } from '../../src/token-secrets.js'
 import { startTestService, type TestService } from './service.js'
 
 /** The kinds of access a credential has, by what the service must admit it to. */

@@ -11,7 +11,7 @@ import { createPgliteDatabase } from '../../src/db/pglite.js'
 import { silentLogger } from '../../src/logger.js'
 import { type ActionRunner, createActionRunner } from '../../src/actions/runner.js'
 import { insertApiToken } from '../../src/store/api-tokens.js'
-import { newApiTokenSecret } from '../../src/tokens.js'
+import { newApiTokenSecret } from '../../src/token-secrets.js'
 
 export interface ApiResponse<T = any> {
   status: number

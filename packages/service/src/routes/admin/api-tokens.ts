@@ -1,14 +1,11 @@
 import { eventHandler, type H3Event } from 'h3'
 import { z } from 'zod'
 import type { ServiceContext } from '../../context.js'
-import type { Queryable } from '../../db/database.js'
-import { badData, notFound } from '../../errors.js'
-import { writeEvent } from '../../events.js'
+import { createApiToken, deleteApiToken, setApiTokenExpiry } from '../../domain/api-tokens.js'
+import { badData } from '../../errors.js'
 import * as apiTokens from '../../store/api-tokens.js'
-import { newApiTokenSecret } from '../../tokens.js'
 import { dateTime, readBodyWith } from '../../validate.js'
 import { change, created, empty, param } from '../http.js'
-import { requireEnvironment, requireProject } from './lookups.js'
 import type { ApiRouter } from '../api-router.js'
 
 const createTokenSchema = z.object({
@@ -27,50 +24,27 @@ const createTokenSchema = z.object({
  * access logs, proxies and browser history keep it.
  */
 export function registerApiTokenRoutes(api: ApiRouter, ctx: ServiceContext): void {
-  const load = async (q: Queryable, event: H3Event) => {
-    const id = tokenId(event)
-    const row = await apiTokens.getApiToken(q, id)
-    if (!row) throw notFound(`API token ${id}`)
-    return row
-  }
-
   api.get('/api/admin/api-tokens', 'admin', eventHandler(async () => ({ tokens: (await apiTokens.listApiTokens(ctx.db)).map((row) => apiTokens.toApiToken(row)) })))
 
   api.post('/api/admin/api-tokens', 'admin', eventHandler(async (event) => {
     const body = await readBodyWith(event, createTokenSchema)
     const tokenName = body.tokenName ?? body.username
     if (!tokenName) throw badData('body.tokenName is required.')
-    const admin = body.type === 'admin'
-    const environment = admin ? '*' : (body.environment ?? 'development')
-    const projects = admin ? ['*'] : (body.projects ?? [body.project ?? '*'])
-    if (!admin && environment === '*') throw badData('body.environment: a client or frontend token needs one environment.')
-    const secret = newApiTokenSecret(projects.length === 1 ? (projects[0] as string) : '[]', environment)
-    const row = await change(ctx, event, async (tx, actor) => {
-      if (!admin) await requireEnvironment(tx, environment)
-      for (const project of projects) if (project !== '*') await requireProject(tx, project)
-      const inserted = await apiTokens.insertApiToken(tx, { secret, tokenName, type: body.type, environment, projects, expiresAt: body.expiresAt ?? null }, ctx.clock())
-      await writeEvent(tx, actor, ctx.clock, { type: 'api-token-created', environment: admin ? null : environment, data: apiTokens.toApiToken(inserted) })
-      return inserted
-    })
+    const input = { tokenName, type: body.type, environment: body.environment, projects: body.projects ?? [body.project ?? '*'], expiresAt: body.expiresAt }
+    const { row, secret } = await change(ctx, event, (c) => createApiToken(c, input))
     return created(event, ['api-tokens', row.id], apiTokens.toApiToken(row, secret))
   }))
 
   api.put('/api/admin/api-tokens/:id', 'admin', eventHandler(async (event) => {
     const { expiresAt } = await readBodyWith(event, z.object({ expiresAt: dateTime }))
-    await change(ctx, event, async (tx, actor) => {
-      const row = await load(tx, event)
-      await apiTokens.updateApiTokenExpiry(tx, row.id, expiresAt)
-      await writeEvent(tx, actor, ctx.clock, { type: 'api-token-updated', data: { id: row.id, expiresAt }, preData: apiTokens.toApiToken(row) })
-    })
+    const id = tokenId(event)
+    await change(ctx, event, (c) => setApiTokenExpiry(c, id, expiresAt))
     return empty(event)
   }))
 
   api.delete('/api/admin/api-tokens/:id', 'admin', eventHandler(async (event) => {
-    await change(ctx, event, async (tx, actor) => {
-      const row = await load(tx, event)
-      await apiTokens.deleteApiToken(tx, row.id)
-      await writeEvent(tx, actor, ctx.clock, { type: 'api-token-deleted', preData: apiTokens.toApiToken(row) })
-    })
+    const id = tokenId(event)
+    await change(ctx, event, (c) => deleteApiToken(c, id))
     return empty(event)
   }))
 }

@@ -1,8 +1,8 @@
 import { eventHandler } from 'h3'
 import { z } from 'zod'
 import type { ServiceContext } from '../../context.js'
-import { invalidOperation, nameExists, notFound } from '../../errors.js'
-import { writeEvent } from '../../events.js'
+import { createEnvironment, deleteEnvironment, setEnvironmentEnabled, updateEnvironment } from '../../domain/environments.js'
+import { notFound } from '../../errors.js'
 import { urlSafeName } from '../../schemas/constraint.js'
 import * as environments from '../../store/environments.js'
 import { readBodyWith } from '../../validate.js'
@@ -35,47 +35,28 @@ export function registerEnvironmentRoutes(api: ApiRouter, ctx: ServiceContext): 
 
   api.post('/api/admin/environments', 'admin', eventHandler(async (event) => {
     const body = await readBodyWith(event, createEnvironmentSchema)
-    await change(ctx, event, async (tx, actor) => {
-      if (await environments.getEnvironment(tx, body.name)) throw nameExists(`An environment named "${body.name}" already exists.`)
-      await environments.insertEnvironment(tx, body, ctx.clock())
-      await writeEvent(tx, actor, ctx.clock, { type: 'environment-created', environment: body.name, data: body })
-    })
+    await change(ctx, event, (c) => createEnvironment(c, body))
     return created(event, ['environments', body.name], environments.toEnvironment(await load(body.name)))
   }))
 
   api.put('/api/admin/environments/update/:name', 'admin', eventHandler(async (event) => {
     const name = param(event, 'name')
     const body = await readBodyWith(event, updateEnvironmentSchema)
-    await change(ctx, event, async (tx, actor) => {
-      const before = await environments.getEnvironment(tx, name)
-      if (!before) throw notFound(`Environment "${name}"`)
-      await environments.updateEnvironment(tx, name, body.type, body.sortOrder)
-      await writeEvent(tx, actor, ctx.clock, { type: 'environment-updated', environment: name, data: body, preData: environments.toEnvironment(before) })
-    })
+    await change(ctx, event, (c) => updateEnvironment(c, name, body))
     return environments.toEnvironment(await load(name))
   }))
 
   for (const [action, enabled] of [['on', true], ['off', false]] as const) {
     api.post(`/api/admin/environments/:name/${action}`, 'admin', eventHandler(async (event) => {
       const name = param(event, 'name')
-      await change(ctx, event, async (tx, actor) => {
-        if (!(await environments.getEnvironment(tx, name))) throw notFound(`Environment "${name}"`)
-        await environments.setEnvironmentEnabled(tx, name, enabled)
-        await writeEvent(tx, actor, ctx.clock, { type: 'environment-updated', environment: name, data: { enabled } })
-      })
+      await change(ctx, event, (c) => setEnvironmentEnabled(c, name, enabled))
       return empty(event, 204)
     }))
   }
 
   api.delete('/api/admin/environments/:name', 'admin', eventHandler(async (event) => {
     const name = param(event, 'name')
-    await change(ctx, event, async (tx, actor) => {
-      const row = await environments.getEnvironment(tx, name)
-      if (!row) throw notFound(`Environment "${name}"`)
-      if (row.protected) throw invalidOperation(`The environment "${name}" is protected and can not be deleted.`)
-      await environments.deleteEnvironment(tx, name)
-      await writeEvent(tx, actor, ctx.clock, { type: 'environment-deleted', environment: name, preData: environments.toEnvironment(row) })
-    })
+    await change(ctx, event, (c) => deleteEnvironment(c, name))
     return empty(event)
   }))
 }

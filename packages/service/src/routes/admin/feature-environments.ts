@@ -6,8 +6,8 @@ import { iso } from '../../store/rows.js'
 import { listStrategies, toStrategy } from '../../store/strategies.js'
 import { readBodyWith } from '../../validate.js'
 import { change, empty, param } from '../http.js'
-import { requireFeature, requireProjectEnvironment } from './lookups.js'
-import { toggleFeature } from '../../domain/toggle.js'
+import { requireFeature, requireProjectEnvironment } from '../../domain/lookups.js'
+import { setFlagEnabled, setFlagsEnabled } from '../../domain/toggle.js'
 import type { ApiRouter } from '../api-router.js'
 
 const ENV = '/api/admin/projects/:projectId/features/:featureName/environments/:environment'
@@ -39,11 +39,8 @@ export function registerFeatureEnvironmentRoutes(api: ApiRouter, ctx: ServiceCon
       const project = param(event, 'projectId')
       const environment = param(event, 'environment')
       const activate = getQuery(event).shouldActivateDisabledStrategies === 'true'
-      await change(ctx, event, async (tx, actor) => {
-        const feature = await requireFeature(tx, project, param(event, 'featureName'), { lock: true })
-        await requireProjectEnvironment(tx, project, environment)
-        await toggleFeature(tx, actor, ctx.clock, feature, environment, enabled, activate)
-      })
+      const feature = param(event, 'featureName')
+      await change(ctx, event, (c) => setFlagEnabled(c, { project, feature, environment, enabled, activateDisabled: activate }))
       return empty(event)
     }))
 
@@ -52,13 +49,7 @@ export function registerFeatureEnvironmentRoutes(api: ApiRouter, ctx: ServiceCon
       const environment = param(event, 'environment')
       const activate = getQuery(event).shouldActivateDisabledStrategies === 'true'
       const { features } = await readBodyWith(event, z.object({ features: z.array(z.string().min(1)).min(1, 'must list at least one flag') }))
-      await change(ctx, event, async (tx, actor) => {
-        await requireProjectEnvironment(tx, project, environment)
-        for (const name of features) {
-          const feature = await requireFeature(tx, project, name, { lock: true })
-          await toggleFeature(tx, actor, ctx.clock, feature, environment, enabled, activate)
-        }
-      })
+      await change(ctx, event, (c) => setFlagsEnabled(c, { project, features, environment, enabled, activateDisabled: activate }))
       return empty(event)
     }))
   }

@@ -2,17 +2,17 @@ import type { H3Event } from 'h3'
 import { eventHandler } from 'h3'
 import { z } from 'zod'
 import type { ServiceContext } from '../../context.js'
-import { badData, nameExists } from '../../errors.js'
-import { writeEvent } from '../../events.js'
+import { archiveFlag } from '../../domain/flag-archive.js'
+import { createFlag, refuseTakenName, updateFlag } from '../../domain/flags.js'
+import { requireFeature, requireProject } from '../../domain/lookups.js'
+import { badData } from '../../errors.js'
 import { applyJsonPatch, patchSchema } from '../../patch.js'
 import { urlSafeName } from '../../schemas/constraint.js'
 import * as features from '../../store/features.js'
-import { ensureTag, getTagType, tagFeature } from '../../store/tags.js'
 import { tagSchema } from '../../schemas/tag.js'
 import { parseWith, readBodyWith } from '../../validate.js'
 import { change, created, empty, param } from '../http.js'
 import { featureListView, featureView } from './feature-view.js'
-import { requireFeature, requireProject } from './lookups.js'
 import type { ApiRouter } from '../api-router.js'
 
 const createFeatureSchema = z.object({
@@ -45,18 +45,7 @@ export function registerFeatureRoutes(api: ApiRouter, ctx: ServiceContext): void
   api.post('/api/admin/projects/:projectId/features', 'admin', eventHandler(async (event) => {
     const project = param(event, 'projectId')
     const body = await readBodyWith(event, createFeatureSchema)
-    const row = await change(ctx, event, async (tx, actor) => {
-      await requireProject(tx, project)
-      if (await features.getFeature(tx, body.name)) throw nameExists(`A flag named "${body.name}" already exists (it may be archived).`)
-      const inserted = await features.insertFeature(tx, project, body, ctx.clock(), actor.userId)
-      for (const tag of body.tags ?? []) {
-        if (!(await getTagType(tx, tag.type))) throw badData(`body.tags: the tag type "${tag.type}" does not exist.`)
-        await ensureTag(tx, tag, ctx.clock())
-        await tagFeature(tx, body.name, tag, ctx.clock())
-      }
-      await writeEvent(tx, actor, ctx.clock, { type: 'feature-created', project, featureName: body.name, data: features.toFeature(inserted), tags: body.tags })
-      return inserted
-    })
+    const row = await change(ctx, event, (c) => createFlag(c, project, body))
     return created(event, ['projects', project, 'features', row.name], await featureView(ctx.db, row))
   }))
 
@@ -80,17 +69,13 @@ export function registerFeatureRoutes(api: ApiRouter, ctx: ServiceContext): void
   api.delete(FEATURE, 'admin', eventHandler(async (event) => {
     const project = param(event, 'projectId')
     const name = param(event, 'featureName')
-    await change(ctx, event, async (tx, actor) => {
-      const row = await requireFeature(tx, project, name, { lock: true })
-      await features.setArchived(tx, name, ctx.clock())
-      await writeEvent(tx, actor, ctx.clock, { type: 'feature-archived', project, featureName: name, preData: features.toFeature(row) })
-    })
+    await change(ctx, event, (c) => archiveFlag(c, project, name))
     return empty(event, 202)
   }))
 
   api.post('/api/admin/features/validate', 'admin', eventHandler(async (event) => {
     const { name } = await readBodyWith(event, z.object({ name: urlSafeName }))
-    if (await features.getFeature(ctx.db, name)) throw nameExists(`A flag named "${name}" already exists (it may be archived).`)
+    await refuseTakenName(ctx.db, name)
     return empty(event)
   }))
 
@@ -98,21 +83,7 @@ export function registerFeatureRoutes(api: ApiRouter, ctx: ServiceContext): void
     const project = param(event, 'projectId')
     const name = param(event, 'featureName')
     if (body.name !== undefined && body.name !== name) throw badData('body.name: the name of a flag can not be changed.')
-    const row = await change(ctx, event, async (tx, actor) => {
-      const before = await requireFeature(tx, project, name, { lock: true })
-      const after = await features.updateFeature(tx, name, body)
-      await writeEvent(tx, actor, ctx.clock, {
-        type: 'feature-metadata-updated',
-        project,
-        featureName: name,
-        data: features.toFeature(after),
-        preData: features.toFeature(before),
-      })
-      if (before.stale !== after.stale) {
-        await writeEvent(tx, actor, ctx.clock, { type: after.stale ? 'feature-stale-on' : 'feature-stale-off', project, featureName: name, data: { stale: after.stale } })
-      }
-      return after
-    })
+    const row = await change(ctx, event, (c) => updateFlag(c, project, name, body))
     return featureView(ctx.db, row)
   }
 }

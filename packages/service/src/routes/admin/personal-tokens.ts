@@ -1,15 +1,12 @@
 import type { H3Event } from 'h3'
 import { eventHandler } from 'h3'
 import { z } from 'zod'
-import { refuseMachineAccount } from '../../actions/service-account.js'
 import { currentUser } from '../../auth.js'
 import type { ServiceContext } from '../../context.js'
-import { badData, notFound } from '../../errors.js'
-import { writeEvent } from '../../events.js'
+import { deleteOwnPersonalToken, issuePersonalToken, revokePersonalToken } from '../../domain/personal-tokens.js'
 import * as tokens from '../../store/personal-tokens.js'
 import type { ApiTokenRow } from '../../store/api-tokens.js'
-import { getUser, toUser } from '../../store/users.js'
-import { newPersonalTokenSecret } from '../../tokens.js'
+import { toUser } from '../../store/users.js'
 import { dateTime, readBodyWith } from '../../validate.js'
 import { change, created, empty, intParam } from '../http.js'
 import type { ApiRouter } from '../api-router.js'
@@ -29,16 +26,7 @@ const createTokenSchema = z.object({
 export function registerPersonalTokenRoutes(api: ApiRouter, ctx: ServiceContext): void {
   const issue = async (event: H3Event, userId: number) => {
     const body = await readBodyWith(event, createTokenSchema)
-    if (body.expiresAt && body.expiresAt.getTime() <= ctx.clock().getTime()) throw badData('body.expiresAt must be in the future.')
-    const secret = newPersonalTokenSecret()
-    const row = await change(ctx, event, async (tx, actor) => {
-      const user = await getUser(tx, userId)
-      if (!user) throw notFound(`User ${userId}`)
-      refuseMachineAccount(user, 'have a personal access token')
-      const inserted = await tokens.insertPersonalToken(tx, { userId, secret, description: body.description, expiresAt: body.expiresAt ?? null }, ctx.clock())
-      await writeEvent(tx, actor, ctx.clock, { type: 'pat-created', data: tokens.toPersonalToken(inserted) })
-      return inserted
-    })
+    const { row, secret } = await change(ctx, event, (c) => issuePersonalToken(c, { userId, ...body }))
     return created(event, ['user', 'tokens', row.id], tokens.toPersonalToken(row, secret))
   }
 
@@ -61,10 +49,7 @@ export function registerPersonalTokenRoutes(api: ApiRouter, ctx: ServiceContext)
   api.delete('/api/admin/user/tokens/:id', 'personal', eventHandler(async (event) => {
     const user = currentUser(event)
     const id = intParam(event, 'id')
-    await change(ctx, event, async (tx, actor) => {
-      if (!(await tokens.deletePersonalToken(tx, user.id, id))) throw notFound(`Personal access token ${id}`)
-      await writeEvent(tx, actor, ctx.clock, { type: 'pat-deleted', data: { id, userId: user.id } })
-    })
+    await change(ctx, event, (c) => deleteOwnPersonalToken(c, user.id, id))
     return empty(event)
   }))
 
@@ -74,11 +59,7 @@ export function registerPersonalTokenRoutes(api: ApiRouter, ctx: ServiceContext)
 
   api.delete('/api/admin/personal-tokens/:id', 'admin', eventHandler(async (event) => {
     const id = intParam(event, 'id')
-    await change(ctx, event, async (tx, actor) => {
-      const revoked = await tokens.revokePersonalToken(tx, id)
-      if (!revoked) throw notFound(`Personal access token ${id}`)
-      await writeEvent(tx, actor, ctx.clock, { type: 'pat-deleted', data: { id, userId: revoked.userId } })
-    })
+    await change(ctx, event, (c) => revokePersonalToken(c, id))
     return empty(event)
   }))
 }

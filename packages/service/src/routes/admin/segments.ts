@@ -1,13 +1,12 @@
 import { eventHandler } from 'h3'
 import { z } from 'zod'
 import type { ServiceContext } from '../../context.js'
-import { nameExists, notFound, ServiceError } from '../../errors.js'
-import { writeEvent } from '../../events.js'
+import { createSegment, deleteSegment, updateSegment } from '../../domain/segments.js'
+import { nameExists, notFound } from '../../errors.js'
 import { constraintSchema } from '../../schemas/constraint.js'
 import * as segments from '../../store/segments.js'
 import { readBodyWith } from '../../validate.js'
 import { change, created, empty, intParam } from '../http.js'
-import { requireProject } from './lookups.js'
 import type { ApiRouter } from '../api-router.js'
 
 const upsertSegmentSchema = z.object({
@@ -44,39 +43,20 @@ export function registerSegmentRoutes(api: ApiRouter, ctx: ServiceContext): void
 
   api.post('/api/admin/segments', 'admin', eventHandler(async (event) => {
     const body = await readBodyWith(event, upsertSegmentSchema)
-    const row = await change(ctx, event, async (tx, actor) => {
-      if (body.project) await requireProject(tx, body.project)
-      if (await segments.segmentNameTaken(tx, body.name)) throw nameExists(`A segment named "${body.name}" already exists.`)
-      const inserted = await segments.insertSegment(tx, body, actor.name, ctx.clock())
-      await writeEvent(tx, actor, ctx.clock, { type: 'segment-created', project: body.project ?? null, data: segments.toSegment(inserted) })
-      return inserted
-    })
+    const row = await change(ctx, event, (c) => createSegment(c, body))
     return created(event, ['segments', row.id], segments.toSegment(row))
   }))
 
   api.put('/api/admin/segments/:id', 'admin', eventHandler(async (event) => {
     const id = intParam(event, 'id')
     const body = await readBodyWith(event, upsertSegmentSchema)
-    await change(ctx, event, async (tx, actor) => {
-      const before = await segments.getSegment(tx, id)
-      if (!before) throw notFound(`Segment ${id}`)
-      if (body.project) await requireProject(tx, body.project)
-      if (await segments.segmentNameTaken(tx, body.name, id)) throw nameExists(`A segment named "${body.name}" already exists.`)
-      await segments.updateSegment(tx, id, body)
-      await writeEvent(tx, actor, ctx.clock, { type: 'segment-updated', project: body.project ?? null, data: { id, ...body }, preData: segments.toSegment(before) })
-    })
+    await change(ctx, event, (c) => updateSegment(c, id, body))
     return empty(event, 204)
   }))
 
   api.delete('/api/admin/segments/:id', 'admin', eventHandler(async (event) => {
     const id = intParam(event, 'id')
-    await change(ctx, event, async (tx, actor) => {
-      const row = await segments.getSegment(tx, id)
-      if (!row) throw notFound(`Segment ${id}`)
-      if ((row.used_in_features ?? 0) > 0) throw new ServiceError('ConflictError', `Segment ${id} is used by ${row.used_in_features} flag(s); remove it from their strategies first.`)
-      await segments.deleteSegment(tx, id)
-      await writeEvent(tx, actor, ctx.clock, { type: 'segment-deleted', project: row.project, preData: segments.toSegment(row) })
-    })
+    await change(ctx, event, (c) => deleteSegment(c, id))
     return empty(event, 204)
   }))
 }

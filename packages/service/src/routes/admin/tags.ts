@@ -1,8 +1,8 @@
 import { eventHandler } from 'h3'
 import { z } from 'zod'
 import type { ServiceContext } from '../../context.js'
-import { badData, nameExists, notFound } from '../../errors.js'
-import { writeEvent } from '../../events.js'
+import { createTag, createTagType, deleteTag, deleteTagType, updateTagType } from '../../domain/tags.js'
+import { nameExists, notFound } from '../../errors.js'
 import { urlSafeName } from '../../schemas/constraint.js'
 import * as tags from '../../store/tags.js'
 import { tagSchema } from '../../schemas/tag.js'
@@ -26,21 +26,13 @@ export function registerTagRoutes(api: ApiRouter, ctx: ServiceContext): void {
 
   api.post('/api/admin/tags', 'admin', eventHandler(async (event) => {
     const tag = await readBodyWith(event, tagSchema)
-    await change(ctx, event, async (tx, actor) => {
-      if (!(await tags.getTagType(tx, tag.type))) throw badData(`body.type: the tag type "${tag.type}" does not exist.`)
-      if (!(await tags.ensureTag(tx, tag, ctx.clock()))) throw nameExists(`The tag "${tag.type}:${tag.value}" already exists.`)
-      await writeEvent(tx, actor, ctx.clock, { type: 'tag-created', data: tag })
-    })
+    await change(ctx, event, (c) => createTag(c, tag))
     return created(event, ['tags', tag.type, tag.value], { version: 1, tag })
   }))
 
   api.delete('/api/admin/tags/:type/:value', 'admin', eventHandler(async (event) => {
     const tag = { type: param(event, 'type'), value: param(event, 'value') }
-    await change(ctx, event, async (tx, actor) => {
-      if (!(await tags.tagExists(tx, tag))) throw notFound(`Tag "${tag.type}:${tag.value}"`)
-      await tags.deleteTag(tx, tag)
-      await writeEvent(tx, actor, ctx.clock, { type: 'tag-deleted', data: tag })
-    })
+    await change(ctx, event, (c) => deleteTag(c, tag))
     return empty(event)
   }))
 
@@ -61,33 +53,20 @@ export function registerTagRoutes(api: ApiRouter, ctx: ServiceContext): void {
   api.post('/api/admin/tag-types', 'admin', eventHandler(async (event) => {
     const body = await readBodyWith(event, tagTypeSchema)
     const row = { name: body.name, description: body.description ?? null, icon: body.icon ?? null }
-    await change(ctx, event, async (tx, actor) => {
-      if (await tags.getTagType(tx, body.name)) throw nameExists(`The tag type "${body.name}" already exists.`)
-      await tags.insertTagType(tx, row, ctx.clock())
-      await writeEvent(tx, actor, ctx.clock, { type: 'tag-type-created', data: row })
-    })
+    await change(ctx, event, (c) => createTagType(c, row))
     return created(event, ['tag-types', row.name], tags.toTagType(row))
   }))
 
   api.put('/api/admin/tag-types/:name', 'admin', eventHandler(async (event) => {
     const name = param(event, 'name')
     const body = await readBodyWith(event, tagTypeSchema.omit({ name: true }))
-    await change(ctx, event, async (tx, actor) => {
-      const before = await tags.getTagType(tx, name)
-      if (!before) throw notFound(`Tag type "${name}"`)
-      await tags.updateTagType(tx, { name, description: body.description ?? null, icon: body.icon ?? null })
-      await writeEvent(tx, actor, ctx.clock, { type: 'tag-type-updated', data: { name, ...body }, preData: before })
-    })
+    await change(ctx, event, (c) => updateTagType(c, { name, description: body.description ?? null, icon: body.icon ?? null }, body))
     return empty(event)
   }))
 
   api.delete('/api/admin/tag-types/:name', 'admin', eventHandler(async (event) => {
     const name = param(event, 'name')
-    await change(ctx, event, async (tx, actor) => {
-      if (!(await tags.getTagType(tx, name))) throw notFound(`Tag type "${name}"`)
-      await tags.deleteTagType(tx, name)
-      await writeEvent(tx, actor, ctx.clock, { type: 'tag-type-deleted', data: { name } })
-    })
+    await change(ctx, event, (c) => deleteTagType(c, name))
     return empty(event)
   }))
 }

@@ -1,9 +1,8 @@
 import { eventHandler } from 'h3'
 import { z } from 'zod'
 import type { ServiceContext } from '../../context.js'
-import { refuseMachineAccount } from '../../actions/service-account.js'
-import { badData, nameExists, notFound } from '../../errors.js'
-import { writeEvent } from '../../events.js'
+import { createUser, deleteUser, updateUser } from '../../domain/users.js'
+import { badData, notFound } from '../../errors.js'
 import * as users from '../../store/users.js'
 import { readBodyWith } from '../../validate.js'
 import { change, created, empty, intParam } from '../http.js'
@@ -53,39 +52,20 @@ export function registerUserRoutes(api: ApiRouter, ctx: ServiceContext): void {
   api.post('/api/admin/user-admin', 'admin', eventHandler(async (event) => {
     const body = await readBodyWith(event, createUserSchema)
     if (!body.email && !body.username) throw badData('body: you must specify an email or a username.')
-    const row = await change(ctx, event, async (tx, actor) => {
-      if (await users.identityTaken(tx, body)) throw nameExists('A user with that email or username already exists.')
-      const inserted = await users.insertUser(tx, body, ctx.clock())
-      await writeEvent(tx, actor, ctx.clock, { type: 'user-created', data: users.toUser(inserted) })
-      return inserted
-    })
+    const row = await change(ctx, event, (c) => createUser(c, body))
     return created(event, ['user-admin', row.id], users.toUser(row))
   }))
 
   api.put('/api/admin/user-admin/:id', 'admin', eventHandler(async (event) => {
     const id = intParam(event, 'id')
     const body = await readBodyWith(event, updateUserSchema)
-    const row = await change(ctx, event, async (tx, actor) => {
-      const before = await users.getUser(tx, id)
-      if (!before) throw notFound(`User ${id}`)
-      refuseMachineAccount(before, 'be edited through the user admin API')
-      if (body.email && (await users.identityTaken(tx, { email: body.email }, id))) throw nameExists('A user with that email already exists.')
-      const after = await users.updateUser(tx, id, body)
-      await writeEvent(tx, actor, ctx.clock, { type: 'user-updated', data: users.toUser(after), preData: users.toUser(before) })
-      return after
-    })
+    const row = await change(ctx, event, (c) => updateUser(c, id, body))
     return users.toUser(row)
   }))
 
   api.delete('/api/admin/user-admin/:id', 'admin', eventHandler(async (event) => {
     const id = intParam(event, 'id')
-    await change(ctx, event, async (tx, actor) => {
-      const before = await users.getUser(tx, id)
-      if (!before) throw notFound(`User ${id}`)
-      refuseMachineAccount(before, 'be deleted through the user admin API')
-      await users.deleteUser(tx, id, ctx.clock())
-      await writeEvent(tx, actor, ctx.clock, { type: 'user-deleted', preData: users.toUser(before) })
-    })
+    await change(ctx, event, (c) => deleteUser(c, id))
     return empty(event)
   }))
 }

@@ -2,15 +2,13 @@ import type { H3Event } from 'h3'
 import { eventHandler } from 'h3'
 import { z } from 'zod'
 import type { ServiceContext } from '../../context.js'
-import { fixVariantWeights } from '../../domain/variant-weights.js'
-import { writeEvent } from '../../events.js'
+import { requireFeature, requireProjectEnvironment } from '../../domain/lookups.js'
+import { setFlagVariants, setFlagVariantsIn } from '../../domain/variants.js'
 import { applyJsonPatch, patchSchema } from '../../patch.js'
 import { type VariantInput, variantSchema } from '../../schemas/variant.js'
-import { featureEnvironments, setEnvironmentVariants } from '../../store/features.js'
-import { projectEnvironments } from '../../store/projects.js'
+import { featureEnvironments } from '../../store/features.js'
 import { parseWith, readBodyWith } from '../../validate.js'
 import { change, param } from '../http.js'
-import { requireEnvironment, requireFeature, requireProjectEnvironment } from './lookups.js'
 import type { ApiRouter } from '../api-router.js'
 
 const FEATURE = '/api/admin/projects/:projectId/features/:featureName'
@@ -30,26 +28,8 @@ export function registerVariantRoutes(api: ApiRouter, ctx: ServiceContext): void
 
   /** Stores `variants` in the given environments (all of the project's when none). */
   async function save(event: H3Event, variants: VariantInput[], environments?: string[]) {
-    const project = param(event, 'projectId')
-    const fixed = fixVariantWeights(variants, 'body')
-    await change(ctx, event, async (tx, actor) => {
-      const feature = await requireFeature(tx, project, param(event, 'featureName'), { lock: true })
-      const targets = environments ?? (await projectEnvironments(tx, project))
-      const before = await featureEnvironments(tx, feature.name)
-      for (const environment of targets) {
-        await requireProjectEnvironment(tx, project, environment)
-        await setEnvironmentVariants(tx, feature.name, environment, fixed)
-        await writeEvent(tx, actor, ctx.clock, {
-          type: 'feature-environment-variants-updated',
-          project,
-          featureName: feature.name,
-          environment,
-          data: { variants: fixed },
-          preData: { variants: before.find((row) => row.name === environment)?.variants ?? [] },
-        })
-      }
-    })
-    return { version: 1, variants: fixed }
+    const input = { project: param(event, 'projectId'), feature: param(event, 'featureName'), variants, environments }
+    return { version: 1, variants: await change(ctx, event, (c) => setFlagVariants(c, input)) }
   }
 
   const read = async (event: H3Event, environment?: string) => {
@@ -72,7 +52,7 @@ export function registerVariantRoutes(api: ApiRouter, ctx: ServiceContext): void
 
   api.put(`${FEATURE}/variants-batch`, 'admin', eventHandler(async (event) => {
     const body = await readBodyWith(event, z.object({ variants: variantsSchema, environments: z.array(z.string().min(1)).min(1, 'must list at least one environment') }))
-    for (const environment of body.environments) await requireEnvironment(ctx.db, environment)
-    return save(event, body.variants, body.environments)
+    const input = { project: param(event, 'projectId'), feature: param(event, 'featureName'), ...body }
+    return { version: 1, variants: await change(ctx, event, (c) => setFlagVariantsIn(c, input)) }
   }))
 }

@@ -4,19 +4,48 @@ import { eventHandler, getQuery, getRequestHeader, setResponseHeader, setRespons
 import { clientToken } from '../../auth.js'
 import type { ServiceContext } from '../../context.js'
 import { badData, notFound } from '../../errors.js'
-import { type ClientFeaturesQuery, readClientFeatures } from '../../store/client-features.js'
+import { createLruCache } from '../../lru-cache.js'
+import { type ClientFeaturesQuery, readClientFeatures, readClientFeaturesSnapshot } from '../../store/client-features.js'
+import { readRevision } from '../../store/revision.js'
 import { param } from '../http.js'
 import type { ApiRouter } from '../api-router.js'
+
+/** One scope's answer at one revision: the body bytes and their ETag. */
+interface CachedAnswer {
+  revision: number
+  body: string
+  etag: string
+}
+
+/** Scopes (token environment and projects, query filters) whose answers are kept, and their total size. */
+const CACHE_ENTRIES = 1_000
+const CACHE_BYTES = 64 * 1024 * 1024
 
 /**
  * `GET /api/client/features`: the token's environment and projects, narrowed by the `project`,
  * `namePrefix` and `tag` query filters. A strong ETag over the body bytes; 304 on If-None-Match.
+ *
+ * Answers are cached per scope at the revision they were read at (store/revision.ts), in this
+ * app's own cache: a poll at an unchanged revision costs one revision query, no snapshot and no
+ * hash. The revision comes from the database, so a change made through another instance is seen.
  */
 export function registerClientFeatureRoutes(api: ApiRouter, ctx: ServiceContext): void {
-  api.get('/api/client/features', 'client', eventHandler(async (event) => {
-    const payload = await readClientFeatures(ctx.db, clientQuery(event))
-    return sendWithEtag(event, JSON.stringify(payload))
-  }))
+  const cache = createLruCache<string, CachedAnswer>({ maxEntries: CACHE_ENTRIES, maxWeight: CACHE_BYTES, weigh: (answer) => answer.body.length })
+
+  async function answer(query: ClientFeaturesQuery): Promise<CachedAnswer> {
+    const scope = scopeKey(query)
+    const cached = cache.get(scope)
+    if (cached && cached.revision === (await readRevision(ctx.db))) return cached
+    const { revision, payload } = await readClientFeaturesSnapshot(ctx.db, query)
+    const body = JSON.stringify(payload)
+    const fresh = { revision, body, etag: etagOf(body) }
+    // A slower reader of an older snapshot does not replace a newer answer.
+    const latest = cache.get(scope)
+    if (!latest || latest.revision <= revision) cache.set(scope, fresh)
+    return fresh
+  }
+
+  api.get('/api/client/features', 'client', eventHandler(async (event) => sendWithEtag(event, await answer(clientQuery(event)))))
 
   api.get('/api/client/features/:featureName', 'client', eventHandler(async (event) => {
     const name = param(event, 'featureName')
@@ -54,8 +83,16 @@ function list(value: unknown): string[] {
   return items.flatMap((item) => String(item).split(',')).map((item) => item.trim()).filter(Boolean)
 }
 
-function sendWithEtag(event: H3Event, body: string): string | null {
-  const etag = `"${createHash('sha256').update(body).digest('base64url').slice(0, 32)}"`
+/** The cache key of a query: the same scope and filters, in the same order, give the same body. */
+function scopeKey(query: ClientFeaturesQuery): string {
+  return JSON.stringify([query.environment, query.projects ?? null, query.namePrefix ?? null, query.tags?.map((tag) => [tag.type, tag.value]) ?? null])
+}
+
+function etagOf(body: string): string {
+  return `"${createHash('sha256').update(body).digest('base64url').slice(0, 32)}"`
+}
+
+function sendWithEtag(event: H3Event, { body, etag }: CachedAnswer): string | null {
   setResponseHeader(event, 'etag', etag)
   setResponseHeader(event, 'cache-control', 'no-cache')
   const ifNoneMatch = getRequestHeader(event, 'if-none-match')

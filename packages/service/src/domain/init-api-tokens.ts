@@ -1,11 +1,11 @@
-import type { ServiceConfig } from './config.js'
-import type { Clock } from './context.js'
-import type { Database } from './db/database.js'
-import { writeEvent } from './events.js'
-import type { Logger } from './logger.js'
-import { deleteUnlistedInitTokens, insertApiToken, toApiToken } from './store/api-tokens.js'
-import { getEnvironment } from './store/environments.js'
-import { getProject } from './store/projects.js'
+import type { ServiceConfig } from '../config.js'
+import type { Clock } from '../context.js'
+import type { Database } from '../db/database.js'
+import type { Logger } from '../logger.js'
+import { deleteUnlistedInitTokens, insertApiToken, toApiToken } from '../store/api-tokens.js'
+import { getEnvironment } from '../store/environments.js'
+import { getProject } from '../store/projects.js'
+import { recordEvent } from './change.js'
 
 /** Serializes this step across service instances starting together on one PostgreSQL. */
 const INIT_TOKENS_LOCK = 424243
@@ -19,7 +19,7 @@ const INIT_TOKENS_LOCK = 424243
  * is the token, as in Unleash. Every instance on one database must list the same tokens: each
  * start applies its own list.
  */
-export async function insertInitTokens(db: Database, config: ServiceConfig, clock: Clock, logger: Logger): Promise<void> {
+export async function syncInitApiTokens(db: Database, config: ServiceConfig, clock: Clock, logger: Logger): Promise<void> {
   await db.transaction(async (tx) => {
     await tx.query(`SELECT pg_advisory_xact_lock(${INIT_TOKENS_LOCK})`)
     const listed: string[] = []
@@ -48,7 +48,7 @@ export async function insertInitTokens(db: Database, config: ServiceConfig, cloc
       )
     }
     for (const row of await deleteUnlistedInitTokens(tx, listed)) {
-      await writeEvent(tx, { name: 'system' }, clock, {
+      await recordEvent({ tx, actor: { name: 'system' }, clock }, {
         type: 'api-token-deleted',
         environment: row.type === 'admin' ? null : row.environment,
         preData: toApiToken(row),

@@ -1,5 +1,5 @@
 import { timingSafeEqual } from 'node:crypto'
-import { hashSecret, randomSecret } from '../tokens.js'
+import { hashSecret, randomSecret } from '../token-secrets.js'
 
 /** A new signal token secret: 64 hex characters, shown once; only its SHA-256 hash is stored. */
 export function newSignalTokenSecret(): string {

@@ -1,3 +1,7 @@
+// Token secrets of every kind (API, personal access, signal): their text form, how they are made,
+// hashed (only hashes are stored), compared and shown. The stores are store/api-tokens.ts and
+// store/personal-tokens.ts; INIT_*_API_TOKENS are applied by domain/init-api-tokens.ts.
+
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto'
 
 /** Unleash's API token form: `project:environment.secret` (`*` = all projects / environments). */

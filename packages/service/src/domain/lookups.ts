@@ -1,10 +1,10 @@
-import type { Queryable } from '../../db/database.js'
-import { notFound } from '../../errors.js'
-import { getEnvironment } from '../../store/environments.js'
-import { type FeatureRow, getFeature, lockFeature } from '../../store/features.js'
-import { getProject, projectEnvironments, type ProjectRow } from '../../store/projects.js'
+import type { Queryable } from '../db/database.js'
+import { notFound } from '../errors.js'
+import { getEnvironment } from '../store/environments.js'
+import { type FeatureRow, getFeature, lockFeature } from '../store/features.js'
+import { getProject, projectEnvironments, type ProjectRow } from '../store/projects.js'
 
-/** Lookups shared by admin routes: each answers 404 with a message naming what is missing. */
+/** Lookups every domain operation (and the admin routes' reads) share: each throws 404 naming what is missing. */
 
 export async function requireProject(q: Queryable, id: string): Promise<ProjectRow> {
   const project = await getProject(q, id)

@@ -3,10 +3,10 @@ import { ConfigError, parseServiceConfig } from '../src/config.js'
 import { createPgliteDatabase } from '../src/db/pglite.js'
 import { migrate } from '../src/db/migrate.js'
 import { MIGRATIONS } from '../src/db/migrations/index.js'
-import { insertInitTokens } from '../src/init-tokens.js'
+import { syncInitApiTokens } from '../src/domain/init-api-tokens.js'
 import { silentLogger } from '../src/logger.js'
 import { type RunningService, startService } from '../src/server.js'
-import { displayToken, hashSecret } from '../src/tokens.js'
+import { displayToken, hashSecret } from '../src/token-secrets.js'
 import { tempDir } from '@vexil/test-fixtures/temp-dir.ts'
 
 // INIT_ADMIN_API_TOKENS and INIT_CLIENT_API_TOKENS are the deployment's list of bootstrap
@@ -125,7 +125,7 @@ describe('tokens an older version created from INIT_*', () => {
       const api = await legacy(`*:*.${secret('api-')}`, 'admin-init-token')
       await db.query(`INSERT INTO events (type, created_by, created_at, data) VALUES ('api-token-created', 'admin', now(), $1)`, [JSON.stringify({ id: api })])
       await migrate(db)
-      await insertInitTokens(db, parseServiceConfig({ INIT_ADMIN_API_TOKENS: ADMIN_A }), () => now, silentLogger)
+      await syncInitApiTokens(db, parseServiceConfig({ INIT_ADMIN_API_TOKENS: ADMIN_A }), () => now, silentLogger)
       const rows = await db.query<{ id: number }>('SELECT id FROM api_tokens ORDER BY id')
       expect(rows.map((row) => row.id)).toEqual([1, api])
     } finally {
