@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto'
+import { matchesIfNoneMatch } from '@vexil/server-kit'
 import type { H3Event } from 'h3'
 import { eventHandler, getQuery, getRequestHeader, setResponseHeader, setResponseStatus } from 'h3'
 import { clientToken } from '../../auth.js'
@@ -95,8 +96,7 @@ function etagOf(body: string): string {
 function sendWithEtag(event: H3Event, { body, etag }: CachedAnswer): string | null {
   setResponseHeader(event, 'etag', etag)
   setResponseHeader(event, 'cache-control', 'no-cache')
-  const ifNoneMatch = getRequestHeader(event, 'if-none-match')
-  if (ifNoneMatch && ifNoneMatch.split(',').some((tag) => tag.trim() === etag || tag.trim() === '*')) {
+  if (matchesIfNoneMatch(getRequestHeader(event, 'if-none-match'), etag)) {
     setResponseStatus(event, 304)
     return null
   }
