@@ -1,5 +1,5 @@
 import { type CompileEnvironment, type CompiledStrategy, compileStrategy } from './compile-strategy.js'
-import { stringify, toNumber } from './context.js'
+import { stringify, toNumber } from './coerce.js'
 import type { EvaluatedToggle, FeatureDefinition } from './types.js'
 import { type VariantSet, compileVariantSet } from './variants.js'
 

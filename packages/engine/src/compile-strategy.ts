@@ -1,5 +1,7 @@
 import { type ConstraintCache, compileConstraint } from './constraints/index.js'
-import { type Frame, type SlotTable, stringify, toNumber } from './context.js'
+import { stringify, toNumber } from './coerce.js'
+import type { Frame } from './frame.js'
+import type { SlotTable } from './slot-table.js'
 import { CustomStrategyError } from './errors.js'
 import { GATE_COST, type Gate, PREDICATE, gate, neverGate } from './gates.js'
 import { BUILT_IN_STRATEGIES } from './strategies/index.js'

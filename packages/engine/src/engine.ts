@@ -1,12 +1,14 @@
 import type { CompileEnvironment } from './compile-strategy.js'
 import { type CompiledFeature, compileAlwaysOff, compileFeature } from './compile-feature.js'
 import type { ConstraintCache } from './constraints/index.js'
-import { createSlotTable, type Frame, stringify } from './context.js'
+import { stringify } from './coerce.js'
+import type { Frame } from './frame.js'
+import { createSlotTable } from './slot-table.js'
 import { evaluateFeature, isFeatureEnabled } from './evaluate.js'
 import type { DateData } from './constraints/date.js'
 import { DATE } from './gates.js'
 import { DISABLED_VARIANT, unknownToggle } from './outcomes.js'
-import { type StateChange, readState } from './state.js'
+import { type PayloadChange, readPayload } from './read-payload.js'
 import type {
   ClientFeaturesPayload,
   Context,
@@ -115,7 +117,7 @@ export function createEngine(options: EngineOptions = {}): Engine {
     fullSize = slots.size
   }
 
-  function apply(change: StateChange, warnings: string[]): void {
+  function apply(change: PayloadChange, warnings: string[]): void {
     if (change.kind === 'replace') {
       definitions = change.features
       segments = change.segments
@@ -176,7 +178,7 @@ export function createEngine(options: EngineOptions = {}): Engine {
     load(state) {
       dateTargets = undefined
       const warnings: string[] = []
-      const change = readState(state, warnings)
+      const change = readPayload(state, warnings)
       if (change) apply(change, warnings)
       return warnings
     },

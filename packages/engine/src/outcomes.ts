@@ -1,4 +1,4 @@
-import { stringify } from './context.js'
+import { stringify } from './coerce.js'
 import type { EvaluatedToggle, Variant, VariantPayload } from './types.js'
 
 // Every possible result of a flag is built once per payload, frozen and shared: evaluation

@@ -1,4 +1,6 @@
-import { type FieldAccessor, type Frame, type SlotTable, readField, stringify, toNumber } from './context.js'
+import { stringify, toNumber } from './coerce.js'
+import { type FieldAccessor, type Frame, readField } from './frame.js'
+import type { SlotTable } from './slot-table.js'
 import { type Bucketer, VARIANT_SEED, bucketOf, createBucketer } from './hash.js'
 
 /** A compiled weighted choice (evaluation-semantics.md section 6). */

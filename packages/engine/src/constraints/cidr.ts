@@ -1,4 +1,4 @@
-import { readField } from '../context.js'
+import { readField } from '../frame.js'
 import { compileRangeMatcher } from '../ip.js'
 import type { ConstraintSpec, Predicate } from './types.js'
 

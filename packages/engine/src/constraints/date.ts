@@ -1,4 +1,4 @@
-import { type Frame, currentTime } from '../context.js'
+import { type Frame, currentTime } from '../frame.js'
 import type { ConstraintSpec } from './types.js'
 
 export interface DateData {

@@ -1,4 +1,5 @@
-import { type SlotTable, stringify } from '../context.js'
+import { stringify } from '../coerce.js'
+import type { SlotTable } from '../slot-table.js'
 import { DATE, type Gate, IN, NEVER, NOT_IN, NUMBER, PREDICATE, SEMVER, STRING, gate, neverGate } from '../gates.js'
 import { compileCidr } from './cidr.js'
 import { compileDate } from './date.js'

@@ -1,6 +1,6 @@
 import parseSemver from 'semver/functions/parse.js'
 import type { SemVer } from 'semver'
-import { type FieldAccessor, type Frame, readField } from '../context.js'
+import { type FieldAccessor, type Frame, readField } from '../frame.js'
 import type { ConstraintSpec } from './types.js'
 
 const COMPARE: Record<string, (order: number) => boolean> = {

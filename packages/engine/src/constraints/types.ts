@@ -1,4 +1,5 @@
-import type { FieldAccessor, Frame, SlotTable } from '../context.js'
+import type { FieldAccessor, Frame } from '../frame.js'
+import type { SlotTable } from '../slot-table.js'
 
 /** A test that does not need a dedicated gate kind (rare or expensive operators). */
 export type Predicate = (frame: Frame) => boolean

@@ -1,4 +1,4 @@
-import { readField } from '../context.js'
+import { readField } from '../frame.js'
 import { PREDICATE, gate, neverGate } from '../gates.js'
 import { compileRangeMatcher } from '../ip.js'
 import { listParameter } from './params.js'

@@ -1,4 +1,4 @@
-import type { SlotTable } from '../context.js'
+import type { SlotTable } from '../slot-table.js'
 import type { Gate } from '../gates.js'
 
 export interface StrategyInput {

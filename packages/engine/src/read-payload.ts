@@ -1,6 +1,6 @@
 // Reads a client features payload (full form or delta events) into validated changes.
 // Input comes from the network: anything malformed is skipped with a warning, never thrown.
-import { stringify, toNumber } from './context.js'
+import { stringify, toNumber } from './coerce.js'
 import type { FeatureDefinition, SegmentDefinition } from './types.js'
 
 export type DeltaStep =
@@ -10,7 +10,7 @@ export type DeltaStep =
   | { kind: 'segment-updated'; id: number; segment: SegmentDefinition }
   | { kind: 'segment-removed'; id: number }
 
-export type StateChange =
+export type PayloadChange =
   | { kind: 'replace'; features: Map<string, FeatureDefinition>; segments: Map<number, SegmentDefinition> }
   | { kind: 'delta'; steps: DeltaStep[] }
 
@@ -90,7 +90,7 @@ function readEvent(event: unknown, warnings: string[]): DeltaStep | undefined {
 }
 
 /** A delta has an `events` array; otherwise a full payload has a `features` array (Node SDK rule). */
-export function readState(state: unknown, warnings: string[]): StateChange | undefined {
+export function readPayload(state: unknown, warnings: string[]): PayloadChange | undefined {
   if (!isObject(state)) {
     warnings.push('the payload is not an object; nothing was loaded')
     return undefined
