@@ -5,8 +5,7 @@ import { stringify } from './coerce.js'
 import type { Frame } from './frame.js'
 import { createSlotTable } from './slot-table.js'
 import { evaluateFeature, isFeatureEnabled } from './evaluate.js'
-import type { DateData } from './constraints/date.js'
-import { DATE } from './gates.js'
+import { DATE, type GateOf } from './gates.js'
 import { DISABLED_VARIANT, unknownToggle } from './outcomes.js'
 import { type PayloadChange, readPayload } from './read-payload.js'
 import type {
@@ -214,8 +213,8 @@ export function createEngine(options: EngineOptions = {}): Engine {
       // DATE constraints are the only clock readers: an answer computed at `after` holds until
       // the first constraint date at or after it.
       dateTargets ??= [...constraints.values()]
-        .filter((gate) => gate.kind === DATE)
-        .map((gate) => (gate.data as DateData).target)
+        .filter((gate): gate is GateOf<typeof DATE> => gate.kind === DATE)
+        .map((gate) => gate.data.target)
         .sort((a, b) => a - b)
       for (const target of dateTargets) if (target >= after) return target
       return Number.POSITIVE_INFINITY

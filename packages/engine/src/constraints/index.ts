@@ -1,6 +1,6 @@
 import { stringify } from '../coerce.js'
 import type { SlotTable } from '../slot-table.js'
-import { DATE, type Gate, IN, NEVER, NOT_IN, NUMBER, PREDICATE, SEMVER, STRING, gate, neverGate } from '../gates.js'
+import { DATE, type Gate, IN, NOT_IN, NUMBER, PREDICATE, SEMVER, STRING, gate, neverGate } from '../gates.js'
 import { compileCidr } from './cidr.js'
 import { compileDate } from './date.js'
 import { compileNumber } from './number.js'
@@ -11,27 +11,43 @@ import type { ConstraintSpec } from './types.js'
 
 export type { Predicate } from './types.js'
 
-/** Each operator's gate kind and the compiler of its data; undefined data means "always false". */
-const OPERATORS: Record<string, { kind: number; compile: (spec: ConstraintSpec) => unknown }> = {
-  IN: { kind: IN, compile: (spec) => spec.slots.membership(spec.field, spec.values) },
-  NOT_IN: { kind: NOT_IN, compile: (spec) => spec.slots.membership(spec.field, spec.values) },
-  STR_STARTS_WITH: { kind: STRING, compile: compileString },
-  STR_ENDS_WITH: { kind: STRING, compile: compileString },
-  STR_CONTAINS: { kind: STRING, compile: compileString },
-  NUM_EQ: { kind: NUMBER, compile: compileNumber },
-  NUM_GT: { kind: NUMBER, compile: compileNumber },
-  NUM_GTE: { kind: NUMBER, compile: compileNumber },
-  NUM_LT: { kind: NUMBER, compile: compileNumber },
-  NUM_LTE: { kind: NUMBER, compile: compileNumber },
-  DATE_AFTER: { kind: DATE, compile: compileDate },
-  DATE_BEFORE: { kind: DATE, compile: compileDate },
-  SEMVER_EQ: { kind: SEMVER, compile: compileSemver },
-  SEMVER_GT: { kind: SEMVER, compile: compileSemver },
-  SEMVER_GTE: { kind: SEMVER, compile: compileSemver },
-  SEMVER_LT: { kind: SEMVER, compile: compileSemver },
-  SEMVER_LTE: { kind: SEMVER, compile: compileSemver },
-  REGEX: { kind: PREDICATE, compile: compileRegexConstraint },
-  IN_CIDR: { kind: PREDICATE, compile: compileCidr },
+type OperatorCompiler = (spec: ConstraintSpec) => Gate
+
+/** Data the operator cannot use (undefined) makes a never-gate: false, or true when inverted. */
+function orNever<T>(spec: ConstraintSpec, data: T | undefined, toGate: (data: T) => Gate): Gate {
+  return data === undefined ? neverGate(spec.inverted) : toGate(data)
+}
+
+const inGate: OperatorCompiler = (spec) => gate(IN, spec.slots.membership(spec.field, spec.values), spec.inverted)
+const notInGate: OperatorCompiler = (spec) => gate(NOT_IN, spec.slots.membership(spec.field, spec.values), spec.inverted)
+const stringGate: OperatorCompiler = (spec) => gate(STRING, compileString(spec), spec.inverted)
+const numberGate: OperatorCompiler = (spec) => orNever(spec, compileNumber(spec), (data) => gate(NUMBER, data, spec.inverted))
+const dateGate: OperatorCompiler = (spec) => orNever(spec, compileDate(spec), (data) => gate(DATE, data, spec.inverted))
+const semverGate: OperatorCompiler = (spec) => orNever(spec, compileSemver(spec), (data) => gate(SEMVER, data, spec.inverted))
+const regexGate: OperatorCompiler = (spec) => orNever(spec, compileRegexConstraint(spec), (data) => gate(PREDICATE, data, spec.inverted))
+const cidrGate: OperatorCompiler = (spec) => gate(PREDICATE, compileCidr(spec), spec.inverted)
+
+/** Each operator's compiler. */
+const OPERATORS: Record<string, OperatorCompiler> = {
+  IN: inGate,
+  NOT_IN: notInGate,
+  STR_STARTS_WITH: stringGate,
+  STR_ENDS_WITH: stringGate,
+  STR_CONTAINS: stringGate,
+  NUM_EQ: numberGate,
+  NUM_GT: numberGate,
+  NUM_GTE: numberGate,
+  NUM_LT: numberGate,
+  NUM_LTE: numberGate,
+  DATE_AFTER: dateGate,
+  DATE_BEFORE: dateGate,
+  SEMVER_EQ: semverGate,
+  SEMVER_GT: semverGate,
+  SEMVER_GTE: semverGate,
+  SEMVER_LT: semverGate,
+  SEMVER_LTE: semverGate,
+  REGEX: regexGate,
+  IN_CIDR: cidrGate,
 }
 
 export const SUPPORTED_OPERATORS: readonly string[] = Object.keys(OPERATORS)
@@ -77,8 +93,8 @@ export function compileConstraint(definition: unknown, slots: SlotTable, cache: 
   }
   const raw = definition as Record<string, unknown>
   const operator = typeof raw.operator === 'string' ? raw.operator : ''
-  const entry = Object.prototype.hasOwnProperty.call(OPERATORS, operator) ? OPERATORS[operator] : undefined
-  if (!entry) {
+  const compile = Object.prototype.hasOwnProperty.call(OPERATORS, operator) ? OPERATORS[operator] : undefined
+  if (!compile) {
     warn(`unknown constraint operator "${String(raw.operator)}"; the constraint never matches`)
     return neverGate()
   }
@@ -96,8 +112,7 @@ export function compileConstraint(definition: unknown, slots: SlotTable, cache: 
     if (cached.memo < 0) cached.memo = slots.memo()
     return cached
   }
-  const data = entry.compile({ contextName, operator, values, value, caseInsensitive, field: slots.field(contextName), slots })
-  const compiled = data === undefined ? gate(NEVER, undefined, inverted) : gate(entry.kind, data, inverted)
+  const compiled = compile({ contextName, operator, values, value, caseInsensitive, inverted, field: slots.field(contextName), slots })
   if (shareable) cache.set(key, compiled)
   return compiled
 }

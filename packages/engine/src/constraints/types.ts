@@ -11,6 +11,7 @@ export interface ConstraintSpec {
   values: string[]
   value: string | undefined
   caseInsensitive: boolean
+  inverted: boolean
   field: FieldAccessor
   slots: SlotTable
 }
