@@ -3,6 +3,7 @@ import { stringify, toNumber } from './coerce.js'
 import type { Frame } from './frame.js'
 import type { SlotTable } from './slot-table.js'
 import { CustomStrategyError } from './errors.js'
+import type { ParseCaches } from './parse-cache.js'
 import { GATE_COST, type Gate, PREDICATE, gate, neverGate } from './gates.js'
 import { BUILT_IN_STRATEGIES } from './strategies/index.js'
 import { groupIdParameter } from './strategies/params.js'
@@ -15,6 +16,7 @@ export interface CompileEnvironment {
   hostname: string
   slots: SlotTable
   constraints: ConstraintCache
+  caches: ParseCaches
   /** Compiled segments of this load, by id. */
   segmentGates: Map<number, Gate[]>
   warn: (message: string) => void
@@ -56,7 +58,7 @@ function compileSegment(id: number, env: CompileEnvironment): Gate[] | undefined
   const segment = env.segments.get(id)
   if (!segment) return undefined
   const constraints = Array.isArray(segment.constraints) ? segment.constraints : []
-  const gates = constraints.map((constraint) => compileConstraint(constraint, env.slots, env.constraints, (m) => env.warn(`segment ${id}: ${m}`)))
+  const gates = constraints.map((constraint) => compileConstraint(constraint, env, (m) => env.warn(`segment ${id}: ${m}`)))
   env.segmentGates.set(id, gates)
   return gates
 }
@@ -65,7 +67,7 @@ function compileTest(name: string, parameters: Record<string, unknown>, featureN
   const custom = env.customStrategies.get(name)
   if (custom) return compileCustom(custom, parameters, featureName)
   const builtIn = BUILT_IN_STRATEGIES.get(name)
-  if (builtIn) return builtIn({ parameters, featureName, hostname: env.hostname, slots: env.slots })
+  if (builtIn) return builtIn({ parameters, featureName, hostname: env.hostname, slots: env.slots, caches: env.caches })
   env.warn(`${featureName}: unknown strategy "${name}"; it never matches`)
   return neverGate()
 }
@@ -85,7 +87,7 @@ export function compileStrategy(definition: unknown, featureName: string, env: C
 
   const gates: Gate[] = []
   for (const constraint of Array.isArray(raw.constraints) ? raw.constraints : []) {
-    gates.push(compileConstraint(constraint, env.slots, env.constraints, warn))
+    gates.push(compileConstraint(constraint, env, warn))
   }
   for (const id of Array.isArray(raw.segments) ? raw.segments : []) {
     const segmentGates = compileSegment(toNumber(id), env)

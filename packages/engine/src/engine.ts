@@ -1,6 +1,9 @@
 import type { CompileEnvironment } from './compile-strategy.js'
 import { type CompiledFeature, compileAlwaysOff, compileFeature } from './compile-feature.js'
 import type { ConstraintCache } from './constraints/index.js'
+import { parseContextVersion } from './constraints/semver.js'
+import { parseAddress } from './ip.js'
+import { type ParseCaches, createParseCache } from './parse-cache.js'
 import { stringify } from './coerce.js'
 import type { Frame } from './frame.js'
 import { createSlotTable } from './slot-table.js'
@@ -76,6 +79,11 @@ export function createEngine(options: EngineOptions = {}): Engine {
   // Replaced with every full payload, so slots of constraints no flag uses are not kept forever.
   let slots = createSlotTable()
   let constraints: ConstraintCache = new Map()
+  // Kept across loads: they hold parses of context values, which do not depend on the payload.
+  const caches: ParseCaches = {
+    versions: createParseCache(parseContextVersion),
+    addresses: createParseCache((text) => parseAddress(text) ?? null),
+  }
 
   let definitions = new Map<string, FeatureDefinition>()
   let segments = new Map<number, SegmentDefinition>()
@@ -86,7 +94,7 @@ export function createEngine(options: EngineOptions = {}): Engine {
   let fullSize = 0
 
   function compileAll(names: Iterable<string>, warnings: string[]): void {
-    const env: CompileEnvironment = { customStrategies, segments, hostname, slots, constraints, segmentGates: new Map(), warn: (m) => warnings.push(m) }
+    const env: CompileEnvironment = { customStrategies, segments, hostname, slots, constraints, caches, segmentGates: new Map(), warn: (m) => warnings.push(m) }
     for (const name of names) {
       const definition = definitions.get(name)
       if (!definition) {

@@ -1,4 +1,5 @@
 import { stringify } from '../coerce.js'
+import type { ParseCaches } from '../parse-cache.js'
 import type { SlotTable } from '../slot-table.js'
 import { DATE, type Gate, IN, NOT_IN, NUMBER, PREDICATE, SEMVER, STRING, gate, neverGate } from '../gates.js'
 import { compileCidr } from './cidr.js'
@@ -86,7 +87,15 @@ function constraintKey(operator: string, contextName: string, inverted: boolean,
  * Compiles one constraint. An unknown operator is false even when inverted (Node SDK);
  * otherwise `inverted` negates the operator's answer, including its "missing or invalid" false.
  */
-export function compileConstraint(definition: unknown, slots: SlotTable, cache: ConstraintCache, warn: (message: string) => void): Gate {
+/** What compiling a constraint uses besides the constraint: the engine's slots and caches. */
+export interface ConstraintEnvironment {
+  slots: SlotTable
+  /** Constraints compiled so far in this payload, shared by identical ones. */
+  constraints: ConstraintCache
+  caches: ParseCaches
+}
+
+export function compileConstraint(definition: unknown, env: ConstraintEnvironment, warn: (message: string) => void): Gate {
   if (definition === null || typeof definition !== 'object') {
     warn('a constraint is not an object; it never matches')
     return neverGate()
@@ -107,12 +116,13 @@ export function compileConstraint(definition: unknown, slots: SlotTable, cache: 
   // and hashing their keys made compiling slow.
   const shareable = values.length <= MAX_SHARED_VALUES
   const key = shareable ? constraintKey(operator, contextName, inverted, caseInsensitive, value, values) : ''
+  const { slots, constraints: cache } = env
   const cached = shareable ? cache.get(key) : undefined
   if (cached) {
     if (cached.memo < 0) cached.memo = slots.memo()
     return cached
   }
-  const compiled = compile({ contextName, operator, values, value, caseInsensitive, inverted, field: slots.field(contextName), slots })
+  const compiled = compile({ contextName, operator, values, value, caseInsensitive, inverted, field: slots.field(contextName), slots, caches: env.caches })
   if (shareable) cache.set(key, compiled)
   return compiled
 }

@@ -1,4 +1,5 @@
 import type { FieldAccessor, Frame } from '../frame.js'
+import type { ParseCaches } from '../parse-cache.js'
 import type { SlotTable } from '../slot-table.js'
 
 /** A test that does not need a dedicated gate kind (rare or expensive operators). */
@@ -14,4 +15,5 @@ export interface ConstraintSpec {
   inverted: boolean
   field: FieldAccessor
   slots: SlotTable
+  caches: ParseCaches
 }
