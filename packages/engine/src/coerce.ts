@@ -21,7 +21,7 @@ export function toNumber(value: unknown): number {
   return Number.NaN
 }
 
-/** A JSON object (not null, not an array): the shape every payload entry must have. */
+/** An object whose fields can be read (arrays included: their named fields read as missing). */
 export function isObject(value: unknown): value is Record<string, unknown> {
-  return value !== null && typeof value === 'object' && !Array.isArray(value)
+  return value !== null && typeof value === 'object'
 }

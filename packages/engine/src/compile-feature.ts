@@ -1,6 +1,8 @@
+import { isObject, stringify, toNumber } from './coerce.js'
 import { type CompileEnvironment, type CompiledStrategy, compileStrategy } from './compile-strategy.js'
-import { stringify, toNumber } from './coerce.js'
-import type { EvaluatedToggle, FeatureDefinition } from './types.js'
+import { featureVariant } from './outcomes.js'
+import type { StoredFeature } from './raw-payload.js'
+import type { EvaluatedToggle, Variant } from './types.js'
 import { type VariantSet, compileVariantSet } from './variants.js'
 
 export interface CompiledDependency {
@@ -15,14 +17,14 @@ export interface CompiledDependency {
 export interface CompiledFeature {
   readonly name: string
   /** The definition exactly as received, for server-side SDK payloads and backups. */
-  readonly definition: FeatureDefinition
+  readonly definition: StoredFeature
   readonly enabled: boolean
   readonly strategies: CompiledStrategy[]
   readonly dependencies: CompiledDependency[] | undefined
   readonly variants: VariantSet | undefined
   readonly impressionData: boolean
-  /** The feature-level variant definitions, turned into results on first use. */
-  readonly variantDefinitions: readonly unknown[]
+  /** The feature-level variants as results, in definition order. */
+  readonly variantResults: readonly Variant[]
   /**
    * Results, built on first use and then shared (compiling 10k flags allocates less):
    * [OFF, ON_WITHOUT_VARIANT, ...one per feature variant]. See `evaluate.ts`.
@@ -33,71 +35,72 @@ export interface CompiledFeature {
 
 function compileDependencies(raw: unknown, featureName: string, warn: (m: string) => void): CompiledDependency[] | undefined {
   if (!Array.isArray(raw) || raw.length === 0) return undefined
-  return raw.map((dependency): CompiledDependency => {
-    const parent = stringify((dependency as { feature?: unknown } | null)?.feature)
+  return raw.map((entry: unknown): CompiledDependency => {
+    const dependency = isObject(entry) ? entry : {}
+    const parent = stringify(dependency.feature)
     if (!parent) warn(`${featureName}: a dependency names no parent feature; it is never satisfied`)
-    const list = (dependency as { variants?: unknown } | null)?.variants
+    const list = dependency.variants
     return {
       parent: parent ?? '',
-      expectEnabled: (dependency as { enabled?: unknown } | null)?.enabled !== false,
-      variants: Array.isArray(list) && list.length > 0 ? new Set(list.map((v) => stringify(v) ?? '')) : undefined,
+      expectEnabled: dependency.enabled !== false,
+      variants: Array.isArray(list) && list.length > 0 ? new Set(list.map((v: unknown) => stringify(v) ?? '')) : undefined,
     }
   })
 }
 
-function segmentIdsOf(strategies: unknown[]): number[] {
+function segmentIdsOf(strategies: readonly unknown[]): number[] {
   const ids = new Set<number>()
   for (const strategy of strategies) {
-    const list = (strategy as { segments?: unknown } | null)?.segments
+    const list = isObject(strategy) ? strategy.segments : undefined
     if (Array.isArray(list)) for (const id of list) ids.add(toNumber(id))
   }
   return [...ids]
 }
 
 /** A flag that could not be compiled: always off (the warning says why). */
-export function compileAlwaysOff(definition: FeatureDefinition, name: string): CompiledFeature {
+export function compileAlwaysOff(definition: StoredFeature): CompiledFeature {
   return {
-    name,
+    name: definition.name,
     definition,
     enabled: false,
     strategies: [],
     dependencies: undefined,
     variants: undefined,
     impressionData: definition.impressionData === true,
-    variantDefinitions: [],
+    variantResults: [],
     outcomes: [],
     segmentIds: [],
   }
 }
 
 /** Compiles a feature (evaluation-semantics.md section 5). */
-export function compileFeature(definition: FeatureDefinition, env: CompileEnvironment): CompiledFeature {
+export function compileFeature(definition: StoredFeature, env: CompileEnvironment): CompiledFeature {
   const name = definition.name
-  const impressionData = definition.impressionData === true
   if (!Array.isArray(definition.strategies)) {
     env.warn(`${name}: "strategies" is not an array; the flag is off`)
-    return compileAlwaysOff(definition, name)
+    return compileAlwaysOff(definition)
   }
-  const strategies = definition.strategies.map((s) => compileStrategy(s, name, env))
-  const featureVariants = Array.isArray(definition.variants) ? definition.variants : []
+  const definitions: readonly unknown[] = definition.strategies
+  const featureVariants: readonly unknown[] = Array.isArray(definition.variants) ? definition.variants : []
+  const first = featureVariants[0]
   return {
     name,
     definition,
     enabled: definition.enabled === true,
-    strategies,
+    strategies: definitions.map((s) => compileStrategy(s, name, env)),
     dependencies: compileDependencies(definition.dependencies, name, env.warn),
     variants:
       featureVariants.length === 0
         ? undefined
         : compileVariantSet(featureVariants, {
             group: name,
-            stickiness: stringify((featureVariants[0] as { stickiness?: unknown } | null)?.stickiness),
+            stickiness: isObject(first) ? stringify(first.stickiness) : undefined,
             overrides: true,
             slots: env.slots,
           }),
-    impressionData,
-    variantDefinitions: featureVariants,
+    impressionData: definition.impressionData === true,
+    variantResults: featureVariants.map(featureVariant),
     outcomes: [],
-    segmentIds: segmentIdsOf(definition.strategies),
+    segmentIds: segmentIdsOf(definitions),
   }
 }

@@ -1,18 +1,19 @@
 import { type ConstraintCache, compileConstraint } from './constraints/index.js'
-import { stringify, toNumber } from './coerce.js'
-import type { Frame } from './frame.js'
+import { isObject, stringify, toNumber } from './coerce.js'
 import type { SlotTable } from './slot-table.js'
 import { CustomStrategyError } from './errors.js'
 import type { ParseCaches } from './parse-cache.js'
 import { GATE_COST, type Gate, PREDICATE, gate, neverGate } from './gates.js'
 import { BUILT_IN_STRATEGIES } from './strategies/index.js'
 import { groupIdParameter } from './strategies/params.js'
-import type { CustomStrategy, EvaluatedToggle, SegmentDefinition } from './types.js'
+import { strategyVariant } from './outcomes.js'
+import type { RawStrategy, StoredSegment } from './raw-payload.js'
+import type { CustomStrategy, EvaluatedToggle, Variant } from './types.js'
 import { type VariantSet, compileVariantSet } from './variants.js'
 
 export interface CompileEnvironment {
   customStrategies: ReadonlyMap<string, CustomStrategy>
-  segments: ReadonlyMap<number, SegmentDefinition>
+  segments: ReadonlyMap<number, StoredSegment>
   hostname: string
   slots: SlotTable
   constraints: ConstraintCache
@@ -27,15 +28,17 @@ export interface CompiledStrategy {
   gates: Gate[]
   /** Set when the strategy has variants that can be chosen. */
   variants: VariantSet | undefined
-  variantDefinitions: readonly unknown[]
+  /** This strategy's variants as results, in definition order. */
+  variantResults: readonly Variant[]
   /** The toggle for each of this strategy's variants, built on first use. */
   outcomes: Array<EvaluatedToggle | undefined>
 }
 
 /** A host strategy: its exception becomes a CustomStrategyError naming the flag. */
 function compileCustom(strategy: CustomStrategy, parameters: Record<string, unknown>, featureName: string): Gate {
+  // Passed on as received, as the Node SDK does; Unleash's server sends every parameter as a string.
   const params = parameters as Record<string, string>
-  return gate(PREDICATE, (frame: Frame) => {
+  return gate(PREDICATE, (frame) => {
     frame.usedCustomStrategy = true
     try {
       return strategy.isEnabled(params, frame.context) === true
@@ -57,7 +60,7 @@ function compileSegment(id: number, env: CompileEnvironment): Gate[] | undefined
   }
   const segment = env.segments.get(id)
   if (!segment) return undefined
-  const constraints = Array.isArray(segment.constraints) ? segment.constraints : []
+  const constraints: readonly unknown[] = Array.isArray(segment.constraints) ? segment.constraints : []
   const gates = constraints.map((constraint) => compileConstraint(constraint, env, (m) => env.warn(`segment ${id}: ${m}`)))
   env.segmentGates.set(id, gates)
   return gates
@@ -76,20 +79,21 @@ const byCost = (a: Gate, b: Gate) => GATE_COST[a.kind]! - GATE_COST[b.kind]!
 
 /** Compiles one strategy of a feature: its test, its constraints and segments, its variants. */
 export function compileStrategy(definition: unknown, featureName: string, env: CompileEnvironment): CompiledStrategy {
-  if (definition === null || typeof definition !== 'object') {
+  if (!isObject(definition)) {
     env.warn(`${featureName}: a strategy is not an object; it never matches`)
-    return { gates: [neverGate()], variants: undefined, variantDefinitions: [], outcomes: [] }
+    return { gates: [neverGate()], variants: undefined, variantResults: [], outcomes: [] }
   }
-  const raw = definition as Record<string, unknown>
-  const parameters =
-    raw.parameters !== null && typeof raw.parameters === 'object' ? (raw.parameters as Record<string, unknown>) : {}
+  const raw: RawStrategy = definition
+  const parameters = isObject(raw.parameters) ? raw.parameters : {}
   const warn = (message: string) => env.warn(`${featureName}: ${message}`)
 
   const gates: Gate[] = []
-  for (const constraint of Array.isArray(raw.constraints) ? raw.constraints : []) {
+  const constraints: readonly unknown[] = Array.isArray(raw.constraints) ? raw.constraints : []
+  for (const constraint of constraints) {
     gates.push(compileConstraint(constraint, env, warn))
   }
-  for (const id of Array.isArray(raw.segments) ? raw.segments : []) {
+  const segmentIds: readonly unknown[] = Array.isArray(raw.segments) ? raw.segments : []
+  for (const id of segmentIds) {
     const segmentGates = compileSegment(toNumber(id), env)
     if (!segmentGates) {
       // Node SDK: a missing segment fails this strategy only.
@@ -105,8 +109,9 @@ export function compileStrategy(definition: unknown, featureName: string, env: C
   if (gates.length > 1) gates.sort(byCost)
   gates.push(compileTest(stringify(raw.name) ?? '', parameters, featureName, env))
 
-  const variants = Array.isArray(raw.variants) ? raw.variants : []
-  const firstStickiness = stringify((variants[0] as { stickiness?: unknown } | undefined)?.stickiness)
+  const variants: readonly unknown[] = Array.isArray(raw.variants) ? raw.variants : []
+  const first = variants[0]
+  const firstStickiness = isObject(first) ? stringify(first.stickiness) : undefined
   return {
     gates,
     variants:
@@ -119,7 +124,7 @@ export function compileStrategy(definition: unknown, featureName: string, env: C
             overrides: false,
             slots: env.slots,
           }),
-    variantDefinitions: variants,
+    variantResults: variants.map(strategyVariant),
     outcomes: [],
   }
 }

@@ -4,25 +4,15 @@ import type { ConstraintCache } from './constraints/index.js'
 import { parseContextVersion } from './constraints/semver.js'
 import { parseAddress } from './ip.js'
 import { type ParseCaches, createParseCache } from './parse-cache.js'
-import { stringify } from './coerce.js'
+import { isObject } from './coerce.js'
 import type { Frame } from './frame.js'
 import { createSlotTable } from './slot-table.js'
 import { evaluateFeature, isFeatureEnabled } from './evaluate.js'
 import { DATE, type GateOf } from './gates.js'
 import { DISABLED_VARIANT, unknownToggle } from './outcomes.js'
 import { type PayloadChange, readPayload } from './read-payload.js'
-import type {
-  ClientFeaturesPayload,
-  Context,
-  CustomStrategy,
-  EngineOptions,
-  EvaluateAllOptions,
-  EvaluatedToggle,
-  EvaluationTrace,
-  FeatureDefinition,
-  SegmentDefinition,
-  Variant,
-} from './types.js'
+import type { ClientFeaturesPayload, StoredFeature, StoredSegment } from './raw-payload.js'
+import type { Context, CustomStrategy, EngineOptions, EvaluateAllOptions, EvaluatedToggle, EvaluationTrace, Variant } from './types.js'
 
 export interface Engine {
   /** Applies a full payload or delta events; returns warnings (never throws). */
@@ -32,7 +22,7 @@ export interface Engine {
   /** The evaluated toggles `/proxy` returns: enabled ones in payload order, unless options say otherwise. */
   evaluateAll(context?: Context, options?: EvaluateAllOptions): EvaluatedToggle[]
   /** The current state as a full payload (definitions as received, with segments). */
-  getState(): ClientFeaturesPayload
+  getState(): ClientFeaturesPayload<StoredFeature, StoredSegment>
   /** The first DATE constraint instant at or after `after` (epoch ms), or Infinity. */
   nextTimeBoundary(after: number): number
   /** Number of features loaded. */
@@ -41,19 +31,22 @@ export interface Engine {
 
 const EMPTY_CONTEXT: Context = Object.freeze({})
 
-function asContext(context: unknown): Context {
-  return context !== null && typeof context === 'object' ? (context as Context) : EMPTY_CONTEXT
+/** JavaScript callers may pass anything as a context: a non-object is an empty one. */
+function asContext(context: Context | undefined): Context {
+  return context !== null && typeof context === 'object' ? context : EMPTY_CONTEXT
 }
 
-function validateStrategies(strategies: unknown): Map<string, CustomStrategy> {
+const isCustomStrategy = (value: unknown): value is CustomStrategy =>
+  isObject(value) && typeof value.name === 'string' && typeof value.isEnabled === 'function'
+
+function validateStrategies(strategies: readonly unknown[] = []): Map<string, CustomStrategy> {
   const map = new Map<string, CustomStrategy>()
-  for (const strategy of (strategies ?? []) as unknown[]) {
-    const candidate = strategy as Partial<CustomStrategy> | null
-    if (!candidate || typeof candidate.name !== 'string' || typeof candidate.isEnabled !== 'function') {
+  for (const strategy of strategies) {
+    if (!isCustomStrategy(strategy)) {
       throw new TypeError('Invalid custom strategy: expected { name: string, isEnabled(parameters, context) }')
     }
     // The first strategy of a name wins, as in the Node SDK's lookup.
-    if (!map.has(candidate.name)) map.set(candidate.name, candidate as CustomStrategy)
+    if (!map.has(strategy.name)) map.set(strategy.name, strategy)
   }
   return map
 }
@@ -85,8 +78,8 @@ export function createEngine(options: EngineOptions = {}): Engine {
     addresses: createParseCache((text) => parseAddress(text) ?? null),
   }
 
-  let definitions = new Map<string, FeatureDefinition>()
-  let segments = new Map<number, SegmentDefinition>()
+  let definitions = new Map<string, StoredFeature>()
+  let segments = new Map<number, StoredSegment>()
   let features = new Map<string, CompiledFeature>()
   let order: CompiledFeature[] = []
   let dateTargets: number[] | undefined
@@ -105,7 +98,7 @@ export function createEngine(options: EngineOptions = {}): Engine {
         features.set(name, compileFeature(definition, env))
       } catch (error) {
         warnings.push(`${name}: could not be compiled (${error instanceof Error ? error.message : String(error)}); the flag is off`)
-        features.set(name, compileAlwaysOff(definition, name))
+        features.set(name, compileAlwaysOff(definition))
       }
     }
   }
@@ -172,10 +165,7 @@ export function createEngine(options: EngineOptions = {}): Engine {
     }
     order = [...features.values()]
     for (const feature of order) {
-      const dependencies: unknown = feature.definition.dependencies
-      if (!Array.isArray(dependencies)) continue
-      for (const dependency of dependencies as Array<{ feature?: unknown } | null>) {
-        const parent = stringify(dependency?.feature)
+      for (const { parent } of feature.dependencies ?? []) {
         if (parent && !features.has(parent)) warnings.push(`${feature.name}: depends on unknown feature "${parent}"`)
       }
     }

@@ -1,41 +1,38 @@
 // Reads a client features payload (full form or delta events) into validated changes.
 // Input comes from the network: anything malformed is skipped with a warning, never thrown.
-import { stringify, toNumber } from './coerce.js'
-import type { FeatureDefinition, SegmentDefinition } from './types.js'
+import { isObject, stringify, toNumber } from './coerce.js'
+import type { StoredFeature, StoredSegment } from './raw-payload.js'
 
 export type DeltaStep =
-  | { kind: 'hydrate'; features: Map<string, FeatureDefinition>; segments: Map<number, SegmentDefinition> }
-  | { kind: 'feature-updated'; feature: FeatureDefinition }
+  | { kind: 'hydrate'; features: Map<string, StoredFeature>; segments: Map<number, StoredSegment> }
+  | { kind: 'feature-updated'; feature: StoredFeature }
   | { kind: 'feature-removed'; name: string }
-  | { kind: 'segment-updated'; id: number; segment: SegmentDefinition }
+  | { kind: 'segment-updated'; id: number; segment: StoredSegment }
   | { kind: 'segment-removed'; id: number }
 
 export type PayloadChange =
-  | { kind: 'replace'; features: Map<string, FeatureDefinition>; segments: Map<number, SegmentDefinition> }
+  | { kind: 'replace'; features: Map<string, StoredFeature>; segments: Map<number, StoredSegment> }
   | { kind: 'delta'; steps: DeltaStep[] }
 
-const isObject = (value: unknown): value is Record<string, unknown> =>
-  value !== null && typeof value === 'object' && !Array.isArray(value)
+const isFeature = (value: unknown): value is StoredFeature => isObject(value) && typeof value.name === 'string' && value.name !== ''
 
-function readFeature(value: unknown, warnings: string[]): FeatureDefinition | undefined {
-  if (!isObject(value) || typeof value.name !== 'string' || value.name === '') {
-    warnings.push('a feature without a name was skipped')
-    return undefined
-  }
-  return value as FeatureDefinition
+function readFeature(value: unknown, warnings: string[]): StoredFeature | undefined {
+  if (isFeature(value)) return value
+  warnings.push('a feature without a name was skipped')
+  return undefined
 }
 
-function readSegment(value: unknown, warnings: string[]): SegmentDefinition | undefined {
-  const id = isObject(value) ? toNumber(value.id) : Number.NaN
-  if (!Number.isFinite(id)) {
-    warnings.push('a segment without a numeric id was skipped')
-    return undefined
+function readSegment(value: unknown, warnings: string[]): StoredSegment | undefined {
+  if (isObject(value)) {
+    const id = toNumber(value.id)
+    if (Number.isFinite(id)) return { ...value, id }
   }
-  return { ...(value as unknown as SegmentDefinition), id }
+  warnings.push('a segment without a numeric id was skipped')
+  return undefined
 }
 
-function readFeatures(list: unknown, warnings: string[]): Map<string, FeatureDefinition> {
-  const features = new Map<string, FeatureDefinition>()
+function readFeatures(list: unknown, warnings: string[]): Map<string, StoredFeature> {
+  const features = new Map<string, StoredFeature>()
   if (!Array.isArray(list)) return features
   for (const entry of list) {
     const feature = readFeature(entry, warnings)
@@ -45,8 +42,8 @@ function readFeatures(list: unknown, warnings: string[]): Map<string, FeatureDef
   return features
 }
 
-function readSegments(list: unknown, warnings: string[]): Map<number, SegmentDefinition> {
-  const segments = new Map<number, SegmentDefinition>()
+function readSegments(list: unknown, warnings: string[]): Map<number, StoredSegment> {
+  const segments = new Map<number, StoredSegment>()
   if (list === undefined || list === null) return segments
   if (!Array.isArray(list)) {
     warnings.push('"segments" is not an array; ignored')
@@ -91,7 +88,7 @@ function readEvent(event: unknown, warnings: string[]): DeltaStep | undefined {
 
 /** A delta has an `events` array; otherwise a full payload has a `features` array (Node SDK rule). */
 export function readPayload(state: unknown, warnings: string[]): PayloadChange | undefined {
-  if (!isObject(state)) {
+  if (!isObject(state) || Array.isArray(state)) {
     warnings.push('the payload is not an object; nothing was loaded')
     return undefined
   }

@@ -1,7 +1,7 @@
 // The proxy's current flags: the engine, where they came from, and what is derived from each
 // payload once (the server-side features body and its ETag, which flags carry impressionData,
 // which flags and variants usage metrics may count).
-import type { ClientFeaturesPayload, Engine } from '@vexil/engine'
+import type { Engine } from '@vexil/engine'
 import { weakEtag } from './http/etag.js'
 import { type KnownFlags, knownFlags } from './metrics/known-flags.js'
 
@@ -52,7 +52,7 @@ export function createFlagStore(engine: Engine): FlagStore {
     lastFetch: 0,
     load(payload, source) {
       const warnings = engine.load(payload)
-      const state: ClientFeaturesPayload = engine.getState()
+      const state = engine.getState()
       withImpressionData = new Set(state.features.filter((f) => Object.prototype.hasOwnProperty.call(f, 'impressionData')).map((f) => f.name))
       known = knownFlags(state)
       serverSide = undefined

@@ -1,5 +1,6 @@
-import { stringify } from '../coerce.js'
+import { isObject, stringify } from '../coerce.js'
 import type { ParseCaches } from '../parse-cache.js'
+import type { RawConstraint } from '../raw-payload.js'
 import type { SlotTable } from '../slot-table.js'
 import { DATE, type Gate, IN, NOT_IN, NUMBER, PREDICATE, SEMVER, STRING, gate, neverGate } from '../gates.js'
 import { compileCidr } from './cidr.js'
@@ -83,10 +84,6 @@ function constraintKey(operator: string, contextName: string, inverted: boolean,
   return key
 }
 
-/**
- * Compiles one constraint. An unknown operator is false even when inverted (Node SDK);
- * otherwise `inverted` negates the operator's answer, including its "missing or invalid" false.
- */
 /** What compiling a constraint uses besides the constraint: the engine's slots and caches. */
 export interface ConstraintEnvironment {
   slots: SlotTable
@@ -95,12 +92,16 @@ export interface ConstraintEnvironment {
   caches: ParseCaches
 }
 
+/**
+ * Compiles one constraint. An unknown operator is false even when inverted (Node SDK);
+ * otherwise `inverted` negates the operator's answer, including its "missing or invalid" false.
+ */
 export function compileConstraint(definition: unknown, env: ConstraintEnvironment, warn: (message: string) => void): Gate {
-  if (definition === null || typeof definition !== 'object') {
+  if (!isObject(definition)) {
     warn('a constraint is not an object; it never matches')
     return neverGate()
   }
-  const raw = definition as Record<string, unknown>
+  const raw: RawConstraint = definition
   const operator = typeof raw.operator === 'string' ? raw.operator : ''
   const compile = Object.prototype.hasOwnProperty.call(OPERATORS, operator) ? OPERATORS[operator] : undefined
   if (!compile) {

@@ -15,7 +15,7 @@ export const compileRemoteAddress: StrategyCompiler = ({ parameters, slots, cach
   const exact = new Set(entries)
   const inRange = compileRangeMatcher(entries, caches.addresses)
   const field = slots.topLevel('remoteAddress')
-  return gate(PREDICATE, (frame: Parameters<typeof readField>[0]) => {
+  return gate(PREDICATE, (frame) => {
     const address = readField(frame, field)
     return address !== undefined && (exact.has(address) || inRange(address))
   })
