@@ -4,6 +4,7 @@ import { featureVariant } from './outcomes.js'
 import type { StoredFeature } from './raw-payload.js'
 import type { EvaluatedToggle, Variant } from './types.js'
 import { type VariantSet, compileVariantSet } from './variants.js'
+import type { Warn } from './warnings.js'
 
 export interface CompiledDependency {
   parent: string
@@ -33,12 +34,12 @@ export interface CompiledFeature {
   readonly segmentIds: readonly number[]
 }
 
-function compileDependencies(raw: unknown, featureName: string, warn: (m: string) => void): CompiledDependency[] | undefined {
+function compileDependencies(raw: unknown, warn: Warn): CompiledDependency[] | undefined {
   if (!Array.isArray(raw) || raw.length === 0) return undefined
   return raw.map((entry: unknown): CompiledDependency => {
     const dependency = isObject(entry) ? entry : {}
     const parent = stringify(dependency.feature)
-    if (!parent) warn(`${featureName}: a dependency names no parent feature; it is never satisfied`)
+    if (!parent) warn('invalid-dependency', 'a dependency names no parent feature; it is never satisfied')
     const list = dependency.variants
     return {
       parent: parent ?? '',
@@ -77,7 +78,7 @@ export function compileAlwaysOff(definition: StoredFeature): CompiledFeature {
 export function compileFeature(definition: StoredFeature, env: CompileEnvironment): CompiledFeature {
   const name = definition.name
   if (!Array.isArray(definition.strategies)) {
-    env.warn(`${name}: "strategies" is not an array; the flag is off`)
+    env.warn(name, 'invalid-flag', '"strategies" is not an array; the flag is off')
     return compileAlwaysOff(definition)
   }
   const definitions: readonly unknown[] = definition.strategies
@@ -88,7 +89,7 @@ export function compileFeature(definition: StoredFeature, env: CompileEnvironmen
     definition,
     enabled: definition.enabled === true,
     strategies: definitions.map((s) => compileStrategy(s, name, env)),
-    dependencies: compileDependencies(definition.dependencies, name, env.warn),
+    dependencies: compileDependencies(definition.dependencies, (code, message) => env.warn(name, code, message)),
     variants:
       featureVariants.length === 0
         ? undefined

@@ -9,6 +9,7 @@ import { groupIdParameter } from './strategies/params.js'
 import { strategyVariant } from './outcomes.js'
 import type { RawStrategy, StoredSegment } from './raw-payload.js'
 import type { CustomStrategy, EvaluatedToggle, Variant } from './types.js'
+import type { Warn, WarningCode } from './warnings.js'
 import { type VariantSet, compileVariantSet } from './variants.js'
 
 export interface CompileEnvironment {
@@ -20,7 +21,8 @@ export interface CompileEnvironment {
   caches: ParseCaches
   /** Compiled segments of this load, by id. */
   segmentGates: Map<number, Gate[]>
-  warn: (message: string) => void
+  /** Reports a problem; `flag` is undefined for a segment's (it may gate many flags). */
+  warn: (flag: string | undefined, code: WarningCode, message: string) => void
 }
 
 export interface CompiledStrategy {
@@ -61,17 +63,18 @@ function compileSegment(id: number, env: CompileEnvironment): Gate[] | undefined
   const segment = env.segments.get(id)
   if (!segment) return undefined
   const constraints: readonly unknown[] = Array.isArray(segment.constraints) ? segment.constraints : []
-  const gates = constraints.map((constraint) => compileConstraint(constraint, env, (m) => env.warn(`segment ${id}: ${m}`)))
+  const warn: Warn = (code, message) => env.warn(undefined, code, `segment ${id}: ${message}`)
+  const gates = constraints.map((constraint) => compileConstraint(constraint, env, warn))
   env.segmentGates.set(id, gates)
   return gates
 }
 
-function compileTest(name: string, parameters: Record<string, unknown>, featureName: string, env: CompileEnvironment): Gate {
+function compileTest(name: string, parameters: Record<string, unknown>, featureName: string, env: CompileEnvironment, warn: Warn): Gate {
   const custom = env.customStrategies.get(name)
   if (custom) return compileCustom(custom, parameters, featureName)
   const builtIn = BUILT_IN_STRATEGIES.get(name)
   if (builtIn) return builtIn({ parameters, featureName, hostname: env.hostname, slots: env.slots, caches: env.caches })
-  env.warn(`${featureName}: unknown strategy "${name}"; it never matches`)
+  warn('unknown-strategy', `unknown strategy "${name}"; it never matches`)
   return neverGate()
 }
 
@@ -79,13 +82,13 @@ const byCost = (a: Gate, b: Gate) => GATE_COST[a.kind]! - GATE_COST[b.kind]!
 
 /** Compiles one strategy of a feature: its test, its constraints and segments, its variants. */
 export function compileStrategy(definition: unknown, featureName: string, env: CompileEnvironment): CompiledStrategy {
+  const warn: Warn = (code, message) => env.warn(featureName, code, message)
   if (!isObject(definition)) {
-    env.warn(`${featureName}: a strategy is not an object; it never matches`)
+    warn('invalid-strategy', 'a strategy is not an object; it never matches')
     return { gates: [neverGate()], variants: undefined, variantResults: [], outcomes: [] }
   }
   const raw: RawStrategy = definition
   const parameters = isObject(raw.parameters) ? raw.parameters : {}
-  const warn = (message: string) => env.warn(`${featureName}: ${message}`)
 
   const gates: Gate[] = []
   const constraints: readonly unknown[] = Array.isArray(raw.constraints) ? raw.constraints : []
@@ -97,7 +100,7 @@ export function compileStrategy(definition: unknown, featureName: string, env: C
     const segmentGates = compileSegment(toNumber(id), env)
     if (!segmentGates) {
       // Node SDK: a missing segment fails this strategy only.
-      env.warn(`${featureName}: segment ${String(id)} does not exist; the strategy never matches`)
+      warn('unknown-segment', `segment ${String(id)} does not exist; the strategy never matches`)
       gates.push(neverGate())
       continue
     }
@@ -107,7 +110,7 @@ export function compileStrategy(definition: unknown, featureName: string, env: C
   // list rejects most contexts; a NOT_IN list passes most). The strategy's own test stays last,
   // as in the Node SDK, where a custom strategy only runs once its constraints pass.
   if (gates.length > 1) gates.sort(byCost)
-  gates.push(compileTest(stringify(raw.name) ?? '', parameters, featureName, env))
+  gates.push(compileTest(stringify(raw.name) ?? '', parameters, featureName, env, warn))
 
   const variants: readonly unknown[] = Array.isArray(raw.variants) ? raw.variants : []
   const first = variants[0]

@@ -12,11 +12,12 @@ import { DATE, type GateOf } from './gates.js'
 import { DISABLED_VARIANT, unknownToggle } from './outcomes.js'
 import { type PayloadChange, readPayload } from './read-payload.js'
 import type { ClientFeaturesPayload, StoredFeature, StoredSegment } from './raw-payload.js'
+import type { EngineWarning } from './warnings.js'
 import type { Context, CustomStrategy, EngineOptions, EvaluateAllOptions, EvaluatedToggle, EvaluationTrace, Variant } from './types.js'
 
 export interface Engine {
   /** Applies a full payload or delta events; returns warnings (never throws). */
-  load(state: unknown): string[]
+  load(state: unknown): EngineWarning[]
   isEnabled(name: string, context?: Context): boolean
   getVariant(name: string, context?: Context): Variant
   /** The evaluated toggles `/proxy` returns: enabled ones in payload order, unless options say otherwise. */
@@ -86,8 +87,8 @@ export function createEngine(options: EngineOptions = {}): Engine {
   /** `slots.size` after the last full compile (see `apply`). */
   let fullSize = 0
 
-  function compileAll(names: Iterable<string>, warnings: string[]): void {
-    const env: CompileEnvironment = { customStrategies, segments, hostname, slots, constraints, caches, segmentGates: new Map(), warn: (m) => warnings.push(m) }
+  function compileAll(names: Iterable<string>, warnings: EngineWarning[]): void {
+    const env: CompileEnvironment = { customStrategies, segments, hostname, slots, constraints, caches, segmentGates: new Map(), warn: (flag, code, message) => warnings.push({ flag, code, message }) }
     for (const name of names) {
       const definition = definitions.get(name)
       if (!definition) {
@@ -97,7 +98,7 @@ export function createEngine(options: EngineOptions = {}): Engine {
       try {
         features.set(name, compileFeature(definition, env))
       } catch (error) {
-        warnings.push(`${name}: could not be compiled (${error instanceof Error ? error.message : String(error)}); the flag is off`)
+        warnings.push({ flag: name, code: 'invalid-flag', message: `could not be compiled (${error instanceof Error ? error.message : String(error)}); the flag is off` })
         features.set(name, compileAlwaysOff(definition))
       }
     }
@@ -111,13 +112,13 @@ export function createEngine(options: EngineOptions = {}): Engine {
   }
 
   /** Compiles every definition afresh, with new slots. */
-  function compileEverything(warnings: string[]): void {
+  function compileEverything(warnings: EngineWarning[]): void {
     startAfresh()
     compileAll(definitions.keys(), warnings)
     fullSize = slots.size
   }
 
-  function apply(change: PayloadChange, warnings: string[]): void {
+  function apply(change: PayloadChange, warnings: EngineWarning[]): void {
     if (change.kind === 'replace') {
       definitions = change.features
       segments = change.segments
@@ -166,7 +167,9 @@ export function createEngine(options: EngineOptions = {}): Engine {
     order = [...features.values()]
     for (const feature of order) {
       for (const { parent } of feature.dependencies ?? []) {
-        if (parent && !features.has(parent)) warnings.push(`${feature.name}: depends on unknown feature "${parent}"`)
+        if (parent && !features.has(parent)) {
+          warnings.push({ flag: feature.name, code: 'unknown-dependency', message: `depends on unknown feature "${parent}"; the dependency is never satisfied` })
+        }
       }
     }
   }
@@ -174,7 +177,7 @@ export function createEngine(options: EngineOptions = {}): Engine {
   return {
     load(state) {
       dateTargets = undefined
-      const warnings: string[] = []
+      const warnings: EngineWarning[] = []
       const change = readPayload(state, warnings)
       if (change) apply(change, warnings)
       return warnings

@@ -4,8 +4,9 @@
 export { createEngine } from './engine.js'
 export type { Engine } from './engine.js'
 
-// Errors
+// Errors and load warnings
 export { CustomStrategyError } from './errors.js'
+export type { EngineWarning, WarningCode } from './warnings.js'
 
 // Hashing (exposed for tools that must agree with the engine's buckets)
 export { murmur3, ROLLOUT_SEED, VARIANT_SEED } from './hash.js'

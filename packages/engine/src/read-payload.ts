@@ -2,6 +2,7 @@
 // Input comes from the network: anything malformed is skipped with a warning, never thrown.
 import { isObject, stringify, toNumber } from './coerce.js'
 import type { StoredFeature, StoredSegment } from './raw-payload.js'
+import type { EngineWarning, WarningCode } from './warnings.js'
 
 export type DeltaStep =
   | { kind: 'hydrate'; features: Map<string, StoredFeature>; segments: Map<number, StoredSegment> }
@@ -14,24 +15,29 @@ export type PayloadChange =
   | { kind: 'replace'; features: Map<string, StoredFeature>; segments: Map<number, StoredSegment> }
   | { kind: 'delta'; steps: DeltaStep[] }
 
+/** Problems of the payload itself name no flag. */
+function warn(warnings: EngineWarning[], code: WarningCode, message: string): void {
+  warnings.push({ flag: undefined, code, message })
+}
+
 const isFeature = (value: unknown): value is StoredFeature => isObject(value) && typeof value.name === 'string' && value.name !== ''
 
-function readFeature(value: unknown, warnings: string[]): StoredFeature | undefined {
+function readFeature(value: unknown, warnings: EngineWarning[]): StoredFeature | undefined {
   if (isFeature(value)) return value
-  warnings.push('a feature without a name was skipped')
+  warn(warnings, 'invalid-flag', 'a feature without a name was skipped')
   return undefined
 }
 
-function readSegment(value: unknown, warnings: string[]): StoredSegment | undefined {
+function readSegment(value: unknown, warnings: EngineWarning[]): StoredSegment | undefined {
   if (isObject(value)) {
     const id = toNumber(value.id)
     if (Number.isFinite(id)) return { ...value, id }
   }
-  warnings.push('a segment without a numeric id was skipped')
+  warn(warnings, 'invalid-segment', 'a segment without a numeric id was skipped')
   return undefined
 }
 
-function readFeatures(list: unknown, warnings: string[]): Map<string, StoredFeature> {
+function readFeatures(list: unknown, warnings: EngineWarning[]): Map<string, StoredFeature> {
   const features = new Map<string, StoredFeature>()
   if (!Array.isArray(list)) return features
   for (const entry of list) {
@@ -42,11 +48,11 @@ function readFeatures(list: unknown, warnings: string[]): Map<string, StoredFeat
   return features
 }
 
-function readSegments(list: unknown, warnings: string[]): Map<number, StoredSegment> {
+function readSegments(list: unknown, warnings: EngineWarning[]): Map<number, StoredSegment> {
   const segments = new Map<number, StoredSegment>()
   if (list === undefined || list === null) return segments
   if (!Array.isArray(list)) {
-    warnings.push('"segments" is not an array; ignored')
+    warn(warnings, 'invalid-segment', '"segments" is not an array; ignored')
     return segments
   }
   for (const entry of list) {
@@ -56,9 +62,9 @@ function readSegments(list: unknown, warnings: string[]): Map<number, StoredSegm
   return segments
 }
 
-function readEvent(event: unknown, warnings: string[]): DeltaStep | undefined {
+function readEvent(event: unknown, warnings: EngineWarning[]): DeltaStep | undefined {
   if (!isObject(event)) {
-    warnings.push('a delta event is not an object; ignored')
+    warn(warnings, 'invalid-event', 'a delta event is not an object; ignored')
     return undefined
   }
   switch (event.type) {
@@ -81,15 +87,15 @@ function readEvent(event: unknown, warnings: string[]): DeltaStep | undefined {
       return Number.isFinite(id) ? { kind: 'segment-removed', id } : undefined
     }
     default:
-      warnings.push(`unknown delta event type "${String(event.type)}"; ignored`)
+      warn(warnings, 'invalid-event', `unknown delta event type "${String(event.type)}"; ignored`)
       return undefined
   }
 }
 
 /** A delta has an `events` array; otherwise a full payload has a `features` array (Node SDK rule). */
-export function readPayload(state: unknown, warnings: string[]): PayloadChange | undefined {
+export function readPayload(state: unknown, warnings: EngineWarning[]): PayloadChange | undefined {
   if (!isObject(state) || Array.isArray(state)) {
-    warnings.push('the payload is not an object; nothing was loaded')
+    warn(warnings, 'invalid-payload', 'the payload is not an object; nothing was loaded')
     return undefined
   }
   if (Array.isArray(state.events)) {
@@ -103,6 +109,6 @@ export function readPayload(state: unknown, warnings: string[]): PayloadChange |
   if (Array.isArray(state.features)) {
     return { kind: 'replace', features: readFeatures(state.features, warnings), segments: readSegments(state.segments, warnings) }
   }
-  warnings.push('the payload has neither a "features" nor an "events" array; nothing was loaded')
+  warn(warnings, 'invalid-payload', 'the payload has neither a "features" nor an "events" array; nothing was loaded')
   return undefined
 }

@@ -2,31 +2,38 @@ import { isObject, stringify } from '../coerce.js'
 import type { ParseCaches } from '../parse-cache.js'
 import type { RawConstraint } from '../raw-payload.js'
 import type { SlotTable } from '../slot-table.js'
-import { DATE, type Gate, IN, NOT_IN, NUMBER, PREDICATE, SEMVER, STRING, gate, neverGate } from '../gates.js'
+import { DATE, type Gate, IN, NEVER, NOT_IN, NUMBER, PREDICATE, SEMVER, STRING, gate, neverGate } from '../gates.js'
 import { compileCidr } from './cidr.js'
 import { compileDate } from './date.js'
 import { compileNumber } from './number.js'
 import { compileRegexConstraint } from './regex.js'
 import { compileSemver } from './semver.js'
 import { compileString } from './string.js'
-import type { ConstraintSpec } from './types.js'
+import { type ConstraintSpec, InvalidLiteral } from './types.js'
+import type { Warn } from '../warnings.js'
 
 export type { Predicate } from './types.js'
 
-type OperatorCompiler = (spec: ConstraintSpec) => Gate
+type OperatorCompiler = (spec: ConstraintSpec, warn: Warn) => Gate
 
-/** Data the operator cannot use (undefined) makes a never-gate: false, or true when inverted. */
-function orNever<T>(spec: ConstraintSpec, data: T | undefined, toGate: (data: T) => Gate): Gate {
-  return data === undefined ? neverGate(spec.inverted) : toGate(data)
+/**
+ * A literal the operator cannot use makes a never-gate: false, or true when inverted (Node SDK
+ * semantics, kept), and a warning naming the field, the operator and the literal.
+ */
+function checked<T>(spec: ConstraintSpec, warn: Warn, data: T | InvalidLiteral, toGate: (data: T) => Gate): Gate {
+  if (!(data instanceof InvalidLiteral)) return toGate(data)
+  const outcome = spec.inverted ? 'the inverted constraint always matches' : 'the constraint never matches'
+  warn(data.code, `${spec.operator} on "${spec.contextName}": ${data.reason}; ${outcome}`)
+  return neverGate(spec.inverted)
 }
 
 const inGate: OperatorCompiler = (spec) => gate(IN, spec.slots.membership(spec.field, spec.values), spec.inverted)
 const notInGate: OperatorCompiler = (spec) => gate(NOT_IN, spec.slots.membership(spec.field, spec.values), spec.inverted)
 const stringGate: OperatorCompiler = (spec) => gate(STRING, compileString(spec), spec.inverted)
-const numberGate: OperatorCompiler = (spec) => orNever(spec, compileNumber(spec), (data) => gate(NUMBER, data, spec.inverted))
-const dateGate: OperatorCompiler = (spec) => orNever(spec, compileDate(spec), (data) => gate(DATE, data, spec.inverted))
-const semverGate: OperatorCompiler = (spec) => orNever(spec, compileSemver(spec), (data) => gate(SEMVER, data, spec.inverted))
-const regexGate: OperatorCompiler = (spec) => orNever(spec, compileRegexConstraint(spec), (data) => gate(PREDICATE, data, spec.inverted))
+const numberGate: OperatorCompiler = (spec, warn) => checked(spec, warn, compileNumber(spec), (data) => gate(NUMBER, data, spec.inverted))
+const dateGate: OperatorCompiler = (spec, warn) => checked(spec, warn, compileDate(spec), (data) => gate(DATE, data, spec.inverted))
+const semverGate: OperatorCompiler = (spec, warn) => checked(spec, warn, compileSemver(spec), (data) => gate(SEMVER, data, spec.inverted))
+const regexGate: OperatorCompiler = (spec, warn) => checked(spec, warn, compileRegexConstraint(spec), (data) => gate(PREDICATE, data, spec.inverted))
 const cidrGate: OperatorCompiler = (spec) => gate(PREDICATE, compileCidr(spec), spec.inverted)
 
 /** Each operator's compiler. */
@@ -96,16 +103,16 @@ export interface ConstraintEnvironment {
  * Compiles one constraint. An unknown operator is false even when inverted (Node SDK);
  * otherwise `inverted` negates the operator's answer, including its "missing or invalid" false.
  */
-export function compileConstraint(definition: unknown, env: ConstraintEnvironment, warn: (message: string) => void): Gate {
+export function compileConstraint(definition: unknown, env: ConstraintEnvironment, warn: Warn): Gate {
   if (!isObject(definition)) {
-    warn('a constraint is not an object; it never matches')
+    warn('invalid-constraint', 'a constraint is not an object; it never matches')
     return neverGate()
   }
   const raw: RawConstraint = definition
   const operator = typeof raw.operator === 'string' ? raw.operator : ''
   const compile = Object.prototype.hasOwnProperty.call(OPERATORS, operator) ? OPERATORS[operator] : undefined
   if (!compile) {
-    warn(`unknown constraint operator "${String(raw.operator)}"; the constraint never matches`)
+    warn('unknown-operator', `unknown constraint operator "${String(raw.operator)}"; the constraint never matches`)
     return neverGate()
   }
   const contextName = stringify(raw.contextName) ?? ''
@@ -123,7 +130,9 @@ export function compileConstraint(definition: unknown, env: ConstraintEnvironmen
     if (cached.memo < 0) cached.memo = slots.memo()
     return cached
   }
-  const compiled = compile({ contextName, operator, values, value, caseInsensitive, inverted, field: slots.field(contextName), slots, caches: env.caches })
-  if (shareable) cache.set(key, compiled)
+  const compiled = compile({ contextName, operator, values, value, caseInsensitive, inverted, field: slots.field(contextName), slots, caches: env.caches }, warn)
+  // A valid constraint never compiles to NEVER: one that did had an unusable literal, and is
+  // compiled again wherever it recurs, so that every flag that has it gets its warning.
+  if (shareable && compiled.kind !== NEVER) cache.set(key, compiled)
   return compiled
 }

@@ -2,7 +2,7 @@ import parseSemver from 'semver/functions/parse.js'
 import type { SemVer } from 'semver'
 import { type FieldAccessor, type Frame, readField } from '../frame.js'
 import { type ParseCache, parseCached } from '../parse-cache.js'
-import type { ConstraintSpec } from './types.js'
+import { type ConstraintSpec, type InvalidLiteral, invalidLiteral } from './types.js'
 
 const COMPARE: Record<string, (order: number) => boolean> = {
   SEMVER_EQ: (order) => order === 0,
@@ -26,12 +26,13 @@ export function parseContextVersion(value: string): SemVer | null {
 }
 
 /**
- * Returns undefined for an invalid constraint value: such a constraint is false. A leading `v`
- * in the constraint value is accepted, as `semver.eq('1.2.3', 'v1.2.3')` is in the Node SDK.
+ * An invalid constraint value makes the constraint false. A leading `v` in the constraint value
+ * is accepted, as `semver.eq('1.2.3', 'v1.2.3')` is in the Node SDK.
  */
-export function compileSemver({ operator, value, field, caches }: ConstraintSpec): SemverData | undefined {
+export function compileSemver({ operator, value, field, caches }: ConstraintSpec): SemverData | InvalidLiteral {
   const target = value === undefined ? null : parseSemver(value)
-  return target ? { field, target, accepts: COMPARE[operator]!, versions: caches.versions } : undefined
+  if (!target) return invalidLiteral('invalid-semver', value, 'semantic version')
+  return { field, target, accepts: COMPARE[operator]!, versions: caches.versions }
 }
 
 /** SEMVER_*: SemVer 2.0 precedence (prereleases below the release, build metadata ignored). */
