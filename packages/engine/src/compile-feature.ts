@@ -1,8 +1,7 @@
 import { isObject, stringify, toNumber } from './coerce.js'
 import { type CompileEnvironment, type CompiledStrategy, compileStrategy } from './compile-strategy.js'
-import { featureVariant } from './outcomes.js'
 import type { StoredFeature } from './raw-payload.js'
-import type { EvaluatedToggle, Variant } from './types.js'
+import type { EvaluatedToggle } from './types.js'
 import { type VariantSet, compileVariantSet } from './variants.js'
 import type { Warn } from './warnings.js'
 
@@ -24,8 +23,8 @@ export interface CompiledFeature {
   readonly dependencies: CompiledDependency[] | undefined
   readonly variants: VariantSet | undefined
   readonly impressionData: boolean
-  /** The feature-level variants as results, in definition order. */
-  readonly variantResults: readonly Variant[]
+  /** The feature-level variants as received; each becomes a result on first use (see `outcomes.ts`). */
+  readonly variantDefinitions: readonly unknown[]
   /**
    * Results, built on first use and then shared (compiling 10k flags allocates less):
    * [OFF, ON_WITHOUT_VARIANT, ...one per feature variant]. See `evaluate.ts`.
@@ -68,7 +67,7 @@ export function compileAlwaysOff(definition: StoredFeature): CompiledFeature {
     dependencies: undefined,
     variants: undefined,
     impressionData: definition.impressionData === true,
-    variantResults: [],
+    variantDefinitions: [],
     outcomes: [],
     segmentIds: [],
   }
@@ -100,7 +99,7 @@ export function compileFeature(definition: StoredFeature, env: CompileEnvironmen
             slots: env.slots,
           }),
     impressionData: definition.impressionData === true,
-    variantResults: featureVariants.map(featureVariant),
+    variantDefinitions: featureVariants,
     outcomes: [],
     segmentIds: segmentIdsOf(definitions),
   }

@@ -6,9 +6,8 @@ import type { ParseCaches } from './parse-cache.js'
 import { GATE_COST, type Gate, PREDICATE, gate, neverGate } from './gates.js'
 import { BUILT_IN_STRATEGIES } from './strategies/index.js'
 import { groupIdParameter } from './strategies/params.js'
-import { strategyVariant } from './outcomes.js'
 import type { RawStrategy, StoredSegment } from './raw-payload.js'
-import type { CustomStrategy, EvaluatedToggle, Variant } from './types.js'
+import type { CustomStrategy, EvaluatedToggle } from './types.js'
 import type { Warn, WarningCode } from './warnings.js'
 import { type VariantSet, compileVariantSet } from './variants.js'
 
@@ -30,8 +29,8 @@ export interface CompiledStrategy {
   gates: Gate[]
   /** Set when the strategy has variants that can be chosen. */
   variants: VariantSet | undefined
-  /** This strategy's variants as results, in definition order. */
-  variantResults: readonly Variant[]
+  /** The variants as received; each becomes a result on first use (see `outcomes.ts`). */
+  variantDefinitions: readonly unknown[]
   /** The toggle for each of this strategy's variants, built on first use. */
   outcomes: Array<EvaluatedToggle | undefined>
 }
@@ -85,7 +84,7 @@ export function compileStrategy(definition: unknown, featureName: string, env: C
   const warn: Warn = (code, message) => env.warn(featureName, code, message)
   if (!isObject(definition)) {
     warn('invalid-strategy', 'a strategy is not an object; it never matches')
-    return { gates: [neverGate()], variants: undefined, variantResults: [], outcomes: [] }
+    return { gates: [neverGate()], variants: undefined, variantDefinitions: [], outcomes: [] }
   }
   const raw: RawStrategy = definition
   const parameters = isObject(raw.parameters) ? raw.parameters : {}
@@ -127,7 +126,7 @@ export function compileStrategy(definition: unknown, featureName: string, env: C
             overrides: false,
             slots: env.slots,
           }),
-    variantResults: variants.map(strategyVariant),
+    variantDefinitions: variants,
     outcomes: [],
   }
 }

@@ -5,7 +5,7 @@ import type { CompiledDependency, CompiledFeature } from './compile-feature.js'
 import type { CompiledStrategy } from './compile-strategy.js'
 import type { Frame } from './frame.js'
 import { testAll } from './gates.js'
-import { DISABLED_VARIANT, ENABLED_WITHOUT_VARIANT, toggle } from './outcomes.js'
+import { DISABLED_VARIANT, ENABLED_WITHOUT_VARIANT, featureVariant, strategyVariant, toggle } from './outcomes.js'
 import type { EvaluatedToggle } from './types.js'
 import { selectVariant } from './variants.js'
 
@@ -56,11 +56,11 @@ function outcome(feature: CompiledFeature, slot: number): EvaluatedToggle {
       ? toggle(name, false, DISABLED_VARIANT, impressionData)
       : slot === ON_WITHOUT_VARIANT_OUTCOME
         ? toggle(name, true, ENABLED_WITHOUT_VARIANT, impressionData)
-        : toggle(name, true, feature.variantResults[slot - FIRST_VARIANT_OUTCOME]!, impressionData))
+        : toggle(name, true, featureVariant(feature.variantDefinitions[slot - FIRST_VARIANT_OUTCOME]), impressionData))
 }
 
 function strategyOutcome(feature: CompiledFeature, strategy: CompiledStrategy, index: number): EvaluatedToggle {
-  return (strategy.outcomes[index] ??= toggle(feature.name, true, strategy.variantResults[index]!, feature.impressionData))
+  return (strategy.outcomes[index] ??= toggle(feature.name, true, strategyVariant(strategy.variantDefinitions[index]), feature.impressionData))
 }
 
 function withFeatureVariant(feature: CompiledFeature, frame: Frame): EvaluatedToggle {

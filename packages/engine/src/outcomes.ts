@@ -3,9 +3,9 @@ import type { RawVariant } from './raw-payload.js'
 import type { EvaluatedToggle, Variant, VariantPayload } from './types.js'
 
 // Every possible result of a flag is built once per payload, frozen and shared: evaluation
-// returns one of them instead of allocating, and a server can cache each one's JSON. Variants
-// are built when the flag compiles (that is where their definitions are checked); the toggles
-// holding them on first use.
+// returns one of them instead of allocating, and a server can cache each one's JSON. Each is
+// built, and its variant definition checked, on first use: building them all when a flag
+// compiled measured 8% of compiling 10k flags.
 // Key orders match what the old proxy serialises (unleash-proxy-behavior.md section 3.2).
 
 export const DISABLED_VARIANT: Variant = Object.freeze({
