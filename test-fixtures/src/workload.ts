@@ -2,7 +2,7 @@
 // `/api/client/features` returns it, and a pool of varied contexts. The mix follows what
 // frontend projects carry: mostly flexibleRollout, IN lists of ~20 user ids, NUM/DATE/STR/SEMVER
 // constraints, shared segments, feature and strategy variants with payloads, a few dependencies.
-import type { ClientFeaturesPayload, Context, FeatureDefinition, StrategyDefinition } from '@vexil/engine'
+import type { ClientFeaturesPayload, Context, FeatureDefinition, SegmentDefinition, StrategyDefinition } from '@vexil/engine'
 
 /** mulberry32: a small, fast, well-distributed seeded PRNG. */
 export function seededRandom(seed: number): () => number {
@@ -18,7 +18,7 @@ export function seededRandom(seed: number): () => number {
 
 const USERS = 5000
 
-export function makeFeatures(count = 200, seed = 42): ClientFeaturesPayload {
+export function makeFeatures(count = 200, seed = 42): ClientFeaturesPayload<FeatureDefinition, SegmentDefinition> {
   const random = seededRandom(seed)
   const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)]!
   const chance = (p: number) => random() < p
@@ -81,7 +81,7 @@ export function makeFeatures(count = 200, seed = 42): ClientFeaturesPayload {
     if (i > 10 && chance(0.08)) feature.dependencies = [{ feature: `web.feature-${Math.floor(random() * 10)}`, enabled: true }]
     features.push(feature)
   }
-  return { version: 2, features, segments, query: { inlineSegmentConstraints: false }, meta: { revisionId: 1 } } as ClientFeaturesPayload
+  return { version: 2, features, segments, query: { inlineSegmentConstraints: false }, meta: { revisionId: 1 } }
 }
 
 export function makeContexts(count = 1000, seed = 7): Context[] {

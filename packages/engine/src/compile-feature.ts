@@ -1,7 +1,9 @@
+import { isObject, stringify, toNumber } from './coerce.js'
 import { type CompileEnvironment, type CompiledStrategy, compileStrategy } from './compile-strategy.js'
-import { stringify, toNumber } from './context.js'
-import type { EvaluatedToggle, FeatureDefinition } from './types.js'
+import type { StoredFeature } from './raw-payload.js'
+import type { EvaluatedToggle } from './types.js'
 import { type VariantSet, compileVariantSet } from './variants.js'
+import type { Warn } from './warnings.js'
 
 export interface CompiledDependency {
   parent: string
@@ -15,13 +17,13 @@ export interface CompiledDependency {
 export interface CompiledFeature {
   readonly name: string
   /** The definition exactly as received, for server-side SDK payloads and backups. */
-  readonly definition: FeatureDefinition
+  readonly definition: StoredFeature
   readonly enabled: boolean
   readonly strategies: CompiledStrategy[]
   readonly dependencies: CompiledDependency[] | undefined
   readonly variants: VariantSet | undefined
   readonly impressionData: boolean
-  /** The feature-level variant definitions, turned into results on first use. */
+  /** The feature-level variants as received; each becomes a result on first use (see `outcomes.ts`). */
   readonly variantDefinitions: readonly unknown[]
   /**
    * Results, built on first use and then shared (compiling 10k flags allocates less):
@@ -31,33 +33,34 @@ export interface CompiledFeature {
   readonly segmentIds: readonly number[]
 }
 
-function compileDependencies(raw: unknown, featureName: string, warn: (m: string) => void): CompiledDependency[] | undefined {
+function compileDependencies(raw: unknown, warn: Warn): CompiledDependency[] | undefined {
   if (!Array.isArray(raw) || raw.length === 0) return undefined
-  return raw.map((dependency): CompiledDependency => {
-    const parent = stringify((dependency as { feature?: unknown } | null)?.feature)
-    if (!parent) warn(`${featureName}: a dependency names no parent feature; it is never satisfied`)
-    const list = (dependency as { variants?: unknown } | null)?.variants
+  return raw.map((entry: unknown): CompiledDependency => {
+    const dependency = isObject(entry) ? entry : {}
+    const parent = stringify(dependency.feature)
+    if (!parent) warn('invalid-dependency', 'a dependency names no parent feature; it is never satisfied')
+    const list = dependency.variants
     return {
       parent: parent ?? '',
-      expectEnabled: (dependency as { enabled?: unknown } | null)?.enabled !== false,
-      variants: Array.isArray(list) && list.length > 0 ? new Set(list.map((v) => stringify(v) ?? '')) : undefined,
+      expectEnabled: dependency.enabled !== false,
+      variants: Array.isArray(list) && list.length > 0 ? new Set(list.map((v: unknown) => stringify(v) ?? '')) : undefined,
     }
   })
 }
 
-function segmentIdsOf(strategies: unknown[]): number[] {
+function segmentIdsOf(strategies: readonly unknown[]): number[] {
   const ids = new Set<number>()
   for (const strategy of strategies) {
-    const list = (strategy as { segments?: unknown } | null)?.segments
+    const list = isObject(strategy) ? strategy.segments : undefined
     if (Array.isArray(list)) for (const id of list) ids.add(toNumber(id))
   }
   return [...ids]
 }
 
 /** A flag that could not be compiled: always off (the warning says why). */
-export function compileAlwaysOff(definition: FeatureDefinition, name: string): CompiledFeature {
+export function compileAlwaysOff(definition: StoredFeature): CompiledFeature {
   return {
-    name,
+    name: definition.name,
     definition,
     enabled: false,
     strategies: [],
@@ -71,33 +74,33 @@ export function compileAlwaysOff(definition: FeatureDefinition, name: string): C
 }
 
 /** Compiles a feature (evaluation-semantics.md section 5). */
-export function compileFeature(definition: FeatureDefinition, env: CompileEnvironment): CompiledFeature {
+export function compileFeature(definition: StoredFeature, env: CompileEnvironment): CompiledFeature {
   const name = definition.name
-  const impressionData = definition.impressionData === true
   if (!Array.isArray(definition.strategies)) {
-    env.warn(`${name}: "strategies" is not an array; the flag is off`)
-    return compileAlwaysOff(definition, name)
+    env.warn(name, 'invalid-flag', '"strategies" is not an array; the flag is off')
+    return compileAlwaysOff(definition)
   }
-  const strategies = definition.strategies.map((s) => compileStrategy(s, name, env))
-  const featureVariants = Array.isArray(definition.variants) ? definition.variants : []
+  const definitions: readonly unknown[] = definition.strategies
+  const featureVariants: readonly unknown[] = Array.isArray(definition.variants) ? definition.variants : []
+  const first = featureVariants[0]
   return {
     name,
     definition,
     enabled: definition.enabled === true,
-    strategies,
-    dependencies: compileDependencies(definition.dependencies, name, env.warn),
+    strategies: definitions.map((s) => compileStrategy(s, name, env)),
+    dependencies: compileDependencies(definition.dependencies, (code, message) => env.warn(name, code, message)),
     variants:
       featureVariants.length === 0
         ? undefined
         : compileVariantSet(featureVariants, {
             group: name,
-            stickiness: stringify((featureVariants[0] as { stickiness?: unknown } | null)?.stickiness),
+            stickiness: isObject(first) ? stringify(first.stickiness) : undefined,
             overrides: true,
             slots: env.slots,
           }),
-    impressionData,
+    impressionData: definition.impressionData === true,
     variantDefinitions: featureVariants,
     outcomes: [],
-    segmentIds: segmentIdsOf(definition.strategies),
+    segmentIds: segmentIdsOf(definitions),
   }
 }

@@ -1,21 +1,27 @@
 import { type ConstraintCache, compileConstraint } from './constraints/index.js'
-import { type Frame, type SlotTable, stringify, toNumber } from './context.js'
+import { isObject, stringify, toNumber } from './coerce.js'
+import type { SlotTable } from './slot-table.js'
 import { CustomStrategyError } from './errors.js'
+import type { ParseCaches } from './parse-cache.js'
 import { GATE_COST, type Gate, PREDICATE, gate, neverGate } from './gates.js'
 import { BUILT_IN_STRATEGIES } from './strategies/index.js'
 import { groupIdParameter } from './strategies/params.js'
-import type { CustomStrategy, EvaluatedToggle, SegmentDefinition } from './types.js'
+import type { RawStrategy, StoredSegment } from './raw-payload.js'
+import type { CustomStrategy, EvaluatedToggle } from './types.js'
+import type { Warn, WarningCode } from './warnings.js'
 import { type VariantSet, compileVariantSet } from './variants.js'
 
 export interface CompileEnvironment {
   customStrategies: ReadonlyMap<string, CustomStrategy>
-  segments: ReadonlyMap<number, SegmentDefinition>
+  segments: ReadonlyMap<number, StoredSegment>
   hostname: string
   slots: SlotTable
   constraints: ConstraintCache
+  caches: ParseCaches
   /** Compiled segments of this load, by id. */
   segmentGates: Map<number, Gate[]>
-  warn: (message: string) => void
+  /** Reports a problem; `flag` is undefined for a segment's (it may gate many flags). */
+  warn: (flag: string | undefined, code: WarningCode, message: string) => void
 }
 
 export interface CompiledStrategy {
@@ -23,6 +29,7 @@ export interface CompiledStrategy {
   gates: Gate[]
   /** Set when the strategy has variants that can be chosen. */
   variants: VariantSet | undefined
+  /** The variants as received; each becomes a result on first use (see `outcomes.ts`). */
   variantDefinitions: readonly unknown[]
   /** The toggle for each of this strategy's variants, built on first use. */
   outcomes: Array<EvaluatedToggle | undefined>
@@ -30,8 +37,9 @@ export interface CompiledStrategy {
 
 /** A host strategy: its exception becomes a CustomStrategyError naming the flag. */
 function compileCustom(strategy: CustomStrategy, parameters: Record<string, unknown>, featureName: string): Gate {
+  // Passed on as received, as the Node SDK does; Unleash's server sends every parameter as a string.
   const params = parameters as Record<string, string>
-  return gate(PREDICATE, (frame: Frame) => {
+  return gate(PREDICATE, (frame) => {
     frame.usedCustomStrategy = true
     try {
       return strategy.isEnabled(params, frame.context) === true
@@ -53,18 +61,19 @@ function compileSegment(id: number, env: CompileEnvironment): Gate[] | undefined
   }
   const segment = env.segments.get(id)
   if (!segment) return undefined
-  const constraints = Array.isArray(segment.constraints) ? segment.constraints : []
-  const gates = constraints.map((constraint) => compileConstraint(constraint, env.slots, env.constraints, (m) => env.warn(`segment ${id}: ${m}`)))
+  const constraints: readonly unknown[] = Array.isArray(segment.constraints) ? segment.constraints : []
+  const warn: Warn = (code, message) => env.warn(undefined, code, `segment ${id}: ${message}`)
+  const gates = constraints.map((constraint) => compileConstraint(constraint, env, warn))
   env.segmentGates.set(id, gates)
   return gates
 }
 
-function compileTest(name: string, parameters: Record<string, unknown>, featureName: string, env: CompileEnvironment): Gate {
+function compileTest(name: string, parameters: Record<string, unknown>, featureName: string, env: CompileEnvironment, warn: Warn): Gate {
   const custom = env.customStrategies.get(name)
   if (custom) return compileCustom(custom, parameters, featureName)
   const builtIn = BUILT_IN_STRATEGIES.get(name)
-  if (builtIn) return builtIn({ parameters, featureName, hostname: env.hostname, slots: env.slots })
-  env.warn(`${featureName}: unknown strategy "${name}"; it never matches`)
+  if (builtIn) return builtIn({ parameters, featureName, hostname: env.hostname, slots: env.slots, caches: env.caches })
+  warn('unknown-strategy', `unknown strategy "${name}"; it never matches`)
   return neverGate()
 }
 
@@ -72,24 +81,25 @@ const byCost = (a: Gate, b: Gate) => GATE_COST[a.kind]! - GATE_COST[b.kind]!
 
 /** Compiles one strategy of a feature: its test, its constraints and segments, its variants. */
 export function compileStrategy(definition: unknown, featureName: string, env: CompileEnvironment): CompiledStrategy {
-  if (definition === null || typeof definition !== 'object') {
-    env.warn(`${featureName}: a strategy is not an object; it never matches`)
+  const warn: Warn = (code, message) => env.warn(featureName, code, message)
+  if (!isObject(definition)) {
+    warn('invalid-strategy', 'a strategy is not an object; it never matches')
     return { gates: [neverGate()], variants: undefined, variantDefinitions: [], outcomes: [] }
   }
-  const raw = definition as Record<string, unknown>
-  const parameters =
-    raw.parameters !== null && typeof raw.parameters === 'object' ? (raw.parameters as Record<string, unknown>) : {}
-  const warn = (message: string) => env.warn(`${featureName}: ${message}`)
+  const raw: RawStrategy = definition
+  const parameters = isObject(raw.parameters) ? raw.parameters : {}
 
   const gates: Gate[] = []
-  for (const constraint of Array.isArray(raw.constraints) ? raw.constraints : []) {
-    gates.push(compileConstraint(constraint, env.slots, env.constraints, warn))
+  const constraints: readonly unknown[] = Array.isArray(raw.constraints) ? raw.constraints : []
+  for (const constraint of constraints) {
+    gates.push(compileConstraint(constraint, env, warn))
   }
-  for (const id of Array.isArray(raw.segments) ? raw.segments : []) {
+  const segmentIds: readonly unknown[] = Array.isArray(raw.segments) ? raw.segments : []
+  for (const id of segmentIds) {
     const segmentGates = compileSegment(toNumber(id), env)
     if (!segmentGates) {
       // Node SDK: a missing segment fails this strategy only.
-      env.warn(`${featureName}: segment ${String(id)} does not exist; the strategy never matches`)
+      warn('unknown-segment', `segment ${String(id)} does not exist; the strategy never matches`)
       gates.push(neverGate())
       continue
     }
@@ -99,10 +109,11 @@ export function compileStrategy(definition: unknown, featureName: string, env: C
   // list rejects most contexts; a NOT_IN list passes most). The strategy's own test stays last,
   // as in the Node SDK, where a custom strategy only runs once its constraints pass.
   if (gates.length > 1) gates.sort(byCost)
-  gates.push(compileTest(stringify(raw.name) ?? '', parameters, featureName, env))
+  gates.push(compileTest(stringify(raw.name) ?? '', parameters, featureName, env, warn))
 
-  const variants = Array.isArray(raw.variants) ? raw.variants : []
-  const firstStickiness = stringify((variants[0] as { stickiness?: unknown } | undefined)?.stickiness)
+  const variants: readonly unknown[] = Array.isArray(raw.variants) ? raw.variants : []
+  const first = variants[0]
+  const firstStickiness = isObject(first) ? stringify(first.stickiness) : undefined
   return {
     gates,
     variants:

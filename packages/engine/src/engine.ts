@@ -1,34 +1,29 @@
 import type { CompileEnvironment } from './compile-strategy.js'
 import { type CompiledFeature, compileAlwaysOff, compileFeature } from './compile-feature.js'
 import type { ConstraintCache } from './constraints/index.js'
-import { createSlotTable, type Frame, stringify } from './context.js'
+import { parseContextVersion } from './constraints/semver.js'
+import { parseAddress } from './ip.js'
+import { type ParseCaches, createParseCache } from './parse-cache.js'
+import { isObject } from './coerce.js'
+import type { Frame } from './frame.js'
+import { createSlotTable } from './slot-table.js'
 import { evaluateFeature, isFeatureEnabled } from './evaluate.js'
-import type { DateData } from './constraints/date.js'
-import { DATE } from './gates.js'
+import { DATE, type GateOf } from './gates.js'
 import { DISABLED_VARIANT, unknownToggle } from './outcomes.js'
-import { type StateChange, readState } from './state.js'
-import type {
-  ClientFeaturesPayload,
-  Context,
-  CustomStrategy,
-  EngineOptions,
-  EvaluateAllOptions,
-  EvaluatedToggle,
-  EvaluationTrace,
-  FeatureDefinition,
-  SegmentDefinition,
-  Variant,
-} from './types.js'
+import { type PayloadChange, readPayload } from './read-payload.js'
+import type { ClientFeaturesPayload, StoredFeature, StoredSegment } from './raw-payload.js'
+import type { EngineWarning } from './warnings.js'
+import type { Context, CustomStrategy, EngineOptions, EvaluateAllOptions, EvaluatedToggle, EvaluationTrace, Variant } from './types.js'
 
 export interface Engine {
   /** Applies a full payload or delta events; returns warnings (never throws). */
-  load(state: unknown): string[]
+  load(state: unknown): EngineWarning[]
   isEnabled(name: string, context?: Context): boolean
   getVariant(name: string, context?: Context): Variant
   /** The evaluated toggles `/proxy` returns: enabled ones in payload order, unless options say otherwise. */
   evaluateAll(context?: Context, options?: EvaluateAllOptions): EvaluatedToggle[]
   /** The current state as a full payload (definitions as received, with segments). */
-  getState(): ClientFeaturesPayload
+  getState(): ClientFeaturesPayload<StoredFeature, StoredSegment>
   /** The first DATE constraint instant at or after `after` (epoch ms), or Infinity. */
   nextTimeBoundary(after: number): number
   /** Number of features loaded. */
@@ -37,19 +32,22 @@ export interface Engine {
 
 const EMPTY_CONTEXT: Context = Object.freeze({})
 
-function asContext(context: unknown): Context {
-  return context !== null && typeof context === 'object' ? (context as Context) : EMPTY_CONTEXT
+/** JavaScript callers may pass anything as a context: a non-object is an empty one. */
+function asContext(context: Context | undefined): Context {
+  return context !== null && typeof context === 'object' ? context : EMPTY_CONTEXT
 }
 
-function validateStrategies(strategies: unknown): Map<string, CustomStrategy> {
+const isCustomStrategy = (value: unknown): value is CustomStrategy =>
+  isObject(value) && typeof value.name === 'string' && typeof value.isEnabled === 'function'
+
+function validateStrategies(strategies: readonly unknown[] = []): Map<string, CustomStrategy> {
   const map = new Map<string, CustomStrategy>()
-  for (const strategy of (strategies ?? []) as unknown[]) {
-    const candidate = strategy as Partial<CustomStrategy> | null
-    if (!candidate || typeof candidate.name !== 'string' || typeof candidate.isEnabled !== 'function') {
+  for (const strategy of strategies) {
+    if (!isCustomStrategy(strategy)) {
       throw new TypeError('Invalid custom strategy: expected { name: string, isEnabled(parameters, context) }')
     }
     // The first strategy of a name wins, as in the Node SDK's lookup.
-    if (!map.has(candidate.name)) map.set(candidate.name, candidate as CustomStrategy)
+    if (!map.has(strategy.name)) map.set(strategy.name, strategy)
   }
   return map
 }
@@ -75,17 +73,22 @@ export function createEngine(options: EngineOptions = {}): Engine {
   // Replaced with every full payload, so slots of constraints no flag uses are not kept forever.
   let slots = createSlotTable()
   let constraints: ConstraintCache = new Map()
+  // Kept across loads: they hold parses of context values, which do not depend on the payload.
+  const caches: ParseCaches = {
+    versions: createParseCache(parseContextVersion),
+    addresses: createParseCache((text) => parseAddress(text) ?? null),
+  }
 
-  let definitions = new Map<string, FeatureDefinition>()
-  let segments = new Map<number, SegmentDefinition>()
+  let definitions = new Map<string, StoredFeature>()
+  let segments = new Map<number, StoredSegment>()
   let features = new Map<string, CompiledFeature>()
   let order: CompiledFeature[] = []
   let dateTargets: number[] | undefined
   /** `slots.size` after the last full compile (see `apply`). */
   let fullSize = 0
 
-  function compileAll(names: Iterable<string>, warnings: string[]): void {
-    const env: CompileEnvironment = { customStrategies, segments, hostname, slots, constraints, segmentGates: new Map(), warn: (m) => warnings.push(m) }
+  function compileAll(names: Iterable<string>, warnings: EngineWarning[]): void {
+    const env: CompileEnvironment = { customStrategies, segments, hostname, slots, constraints, caches, segmentGates: new Map(), warn: (flag, code, message) => warnings.push({ flag, code, message }) }
     for (const name of names) {
       const definition = definitions.get(name)
       if (!definition) {
@@ -95,8 +98,8 @@ export function createEngine(options: EngineOptions = {}): Engine {
       try {
         features.set(name, compileFeature(definition, env))
       } catch (error) {
-        warnings.push(`${name}: could not be compiled (${error instanceof Error ? error.message : String(error)}); the flag is off`)
-        features.set(name, compileAlwaysOff(definition, name))
+        warnings.push({ flag: name, code: 'invalid-flag', message: `could not be compiled (${error instanceof Error ? error.message : String(error)}); the flag is off` })
+        features.set(name, compileAlwaysOff(definition))
       }
     }
   }
@@ -109,13 +112,13 @@ export function createEngine(options: EngineOptions = {}): Engine {
   }
 
   /** Compiles every definition afresh, with new slots. */
-  function compileEverything(warnings: string[]): void {
+  function compileEverything(warnings: EngineWarning[]): void {
     startAfresh()
     compileAll(definitions.keys(), warnings)
     fullSize = slots.size
   }
 
-  function apply(change: StateChange, warnings: string[]): void {
+  function apply(change: PayloadChange, warnings: EngineWarning[]): void {
     if (change.kind === 'replace') {
       definitions = change.features
       segments = change.segments
@@ -163,11 +166,10 @@ export function createEngine(options: EngineOptions = {}): Engine {
     }
     order = [...features.values()]
     for (const feature of order) {
-      const dependencies: unknown = feature.definition.dependencies
-      if (!Array.isArray(dependencies)) continue
-      for (const dependency of dependencies as Array<{ feature?: unknown } | null>) {
-        const parent = stringify(dependency?.feature)
-        if (parent && !features.has(parent)) warnings.push(`${feature.name}: depends on unknown feature "${parent}"`)
+      for (const { parent } of feature.dependencies ?? []) {
+        if (parent && !features.has(parent)) {
+          warnings.push({ flag: feature.name, code: 'unknown-dependency', message: `depends on unknown feature "${parent}"; the dependency is never satisfied` })
+        }
       }
     }
   }
@@ -175,8 +177,8 @@ export function createEngine(options: EngineOptions = {}): Engine {
   return {
     load(state) {
       dateTargets = undefined
-      const warnings: string[] = []
-      const change = readState(state, warnings)
+      const warnings: EngineWarning[] = []
+      const change = readPayload(state, warnings)
       if (change) apply(change, warnings)
       return warnings
     },
@@ -212,8 +214,8 @@ export function createEngine(options: EngineOptions = {}): Engine {
       // DATE constraints are the only clock readers: an answer computed at `after` holds until
       // the first constraint date at or after it.
       dateTargets ??= [...constraints.values()]
-        .filter((gate) => gate.kind === DATE)
-        .map((gate) => (gate.data as DateData).target)
+        .filter((gate): gate is GateOf<typeof DATE> => gate.kind === DATE)
+        .map((gate) => gate.data.target)
         .sort((a, b) => a - b)
       for (const target of dateTargets) if (target >= after) return target
       return Number.POSITIVE_INFINITY

@@ -3,7 +3,7 @@
 // over the feature's variants. Nothing here allocates: results are the prebuilt outcomes.
 import type { CompiledDependency, CompiledFeature } from './compile-feature.js'
 import type { CompiledStrategy } from './compile-strategy.js'
-import type { Frame } from './context.js'
+import type { Frame } from './frame.js'
 import { testAll } from './gates.js'
 import { DISABLED_VARIANT, ENABLED_WITHOUT_VARIANT, featureVariant, strategyVariant, toggle } from './outcomes.js'
 import type { EvaluatedToggle } from './types.js'

@@ -4,8 +4,9 @@
 export { createEngine } from './engine.js'
 export type { Engine } from './engine.js'
 
-// Errors
+// Errors and load warnings
 export { CustomStrategyError } from './errors.js'
+export type { EngineWarning, WarningCode } from './warnings.js'
 
 // Hashing (exposed for tools that must agree with the engine's buckets)
 export { murmur3, ROLLOUT_SEED, VARIANT_SEED } from './hash.js'
@@ -14,25 +15,42 @@ export { murmur3, ROLLOUT_SEED, VARIANT_SEED } from './hash.js'
 export { SUPPORTED_OPERATORS } from './constraints/index.js'
 export { BUILT_IN_STRATEGY_NAMES } from './strategies/names.js'
 
-// Types
+// Types: the payload as received (what `load` takes and `getState` returns)
 export type {
   ClientFeaturesDelta,
   ClientFeaturesPayload,
-  ConstraintDefinition,
-  Context,
-  CustomStrategy,
   DeltaEvent,
-  EngineOptions,
   EngineState,
-  EvaluateAllOptions,
-  EvaluationTrace,
-  EvaluatedToggle,
+  RawConstraint,
+  RawDependency,
+  RawFeature,
+  RawSegment,
+  RawStrategy,
+  RawVariant,
+  RawVariantOverride,
+  StoredFeature,
+  StoredSegment,
+} from './raw-payload.js'
+
+// Types: a well-formed payload (what a server sends; for building payloads)
+export type {
+  ConstraintDefinition,
   FeatureDefinition,
   FeatureDependency,
   SegmentDefinition,
   StrategyDefinition,
-  Variant,
   VariantDefinition,
   VariantOverride,
+} from './definitions.js'
+
+// Types: context, options and results
+export type {
+  Context,
+  CustomStrategy,
+  EngineOptions,
+  EvaluateAllOptions,
+  EvaluationTrace,
+  EvaluatedToggle,
+  Variant,
   VariantPayload,
 } from './types.js'

@@ -1,4 +1,5 @@
 import ipaddr from 'ipaddr.js'
+import { type ParseCache, parseCached } from './parse-cache.js'
 
 /** A parsed address or subnet: family, address bytes and prefix length. */
 export interface IpRange {
@@ -43,26 +44,15 @@ export function rangeContains(range: IpRange, address: IpRange): boolean {
   return true
 }
 
-// Remote addresses repeat across the flags of one request, so parses are cached (bounded).
-const CACHE_LIMIT = 1000
-const parsed = new Map<string, IpRange | null>()
-
-export function parseAddressCached(text: string): IpRange | undefined {
-  let address = parsed.get(text)
-  if (address === undefined) {
-    address = parseAddress(text) ?? null
-    if (parsed.size >= CACHE_LIMIT) parsed.clear()
-    parsed.set(text, address)
-  }
-  return address ?? undefined
-}
-
-/** Returns `address => whether it is inside any of the ranges`; invalid entries are skipped. */
-export function compileRangeMatcher(entries: string[]): (address: string) => boolean {
+/**
+ * Returns `address => whether it is inside any of the ranges`; invalid entries are skipped.
+ * Context addresses are parsed through the engine's cache (they repeat across flags and requests).
+ */
+export function compileRangeMatcher(entries: string[], addresses: ParseCache<IpRange>): (address: string) => boolean {
   const ranges = entries.map(parseRange).filter((range): range is IpRange => range !== undefined)
   if (ranges.length === 0) return () => false
   return (text) => {
-    const address = parseAddressCached(text)
+    const address = parseCached(addresses, text)
     if (!address) return false
     for (const range of ranges) if (rangeContains(range, address)) return true
     return false

@@ -1,8 +1,11 @@
-import { stringify } from './context.js'
+import { isObject, stringify } from './coerce.js'
+import type { RawVariant } from './raw-payload.js'
 import type { EvaluatedToggle, Variant, VariantPayload } from './types.js'
 
 // Every possible result of a flag is built once per payload, frozen and shared: evaluation
-// returns one of them instead of allocating, and a server can cache each one's JSON.
+// returns one of them instead of allocating, and a server can cache each one's JSON. Each is
+// built, and its variant definition checked, on first use: building them all when a flag
+// compiled measured 8% of compiling 10k flags.
 // Key orders match what the old proxy serialises (unleash-proxy-behavior.md section 3.2).
 
 export const DISABLED_VARIANT: Variant = Object.freeze({
@@ -19,16 +22,17 @@ export const ENABLED_WITHOUT_VARIANT: Variant = Object.freeze({
   featureEnabled: true,
 })
 
-function payloadOf(definition: Record<string, unknown>): VariantPayload | undefined {
-  const payload = definition.payload
-  if (payload === null || typeof payload !== 'object' || Array.isArray(payload)) return undefined
-  return Object.freeze({ ...(payload as VariantPayload) })
+function payloadOf(payload: unknown): VariantPayload | undefined {
+  if (!isObject(payload) || Array.isArray(payload)) return undefined
+  // The one field passed on unchecked: copied as received, as the Node SDK does. Unleash's
+  // server only sends `{ type, value }` strings; a malformed payload is the sender's to fix.
+  return Object.freeze({ ...payload }) as unknown as VariantPayload
 }
 
 /** A feature-level variant: `{ name, payload?, enabled, feature_enabled, featureEnabled }`. */
 export function featureVariant(definition: unknown): Variant {
-  const raw = (definition ?? {}) as Record<string, unknown>
-  const payload = payloadOf(raw)
+  const raw: RawVariant = isObject(definition) ? definition : {}
+  const payload = payloadOf(raw.payload)
   const name = stringify(raw.name) ?? ''
   return Object.freeze(
     payload
@@ -39,8 +43,8 @@ export function featureVariant(definition: unknown): Variant {
 
 /** A strategy-level variant: `{ name, enabled, payload?, feature_enabled, featureEnabled }`. */
 export function strategyVariant(definition: unknown): Variant {
-  const raw = (definition ?? {}) as Record<string, unknown>
-  const payload = payloadOf(raw)
+  const raw: RawVariant = isObject(definition) ? definition : {}
+  const payload = payloadOf(raw.payload)
   const name = stringify(raw.name) ?? ''
   return Object.freeze(
     payload

@@ -1,92 +1,11 @@
-// The shapes the engine consumes (the Unleash client features payload) and produces.
-// Payload types describe well-formed input; the compiler still checks every field, because
-// payloads arrive over the network and one bad flag must never break the others.
-
-export interface ConstraintDefinition {
-  contextName: string
-  operator: string
-  values?: string[]
-  value?: string
-  inverted?: boolean
-  caseInsensitive?: boolean
-}
-
-export interface SegmentDefinition {
-  id: number
-  name?: string
-  constraints: ConstraintDefinition[]
-}
+// What the engine is given besides the payload (context, options, custom strategies) and what
+// it produces. The payload's shapes are in `raw-payload.ts` (as received) and
+// `definitions.ts` (well-formed).
 
 export interface VariantPayload {
   type: string
   value: string
 }
-
-export interface VariantOverride {
-  contextName: string
-  values: string[]
-}
-
-export interface VariantDefinition {
-  name: string
-  weight: number
-  weightType?: string
-  stickiness?: string
-  payload?: VariantPayload
-  overrides?: VariantOverride[]
-}
-
-export interface StrategyDefinition {
-  name: string
-  parameters?: Record<string, unknown>
-  constraints?: ConstraintDefinition[]
-  segments?: number[]
-  variants?: VariantDefinition[]
-  sortOrder?: number
-}
-
-export interface FeatureDependency {
-  feature: string
-  enabled?: boolean
-  variants?: string[]
-}
-
-export interface FeatureDefinition {
-  name: string
-  enabled: boolean
-  strategies: StrategyDefinition[]
-  variants?: VariantDefinition[]
-  dependencies?: FeatureDependency[]
-  impressionData?: boolean
-  type?: string
-  project?: string
-  description?: string
-  stale?: boolean
-  [key: string]: unknown
-}
-
-/** The full form of `GET /api/client/features`. */
-export interface ClientFeaturesPayload {
-  version?: number
-  features: FeatureDefinition[]
-  segments?: SegmentDefinition[]
-  query?: unknown
-  meta?: unknown
-}
-
-export type DeltaEvent =
-  | { type: 'hydration'; eventId?: number; features: FeatureDefinition[]; segments?: SegmentDefinition[] }
-  | { type: 'feature-updated'; eventId?: number; feature: FeatureDefinition }
-  | { type: 'feature-removed'; eventId?: number; featureName: string; project?: string }
-  | { type: 'segment-updated'; eventId?: number; segment: SegmentDefinition }
-  | { type: 'segment-removed'; eventId?: number; segmentId: number }
-
-/** The delta form: events applied in array order. */
-export interface ClientFeaturesDelta {
-  events: DeltaEvent[]
-}
-
-export type EngineState = ClientFeaturesPayload | ClientFeaturesDelta
 
 /**
  * The evaluation context. Any field name can be used by constraints and custom stickiness:

@@ -1,4 +1,6 @@
-import { type FieldAccessor, type Frame, type SlotTable, readField, stringify, toNumber } from './context.js'
+import { isObject, stringify, toNumber } from './coerce.js'
+import { type FieldAccessor, type Frame, readField } from './frame.js'
+import type { SlotTable } from './slot-table.js'
 import { type Bucketer, VARIANT_SEED, bucketOf, createBucketer } from './hash.js'
 
 /** A compiled weighted choice (evaluation-semantics.md section 6). */
@@ -24,20 +26,22 @@ interface VariantSetOptions {
 }
 
 function weightOf(variant: unknown): number {
-  const weight = toNumber((variant as { weight?: unknown } | null)?.weight)
+  const weight = isObject(variant) ? toNumber(variant.weight) : Number.NaN
   return Number.isFinite(weight) && weight > 0 ? weight : 0
 }
 
 function compileOverrides(variants: readonly unknown[], slots: SlotTable): VariantSet['overrides'] {
   const overrides: VariantSet['overrides'] = []
   variants.forEach((variant, index) => {
-    const list = (variant as { overrides?: unknown } | null)?.overrides
+    const list = isObject(variant) ? variant.overrides : undefined
     if (!Array.isArray(list)) return
-    for (const override of list) {
-      const contextName = stringify((override as { contextName?: unknown } | null)?.contextName)
-      const values = (override as { values?: unknown } | null)?.values
+    const entries: readonly unknown[] = list
+    for (const override of entries) {
+      if (!isObject(override)) continue
+      const contextName = stringify(override.contextName)
+      const values = override.values
       if (!contextName || !Array.isArray(values)) continue
-      overrides.push({ field: slots.field(contextName), values: new Set(values.map((v) => stringify(v) ?? '')), index })
+      overrides.push({ field: slots.field(contextName), values: new Set(values.map((v: unknown) => stringify(v) ?? '')), index })
     }
   })
   return overrides

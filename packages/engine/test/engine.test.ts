@@ -64,7 +64,7 @@ describe('strategies', () => {
     const warnings = engine.load({ features: [on('x', [{ name: 'nope' }, { name: 'default' }]), on('y', [{ name: 'nope' }])] })
     expect(engine.isEnabled('x', {})).toBe(true)
     expect(engine.isEnabled('y', {})).toBe(false)
-    expect(warnings.some((w) => w.includes('unknown strategy "nope"'))).toBe(true)
+    expect(warnings).toContainEqual({ flag: 'x', code: 'unknown-strategy', message: 'unknown strategy "nope"; it never matches' })
   })
 
   it('a missing segment fails that strategy only', () => {
@@ -243,8 +243,8 @@ describe('loading', () => {
   it('keeps the previous state and warns when the payload is unusable', () => {
     const engine = createEngine()
     engine.load({ features: [on('a', [])] })
-    expect(engine.load('nonsense')).toEqual(['the payload is not an object; nothing was loaded'])
-    expect(engine.load({ nope: 1 })[0]).toMatch(/neither/)
+    expect(engine.load('nonsense')).toEqual([{ flag: undefined, code: 'invalid-payload', message: 'the payload is not an object; nothing was loaded' }])
+    expect(engine.load({ nope: 1 })).toEqual([{ flag: undefined, code: 'invalid-payload', message: expect.stringMatching(/neither/) }])
     expect(engine.isEnabled('a', {})).toBe(true)
   })
 
@@ -253,7 +253,7 @@ describe('loading', () => {
     const warnings = engine.load({ features: [{ name: 'bad', enabled: true, strategies: 'nope' }, on('good', [])] })
     expect(engine.isEnabled('bad', {})).toBe(false)
     expect(engine.isEnabled('good', {})).toBe(true)
-    expect(warnings).toEqual(['bad: "strategies" is not an array; the flag is off'])
+    expect(warnings).toEqual([{ flag: 'bad', code: 'invalid-flag', message: '"strategies" is not an array; the flag is off' }])
   })
 
   it('getState returns the definitions as received, with segments', () => {

@@ -1,7 +1,7 @@
 // The proxy's current flags: the engine, where they came from, and what is derived from each
 // payload once (the server-side features body and its ETag, which flags carry impressionData,
 // which flags and variants usage metrics may count).
-import type { ClientFeaturesPayload, Engine } from '@vexil/engine'
+import type { Engine, EngineWarning } from '@vexil/engine'
 import { weakEtag } from './http/etag.js'
 import { type KnownFlags, knownFlags } from './metrics/known-flags.js'
 
@@ -16,8 +16,8 @@ export interface FlagStore {
   /** Epoch ms of the last payload that changed something, and of the last successful fetch (200 or 304). */
   lastUpdate: number
   lastFetch: number
-  /** Loads a payload; returns the engine's warnings. */
-  load(payload: unknown, source: ReadySource): string[]
+  /** Loads a payload; returns the engine's warnings (log each with `warningLine`). */
+  load(payload: unknown, source: ReadySource): EngineWarning[]
   /** The variant names usage metrics count for flag `name`; undefined for a flag the payload does not have. */
   countedVariants(name: string): ReadonlySet<string> | undefined
   /** Whether the definition of `name` has an `impressionData` key (the old proxy omits it otherwise). */
@@ -26,6 +26,11 @@ export interface FlagStore {
   serverSidePayload(): { body: string; etag: string }
   /** Calls `listener` after every load (caches derived from the old payload drop it). */
   onLoad(listener: () => void): void
+}
+
+/** A log line for an engine warning: the flag (or the payload), what is wrong, the code. */
+export function warningLine(warning: EngineWarning): string {
+  return `${warning.flag === undefined ? '' : `flag "${warning.flag}": `}${warning.message} [${warning.code}]`
 }
 
 export function createFlagStore(engine: Engine): FlagStore {
@@ -52,7 +57,7 @@ export function createFlagStore(engine: Engine): FlagStore {
     lastFetch: 0,
     load(payload, source) {
       const warnings = engine.load(payload)
-      const state: ClientFeaturesPayload = engine.getState()
+      const state = engine.getState()
       withImpressionData = new Set(state.features.filter((f) => Object.prototype.hasOwnProperty.call(f, 'impressionData')).map((f) => f.name))
       known = knownFlags(state)
       serverSide = undefined

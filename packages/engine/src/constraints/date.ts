@@ -1,15 +1,15 @@
-import { type Frame, currentTime } from '../context.js'
-import type { ConstraintSpec } from './types.js'
+import { type Frame, currentTime } from '../frame.js'
+import { type ConstraintSpec, type InvalidLiteral, invalidLiteral } from './types.js'
 
 export interface DateData {
   target: number
   after: boolean
 }
 
-/** Returns undefined for an unparseable date: such a constraint is false (Node SDK). */
-export function compileDate({ operator, value }: ConstraintSpec): DateData | undefined {
+/** An unparseable date makes the constraint false (Node SDK). */
+export function compileDate({ operator, value }: ConstraintSpec): DateData | InvalidLiteral {
   const target = value === undefined ? Number.NaN : new Date(value).getTime()
-  if (Number.isNaN(target)) return undefined
+  if (Number.isNaN(target)) return invalidLiteral('invalid-date', value, 'date')
   return { target, after: operator === 'DATE_AFTER' }
 }
 

@@ -1,4 +1,7 @@
-import { type SlotTable, stringify } from '../context.js'
+import { isObject, stringify } from '../coerce.js'
+import type { ParseCaches } from '../parse-cache.js'
+import type { RawConstraint } from '../raw-payload.js'
+import type { SlotTable } from '../slot-table.js'
 import { DATE, type Gate, IN, NEVER, NOT_IN, NUMBER, PREDICATE, SEMVER, STRING, gate, neverGate } from '../gates.js'
 import { compileCidr } from './cidr.js'
 import { compileDate } from './date.js'
@@ -6,31 +9,54 @@ import { compileNumber } from './number.js'
 import { compileRegexConstraint } from './regex.js'
 import { compileSemver } from './semver.js'
 import { compileString } from './string.js'
-import type { ConstraintSpec } from './types.js'
+import { type ConstraintSpec, InvalidLiteral } from './types.js'
+import type { Warn } from '../warnings.js'
 
 export type { Predicate } from './types.js'
 
-/** Each operator's gate kind and the compiler of its data; undefined data means "always false". */
-const OPERATORS: Record<string, { kind: number; compile: (spec: ConstraintSpec) => unknown }> = {
-  IN: { kind: IN, compile: (spec) => spec.slots.membership(spec.field, spec.values) },
-  NOT_IN: { kind: NOT_IN, compile: (spec) => spec.slots.membership(spec.field, spec.values) },
-  STR_STARTS_WITH: { kind: STRING, compile: compileString },
-  STR_ENDS_WITH: { kind: STRING, compile: compileString },
-  STR_CONTAINS: { kind: STRING, compile: compileString },
-  NUM_EQ: { kind: NUMBER, compile: compileNumber },
-  NUM_GT: { kind: NUMBER, compile: compileNumber },
-  NUM_GTE: { kind: NUMBER, compile: compileNumber },
-  NUM_LT: { kind: NUMBER, compile: compileNumber },
-  NUM_LTE: { kind: NUMBER, compile: compileNumber },
-  DATE_AFTER: { kind: DATE, compile: compileDate },
-  DATE_BEFORE: { kind: DATE, compile: compileDate },
-  SEMVER_EQ: { kind: SEMVER, compile: compileSemver },
-  SEMVER_GT: { kind: SEMVER, compile: compileSemver },
-  SEMVER_GTE: { kind: SEMVER, compile: compileSemver },
-  SEMVER_LT: { kind: SEMVER, compile: compileSemver },
-  SEMVER_LTE: { kind: SEMVER, compile: compileSemver },
-  REGEX: { kind: PREDICATE, compile: compileRegexConstraint },
-  IN_CIDR: { kind: PREDICATE, compile: compileCidr },
+type OperatorCompiler = (spec: ConstraintSpec, warn: Warn) => Gate
+
+/**
+ * A literal the operator cannot use makes a never-gate: false, or true when inverted (Node SDK
+ * semantics, kept), and a warning naming the field, the operator and the literal.
+ */
+function checked<T>(spec: ConstraintSpec, warn: Warn, data: T | InvalidLiteral, toGate: (data: T) => Gate): Gate {
+  if (!(data instanceof InvalidLiteral)) return toGate(data)
+  const outcome = spec.inverted ? 'the inverted constraint always matches' : 'the constraint never matches'
+  warn(data.code, `${spec.operator} on "${spec.contextName}": ${data.reason}; ${outcome}`)
+  return neverGate(spec.inverted)
+}
+
+const inGate: OperatorCompiler = (spec) => gate(IN, spec.slots.membership(spec.field, spec.values), spec.inverted)
+const notInGate: OperatorCompiler = (spec) => gate(NOT_IN, spec.slots.membership(spec.field, spec.values), spec.inverted)
+const stringGate: OperatorCompiler = (spec) => gate(STRING, compileString(spec), spec.inverted)
+const numberGate: OperatorCompiler = (spec, warn) => checked(spec, warn, compileNumber(spec), (data) => gate(NUMBER, data, spec.inverted))
+const dateGate: OperatorCompiler = (spec, warn) => checked(spec, warn, compileDate(spec), (data) => gate(DATE, data, spec.inverted))
+const semverGate: OperatorCompiler = (spec, warn) => checked(spec, warn, compileSemver(spec), (data) => gate(SEMVER, data, spec.inverted))
+const regexGate: OperatorCompiler = (spec, warn) => checked(spec, warn, compileRegexConstraint(spec), (data) => gate(PREDICATE, data, spec.inverted))
+const cidrGate: OperatorCompiler = (spec) => gate(PREDICATE, compileCidr(spec), spec.inverted)
+
+/** Each operator's compiler. */
+const OPERATORS: Record<string, OperatorCompiler> = {
+  IN: inGate,
+  NOT_IN: notInGate,
+  STR_STARTS_WITH: stringGate,
+  STR_ENDS_WITH: stringGate,
+  STR_CONTAINS: stringGate,
+  NUM_EQ: numberGate,
+  NUM_GT: numberGate,
+  NUM_GTE: numberGate,
+  NUM_LT: numberGate,
+  NUM_LTE: numberGate,
+  DATE_AFTER: dateGate,
+  DATE_BEFORE: dateGate,
+  SEMVER_EQ: semverGate,
+  SEMVER_GT: semverGate,
+  SEMVER_GTE: semverGate,
+  SEMVER_LT: semverGate,
+  SEMVER_LTE: semverGate,
+  REGEX: regexGate,
+  IN_CIDR: cidrGate,
 }
 
 export const SUPPORTED_OPERATORS: readonly string[] = Object.keys(OPERATORS)
@@ -65,20 +91,28 @@ function constraintKey(operator: string, contextName: string, inverted: boolean,
   return key
 }
 
+/** What compiling a constraint uses besides the constraint: the engine's slots and caches. */
+export interface ConstraintEnvironment {
+  slots: SlotTable
+  /** Constraints compiled so far in this payload, shared by identical ones. */
+  constraints: ConstraintCache
+  caches: ParseCaches
+}
+
 /**
  * Compiles one constraint. An unknown operator is false even when inverted (Node SDK);
  * otherwise `inverted` negates the operator's answer, including its "missing or invalid" false.
  */
-export function compileConstraint(definition: unknown, slots: SlotTable, cache: ConstraintCache, warn: (message: string) => void): Gate {
-  if (definition === null || typeof definition !== 'object') {
-    warn('a constraint is not an object; it never matches')
+export function compileConstraint(definition: unknown, env: ConstraintEnvironment, warn: Warn): Gate {
+  if (!isObject(definition)) {
+    warn('invalid-constraint', 'a constraint is not an object; it never matches')
     return neverGate()
   }
-  const raw = definition as Record<string, unknown>
+  const raw: RawConstraint = definition
   const operator = typeof raw.operator === 'string' ? raw.operator : ''
-  const entry = Object.prototype.hasOwnProperty.call(OPERATORS, operator) ? OPERATORS[operator] : undefined
-  if (!entry) {
-    warn(`unknown constraint operator "${String(raw.operator)}"; the constraint never matches`)
+  const compile = Object.prototype.hasOwnProperty.call(OPERATORS, operator) ? OPERATORS[operator] : undefined
+  if (!compile) {
+    warn('unknown-operator', `unknown constraint operator "${String(raw.operator)}"; the constraint never matches`)
     return neverGate()
   }
   const contextName = stringify(raw.contextName) ?? ''
@@ -90,13 +124,15 @@ export function compileConstraint(definition: unknown, slots: SlotTable, cache: 
   // and hashing their keys made compiling slow.
   const shareable = values.length <= MAX_SHARED_VALUES
   const key = shareable ? constraintKey(operator, contextName, inverted, caseInsensitive, value, values) : ''
+  const { slots, constraints: cache } = env
   const cached = shareable ? cache.get(key) : undefined
   if (cached) {
     if (cached.memo < 0) cached.memo = slots.memo()
     return cached
   }
-  const data = entry.compile({ contextName, operator, values, value, caseInsensitive, field: slots.field(contextName), slots })
-  const compiled = data === undefined ? gate(NEVER, undefined, inverted) : gate(entry.kind, data, inverted)
-  if (shareable) cache.set(key, compiled)
+  const compiled = compile({ contextName, operator, values, value, caseInsensitive, inverted, field: slots.field(contextName), slots, caches: env.caches }, warn)
+  // A valid constraint never compiles to NEVER: one that did had an unusable literal, and is
+  // compiled again wherever it recurs, so that every flag that has it gets its warning.
+  if (shareable && compiled.kind !== NEVER) cache.set(key, compiled)
   return compiled
 }

@@ -1,4 +1,5 @@
-import { type Frame, type Membership, isMember } from '../context.js'
+import type { Frame } from '../frame.js'
+import { type Membership, isMember } from '../list-index.js'
 
 // IN / NOT_IN compare exactly and case-sensitively; `caseInsensitive` is ignored (Node SDK).
 // The lists live in the slot table's inverted index (`SlotTable.membership` compiles them).

@@ -1,5 +1,5 @@
-import { type FieldAccessor, type Frame, readField } from '../context.js'
-import type { ConstraintSpec } from './types.js'
+import { type FieldAccessor, type Frame, readField } from '../frame.js'
+import { type ConstraintSpec, type InvalidLiteral, invalidLiteral } from './types.js'
 
 const EQ = 0
 const GT = 1
@@ -15,10 +15,10 @@ export interface NumberData {
   comparison: number
 }
 
-/** Returns undefined for a value that is not a number: such a constraint is false (Node SDK). */
-export function compileNumber({ operator, value, field }: ConstraintSpec): NumberData | undefined {
+/** A value that is not a number makes the constraint false (Node SDK). */
+export function compileNumber({ operator, value, field }: ConstraintSpec): NumberData | InvalidLiteral {
   const target = value === undefined ? Number.NaN : Number(value)
-  if (Number.isNaN(target)) return undefined
+  if (Number.isNaN(target)) return invalidLiteral('invalid-number', value, 'number')
   return { field, target, comparison: COMPARISONS[operator]! }
 }
 

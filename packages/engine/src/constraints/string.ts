@@ -1,4 +1,4 @@
-import { type FieldAccessor, type Frame, readField } from '../context.js'
+import { type FieldAccessor, type Frame, readField } from '../frame.js'
 import type { ConstraintSpec } from './types.js'
 
 const STARTS = 0

@@ -1,4 +1,4 @@
-import { stringify } from '../context.js'
+import { stringify } from '../coerce.js'
 
 /** A comma-separated list parameter, each entry trimmed, empty entries dropped. */
 export function listParameter(value: unknown): string[] {

@@ -1,4 +1,4 @@
-import { readField } from '../context.js'
+import { readField } from '../frame.js'
 import { PREDICATE, gate, neverGate } from '../gates.js'
 import { compileRangeMatcher } from '../ip.js'
 import { listParameter } from './params.js'
@@ -9,13 +9,13 @@ import type { StrategyCompiler } from './types.js'
  * ranges. IPv4 and IPv6 ranges both work (the Node SDK only does IPv4 ranges); invalid entries
  * are skipped without breaking the others (spec 06).
  */
-export const compileRemoteAddress: StrategyCompiler = ({ parameters, slots }) => {
+export const compileRemoteAddress: StrategyCompiler = ({ parameters, slots, caches }) => {
   const entries = listParameter(parameters.IPs)
   if (entries.length === 0) return neverGate()
   const exact = new Set(entries)
-  const inRange = compileRangeMatcher(entries)
+  const inRange = compileRangeMatcher(entries, caches.addresses)
   const field = slots.topLevel('remoteAddress')
-  return gate(PREDICATE, (frame: Parameters<typeof readField>[0]) => {
+  return gate(PREDICATE, (frame) => {
     const address = readField(frame, field)
     return address !== undefined && (exact.has(address) || inRange(address))
   })

@@ -1,4 +1,4 @@
-import { type FieldAccessor, type Frame, readField } from '../context.js'
+import { type FieldAccessor, type Frame, readField } from '../frame.js'
 import { type Bucketer, bucketOf } from '../hash.js'
 
 // The rollout tests shared by gradualRollout* and flexibleRollout (evaluation-semantics.md 1-2):

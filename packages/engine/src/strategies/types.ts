@@ -1,4 +1,5 @@
-import type { SlotTable } from '../context.js'
+import type { ParseCaches } from '../parse-cache.js'
+import type { SlotTable } from '../slot-table.js'
 import type { Gate } from '../gates.js'
 
 export interface StrategyInput {
@@ -8,6 +9,7 @@ export interface StrategyInput {
   /** Lowercased hostname for `applicationHostname`. */
   hostname: string
   slots: SlotTable
+  caches: ParseCaches
 }
 
 /** Compiles a built-in strategy's own test, without constraints or segments. */

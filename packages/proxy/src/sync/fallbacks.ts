@@ -2,7 +2,7 @@
 // a bootstrap (data in code, or a URL fetched once with retries) and the stored backup of the
 // last good configuration. Neither replaces flags the upstream has already sent; a bootstrap
 // replaces a backup. The log says where the flags came from.
-import type { FlagStore, ReadySource } from '../flag-store.js'
+import { type FlagStore, type ReadySource, warningLine } from '../flag-store.js'
 import type { Logger } from '../logger.js'
 import { readBackup, type StorageProvider } from '../storage/index.js'
 import type { Upstream } from './upstream.js'
@@ -23,7 +23,7 @@ export interface FallbackOptions {
 function apply(options: FallbackOptions, payload: unknown, source: ReadySource): void {
   if (options.upstreamAnswered()) return
   const firstReady = !options.store.ready
-  for (const warning of options.store.load(payload, source)) options.logger.warn(`Flag payload (${source}): ${warning}`)
+  for (const warning of options.store.load(payload, source)) options.logger.warn(`Flag payload (${source}): ${warningLine(warning)}`)
   if (firstReady) options.logger.info(`Ready: ${options.store.engine.size} flags loaded from the ${source} while the upstream has not answered yet.`)
 }
 

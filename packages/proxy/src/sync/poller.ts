@@ -3,7 +3,7 @@
 // recompile); back off on 404/429/5xx and network errors, honouring Retry-After; on 401/403
 // keep serving the last good configuration, log an error, and retry at the longest backoff
 // instead of stopping for good.
-import type { FlagStore } from '../flag-store.js'
+import { type FlagStore, warningLine } from '../flag-store.js'
 import type { Logger } from '../logger.js'
 import type { StorageProvider } from '../storage/types.js'
 import type { HttpResponse } from './http-client.js'
@@ -90,7 +90,7 @@ export function createPoller(options: PollerOptions): Poller {
         return backoff()
       }
       const firstReady = !store.ready
-      for (const warning of store.load(payload, 'upstream')) logger.warn(`Flag payload: ${warning}`)
+      for (const warning of store.load(payload, 'upstream')) logger.warn(`Flag payload: ${warningLine(warning)}`)
       upstreamAnswered = true
       store.lastFetch = Date.now()
       const header = res.headers.etag

@@ -20,7 +20,9 @@ export function compileSignalFilter(filters: Record<string, PayloadFilter>): (pa
   const constraints = paths.map((path, i) => ({ ...filters[path], contextName: `f${i}` }))
   const warnings = engine.load({ version: 2, features: [{ name: FLAG, enabled: true, strategies: [{ name: 'default', constraints }] }] })
   // Filters are validated when an action set is saved; a filter the engine refuses never matches.
-  if (warnings.length > 0) return () => false
+  // A number or version the engine cannot read is not refused: that filter is false (true when
+  // inverted), as it always was.
+  if (warnings.some((w) => w.code !== 'invalid-number' && w.code !== 'invalid-semver')) return () => false
   return (payload) => {
     const flat = flattenPayload(payload)
     const context: Record<string, unknown> = {}
