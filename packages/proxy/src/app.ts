@@ -10,8 +10,8 @@ import { createFlagStore } from './flag-store.js'
 import { compileClientAddress } from './http/client-ip.js'
 import { compileCorsHeaders } from './http/cors.js'
 import type { Logger } from './logger.js'
-import { createMetricsAggregator } from './metrics/aggregator.js'
-import { createMetricsReporter } from './metrics/reporter.js'
+import { createUsageAggregator } from './usage/aggregator.js'
+import { createUsageReporter } from './usage/reporter.js'
 import { createDocsHandler, createOpenApiDocument } from './openapi/index.js'
 import { clientMetricsRoutes } from './routes/client-metrics.js'
 import { docsRoutes } from './routes/docs.js'
@@ -29,7 +29,7 @@ import type { StorageProvider } from './storage/types.js'
 import { loadBackup, loadBootstrap } from './sync/fallbacks.js'
 import { createPoller } from './sync/poller.js'
 import { createHttpUpstream, SDK_VERSION, type Upstream } from './sync/upstream.js'
-import { createTelemetry } from './telemetry.js'
+import { createPrometheusExporter } from './prometheus.js'
 
 export interface ProxyAppOptions {
   config: ProxyConfig
@@ -80,13 +80,13 @@ export function createProxyApp(options: ProxyAppOptions): ProxyApp {
   const store = createFlagStore(engine)
   const responseCache = config.responseCacheSize > 0 ? createResponseCache(config.responseCacheSize) : undefined
   store.onLoad(() => responseCache?.clear())
-  const telemetry = createTelemetry(store)
-  const aggregator = createMetricsAggregator({ countedVariants: store.countedVariants })
-  const runtime = createRuntime({ config, store, logger, aggregator, telemetry, responseCache })
+  const prometheus = createPrometheusExporter(store)
+  const aggregator = createUsageAggregator({ countedVariants: store.countedVariants })
+  const runtime = createRuntime({ config, store, logger, aggregator, prometheus, responseCache })
   // The old proxy's backup file name used the app name, with "/" replaced.
   const storageKey = config.serviceAppName
-  const poller = createPoller({ upstream, store, storage, storageKey, logger, refreshInterval: config.refreshInterval, onFetch: telemetry.upstreamFetch })
-  const reporter = createMetricsReporter({ upstream, aggregator, logger, interval: config.metricsInterval, jitter: config.metricsJitter })
+  const poller = createPoller({ upstream, store, storage, storageKey, logger, refreshInterval: config.refreshInterval, onFetch: prometheus.upstreamFetch })
+  const reporter = createUsageReporter({ upstream, aggregator, logger, interval: config.metricsInterval, jitter: config.metricsJitter })
   const docs = config.enableOAS
     ? createDocsHandler({
         basePath: config.proxyBasePath,

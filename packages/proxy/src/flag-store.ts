@@ -3,7 +3,7 @@
 // which flags and variants usage metrics may count).
 import type { ClientFeaturesPayload, Engine } from '@vexil/engine'
 import { weakEtag } from './http/etag.js'
-import { type KnownFlags, knownFlags } from './metrics/known-flags.js'
+import { type KnownFlags, knownFlags } from './usage/known-flags.js'
 
 export type ReadySource = 'upstream' | 'bootstrap' | 'backup'
 

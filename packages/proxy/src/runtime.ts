@@ -4,15 +4,15 @@ import type { ResponseCache } from './evaluation/response-cache.js'
 import { type ToggleSerializer, createToggleSerializer } from './evaluation/serialize.js'
 import type { FlagStore } from './flag-store.js'
 import type { Logger } from './logger.js'
-import type { MetricsAggregator } from './metrics/aggregator.js'
-import type { Telemetry } from './telemetry.js'
+import type { UsageAggregator } from './usage/aggregator.js'
+import type { PrometheusExporter } from './prometheus.js'
 
 export interface ProxyRuntime {
   config: ProxyConfig
   store: FlagStore
   logger: Logger
-  aggregator: MetricsAggregator
-  telemetry: Telemetry
+  aggregator: UsageAggregator
+  prometheus: PrometheusExporter
   /** Undefined when RESPONSE_CACHE_SIZE is 0. */
   responseCache: ResponseCache | undefined
   /** The serializer for the current payload (fragments are per payload). */

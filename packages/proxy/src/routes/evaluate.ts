@@ -94,7 +94,7 @@ export async function handleEvaluate(runtime: ProxyRuntime, call: RouteCall, all
   if (runtime.responseCache) {
     const hit = runtime.responseCache.get(cacheKey, Date.now)
     if (hit) {
-      runtime.telemetry.responseCache('hit')
+      runtime.prometheus.responseCache('hit')
       respond(runtime, req, res, call, hit)
       return
     }
@@ -133,6 +133,6 @@ export async function handleEvaluate(runtime: ProxyRuntime, call: RouteCall, all
   }
   const cacheable = runtime.responseCache !== undefined && !sessionInjected && !trace.usedRandom && !trace.usedCustomStrategy && config.enrichers.length === 0
   if (cacheable) runtime.responseCache!.set(cacheKey, answer)
-  runtime.telemetry.responseCache('miss')
+  runtime.prometheus.responseCache('miss')
   respond(runtime, req, res, call, answer)
 }

@@ -8,7 +8,7 @@ import type { ProxyRuntime } from '../runtime.js'
 const HTML = 'text/html; charset=utf-8'
 
 export function operationalRoutes(runtime: ProxyRuntime): RouteDeclaration[] {
-  const { registry } = runtime.telemetry
+  const { registry } = runtime.prometheus
   return [
     {
       methods: ['GET', 'HEAD'],

@@ -1,15 +1,16 @@
 // GET /proxy/internal-backstage/prometheus: the old proxy's three metrics, exactly named, plus
-// a few of Vexil's own. One registry per app (no process-wide default registry).
+// a few of Vexil's own. One registry per app (no process-wide default registry). (The usage
+// counts the proxy sends upstream are another thing: see usage/.)
 import { Counter, Gauge, Registry } from 'prom-client'
 import type { FlagStore } from './flag-store.js'
 
-export interface Telemetry {
+export interface PrometheusExporter {
   readonly registry: Registry
   upstreamFetch(result: 'updated' | 'unchanged' | 'failed'): void
   responseCache(result: 'hit' | 'miss'): void
 }
 
-export function createTelemetry(store: FlagStore): Telemetry {
+export function createPrometheusExporter(store: FlagStore): PrometheusExporter {
   const registry = new Registry()
   new Gauge({
     name: 'last_metrics_update_epoch_timestamp_ms',
