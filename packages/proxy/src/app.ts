@@ -5,8 +5,6 @@ import { resolve } from 'node:path'
 import { type App, createApp, eventHandler, type NodeListener, toNodeListener } from 'h3'
 import { createEngine, type Engine } from '@vexil/engine'
 import type { ProxyConfig } from './config/types.js'
-import { createResponseCache } from './evaluation/response-cache.js'
-import { createFlagStore } from './flag-store.js'
 import { compileClientAddress } from './http/client-ip.js'
 import { compileCorsHeaders } from './http/cors.js'
 import type { Logger } from './logger.js'
@@ -21,7 +19,7 @@ import { serverSideFeaturesRoutes } from './routes/server-side-features.js'
 import { compileAccessCheck } from './routing/access.js'
 import { createDispatcher } from './routing/dispatch.js'
 import { createRouteTable, type RouteDescription, type RouteInstrument } from './routing/route-table.js'
-import { createRuntime, type ProxyRuntime } from './runtime.js'
+import { createScopeFlags, type CurrentFlags } from './scope/scope-flags.js'
 import { createStorageFromConfig } from './storage/index.js'
 import { DEFAULT_BACKUP_DIRECTORY } from './storage/file.js'
 import { legacyBackupPath } from './storage/legacy-backup.js'
@@ -33,8 +31,8 @@ import { createPrometheusExporter } from './prometheus.js'
 
 export interface ProxyAppOptions {
   config: ProxyConfig
-  /** Default: an engine with the configured custom strategies and this machine's hostname. */
-  engine?: Engine
+  /** Makes the engine of each flag set. Default: one with the configured custom strategies and this machine's hostname. */
+  newEngine?: () => Engine
   /** Default: the upstream at `config.serviceUrl`. */
   upstream?: Upstream
   /** Default: the provider configured (file in ./.vexil/proxy unless set otherwise); null for none. */
@@ -49,7 +47,8 @@ export interface ProxyApp {
   app: App
   /** For `http.createServer`. */
   listener: NodeListener
-  runtime: ProxyRuntime
+  /** The current flag set (undefined until the first payload), for tests and tools. */
+  readonly flags: CurrentFlags
   /** Every route (one entry per method) with who may call it, for tests and tools. */
   readonly routes: readonly RouteDescription[]
   readonly ready: boolean
@@ -62,7 +61,8 @@ export interface ProxyApp {
 export function createProxyApp(options: ProxyAppOptions): ProxyApp {
   const { config } = options
   const logger = options.logger ?? config.logger
-  const engine = options.engine ?? createEngine({ strategies: config.customStrategies, hostname: process.env.HOSTNAME ?? hostname() })
+  const engineHostname = process.env.HOSTNAME ?? hostname()
+  const newEngine = options.newEngine ?? (() => createEngine({ strategies: config.customStrategies, hostname: engineHostname }))
   const upstream = options.upstream ?? createHttpUpstream(config)
   const storage =
     options.storage === null
@@ -77,16 +77,17 @@ export function createProxyApp(options: ProxyAppOptions): ProxyApp {
         }))
   // The default file storage no longer reads the shared temp folder: say so if a backup is there.
   const defaultFileStorage = options.storage === undefined && !config.storage.provider && config.storage.kind === 'file' && !config.storage.fileDirectory
-  const store = createFlagStore(engine)
-  const responseCache = config.responseCacheSize > 0 ? createResponseCache(config.responseCacheSize) : undefined
-  store.onLoad(() => responseCache?.clear())
-  const prometheus = createPrometheusExporter(store)
-  const aggregator = createUsageAggregator({ countedVariants: store.countedVariants })
-  const runtime = createRuntime({ config, store, logger, aggregator, prometheus, responseCache })
   // The old proxy's backup file name used the app name, with "/" replaced.
   const storageKey = config.serviceAppName
-  const poller = createPoller({ upstream, store, storage, storageKey, logger, refreshInterval: config.refreshInterval, onFetch: prometheus.upstreamFetch })
-  const reporter = createUsageReporter({ upstream, aggregator, logger, interval: config.metricsInterval, jitter: config.metricsJitter })
+  const flags = createScopeFlags({ newEngine, responseCacheSize: config.responseCacheSize, logger, storage, storageKey })
+  const usage = createUsageAggregator({ countedVariants: (name) => flags.current?.countedVariants.get(name) })
+  const poller = createPoller({ upstream, flags, logger, refreshInterval: config.refreshInterval, onFetch: (result) => prometheus.upstreamFetch(result) })
+  const prometheus = createPrometheusExporter({
+    lastUpdate: () => flags.current?.loadedAt ?? 0,
+    lastFetch: () => poller.lastFetch,
+    flagCount: () => flags.current?.engine.size ?? 0,
+  })
+  const reporter = createUsageReporter({ upstream, aggregator: usage, logger, interval: config.metricsInterval, jitter: config.metricsJitter })
   const docs = config.enableOAS
     ? createDocsHandler({
         basePath: config.proxyBasePath,
@@ -97,10 +98,10 @@ export function createProxyApp(options: ProxyAppOptions): ProxyApp {
   // valid access declaration, so a proxy with one never starts.
   const table = createRouteTable(
     [
-      ...evaluateRoutes(runtime, compileClientAddress(config.trustProxy)),
-      ...clientMetricsRoutes(runtime),
-      ...serverSideFeaturesRoutes(runtime),
-      ...operationalRoutes(runtime),
+      ...evaluateRoutes({ config, logger, usage, prometheus }, compileClientAddress(config.trustProxy)),
+      ...clientMetricsRoutes({ usage, logger }),
+      ...serverSideFeaturesRoutes(),
+      ...operationalRoutes(prometheus.registry),
       ...(docs ? docsRoutes(docs) : []),
     ],
     options.instrumentRoute,
@@ -116,7 +117,7 @@ export function createProxyApp(options: ProxyAppOptions): ProxyApp {
         basePath: config.proxyBasePath,
         keyHeader: config.clientKeysHeaderName,
         permits: compileAccessCheck(config.clientKeys, config.serverSideTokens),
-        isReady: () => store.ready,
+        currentFlags: () => flags.current,
         cors: config.cors,
         corsHeaders: compileCorsHeaders(config.cors),
         logger,
@@ -125,15 +126,15 @@ export function createProxyApp(options: ProxyAppOptions): ProxyApp {
   )
 
   let started: Promise<void> | undefined
-  const fallbackOptions = { store, logger, upstreamAnswered: () => poller.upstreamAnswered }
+  const fallbackOptions = { flags, logger }
 
   return {
     app,
     listener: toNodeListener(app),
-    runtime,
+    flags,
     routes: table.routes,
     get ready() {
-      return store.ready
+      return flags.current !== undefined
     },
     start() {
       started ??= (async () => {

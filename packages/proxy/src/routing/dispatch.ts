@@ -10,6 +10,7 @@ import { applyCors, applyPreflight, type CorsHeaders } from '../http/cors.js'
 import { ProxyError } from '../http/errors.js'
 import { sendError } from '../http/respond.js'
 import type { Logger } from '../logger.js'
+import type { FlagSet } from '../scope/flag-set.js'
 import type { Access } from './access.js'
 import { routePath } from './route-path.js'
 import type { RouteCall, RouteMethod, RouteTable } from './route-table.js'
@@ -20,7 +21,8 @@ export interface DispatcherOptions {
   /** Lower case. */
   keyHeader: string
   permits: (access: Access, key: string | undefined) => boolean
-  isReady: () => boolean
+  /** The scope's current flag set; undefined until its first payload. */
+  currentFlags: () => FlagSet | undefined
   cors: ResolvedCors
   corsHeaders: (origin: string | undefined) => CorsHeaders
   logger: Logger
@@ -30,7 +32,7 @@ const notFound = (method: string, rawPath: string) => new ProxyError('NOT_FOUND'
 
 /** Returns h3's handler body: a value for h3 to send (the docs), or nothing when answered. */
 export function createDispatcher(options: DispatcherOptions): (event: H3Event) => Promise<unknown> {
-  const { table, basePath, keyHeader, permits, isReady, cors: corsConfig, corsHeaders, logger } = options
+  const { table, basePath, keyHeader, permits, currentFlags, cors: corsConfig, corsHeaders, logger } = options
 
   async function route(event: H3Event, req: IncomingMessage, res: ServerResponse, cors: CorsHeaders): Promise<unknown> {
     const method = req.method ?? 'GET'
@@ -42,12 +44,13 @@ export function createDispatcher(options: DispatcherOptions): (event: H3Event) =
     // The evaluation routes write their CORS headers with the rest, in one writeHead.
     if (!matched?.ownCors) applyCors(res, cors)
     if (!matched) throw notFound(method, rawPath)
-    if (matched.waitsForFlags && !isReady()) throw new ProxyError('NOT_READY', 'not ready')
+    const flags = currentFlags()
+    if (matched.waitsForFlags && !flags) throw new ProxyError('NOT_READY', 'not ready')
     const header = req.headers[keyHeader]
     // Decided on the route just matched, from the same routed path, before its handler runs.
     if (!permits(matched.access, typeof header === 'string' ? header : undefined)) throw new ProxyError('UNAUTHORIZED', 'unauthorized')
     // The table matched the method, so it is one the route declares.
-    const call: RouteCall = { event, req, res, method: method as RouteMethod, search: queryAt === -1 ? '' : url.slice(queryAt + 1), cors }
+    const call: RouteCall = { event, req, res, method: method as RouteMethod, search: queryAt === -1 ? '' : url.slice(queryAt + 1), cors, flags }
     // Returned, not awaited (the caller awaits it): one suspension less per request.
     return matched.handle(call)
   }

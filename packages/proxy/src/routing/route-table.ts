@@ -6,6 +6,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { H3Event } from 'h3'
 import type { CorsHeaders } from '../http/cors.js'
+import type { FlagSet } from '../scope/flag-set.js'
 import { ACCESS_KINDS, type Access } from './access.js'
 
 export { ACCESS_KINDS, type Access } from './access.js'
@@ -22,6 +23,8 @@ export interface RouteCall {
   /** The raw query string (without `?`). */
   search: string
   cors: CorsHeaders
+  /** The current flag set, read once as the request was routed: the whole request answers from it. Defined for every route that waits for flags. */
+  flags: FlagSet | undefined
 }
 
 /** Answers the request itself, or returns a value for h3 to send. */
