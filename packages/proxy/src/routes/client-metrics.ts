@@ -9,7 +9,7 @@ import { readBodyText } from '../http/read-body.js'
 import { validationError } from '../http/errors.js'
 import { sendText } from '../http/respond.js'
 import type { Logger } from '../logger.js'
-import type { RouteCall, RouteDeclaration } from '../routing/route-table.js'
+import type { RouteCall, RouteDeclaration } from '../routing/route-declaration.js'
 import type { UsageAggregator } from '../usage/aggregator.js'
 
 const DATE_TIME = /^\d{4}-\d{2}-\d{2}[Tt ]\d{2}:\d{2}:\d{2}(\.\d+)?([Zz]|[+-]\d{2}:\d{2})$/

@@ -19,7 +19,7 @@ import type { CorsHeaders } from '../http/cors.js'
 import { CACHE_CONTROL, JSON_CONTENT_TYPE } from '../http/respond.js'
 import type { Logger } from '../logger.js'
 import type { PrometheusExporter } from '../prometheus.js'
-import type { RouteCall, RouteDeclaration } from '../routing/route-table.js'
+import type { RouteCall, RouteDeclaration } from '../routing/route-declaration.js'
 import type { FlagSet } from '../scope/flag-set.js'
 import type { UsageAggregator } from '../usage/aggregator.js'
 

@@ -3,7 +3,7 @@
 // the proxy has flags. Neither reveals flag configuration.
 import type { Registry } from 'prom-client'
 import { sendText } from '../http/respond.js'
-import type { RouteDeclaration } from '../routing/route-table.js'
+import type { RouteDeclaration } from '../routing/route-declaration.js'
 
 const HTML = 'text/html; charset=utf-8'
 

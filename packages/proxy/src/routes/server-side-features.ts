@@ -3,7 +3,7 @@
 // get 401, as in the old proxy: this route shows configuration the evaluation routes never do.
 import { matchesIfNoneMatch } from '../http/etag.js'
 import { CACHE_CONTROL, JSON_CONTENT_TYPE, sendBody, sendNotModified } from '../http/respond.js'
-import type { RouteDeclaration } from '../routing/route-table.js'
+import type { RouteDeclaration } from '../routing/route-declaration.js'
 
 export function serverSideFeaturesRoutes(): RouteDeclaration[] {
   return [
