@@ -1,5 +1,5 @@
 // GET/POST /proxy and /proxy/all (unleash-proxy-behavior.md 1.2-1.5), for client keys. The
-// dispatcher has already answered 503 (no flags yet) and 401 (no valid key), so a body is only
+// router has already answered 503 (no flags yet) and 401 (no valid key), so a body is only
 // read for a caller with a key; then 415, 400 (parse), 400 (schema), 500 (enricher), 501, 200.
 // (The old proxy read and validated the body before the key; see the README's differences.)
 // A repeated identical request is answered from the response cache before any parsing. The
@@ -91,11 +91,11 @@ function respond(usage: UsageAggregator, req: IncomingMessage, res: ServerRespon
   res.end(call.method === 'HEAD' ? undefined : body)
 }
 
-/** For a ready proxy and a caller with a client key (the dispatcher checked both). */
+/** For a ready proxy and a caller with a client key (the router checked both). */
 export async function handleEvaluate(deps: EvaluateDependencies, call: RouteCall, all: boolean, clientAddress: string | undefined): Promise<void> {
   const { config, usage, prometheus } = deps
   const { req, res } = call
-  // The route waits for flags: without a set the dispatcher answered 503.
+  // The route waits for flags: without a set the router answered 503.
   const flags: FlagSet = call.flags!
   // GET reads the context from the query string; POST from the body only (the old proxy
   // ignored the query string of a POST, and a POST without a body is an empty context).

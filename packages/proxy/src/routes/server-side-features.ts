@@ -14,7 +14,7 @@ export function serverSideFeaturesRoutes(): RouteDeclaration[] {
       waitsForFlags: true,
       example: { status: 200 },
       handle: ({ req, res, method, flags }) => {
-        // The route waits for flags: without a set the dispatcher answered 503.
+        // The route waits for flags: without a set the router answered 503.
         const payload = flags!.serverSide
         res.setHeader('content-type', JSON_CONTENT_TYPE)
         res.setHeader('cache-control', CACHE_CONTROL)
