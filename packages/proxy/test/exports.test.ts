@@ -11,7 +11,6 @@ describe('@vexil/proxy public surface', () => {
       'createLogger',
       'createProxyApp',
       'createProxyConfig',
-      'nextShutdownSignal',
       'runProxyCli',
       'startProxy',
     ])

@@ -1,8 +1,9 @@
 // Answers to repeated identical requests. Frontend SDKs poll with the same context every few
 // seconds, so most `/proxy` requests repeat one seen moments ago. An answer is kept only when
 // the engine says it depended on nothing but the request (no randomness, no custom strategy)
-// and, when it read the clock, only until the next DATE constraint instant; every new payload
-// empties the cache. Eviction is first-in first-out, bounded by entries.
+// and, when it read the clock, only until the next DATE constraint instant. Each flag set has its
+// own cache (scope/flag-set.ts), so an answer never outlives its payload. Eviction is first-in
+// first-out, bounded by entries.
 import type { CorsHeaders } from '../http/cors.js'
 
 export interface CachedResponse {
@@ -28,7 +29,6 @@ export interface ResponseCache {
   /** `now` is asked only of answers that expire. */
   get(key: string, now: () => number): CachedResponse | undefined
   set(key: string, response: CachedResponse): void
-  clear(): void
   readonly size: number
 }
 
@@ -57,10 +57,6 @@ export function createResponseCache(maxEntries: number): ResponseCache {
       }
       entries.set(key, response)
       bytes += response.body.length
-    },
-    clear: () => {
-      entries.clear()
-      bytes = 0
     },
     get size() {
       return entries.size

@@ -1,6 +1,6 @@
 // POST /proxy/client/metrics (and /proxy/all/client/metrics) and /proxy/client/register
 // (unleash-proxy-behavior.md 1.6): for a client key or a server-side token (checked by the
-// dispatcher before the body is read), no readiness check, bodies validated like the old
+// router before the body is read), no readiness check, bodies validated like the old
 // schemas (first error, same shape). Posted counts are merged into the proxy's own metrics;
 // registrations are accepted and not forwarded.
 import type { IncomingMessage } from 'node:http'
@@ -8,8 +8,9 @@ import { assertJsonContentType, hasBody, parseStrictJson } from '../http/body.js
 import { readBodyText } from '../http/read-body.js'
 import { validationError } from '../http/errors.js'
 import { sendText } from '../http/respond.js'
-import type { RouteCall, RouteDeclaration } from '../routing/route-table.js'
-import type { ProxyRuntime } from '../runtime.js'
+import type { Logger } from '../logger.js'
+import type { RouteCall, RouteDeclaration } from '../routing/route-declaration.js'
+import type { UsageAggregator } from '../usage/aggregator.js'
 
 const DATE_TIME = /^\d{4}-\d{2}-\d{2}[Tt ]\d{2}:\d{2}:\d{2}(\.\d+)?([Zz]|[+-]\d{2}:\d{2})$/
 
@@ -92,7 +93,12 @@ async function readJson(req: IncomingMessage): Promise<unknown> {
 const EXAMPLE_METRICS = JSON.stringify({ appName: 'example', instanceId: 'example', bucket: { start: '2024-01-01T00:00:00.000Z', stop: '2024-01-01T00:00:10.000Z', toggles: {} } })
 const EXAMPLE_REGISTRATION = JSON.stringify({ appName: 'example', interval: 10000, started: '2024-01-01T00:00:00.000Z', strategies: ['default'] })
 
-export function clientMetricsRoutes(runtime: ProxyRuntime): RouteDeclaration[] {
+export interface ClientMetricsDependencies {
+  usage: UsageAggregator
+  logger: Logger
+}
+
+export function clientMetricsRoutes(deps: ClientMetricsDependencies): RouteDeclaration[] {
   const metrics = (path: string): RouteDeclaration => ({
     methods: ['POST'],
     path,
@@ -100,7 +106,7 @@ export function clientMetricsRoutes(runtime: ProxyRuntime): RouteDeclaration[] {
     // Counts are buffered even before the first payload, as the old proxy did.
     waitsForFlags: false,
     example: { status: 200, body: EXAMPLE_METRICS },
-    handle: (call) => handleClientMetrics(runtime, call),
+    handle: (call) => handleClientMetrics(deps, call),
   })
   return [
     metrics('/proxy/client/metrics'),
@@ -111,19 +117,19 @@ export function clientMetricsRoutes(runtime: ProxyRuntime): RouteDeclaration[] {
       access: 'client-key-or-server-token',
       waitsForFlags: false,
       example: { status: 200, body: EXAMPLE_REGISTRATION },
-      handle: (call) => handleRegister(runtime, call),
+      handle: (call) => handleRegister(deps, call),
     },
   ]
 }
 
-async function handleClientMetrics(runtime: ProxyRuntime, { req, res }: RouteCall): Promise<void> {
+async function handleClientMetrics(deps: ClientMetricsDependencies, { req, res }: RouteCall): Promise<void> {
   const toggles = validateMetrics(await readJson(req))
-  runtime.aggregator.merge(toggles)
+  deps.usage.merge(toggles)
   sendText(res, 200, 'text/plain; charset=utf-8', 'OK')
 }
 
-async function handleRegister(runtime: ProxyRuntime, { req, res }: RouteCall): Promise<void> {
+async function handleRegister(deps: ClientMetricsDependencies, { req, res }: RouteCall): Promise<void> {
   validateRegistration(await readJson(req))
-  runtime.logger.debug('Client registration accepted (the proxy registers itself upstream; client registrations are not forwarded)')
+  deps.logger.debug('Client registration accepted (the proxy registers itself upstream; client registrations are not forwarded)')
   sendText(res, 200, 'text/plain; charset=utf-8', 'OK')
 }

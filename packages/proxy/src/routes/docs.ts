@@ -3,7 +3,7 @@
 // request's path; it only serves, it decides no access.
 import type { H3Event } from 'h3'
 import { ProxyError } from '../http/errors.js'
-import type { RouteDeclaration } from '../routing/route-table.js'
+import type { RouteDeclaration } from '../routing/route-declaration.js'
 
 export function docsRoutes(docs: (event: H3Event) => unknown): RouteDeclaration[] {
   return [

@@ -1,10 +1,12 @@
 // GET/POST /proxy and /proxy/all (unleash-proxy-behavior.md 1.2-1.5), for client keys. The
-// dispatcher has already answered 503 (no flags yet) and 401 (no valid key), so a body is only
+// router has already answered 503 (no flags yet) and 401 (no valid key), so a body is only
 // read for a caller with a key; then 415, 400 (parse), 400 (schema), 500 (enricher), 501, 200.
 // (The old proxy read and validated the body before the key; see the README's differences.)
-// A repeated identical request is answered from the response cache before any parsing.
+// A repeated identical request is answered from the response cache before any parsing. The
+// whole request uses the one flag set it was routed with: its engine, serializer and cache.
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import { type EvaluationTrace, CustomStrategyError } from '@vexil/engine'
+import type { ProxyConfig } from '../config/types.js'
 import { type EvaluationRequest, enrich, normalizeContext, parseQuery, validateBody, validateQueryContext } from '../evaluation/context.js'
 import type { CachedResponse } from '../evaluation/response-cache.js'
 import { assertJsonContentType, hasBody, parseStrictJson } from '../http/body.js'
@@ -15,10 +17,20 @@ import { matchesIfNoneMatch, weakEtag } from '../http/etag.js'
 import { chooseEncoding, COMPRESSION_THRESHOLD, compress } from '../http/compression.js'
 import type { CorsHeaders } from '../http/cors.js'
 import { CACHE_CONTROL, JSON_CONTENT_TYPE } from '../http/respond.js'
-import type { RouteCall, RouteDeclaration } from '../routing/route-table.js'
-import type { ProxyRuntime } from '../runtime.js'
+import type { Logger } from '../logger.js'
+import type { PrometheusExporter } from '../prometheus.js'
+import type { RouteCall, RouteDeclaration } from '../routing/route-declaration.js'
+import type { FlagSet } from '../scope/flag-set.js'
+import type { UsageAggregator } from '../usage/aggregator.js'
 
-export function evaluateRoutes(runtime: ProxyRuntime, clientAddress: ClientAddress): RouteDeclaration[] {
+export interface EvaluateDependencies {
+  config: ProxyConfig
+  logger: Logger
+  usage: UsageAggregator
+  prometheus: PrometheusExporter
+}
+
+export function evaluateRoutes(deps: EvaluateDependencies, clientAddress: ClientAddress): RouteDeclaration[] {
   const route = (path: string, all: boolean): RouteDeclaration => ({
     methods: ['GET', 'HEAD', 'POST'],
     path,
@@ -26,7 +38,7 @@ export function evaluateRoutes(runtime: ProxyRuntime, clientAddress: ClientAddre
     waitsForFlags: true,
     ownCors: true,
     example: { status: 200, path: `${path}?userId=42`, body: '{"context":{"userId":"42"}}' },
-    handle: (call) => handleEvaluate(runtime, call, all, clientAddress(call.req.socket.remoteAddress, call.req.headers['x-forwarded-for'] as string | undefined)),
+    handle: (call) => handleEvaluate(deps, call, all, clientAddress(call.req.socket.remoteAddress, call.req.headers['x-forwarded-for'] as string | undefined)),
   })
   return [route('/proxy', false), route('/proxy/all', true)]
 }
@@ -54,8 +66,8 @@ function okHeaders(cors: CorsHeaders, etag: string, length: number, encoding: st
  * An uncompressed answer keeps its header list for the CORS headers it was last sent with (one
  * shared object when every origin is allowed), so a repeated answer builds nothing.
  */
-function respond(runtime: ProxyRuntime, req: IncomingMessage, res: ServerResponse, call: RouteCall, answer: CachedResponse): void {
-  if (answer.counted) for (const [name, enabled] of answer.counted) runtime.aggregator.count(name, enabled)
+function respond(usage: UsageAggregator, req: IncomingMessage, res: ServerResponse, call: RouteCall, answer: CachedResponse): void {
+  if (answer.counted) for (const [name, enabled] of answer.counted) usage.count(name, enabled)
   const { cors } = call
   // POST never answers 304 (Express only revalidates GET and HEAD).
   if (call.method !== 'POST' && matchesIfNoneMatch(req.headers['if-none-match'], answer.etag)) {
@@ -79,10 +91,12 @@ function respond(runtime: ProxyRuntime, req: IncomingMessage, res: ServerRespons
   res.end(call.method === 'HEAD' ? undefined : body)
 }
 
-/** For a ready proxy and a caller with a client key (the dispatcher checked both). */
-export async function handleEvaluate(runtime: ProxyRuntime, call: RouteCall, all: boolean, clientAddress: string | undefined): Promise<void> {
-  const { config, store } = runtime
+/** For a ready proxy and a caller with a client key (the router checked both). */
+export async function handleEvaluate(deps: EvaluateDependencies, call: RouteCall, all: boolean, clientAddress: string | undefined): Promise<void> {
+  const { config, usage, prometheus } = deps
   const { req, res } = call
+  // The route waits for flags: without a set the router answered 503.
+  const flags: FlagSet = call.flags!
   // GET reads the context from the query string; POST from the body only (the old proxy
   // ignored the query string of a POST, and a POST without a body is an empty context).
   let raw = call.method === 'POST' ? '' : call.search
@@ -91,11 +105,11 @@ export async function handleEvaluate(runtime: ProxyRuntime, call: RouteCall, all
     raw = await readBodyText(req)
   }
   const cacheKey = `${call.method === 'POST' ? 'P' : 'G'}${all ? 'A' : ''}|${clientAddress ?? ''}|${raw}`
-  if (runtime.responseCache) {
-    const hit = runtime.responseCache.get(cacheKey, Date.now)
+  if (flags.responseCache) {
+    const hit = flags.responseCache.get(cacheKey, Date.now)
     if (hit) {
-      runtime.telemetry.responseCache('hit')
-      respond(runtime, req, res, call, hit)
+      prometheus.responseCache('hit')
+      respond(usage, req, res, call, hit)
       return
     }
   }
@@ -116,23 +130,23 @@ export async function handleEvaluate(runtime: ProxyRuntime, call: RouteCall, all
   const trace: EvaluationTrace = { usedRandom: false, usedClock: false, usedCustomStrategy: false }
   let toggles
   try {
-    toggles = store.engine.evaluateAll(context, { includeDisabled: all, names: request.toggles, trace })
+    toggles = flags.engine.evaluateAll(context, { includeDisabled: all, names: request.toggles, trace })
   } catch (error) {
     if (error instanceof CustomStrategyError) {
-      runtime.logger.error(error.message, error.cause)
+      deps.logger.error(error.message, error.cause)
       throw new ProxyError('INTERNAL', error.message)
     }
     throw error
   }
-  const body = runtime.serializer().body(toggles, request.toggles ? 'listed' : 'default')
+  const body = flags.serializer.body(toggles, request.toggles ? 'listed' : 'default')
   const answer: CachedResponse = {
     body: Buffer.from(body),
     etag: weakEtag(body),
-    validUntil: trace.usedClock ? store.engine.nextTimeBoundary(Date.now()) : Number.POSITIVE_INFINITY,
+    validUntil: trace.usedClock ? flags.engine.nextTimeBoundary(Date.now()) : Number.POSITIVE_INFINITY,
     counted: request.toggles ? toggles.map((t) => [t.name, t.enabled] as const) : undefined,
   }
-  const cacheable = runtime.responseCache !== undefined && !sessionInjected && !trace.usedRandom && !trace.usedCustomStrategy && config.enrichers.length === 0
-  if (cacheable) runtime.responseCache!.set(cacheKey, answer)
-  runtime.telemetry.responseCache('miss')
-  respond(runtime, req, res, call, answer)
+  const cacheable = flags.responseCache !== undefined && !sessionInjected && !trace.usedRandom && !trace.usedCustomStrategy && config.enrichers.length === 0
+  if (cacheable) flags.responseCache!.set(cacheKey, answer)
+  prometheus.responseCache('miss')
+  respond(usage, req, res, call, answer)
 }

@@ -1,14 +1,13 @@
 // GET /proxy/health and /proxy/internal-backstage/prometheus (unleash-proxy-behavior.md 1.1):
 // open to anyone, as in the old proxy (load balancers and scrapers hold no key), and 503 until
 // the proxy has flags. Neither reveals flag configuration.
+import type { Registry } from 'prom-client'
 import { sendText } from '../http/respond.js'
-import type { RouteDeclaration } from '../routing/route-table.js'
-import type { ProxyRuntime } from '../runtime.js'
+import type { RouteDeclaration } from '../routing/route-declaration.js'
 
 const HTML = 'text/html; charset=utf-8'
 
-export function operationalRoutes(runtime: ProxyRuntime): RouteDeclaration[] {
-  const { registry } = runtime.telemetry
+export function operationalRoutes(registry: Registry): RouteDeclaration[] {
   return [
     {
       methods: ['GET', 'HEAD'],

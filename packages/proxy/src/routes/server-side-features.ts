@@ -3,10 +3,9 @@
 // get 401, as in the old proxy: this route shows configuration the evaluation routes never do.
 import { matchesIfNoneMatch } from '../http/etag.js'
 import { CACHE_CONTROL, JSON_CONTENT_TYPE, sendBody, sendNotModified } from '../http/respond.js'
-import type { RouteDeclaration } from '../routing/route-table.js'
-import type { ProxyRuntime } from '../runtime.js'
+import type { RouteDeclaration } from '../routing/route-declaration.js'
 
-export function serverSideFeaturesRoutes(runtime: ProxyRuntime): RouteDeclaration[] {
+export function serverSideFeaturesRoutes(): RouteDeclaration[] {
   return [
     {
       methods: ['GET', 'HEAD'],
@@ -14,8 +13,9 @@ export function serverSideFeaturesRoutes(runtime: ProxyRuntime): RouteDeclaratio
       access: 'server-token',
       waitsForFlags: true,
       example: { status: 200 },
-      handle: ({ req, res, method }) => {
-        const payload = runtime.store.serverSidePayload()
+      handle: ({ req, res, method, flags }) => {
+        // The route waits for flags: without a set the router answered 503.
+        const payload = flags!.serverSide
         res.setHeader('content-type', JSON_CONTENT_TYPE)
         res.setHeader('cache-control', CACHE_CONTROL)
         res.setHeader('etag', payload.etag)

@@ -1,9 +1,9 @@
 // The other ways to become ready while the upstream has not answered (section 5.4, 6.1, 6.3):
 // a bootstrap (data in code, or a URL fetched once with retries) and the stored backup of the
-// last good configuration. Neither replaces flags the upstream has already sent; a bootstrap
-// replaces a backup. The log says where the flags came from.
-import { type FlagStore, type ReadySource, warningLine } from '../flag-store.js'
+// last good configuration. Each is offered to the scope's flags, which decide whether it is
+// used (never over flags the upstream has sent) and log where the flags came from.
 import type { Logger } from '../logger.js'
+import type { ScopeFlags } from '../scope/scope-flags.js'
 import { readBackup, type StorageProvider } from '../storage/index.js'
 import type { Upstream } from './upstream.js'
 
@@ -14,18 +14,11 @@ function hasFeatures(payload: unknown): payload is { features: unknown[] } {
 }
 
 export interface FallbackOptions {
-  store: FlagStore
+  flags: ScopeFlags
   logger: Logger
-  /** True once the upstream has delivered flags: fallbacks must not overwrite them. */
-  upstreamAnswered: () => boolean
 }
 
-function apply(options: FallbackOptions, payload: unknown, source: ReadySource): void {
-  if (options.upstreamAnswered()) return
-  const firstReady = !options.store.ready
-  for (const warning of options.store.load(payload, source)) options.logger.warn(`Flag payload (${source}): ${warningLine(warning)}`)
-  if (firstReady) options.logger.info(`Ready: ${options.store.engine.size} flags loaded from the ${source} while the upstream has not answered yet.`)
-}
+const upstreamAnswered = (flags: ScopeFlags) => flags.current?.source === 'upstream'
 
 export async function loadBackup(options: FallbackOptions, storage: StorageProvider, key: string): Promise<boolean> {
   const backup = await readBackup(storage, key)
@@ -34,17 +27,15 @@ export async function loadBackup(options: FallbackOptions, storage: StorageProvi
     return false
   }
   // As the old proxy: only a backup with at least one flag makes the proxy ready.
-  if (backup.status === 'none' || !hasFeatures(backup.payload) || options.store.ready) return false
-  apply(options, backup.payload, 'backup')
-  return true
+  if (backup.status === 'none' || !hasFeatures(backup.payload)) return false
+  return options.flags.offer({ payload: backup.payload, source: 'backup' }) !== undefined
 }
 
 export async function loadBootstrap(options: FallbackOptions, upstream: Upstream, bootstrap: { url?: string; authorization?: string; data?: unknown[]; segments?: unknown[] }): Promise<boolean> {
   if (bootstrap.data) {
     const payload = { version: 2, features: bootstrap.data, segments: bootstrap.segments ?? [] }
     if (!hasFeatures(payload)) return false
-    apply(options, payload, 'bootstrap')
-    return true
+    return options.flags.offer({ payload, source: 'bootstrap' }) !== undefined
   }
   if (!bootstrap.url) return false
   for (let attempt = 1; attempt <= BOOTSTRAP_ATTEMPTS; attempt++) {
@@ -56,14 +47,13 @@ export async function loadBootstrap(options: FallbackOptions, upstream: Upstream
           options.logger.warn(`The bootstrap URL answered without features; ignoring it`)
           return false
         }
-        apply(options, payload, 'bootstrap')
-        return true
+        return options.flags.offer({ payload, source: 'bootstrap' }) !== undefined
       }
       options.logger.warn(`The bootstrap URL answered ${res.status} (attempt ${attempt} of ${BOOTSTRAP_ATTEMPTS})`)
     } catch (error) {
       options.logger.warn(`Fetching the bootstrap failed (attempt ${attempt} of ${BOOTSTRAP_ATTEMPTS})`, error)
     }
-    if (options.upstreamAnswered()) return false
+    if (upstreamAnswered(options.flags)) return false
     await new Promise((resolve) => setTimeout(resolve, 1000 * attempt).unref())
   }
   return false

@@ -2,18 +2,16 @@
 // DESIGN.md improvements): poll every refreshInterval with If-None-Match (a 304 costs no
 // recompile); back off on 404/429/5xx and network errors, honouring Retry-After; on 401/403
 // keep serving the last good configuration, log an error, and retry at the longest backoff
-// instead of stopping for good.
-import { type FlagStore, warningLine } from '../flag-store.js'
+// instead of stopping for good. A good payload is offered to the scope's flags, which decide.
 import type { Logger } from '../logger.js'
-import type { StorageProvider } from '../storage/types.js'
+import type { ScopeFlags } from '../scope/scope-flags.js'
 import type { HttpResponse } from './http-client.js'
 import type { Upstream } from './upstream.js'
 
 export interface PollerOptions {
   upstream: Upstream
-  store: FlagStore
-  storage: StorageProvider | undefined
-  storageKey: string
+  /** Takes each payload; its current set's ETag is the next poll's If-None-Match. */
+  flags: ScopeFlags
   logger: Logger
   refreshInterval: number
   /** Called after every poll: the outcome, for Prometheus. */
@@ -25,8 +23,8 @@ export interface Poller {
   poll(): Promise<void>
   start(): Promise<void>
   stop(): void
-  /** Whether the upstream has answered with a usable payload (later bootstraps/backups are ignored). */
-  readonly upstreamAnswered: boolean
+  /** Epoch ms of the last successful fetch (200 with a payload, or 304). */
+  readonly lastFetch: number
 }
 
 const MAX_FAILURES = 10
@@ -49,10 +47,10 @@ function isPayload(value: unknown): boolean {
 }
 
 export function createPoller(options: PollerOptions): Poller {
-  const { upstream, store, storage, storageKey, logger, refreshInterval } = options
+  const { upstream, flags, logger, refreshInterval } = options
   const base = refreshInterval > 0 ? refreshInterval : RETRY_BASE_WITHOUT_POLLING
-  let etag: string | undefined
   let failures = 0
+  let lastFetch = 0
   let timer: NodeJS.Timeout | undefined
   let stopped = false
   let upstreamAnswered = false
@@ -71,7 +69,7 @@ export function createPoller(options: PollerOptions): Poller {
 
   async function handle(res: HttpResponse): Promise<number> {
     if (res.status === 304) {
-      store.lastFetch = Date.now()
+      lastFetch = Date.now()
       failures = Math.max(failures - 1, 0)
       options.onFetch?.('unchanged')
       return base
@@ -89,18 +87,12 @@ export function createPoller(options: PollerOptions): Poller {
         options.onFetch?.('failed')
         return backoff()
       }
-      const firstReady = !store.ready
-      for (const warning of store.load(payload, 'upstream')) logger.warn(`Flag payload: ${warningLine(warning)}`)
-      upstreamAnswered = true
-      store.lastFetch = Date.now()
       const header = res.headers.etag
-      etag = typeof header === 'string' ? header : undefined
+      flags.offer({ payload, source: 'upstream', etag: typeof header === 'string' ? header : undefined })
+      upstreamAnswered = true
+      lastFetch = Date.now()
       failures = Math.max(failures - 1, 0)
       options.onFetch?.('updated')
-      if (firstReady) logger.info(`Ready: ${store.engine.size} flags loaded from the upstream. The proxy now serves traffic.`)
-      if (storage) {
-        storage.set(storageKey, store.engine.getState()).catch((error) => logger.warn('Could not write the backup of the flags', error))
-      }
       return base
     }
     options.onFetch?.('failed')
@@ -120,7 +112,7 @@ export function createPoller(options: PollerOptions): Poller {
   async function fetchOnce(): Promise<void> {
     let delay: number
     try {
-      delay = await handle(await upstream.fetchFeatures(etag))
+      delay = await handle(await upstream.fetchFeatures(flags.current?.etag))
     } catch (error) {
       failures = Math.min(failures + 1, MAX_FAILURES)
       delay = backoff()
@@ -149,8 +141,8 @@ export function createPoller(options: PollerOptions): Poller {
       if (timer) clearTimeout(timer)
       timer = undefined
     },
-    get upstreamAnswered() {
-      return upstreamAnswered
+    get lastFetch() {
+      return lastFetch
     },
   }
 }

@@ -5,20 +5,20 @@
 // logged (see send-outcome.ts). flush() sends what is left at shutdown.
 import type { Logger } from '../logger.js'
 import type { MetricsBucket, Upstream } from '../sync/upstream.js'
-import type { MetricsAggregator } from './aggregator.js'
+import type { UsageAggregator } from './aggregator.js'
 import { sendOutcome } from './send-outcome.js'
 import { splitBucket } from './split-bucket.js'
 
-export interface MetricsReporterOptions {
+export interface UsageReporterOptions {
   upstream: Upstream
-  aggregator: MetricsAggregator
+  aggregator: UsageAggregator
   logger: Logger
   interval: number
   jitter: number
   random?: () => number
 }
 
-export interface MetricsReporter {
+export interface UsageReporter {
   start(): void
   /** Sends the pending counts now; resolves when done (or failed and kept). */
   flush(): Promise<void>
@@ -31,7 +31,7 @@ export const METRICS_SEND_LIMIT_BYTES = 256 * 1024
 /** What the request adds around the bucket: appName, instanceId, connectionId, platform fields. */
 const ENVELOPE_ALLOWANCE_BYTES = 8 * 1024
 
-export function createMetricsReporter(options: MetricsReporterOptions): MetricsReporter {
+export function createUsageReporter(options: UsageReporterOptions): UsageReporter {
   const { upstream, aggregator, logger, interval, jitter } = options
   const random = options.random ?? Math.random
   let timer: NodeJS.Timeout | undefined

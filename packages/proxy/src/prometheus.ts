@@ -1,22 +1,31 @@
 // GET /proxy/internal-backstage/prometheus: the old proxy's three metrics, exactly named, plus
-// a few of Vexil's own. One registry per app (no process-wide default registry).
+// a few of Vexil's own. One registry per app (no process-wide default registry). (The usage
+// counts the proxy sends upstream are another thing: see usage/.)
 import { Counter, Gauge, Registry } from 'prom-client'
-import type { FlagStore } from './flag-store.js'
 
-export interface Telemetry {
+export interface PrometheusExporter {
   readonly registry: Registry
   upstreamFetch(result: 'updated' | 'unchanged' | 'failed'): void
   responseCache(result: 'hit' | 'miss'): void
 }
 
-export function createTelemetry(store: FlagStore): Telemetry {
+/** What the gauges read when scraped. */
+export interface PrometheusReadings {
+  /** Epoch ms of the last payload loaded, and of the last successful fetch (200 or 304); 0 for never. */
+  lastUpdate(): number
+  lastFetch(): number
+  /** Flags in the current set. */
+  flagCount(): number
+}
+
+export function createPrometheusExporter(readings: PrometheusReadings): PrometheusExporter {
   const registry = new Registry()
   new Gauge({
     name: 'last_metrics_update_epoch_timestamp_ms',
     help: 'An epoch timestamp (in milliseconds) set to when our unleash-client last got an update from upstream Unleash',
     registers: [registry],
     collect() {
-      this.set(store.lastUpdate)
+      this.set(readings.lastUpdate())
     },
   })
   new Gauge({
@@ -24,7 +33,7 @@ export function createTelemetry(store: FlagStore): Telemetry {
     help: 'An epoch timestamp (in milliseconds) set to when our unleash-client last checked (regardless if there was an update or not)',
     registers: [registry],
     collect() {
-      this.set(store.lastFetch)
+      this.set(readings.lastFetch())
     },
   })
   new Counter({ name: 'unleash_proxy_up', help: 'Indication that the service is up.', registers: [registry] }).inc()
@@ -33,7 +42,7 @@ export function createTelemetry(store: FlagStore): Telemetry {
     help: 'Flags the proxy currently evaluates.',
     registers: [registry],
     collect() {
-      this.set(store.engine.size)
+      this.set(readings.flagCount())
     },
   })
   const fetches = new Counter({ name: 'vexil_proxy_upstream_fetches_total', help: 'Polls of the upstream by outcome.', labelNames: ['result'], registers: [registry] })

@@ -17,7 +17,7 @@ export const MAX_VARIANT_NAME_LENGTH = 100
 /** `others`: how many of `variants` the flag does not define (not sent). */
 type ToggleCounts = { yes: number; no: number; variants: Record<string, number>; others: number }
 
-export interface MetricsAggregator {
+export interface UsageAggregator {
   count(name: string, enabled: boolean): void
   /** Merges toggle counts posted by a client SDK. */
   merge(toggles: Record<string, { yes?: number; no?: number; variants?: Record<string, number> }>): void
@@ -28,7 +28,7 @@ export interface MetricsAggregator {
   readonly isEmpty: boolean
 }
 
-export interface MetricsAggregatorOptions {
+export interface UsageAggregatorOptions {
   /** The variant names counted for a flag, or undefined when the current payload has no such flag. */
   countedVariants: (name: string) => ReadonlySet<string> | undefined
   now?: () => Date
@@ -39,7 +39,7 @@ const NONE: ReadonlySet<string> = new Set()
 /** Adds without passing the largest integer JSON carries exactly. */
 const sum = (a: number, b: number) => Math.min(a + b, Number.MAX_SAFE_INTEGER)
 
-export function createMetricsAggregator(options: MetricsAggregatorOptions): MetricsAggregator {
+export function createUsageAggregator(options: UsageAggregatorOptions): UsageAggregator {
   const { countedVariants, now = () => new Date() } = options
   let start = now()
   let toggles = new Map<string, ToggleCounts>()

@@ -1,0 +1,79 @@
+// One request through the proxy: a CORS preflight is answered on any path; any other request goes
+// to h3's router on the routed path; every error becomes its answer. The order is the same on
+// every route: 404 (no route for the path and method), 503 (routes that wait for flags) and 401
+// (both checked by the route's own handler, see router.ts), then whatever the handler checks
+// (415, 413, 400 on the body it reads only now).
+import { type EventHandler, type H3Event, defineEventHandler, isError } from 'h3'
+import type { ResolvedCors } from '../config/types.js'
+import { hasBody } from '../http/body.js'
+import { applyCors, applyPreflight, type CorsHeaders } from '../http/cors.js'
+import { ProxyError } from '../http/errors.js'
+import { sendError } from '../http/respond.js'
+import type { Logger } from '../logger.js'
+import { routePath } from './route-path.js'
+
+export interface RequestHandlerOptions {
+  /** h3's router of the proxy's routes (router.ts). */
+  router: EventHandler
+  basePath: string
+  cors: ResolvedCors
+  corsHeaders: (origin: string | undefined) => CorsHeaders
+  logger: Logger
+}
+
+const notFound = (method: string, rawPath: string) => new ProxyError('NOT_FOUND', `Cannot ${method} ${rawPath}`)
+
+export function createRequestHandler(options: RequestHandlerOptions): EventHandler {
+  const { router, basePath, cors: corsConfig, corsHeaders, logger } = options
+
+  function route(event: H3Event, rawPath: string): unknown {
+    const path = routePath(rawPath, basePath)
+    if (path === undefined) throw notFound(event.node.req.method ?? 'GET', rawPath)
+    // h3's app hands its layers a decoded path; the router must match the path as sent (folded
+    // to lower case, nothing decoded: see route-path.ts), so it gets that one.
+    event._path = path
+    return router(event)
+  }
+
+  return defineEventHandler(async (event) => {
+    const { req, res } = event.node
+    if (req.method === 'OPTIONS') {
+      // The old proxy answered every preflight, on any path, before routing.
+      applyPreflight(corsConfig, req.headers.origin, req.headers['access-control-request-headers'], res)
+      if (!corsConfig.preflightContinue) {
+        res.statusCode = corsConfig.optionsSuccessStatus
+        res.setHeader('content-length', '0')
+        res.end()
+        return
+      }
+    }
+    const url = req.url ?? '/'
+    const queryAt = url.indexOf('?')
+    const rawPath = queryAt === -1 ? url : url.slice(0, queryAt)
+    try {
+      return await route(event, rawPath)
+    } catch (error) {
+      if (res.headersSent) {
+        logger.error('Error after the response started', error)
+        res.destroy()
+        return
+      }
+      applyCors(res, corsHeaders(req.headers.origin))
+      // Refused before its body was read (404, 503, 401, 415): close rather than drain the body.
+      if (hasBody(req) && !req.readableDidRead) res.setHeader('connection', 'close')
+      const method = req.method ?? 'GET'
+      const head = method === 'HEAD'
+      if (error instanceof ProxyError) {
+        if (error.code === 'INTERNAL') logger.error(`Request failed: ${error.message}`)
+        sendError(res, error, head)
+      } else if (isError(error) && (error.statusCode === 404 || error.statusCode === 405)) {
+        // No route for the path (404) or for the method (405): Express answered both 404. Also
+        // the docs handler's unknown paths.
+        sendError(res, notFound(method, rawPath), head)
+      } else {
+        logger.error('Unexpected error while handling a request', error)
+        sendError(res, new ProxyError('INTERNAL', error instanceof Error ? error.message : String(error)), head)
+      }
+    }
+  })
+}

@@ -1,0 +1,80 @@
+// The proxy's routes on h3's router: every declared route is its own h3 handler, registered for
+// its methods and path (a prefix route also for everything below it). On the route h3 matched,
+// and before its handler runs or a byte of a body is read, that handler answers 503 (a route
+// that waits for flags, before there are any) and then 401 (a caller the route's access
+// declaration does not admit). A path or method no route has is h3's 404 or 405, thrown
+// (preemptive router) for the request handler to answer.
+import { createRouter, defineEventHandler, type EventHandler, type RouterMethod } from 'h3'
+import { applyCors, type CorsHeaders } from '../http/cors.js'
+import { ProxyError } from '../http/errors.js'
+import type { FlagSet } from '../scope/flag-set.js'
+import type { Access } from './access.js'
+import { checkDeclaration, type RouteDeclaration, RouteDeclarationError, type RouteDescription, type RouteInstrument, type RouteMethod } from './route-declaration.js'
+
+export interface ProxyRouterOptions {
+  /** Lower case. */
+  keyHeader: string
+  permits: (access: Access, key: string | undefined) => boolean
+  /** The scope's current flag set; undefined until its first payload. */
+  currentFlags: () => FlagSet | undefined
+  corsHeaders: (origin: string | undefined) => CorsHeaders
+  /** Wraps each route's handler once (tests spy with it). */
+  instrument?: RouteInstrument
+}
+
+export interface ProxyRouter {
+  /** h3's router: matches `event.path` (the routed path, see route-path.ts). */
+  handler: EventHandler
+  /** Every route, one entry per method, in declaration order. */
+  readonly routes: readonly RouteDescription[]
+}
+
+/** Checks every declaration (throwing `RouteDeclarationError` naming the route) and registers it. */
+export function createProxyRouter(declarations: readonly RouteDeclaration[], options: ProxyRouterOptions): ProxyRouter {
+  const router = createRouter({ preemptive: true })
+  const registered = new Set<string>()
+  const routes: RouteDescription[] = []
+  for (const route of declarations) {
+    checkDeclaration(route)
+    const paths = route.prefix ? [route.path, `${route.path}/**`] : [route.path]
+    for (const method of route.methods) {
+      for (const path of paths) {
+        if (registered.has(`${method} ${path}`)) throw new RouteDeclarationError(`Route ${method} ${route.path} is declared twice`)
+        registered.add(`${method} ${path}`)
+      }
+      routes.push({ method, path: route.path, prefix: route.prefix === true, access: route.access, waitsForFlags: route.waitsForFlags, example: route.example })
+    }
+    const handler = routeHandler(route, options)
+    const methods = route.methods.map((method) => method.toLowerCase() as RouterMethod)
+    for (const path of paths) router.add(path, handler, methods)
+  }
+  return { handler: router.handler, routes }
+}
+
+// --- Internal helpers ---
+
+function routeHandler(route: RouteDeclaration, options: ProxyRouterOptions): EventHandler {
+  const { keyHeader, permits, currentFlags, corsHeaders, instrument } = options
+  const { access, waitsForFlags, ownCors } = route
+  const handle = instrument ? instrument(withoutHandle(route), route.handle) : route.handle
+  return defineEventHandler((event) => {
+    const { req, res } = event.node
+    const cors = corsHeaders(req.headers.origin)
+    // The evaluation routes write their CORS headers with the rest, in one writeHead.
+    if (!ownCors) applyCors(res, cors)
+    // Read once: the whole request answers from this set.
+    const flags = currentFlags()
+    if (waitsForFlags && !flags) throw new ProxyError('NOT_READY', 'not ready')
+    const header = req.headers[keyHeader]
+    if (!permits(access, typeof header === 'string' ? header : undefined)) throw new ProxyError('UNAUTHORIZED', 'unauthorized')
+    const url = req.url ?? '/'
+    const queryAt = url.indexOf('?')
+    // h3's router matched one of the methods the route declares.
+    return handle({ event, req, res, method: req.method as RouteMethod, search: queryAt === -1 ? '' : url.slice(queryAt + 1), cors, flags })
+  })
+}
+
+function withoutHandle(route: RouteDeclaration): Omit<RouteDeclaration, 'handle'> {
+  const { handle: _handle, ...rest } = route
+  return rest
+}

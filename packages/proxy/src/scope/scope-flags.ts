@@ -1,0 +1,77 @@
+// The one owner of a scope's flags. Upstream sync, bootstrap and backup only offer payloads;
+// this decides which one becomes the current flag set (upstream over bootstrap over backup),
+// logs "Ready" once with the source, stores each upstream payload as the backup, and publishes
+// the new set. Readers take `current` once and use only that set.
+import type { Logger } from '../logger.js'
+import type { StorageProvider } from '../storage/types.js'
+import { createFlagSet, type FlagSet, type FlagSetOptions, type PayloadSource, warningLine } from './flag-set.js'
+
+export interface PayloadCandidate {
+  payload: unknown
+  source: PayloadSource
+  /** The upstream's ETag, for an upstream payload. */
+  etag?: string
+}
+
+/** What routes and tools may see: the set published last, undefined until the first. */
+export interface CurrentFlags {
+  readonly current: FlagSet | undefined
+}
+
+export interface ScopeFlags extends CurrentFlags {
+  /** Publishes the candidate unless the current set came from a source that outranks it; returns the set published, or undefined when refused. */
+  offer(candidate: PayloadCandidate): FlagSet | undefined
+}
+
+export interface ScopeFlagsOptions extends FlagSetOptions {
+  logger: Logger
+  /** Where upstream payloads are kept for the next start (none: not kept). */
+  storage: StorageProvider | undefined
+  /** The backup's name in storage (the old proxy used the app name). */
+  storageKey: string
+  now?: () => number
+}
+
+/**
+ * The precedence rule, upstream over bootstrap over backup: whether a payload from `candidate`
+ * replaces a set from `current`. The upstream's always does; a bootstrap replaces a backup or an
+ * earlier bootstrap, never flags the upstream sent; a backup replaces nothing (it only shortens
+ * the wait for a first payload).
+ */
+function replaces(candidate: PayloadSource, current: PayloadSource): boolean {
+  return candidate === 'upstream' || (candidate === 'bootstrap' && current !== 'upstream')
+}
+
+export function createScopeFlags(options: ScopeFlagsOptions): ScopeFlags {
+  const { logger, storage, storageKey, now = Date.now } = options
+  let current: FlagSet | undefined
+
+  function publish(candidate: PayloadCandidate): FlagSet {
+    const previous = current
+    const set = createFlagSet({ ...candidate, revision: (previous?.revision ?? 0) + 1, loadedAt: now(), base: previous }, options)
+    current = set
+    const { source } = candidate
+    for (const warning of set.warnings) logger.warn(source === 'upstream' ? `Flag payload: ${warningLine(warning)}` : `Flag payload (${source}): ${warningLine(warning)}`)
+    if (!previous) {
+      logger.info(
+        source === 'upstream'
+          ? `Ready: ${set.engine.size} flags loaded from the upstream. The proxy now serves traffic.`
+          : `Ready: ${set.engine.size} flags loaded from the ${source} while the upstream has not answered yet.`,
+      )
+    }
+    if (source === 'upstream' && storage) {
+      storage.set(storageKey, set.engine.getState()).catch((error) => logger.warn('Could not write the backup of the flags', error))
+    }
+    return set
+  }
+
+  return {
+    get current() {
+      return current
+    },
+    offer(candidate) {
+      if (current && !replaces(candidate.source, current.source)) return undefined
+      return publish(candidate)
+    },
+  }
+}

@@ -1,0 +1,103 @@
+// The configured scope (DESIGN.md, "Proxy: many scopes"): SERVICE_API_TOKEN's flags behind
+// /proxy, and the lifecycle that keeps them and their usage counts in step with the upstream:
+// the first fetch with the bootstrap and the stored backup beside it, polling, usage reports,
+// and on close the last report and the storage released. It serves nothing itself.
+import { resolve } from 'node:path'
+import type { Engine } from '@vexil/engine'
+import type { ProxyConfig } from '../config/types.js'
+import type { Logger } from '../logger.js'
+import { DEFAULT_BACKUP_DIRECTORY } from '../storage/file.js'
+import { createStorageFromConfig } from '../storage/index.js'
+import { legacyBackupPath } from '../storage/legacy-backup.js'
+import type { StorageProvider } from '../storage/types.js'
+import { loadBackup, loadBootstrap } from '../sync/fallbacks.js'
+import { createPoller, type PollerOptions } from '../sync/poller.js'
+import type { Upstream } from '../sync/upstream.js'
+import { createUsageAggregator, type UsageAggregator } from '../usage/aggregator.js'
+import { createUsageReporter } from '../usage/reporter.js'
+import { createScopeFlags, type ScopeFlags } from './scope-flags.js'
+
+export interface StaticScopeOptions {
+  config: ProxyConfig
+  logger: Logger
+  upstream: Upstream
+  /** Default: the provider configured (file in ./.vexil/proxy unless set otherwise); null for none. */
+  storage: StorageProvider | null | undefined
+  newEngine: () => Engine
+  onFetch: PollerOptions['onFetch']
+}
+
+export interface StaticScope {
+  readonly flags: ScopeFlags
+  /** Counts of evaluations and of SDK metrics posted to the proxy, sent upstream. */
+  readonly usage: UsageAggregator
+  /** Epoch ms of the last successful fetch from the upstream (200 or 304); 0 before the first. */
+  readonly lastFetch: number
+  /** Starts syncing (first fetch, bootstrap, backup) and usage reports; resolves after the first fetch. */
+  start(): Promise<void>
+  /** Stops syncing, sends pending usage counts, releases storage. */
+  close(): Promise<void>
+}
+
+export function createStaticScope(options: StaticScopeOptions): StaticScope {
+  const { config, logger, upstream } = options
+  const storage = options.storage === null ? undefined : (options.storage ?? config.storage.provider ?? createStorageFromConfig(storageSettings(config)))
+  // The default file storage no longer reads the shared temp folder: say so if a backup is there.
+  const defaultFileStorage = options.storage === undefined && !config.storage.provider && config.storage.kind === 'file' && !config.storage.fileDirectory
+  // The old proxy's backup file name used the app name, with "/" replaced.
+  const storageKey = config.serviceAppName
+  const flags = createScopeFlags({ newEngine: options.newEngine, responseCacheSize: config.responseCacheSize, logger, storage, storageKey })
+  const usage = createUsageAggregator({ countedVariants: (name) => flags.current?.countedVariants.get(name) })
+  const poller = createPoller({ upstream, flags, logger, refreshInterval: config.refreshInterval, onFetch: options.onFetch })
+  const reporter = createUsageReporter({ upstream, aggregator: usage, logger, interval: config.metricsInterval, jitter: config.metricsJitter })
+  const fallbackOptions = { flags, logger }
+  let started: Promise<void> | undefined
+
+  return {
+    flags,
+    usage,
+    get lastFetch() {
+      return poller.lastFetch
+    },
+    start() {
+      started ??= (async () => {
+        if (config.bootstrap?.data) await loadBootstrap(fallbackOptions, upstream, config.bootstrap)
+        if (defaultFileStorage) void warnAboutLegacyBackup(logger, storageKey)
+        const first = poller.start()
+        // Read in parallel with the first fetch; neither replaces flags the upstream already sent.
+        const backup = storage ? loadBackup(fallbackOptions, storage, storageKey) : Promise.resolve(false)
+        const bootstrap = config.bootstrap?.url ? backup.then(() => loadBootstrap(fallbackOptions, upstream, config.bootstrap!)) : Promise.resolve(false)
+        reporter.start()
+        await first
+        void bootstrap
+      })()
+      return started
+    },
+    async close() {
+      poller.stop()
+      reporter.stop()
+      await reporter.flush()
+      await storage?.close?.()
+    },
+  }
+}
+
+// --- Internal helpers ---
+
+function storageSettings(config: ProxyConfig): Parameters<typeof createStorageFromConfig>[0] {
+  return {
+    provider: config.storage.kind === 'custom' ? undefined : config.storage.kind,
+    fileDirectory: config.storage.fileDirectory,
+    redisUrl: config.storage.redisUrl,
+    redisKeyPrefix: config.storage.redisKeyPrefix,
+  }
+}
+
+async function warnAboutLegacyBackup(logger: Logger, key: string): Promise<void> {
+  const legacy = await legacyBackupPath(key)
+  if (!legacy) return
+  logger.warn(
+    `A backup in the old default place, ${legacy}, was not read: anyone on this machine can write to the shared temp folder. ` +
+      `Backups are now kept in ${resolve(DEFAULT_BACKUP_DIRECTORY)} (mode 0700). To start from that file once, check its content and move it there, or set STORAGE_FILE_DIRECTORY.`,
+  )
+}
