@@ -73,7 +73,7 @@ export function compileAlwaysOff(definition: StoredFeature): CompiledFeature {
   }
 }
 
-/** Compiles a feature (evaluation-semantics.md section 5). */
+/** Compiles a feature (docs/evaluation.md section 5). */
 export function compileFeature(definition: StoredFeature, env: CompileEnvironment): CompiledFeature {
   const name = definition.name
   if (!Array.isArray(definition.strategies)) {

@@ -1,4 +1,4 @@
-// Evaluation reads compiled features (evaluation-semantics.md sections 5 and 6): dependencies,
+// Evaluation reads compiled features (docs/evaluation.md sections 5 and 6): dependencies,
 // then `enabled`, then strategies ORed in order; the first matching strategy's variants win
 // over the feature's variants. Nothing here allocates: results are the prebuilt outcomes.
 import type { CompiledDependency, CompiledFeature } from './compile-feature.js'

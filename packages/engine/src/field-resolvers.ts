@@ -7,7 +7,7 @@ const hasOwn = Object.prototype.hasOwnProperty
 export type TopLevelField = 'userId' | 'sessionId' | 'remoteAddress'
 
 /**
- * Node SDK semantics (evaluation-semantics.md section 0): the top-level field, else
+ * Node SDK semantics (docs/evaluation.md section 0): the top-level field, else
  * `properties[field]`; null or undefined is missing; anything else is `String()`-ed. Names
  * that exist on `Object.prototype` (`constructor`, `__proto__`...) only read own properties,
  * so a context can never resolve to an inherited function.

@@ -1,4 +1,4 @@
-// MurmurHash3 x86 32-bit over the UTF-8 bytes of `${group}:${id}` (evaluation-semantics.md section 2).
+// MurmurHash3 x86 32-bit over the UTF-8 bytes of `${group}:${id}` (docs/evaluation.md section 2).
 //
 // Every rollout and variant hashes a key whose prefix (the group id and the colon) is fixed by
 // the payload, so the prefix is absorbed once at compile time and evaluation only hashes the

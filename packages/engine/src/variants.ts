@@ -3,7 +3,7 @@ import { type FieldAccessor, type Frame, readField } from './frame.js'
 import type { SlotTable } from './slot-table.js'
 import { type Bucketer, VARIANT_SEED, bucketOf, createBucketer } from './hash.js'
 
-/** A compiled weighted choice (evaluation-semantics.md section 6). */
+/** A compiled weighted choice (docs/evaluation.md section 6). */
 export interface VariantSet {
   bucket: Bucketer
   totalWeight: number

@@ -1,4 +1,4 @@
-// The authorization matrix (DESIGN.md, "Authorization"): every route of the proxy's route table
+// The authorization matrix (docs/architecture.md, "Authorization"): every route of the proxy's route table
 // × every kind of credential × spellings of its path, through a real listening proxy. Rows come
 // from the table itself, so a route added to it is covered without editing this file.
 //

@@ -1,4 +1,4 @@
-// How the proxy builds the evaluation context (unleash-proxy-behavior.md section 2), seen
+// How the proxy builds the evaluation context (docs/old-proxy-compatibility.md section 2), seen
 // through flags whose constraints reveal each field.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startFakeUpstream, type FakeUpstream } from '@vexil/test-fixtures/fake-upstream.ts'

@@ -1,4 +1,4 @@
-// Hostile HTTP against running proxies (DESIGN.md, "Errors and bad input"): random methods,
+// Hostile HTTP against running proxies (docs/architecture.md, "Errors and bad input"): random methods,
 // paths, query strings, bodies and headers. Whatever comes in, no answer is a 5xx, the proxy
 // keeps answering its health check, an evaluation answer that is 200 is JSON, and no answer
 // carries flag configuration: no strategy, constraint or parameter field, and none of the

@@ -1,5 +1,5 @@
 // Usage metrics: what is counted, what is sent upstream and when, and that nothing is lost when
-// a send fails or the proxy stops (DESIGN.md: counts that fail to send are kept and merged).
+// a send fails or the proxy stops (docs/old-proxy-compatibility.md 5.3: counts that fail to send are kept and merged).
 import { randomUUID } from 'node:crypto'
 import { describe, expect, it } from 'vitest'
 import type { FakeUpstream, RecordedRequest } from '@vexil/test-fixtures/fake-upstream.ts'

@@ -1,4 +1,4 @@
-// Scale-out (DESIGN.md): two proxy instances share one real redis-server as their storage
+// Scale-out (README, "Running at scale"): two proxy instances share one real redis-server as their storage
 // (STORAGE_PROVIDER=redis). Instance A fetches from the upstream and stores the configuration;
 // instance B starts while the upstream is down, becomes ready from Redis, says so in its log,
 // and serves what A serves; when the upstream is back, both follow it.

@@ -1,4 +1,4 @@
-// The proxy's routes on h3's router (DESIGN.md, "Authorization"): every route declares who may
+// The proxy's routes on h3's router (docs/architecture.md, "Authorization"): every route declares who may
 // call it next to its handler, and a declaration without a valid access kind cannot be
 // registered: the router, and so createProxyApp, throws before the proxy serves anything. Each
 // route is its own h3 handler; matching goes through h3's router on the routed path, in a real

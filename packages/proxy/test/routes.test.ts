@@ -1,5 +1,5 @@
 // The proxy's routes through a real listening proxy and a real fake upstream, with the
-// statuses, headers and bytes of the old proxy (unleash-proxy-behavior.md sections 1 and 3).
+// statuses, headers and bytes of the old proxy (docs/old-proxy-compatibility.md sections 1 and 3).
 import { Agent, request } from 'node:http'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startFakeUpstream, type FakeUpstream } from '@vexil/test-fixtures/fake-upstream.ts'

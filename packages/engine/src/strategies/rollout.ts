@@ -1,7 +1,7 @@
 import { type FieldAccessor, type Frame, readField } from '../frame.js'
 import { type Bucketer, bucketOf } from '../hash.js'
 
-// The rollout tests shared by gradualRollout* and flexibleRollout (evaluation-semantics.md 1-2):
+// The rollout tests shared by gradualRollout* and flexibleRollout (docs/evaluation.md 1-2):
 // on when the stickiness value's bucket (1..100) in the group is within the percentage.
 
 export interface RolloutData {

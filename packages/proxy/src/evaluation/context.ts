@@ -1,4 +1,4 @@
-// The evaluation context from a request (unleash-proxy-behavior.md section 2): validated like
+// The evaluation context from a request (docs/old-proxy-compatibility.md section 2): validated like
 // the old proxy's OpenAPI schemas (first error only, same error shape), then normalised the
 // same way. The query string is parsed with `qs`, as Express's extended parser did.
 import qs from 'qs'

@@ -1,4 +1,4 @@
-// The `/proxy` body, byte for byte as the old proxy wrote it (unleash-proxy-behavior.md 3.1-3.2),
+// The `/proxy` body, byte for byte as the old proxy wrote it (docs/old-proxy-compatibility.md 3.1-3.2),
 // assembled from per-toggle JSON fragments. The engine returns the same frozen object for the
 // same outcome, so each fragment is serialised once per payload and then only concatenated.
 import type { EvaluatedToggle } from '@vexil/engine'

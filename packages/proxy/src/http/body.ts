@@ -1,4 +1,4 @@
-// Request bodies as the old proxy's `express.json()` read them (unleash-proxy-behavior.md 1.2,
+// Request bodies as the old proxy's `express.json()` read them (docs/old-proxy-compatibility.md 1.2,
 // 3.5): 415 for a body that is not JSON (a body without a content type counts as JSON), strict
 // JSON (an object or an array at the top), gzip/deflate bodies, a 100 kB limit. Vexil answers
 // 413 JSON for an oversize body and 415 for an unsupported encoding or charset (the old proxy

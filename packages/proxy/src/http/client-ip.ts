@@ -1,5 +1,5 @@
 // The caller's address for `remoteAddress`, as Express's `trust proxy` computes `req.ip`
-// (unleash-proxy-behavior.md section 2.4): with `true`, the left-most X-Forwarded-For entry;
+// (docs/old-proxy-compatibility.md section 2.4): with `true`, the left-most X-Forwarded-For entry;
 // with a list of trusted addresses/ranges, walk from the socket through X-Forwarded-For from
 // right to left and take the first untrusted hop. IPv4-mapped IPv6 (`::ffff:1.2.3.4`) is
 // reported as plain IPv4: the old proxy's `::ffff:` addresses broke remoteAddress strategies (#11).

@@ -1,4 +1,4 @@
-// CORS as the `cors` package does it for the old proxy (unleash-proxy-behavior.md section 3.6):
+// CORS as the `cors` package does it for the old proxy (docs/old-proxy-compatibility.md section 3.6):
 // headers on every response, and a preflight answer for OPTIONS on any path. The headers of a
 // normal response are computed once per request as name/value pairs, so the hot path can write
 // them with the rest in one `writeHead`.

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto'
 
 /**
  * Express's default weak ETag over the body bytes: `W/"<byte length in hex>-<27 chars of
- * base64(SHA-1(body))>"` (unleash-proxy-behavior.md section 3.4), so clients holding an ETag
+ * base64(SHA-1(body))>"` (docs/old-proxy-compatibility.md section 3.4), so clients holding an ETag
  * from the old proxy get a 304 for the same body.
  */
 export function weakEtag(body: string): string {

@@ -1,4 +1,4 @@
-// The docs routes (spec 4.5; unleash-proxy-behavior.md 1.1), one h3 v1 handler the app mounts
+// The docs routes (spec 4.5; docs/old-proxy-compatibility.md 1.1), one h3 v1 handler the app mounts
 // before every other route when `enableOAS` is on:
 //   GET|HEAD {base}/docs/openapi.json      the document
 //   GET|HEAD {base}/docs/openapi           301 to {base}/docs/openapi/ (old behaviour)

@@ -1,4 +1,4 @@
-// GET/POST /proxy and /proxy/all: evaluation for frontend SDKs (unleash-proxy-behavior.md 1.4, 1.5).
+// GET/POST /proxy and /proxy/all: evaluation for frontend SDKs (docs/old-proxy-compatibility.md 1.4, 1.5).
 // Summaries keep the old wording, so people and tools find the same operations.
 import { CONTEXT_QUERY, cachedJson, parameterRef, responseRef } from './responses.js'
 

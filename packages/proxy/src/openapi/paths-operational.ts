@@ -1,4 +1,4 @@
-// Health and Prometheus: no key needed, but both wait for readiness (unleash-proxy-behavior.md 1.2, 1.6).
+// Health and Prometheus: no key needed, but both wait for readiness (docs/old-proxy-compatibility.md 1.2, 1.6).
 import { plainOk, responseRef } from './responses.js'
 
 type Json = Record<string, unknown>

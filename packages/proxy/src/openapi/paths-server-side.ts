@@ -1,4 +1,4 @@
-// Metrics, registration and the server-side features route (unleash-proxy-behavior.md 1.6, 6.2).
+// Metrics, registration and the server-side features route (docs/old-proxy-compatibility.md 1.6, 6.2).
 import { cachedJson, parameterRef, plainOk, responseRef } from './responses.js'
 
 type Json = Record<string, unknown>

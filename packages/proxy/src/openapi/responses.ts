@@ -1,6 +1,6 @@
 // Shared responses, headers and parameters, with the content types Vexil really sends. The old
 // document claimed JSON for 501 and text/plain for 503; Express sent both as text/html
-// (unleash-proxy-behavior.md 1.3). 413 and 500 are Vexil's JSON improvements (DESIGN.md, Proxy).
+// (docs/old-proxy-compatibility.md 1.3). 413 and 500 are Vexil's JSON improvements (docs/old-proxy-compatibility.md section 0).
 
 type Json = Record<string, unknown>
 

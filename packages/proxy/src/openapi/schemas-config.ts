@@ -1,5 +1,5 @@
 // Schemas of the flag configuration that GET /proxy/client/features passes on: upstream's
-// definitions verbatim (unleash-proxy-behavior.md 1.6), so objects allow fields they do not list.
+// definitions verbatim (docs/old-proxy-compatibility.md 1.6), so objects allow fields they do not list.
 
 type Schema = Record<string, unknown>
 

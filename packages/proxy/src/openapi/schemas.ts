@@ -1,6 +1,6 @@
 // Component schemas. The eight names of the old proxy's document are kept (apiRequestSchema …
 // variantSchema), so tools and validators that refer to them keep working; the shapes follow what
-// Vexil sends and accepts (unleash-proxy-behavior.md 1.5, 1.6, 2.2, 3.1, 3.2).
+// Vexil sends and accepts (docs/old-proxy-compatibility.md 1.5, 1.6, 2.2, 3.1, 3.2).
 
 import { clientFeatureSchema, constraintSchema, payloadSchema, segmentSchema } from './schemas-config.js'
 
@@ -53,7 +53,7 @@ export const COMPONENT_SCHEMAS: Record<string, Schema> = {
     required: ['toggles'],
     additionalProperties: false,
     properties: { toggles: { type: 'array', items: ref('featureSchema') } },
-    // Toggles as the old proxy sent them (unleash-proxy-behavior.md 3.3), for the UI's example.
+    // Toggles as the old proxy sent them (docs/old-proxy-compatibility.md 3.3), for the UI's example.
     example: {
       toggles: [
         { name: 'zeta.enabled', enabled: true, variant: { name: 'disabled', enabled: false, feature_enabled: true, featureEnabled: true }, impressionData: true },

@@ -1,5 +1,5 @@
 // POST /proxy/client/metrics (and /proxy/all/client/metrics) and /proxy/client/register
-// (unleash-proxy-behavior.md 1.6): for a client key or a server-side token (checked by the
+// (docs/old-proxy-compatibility.md 1.6): for a client key or a server-side token (checked by the
 // router before the body is read), no readiness check, bodies validated like the old
 // schemas (first error, same shape). Posted counts are merged into the proxy's own metrics;
 // registrations are accepted and not forwarded.

@@ -1,4 +1,4 @@
-// GET/POST /proxy and /proxy/all (unleash-proxy-behavior.md 1.2-1.5), for client keys. The
+// GET/POST /proxy and /proxy/all (docs/old-proxy-compatibility.md 1.2-1.5), for client keys. The
 // router has already answered 503 (no flags yet) and 401 (no valid key), so a body is only
 // read for a caller with a key; then 415, 400 (parse), 400 (schema), 500 (enricher), 501, 200.
 // (The old proxy read and validated the body before the key; see the README's differences.)

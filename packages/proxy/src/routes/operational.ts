@@ -1,4 +1,4 @@
-// GET /proxy/health and /proxy/internal-backstage/prometheus (unleash-proxy-behavior.md 1.1):
+// GET /proxy/health and /proxy/internal-backstage/prometheus (docs/old-proxy-compatibility.md 1.1):
 // open to anyone, as in the old proxy (load balancers and scrapers hold no key), and 503 until
 // the proxy has flags. Neither reveals flag configuration.
 import type { Registry } from 'prom-client'

@@ -1,4 +1,4 @@
-// GET /proxy/client/features (unleash-proxy-behavior.md 1.1, 6.2): the flag definitions, with
+// GET /proxy/client/features (docs/old-proxy-compatibility.md 1.1, 6.2): the flag definitions, with
 // segments, for server-side SDKs holding one of EXP_SERVER_SIDE_SDK_CONFIG_TOKENS. Client keys
 // get 401, as in the old proxy: this route shows configuration the evaluation routes never do.
 import { matchesIfNoneMatch } from '../http/etag.js'

@@ -1,5 +1,5 @@
 // Who may call a route: a closed set of credential kinds, each read from the key header
-// (CLIENT_KEY_HEADER_NAME) and compared exactly (unleash-proxy-behavior.md 1.1).
+// (CLIENT_KEY_HEADER_NAME) and compared exactly (docs/old-proxy-compatibility.md 1.1).
 //   client-key                   one of SERVICE_PROXY_CLIENT_KEYS (the evaluation routes)
 //   server-token                 one of EXP_SERVER_SIDE_SDK_CONFIG_TOKENS (/proxy/client/features)
 //   client-key-or-server-token   either (metrics and registration, posted by both kinds of SDK)

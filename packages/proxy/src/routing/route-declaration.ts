@@ -1,4 +1,4 @@
-// The proxy's routes as data (DESIGN.md, "Authorization"): each route declares its methods, its
+// The proxy's routes as data (docs/architecture.md, "Authorization"): each route declares its methods, its
 // path, who may call it and whether it waits for flags, next to its handler. Every declaration
 // is checked when the app is created (routing/router.ts registers it on h3's router only then),
 // so a route without a valid access declaration cannot be registered.

@@ -1,5 +1,5 @@
 // One flag payload, compiled, with everything the routes derive from it: the unit a scope
-// publishes (DESIGN.md, "Proxy: many scopes"). A flag set is never changed after it is made: a new
+// publishes (docs/architecture.md, "Proxy: many scopes"). A flag set is never changed after it is made: a new
 // payload makes a new set, so a request that read one set answers wholly from it, and nothing
 // built from an old payload (fragments, cached answers, the server-side body) can outlive it.
 import type { ClientFeaturesPayload, Engine, EngineWarning, StoredFeature, StoredSegment } from '@vexil/engine'
@@ -8,7 +8,7 @@ import { createToggleSerializer, type ToggleSerializer } from '../evaluation/ser
 import { weakEtag } from '../http/etag.js'
 import { type KnownFlags, knownFlags } from '../usage/known-flags.js'
 
-/** Where a payload came from (unleash-proxy-behavior.md 5.1, 5.4, 6.1, 6.3). */
+/** Where a payload came from (docs/old-proxy-compatibility.md 5.1, 5.4, 6.1, 6.3). */
 export type PayloadSource = 'upstream' | 'bootstrap' | 'backup'
 
 export interface FlagSet {

@@ -1,4 +1,4 @@
-// The configured scope (DESIGN.md, "Proxy: many scopes"): SERVICE_API_TOKEN's flags behind
+// The configured scope (docs/architecture.md, "Proxy: many scopes"): SERVICE_API_TOKEN's flags behind
 // /proxy, and the lifecycle that keeps them and their usage counts in step with the upstream:
 // the first fetch with the bootstrap and the stored backup beside it, polling, usage reports,
 // and on close the last report and the storage released. It serves nothing itself.

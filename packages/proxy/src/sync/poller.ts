@@ -1,5 +1,5 @@
-// Keeps the flags in step with the upstream (unleash-proxy-behavior.md section 5.1, with the
-// DESIGN.md improvements): poll every refreshInterval with If-None-Match (a 304 costs no
+// Keeps the flags in step with the upstream (docs/old-proxy-compatibility.md section 5.1, with the
+// improvements of its section 0): poll every refreshInterval with If-None-Match (a 304 costs no
 // recompile); back off on 404/429/5xx and network errors, honouring Retry-After; on 401/403
 // keep serving the last good configuration, log an error, and retry at the longest backoff
 // instead of stopping for good. A good payload is offered to the scope's flags, which decide.

@@ -1,4 +1,4 @@
-// The upstream service's client API, as the old proxy's SDK called it (unleash-proxy-behavior.md
+// The upstream service's client API, as the old proxy's SDK called it (docs/old-proxy-compatibility.md
 // section 5): identifying headers on every call, filters as query parameters.
 import { randomUUID } from 'node:crypto'
 import { BUILT_IN_STRATEGY_NAMES } from '@vexil/engine'
