@@ -30,6 +30,7 @@ import { registerUserRoutes } from './routes/admin/users.js'
 import { registerVariantRoutes } from './routes/admin/variants.js'
 import { registerClientFeatureRoutes } from './routes/client/features.js'
 import { registerClientMetricsRoutes } from './routes/client/metrics.js'
+import { registerEdgeRoutes } from './routes/edge.js'
 import { registerHealthRoutes } from './routes/health.js'
 import { registerSignalIngestRoutes } from './routes/signal-ingest.js'
 import { createUiHandler } from './routes/ui.js'
@@ -56,6 +57,7 @@ const ROUTE_MODULES: ((api: ApiRouter, ctx: ServiceContext) => void)[] = [
   registerHealthRoutes,
   registerClientFeatureRoutes,
   registerClientMetricsRoutes,
+  registerEdgeRoutes,
   registerProjectRoutes,
   registerEnvironmentRoutes,
   registerFeatureRoutes,

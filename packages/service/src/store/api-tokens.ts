@@ -60,6 +60,13 @@ export async function findApiTokenBySecret(q: Queryable, secret: string): Promis
   return (await q.query<ApiTokenRow>('SELECT * FROM api_tokens WHERE secret_hash = $1', [hashSecret(secret)]))[0]
 }
 
+/** The tokens among `secrets` (one query, however many), by secret. */
+export async function findApiTokensBySecrets(q: Queryable, secrets: readonly string[]): Promise<Map<string, ApiTokenRow>> {
+  const bySecretHash = new Map(secrets.map((secret) => [hashSecret(secret), secret]))
+  const rows = await q.query<ApiTokenRow & { secret_hash: string }>('SELECT * FROM api_tokens WHERE secret_hash = ANY($1)', [[...bySecretHash.keys()]])
+  return new Map(rows.map((row) => [bySecretHash.get(row.secret_hash) as string, row]))
+}
+
 /** The largest `serial` id: a larger one names no token (and would be a range error in SQL). */
 const MAX_ID = 2_147_483_647
 
