@@ -29,6 +29,10 @@ export interface FakeUpstream {
   /** Requests to one path ('/client/features', '/client/metrics', '/client/register'). */
   requestsTo(path: string): RecordedRequest[]
   setFeatures(payload: unknown): void
+  /** What `/client/features` answers to the requests with this Authorization (others get the default payload). */
+  setFeaturesFor(token: string, payload: unknown): void
+  /** The tokens `POST /edge/validate` says are valid (none until set). */
+  setValidTokens(tokens: ValidToken[]): void
   /** Fail every request to `path` (or all paths) until cleared with `undefined`. */
   fail(mode: FailureMode | undefined, path?: string): void
   /** Close connections without answering (a network error) for `path`. */
@@ -37,10 +41,20 @@ export interface FakeUpstream {
   close(): Promise<void>
 }
 
+/** A token as Unleash's `POST /edge/validate` lists it. */
+export interface ValidToken {
+  token: string
+  type: 'client' | 'frontend' | 'admin'
+  projects: readonly string[]
+  environment: string
+}
+
 const strongEtag = (body: string) => `"${createHash('sha1').update(body).digest('hex')}"`
 
 export async function startFakeUpstream(initial: unknown = { version: 2, features: [], segments: [] }): Promise<FakeUpstream> {
   let features = JSON.stringify(initial)
+  let validTokens: ValidToken[] = []
+  const featuresByToken = new Map<string, string>()
   const failures = new Map<string, FailureMode>()
   const drops = new Set<string>()
   const requests: RecordedRequest[] = []
@@ -62,14 +76,32 @@ export async function startFakeUpstream(initial: unknown = { version: 2, feature
         return
       }
       if (path === '/client/features' && req.method === 'GET') {
-        const etag = strongEtag(features)
+        const auth = req.headers.authorization
+        const body = (auth !== undefined && featuresByToken.get(auth)) || features
+        const etag = strongEtag(body)
         if (req.headers['if-none-match'] === etag) {
           res.writeHead(304, { etag })
           res.end()
           return
         }
         res.writeHead(200, { 'content-type': 'application/json', etag })
-        res.end(features)
+        res.end(body)
+        return
+      }
+      if (url.pathname === '/edge/validate' && req.method === 'POST') {
+        let asked: unknown
+        try {
+          asked = (JSON.parse(Buffer.concat(chunks).toString('utf8')) as { tokens?: unknown }).tokens
+        } catch {
+          asked = undefined
+        }
+        if (!Array.isArray(asked)) {
+          res.writeHead(400, { 'content-type': 'application/json' })
+          res.end('{"message":"tokens is required"}')
+          return
+        }
+        res.writeHead(200, { 'content-type': 'application/json' })
+        res.end(JSON.stringify({ tokens: asked.flatMap((secret) => validTokens.filter((t) => t.token === secret)) }))
         return
       }
       if ((path === '/client/metrics' || path === '/client/register') && req.method === 'POST') {
@@ -90,6 +122,12 @@ export async function startFakeUpstream(initial: unknown = { version: 2, feature
     requestsTo: (path) => requests.filter((r) => r.path === path),
     setFeatures(payload) {
       features = JSON.stringify(payload)
+    },
+    setFeaturesFor(token, payload) {
+      featuresByToken.set(token, JSON.stringify(payload))
+    },
+    setValidTokens(tokens) {
+      validTokens = tokens
     },
     fail(mode, path = '*') {
       if (mode) failures.set(path, mode)

@@ -16,11 +16,26 @@ import { CLIENT_KEY, startTestProxy, type TestProxy } from './helpers/proxy.js'
 const SERVER_TOKEN = 'server-token-7f1e'
 const UPSTREAM_TOKEN = 'upstream-token-secret' // what helpers/proxy.ts configures
 const BASE = '/edge/v1'
-const FEATURES = { version: 2, features: [{ name: 'on', enabled: true, strategies: [{ name: 'default' }] }] }
+const FEATURES = {
+  version: 2,
+  features: [
+    { name: 'on', enabled: true, strategies: [{ name: 'default' }] },
+    { name: 'example', enabled: true, strategies: [{ name: 'default' }] },
+  ],
+}
+// API tokens of the upstream (its POST /edge/validate lists them), for the Unleash API routes.
+const FRONTEND_TOKEN = '*:development.frontend-7c21'
+const CLIENT_TOKEN = '*:development.client-9d4e'
+const ADMIN_TOKEN = '*:*.admin-5a0b'
+const VALID_TOKENS = [
+  { token: FRONTEND_TOKEN, type: 'frontend', projects: ['*'], environment: 'development' },
+  { token: CLIENT_TOKEN, type: 'client', projects: ['*'], environment: 'development' },
+  { token: ADMIN_TOKEN, type: 'admin', projects: ['*'], environment: '*' },
+] as const
 
 // --- Credentials ---
 
-type Holder = 'client-key' | 'server-token'
+type Holder = 'client-key' | 'server-token' | 'frontend-token' | 'client-token'
 interface Credential {
   name: string
   /** The key header's value; undefined sends no header. */
@@ -46,6 +61,13 @@ const CREDENTIALS: Credential[] = [
   { name: 'client key + one more character', value: `${CLIENT_KEY}0` },
   { name: 'Bearer client key', value: `Bearer ${CLIENT_KEY}` },
   { name: 'client key + server token', value: `${CLIENT_KEY},${SERVER_TOKEN}` },
+  { name: 'frontend token', value: FRONTEND_TOKEN, is: 'frontend-token' },
+  { name: 'Bearer frontend token', value: `Bearer ${FRONTEND_TOKEN}`, is: 'frontend-token' },
+  { name: 'client token', value: CLIENT_TOKEN, is: 'client-token' },
+  { name: 'admin token', value: ADMIN_TOKEN },
+  { name: 'unknown token of the right form', value: '*:development.unknown-0000' },
+  { name: 'frontend token in upper case', value: FRONTEND_TOKEN.toUpperCase() },
+  { name: 'frontend token + one more character', value: `${FRONTEND_TOKEN}0` },
 ]
 
 /** The access semantics restated independently of the proxy's code. */
@@ -54,7 +76,11 @@ const GRANTED: Record<Access, readonly Holder[]> = {
   'client-key': ['client-key'],
   'server-token': ['server-token'],
   'client-key-or-server-token': ['client-key', 'server-token'],
+  'frontend-token': ['frontend-token'],
+  'client-token': ['client-token'],
 }
+/** Routes answered as Unleash's API: refusals are 401 or 403 with a JSON message, not the old proxy's 401 text. */
+const isTokenRoute = (access: Access) => access === 'frontend-token' || access === 'client-token'
 const permitted = (access: Access, credential: Credential) => access === 'open' || (credential.is !== undefined && GRANTED[access].includes(credential.is))
 
 // --- Path spellings ---
@@ -110,11 +136,13 @@ const instrumentRoute: ProxyAppOptions['instrumentRoute'] = (route, handle) => (
 }
 
 const upstream = await startFakeUpstream(FEATURES)
-const options = { enableAllEndpoint: true, enableOAS: true, proxyBasePath: BASE, expServerSideSdkConfig: { tokens: [SERVER_TOKEN] }, instrumentRoute }
+upstream.setValidTokens([...VALID_TOKENS])
+const options = { enableAllEndpoint: true, enableOAS: true, proxyBasePath: BASE, expServerSideSdkConfig: { tokens: [SERVER_TOKEN] }, tokens: [CLIENT_TOKEN], instrumentRoute }
 const proxy = await startTestProxy(upstream.url, options)
 // Before its first payload: the upstream answers 503 until the end of the file.
 const notReadyUpstream = await startFakeUpstream(FEATURES)
-notReadyUpstream.fail({ status: 503 })
+notReadyUpstream.setValidTokens([...VALID_TOKENS])
+notReadyUpstream.fail({ status: 503 }, '/client/features')
 const notReady = await startTestProxy(notReadyUpstream.url, { ...options, waitReady: false })
 const agent = new Agent({ keepAlive: true, maxSockets: 16 })
 afterAll(async () => {
@@ -196,6 +224,10 @@ describe(`authorization matrix (${size})`, () => {
       CREDENTIALS.map((credential) => async () => ({ spelling, credential, path: spelling.spell(base) + query, answer: await send(proxy, route, spelling.spell(base) + query, credential) })),
     )
     const results = await inParallel(tasks)
+    // Below a `/features` route the last segment is a flag name, decoded as Express decodes a
+    // parameter: an encoded letter there names the same flag, a suffix another one (none).
+    const inName = ['a percent-encoded letter in the last segment', ';x suffix', 'upper case']
+    const resolves = (spelling: Spelling) => spelling.resolves || (route.prefix === 'below' && inName.includes(spelling.name))
     const problems: string[] = []
     const self = `${route.method} ${route.path}`
     for (const { spelling, credential, path, answer } of results) {
@@ -207,10 +239,15 @@ describe(`authorization matrix (${size})`, () => {
         const declared = ROUTES.find((r) => `${r.method} ${r.path}` === handler)!
         if (!permitted(declared.access, credential)) problems.push(`${where}the handler of ${handler} ran (${declared.access})`)
       }
-      if (answer.status >= 200 && answer.status < 400 && !(allowed && spelling.resolves)) problems.push(`${where}answered ${answer.status}`)
-      if (!spelling.resolves) {
+      if (answer.status >= 200 && answer.status < 400 && !(allowed && resolves(spelling))) problems.push(`${where}answered ${answer.status}`)
+      if (!resolves(spelling)) {
         if (answer.status !== 404 && answer.status !== 400) problems.push(`${where}answered ${answer.status}, expected 404 (or 400)`)
         if (handlers.includes(self) && route.access !== 'open') problems.push(`${where}the handler ran for a path that names no route`)
+        continue
+      }
+      if (!allowed && isTokenRoute(route.access)) {
+        if (answer.status !== 401 && answer.status !== 403) problems.push(`${where}answered ${answer.status}, expected 401 or 403`)
+        if (route.method !== 'HEAD' && !answer.text.startsWith('{"message":')) problems.push(`${where}refusal body ${JSON.stringify(answer.text.slice(0, 80))}`)
         continue
       }
       if (!allowed) {
@@ -221,7 +258,13 @@ describe(`authorization matrix (${size})`, () => {
       if (handlers.filter((h) => h === self).length !== 1) problems.push(`${where}the handler ran ${handlers.filter((h) => h === self).length} times, expected once`)
       // An open route answers the same to every credential; under another spelling it may be
       // its own 404 (the docs match file names exactly), but only as for everyone.
-      const expected = route.access === 'open' && spelling.name !== 'as is' ? results.find((r) => r.spelling === spelling && r.credential.value === undefined)!.answer.status : route.example.status
+      // A flag name keeps its case: `/features/EXAMPLE` names another flag (none).
+      const expected =
+        route.prefix === 'below' && (spelling.name === 'upper case' || spelling.name === ';x suffix')
+          ? 404
+          : route.access === 'open' && spelling.name !== 'as is'
+            ? results.find((r) => r.spelling === spelling && r.credential.value === undefined)!.answer.status
+            : route.example.status
       if (answer.status !== expected) problems.push(`${where}answered ${answer.status}, expected ${expected}: ${answer.text.slice(0, 120)}`)
       if (route.access === 'open' && expected !== route.example.status && expected !== 404) problems.push(`${where}answered ${expected} to everyone`)
     }
@@ -238,8 +281,10 @@ describe('before the first payload', () => {
       const answer = await send(notReady, route, path, credential)
       const allowed = permitted(route.access, credential)
       const handlers = ran.get(answer.cell) ?? []
-      const expected = route.waitsForFlags ? 503 : allowed ? route.example.status : 401
-      if (answer.status !== expected) problems.push(`${credential.name}: ${answer.status}, expected ${expected}`)
+      // The old proxy's routes say 503 before checking the key; Unleash's API checks the token first.
+      const refused = isTokenRoute(route.access) ? [401, 403] : [401]
+      const expected = isTokenRoute(route.access) && !allowed ? refused : route.waitsForFlags ? [503] : allowed ? [route.example.statusBeforeReady ?? route.example.status] : refused
+      if (!expected.includes(answer.status)) problems.push(`${credential.name}: ${answer.status}, expected ${expected.join(' or ')}`)
       if (handlers.length !== (allowed && !route.waitsForFlags ? 1 : 0)) problems.push(`${credential.name}: handlers ran: ${handlers.join(', ') || 'none'}`)
     }
     expect(problems).toEqual([])
@@ -276,7 +321,7 @@ describe('the key is checked before the body is read', () => {
         socket.write(head)
       })
       socket.destroy()
-      expect(outcome.text, credential.name).toMatch(/^HTTP\/1\.1 401 Unauthorized\r\n/)
+      expect(outcome.text, credential.name).toMatch(isTokenRoute(route.access) ? /^HTTP\/1\.1 40[13] (Unauthorized|Forbidden)\r\n/ : /^HTTP\/1\.1 401 Unauthorized\r\n/)
       expect(outcome.text.toLowerCase(), credential.name).toContain('connection: close')
       expect(outcome.closed, `${credential.name}: the proxy kept the connection open to read the body`).toBe(true)
       expect(ran.get(cell) ?? [], credential.name).toEqual([])

@@ -23,6 +23,12 @@ function fromEnv(env: Environment, names: readonly string[]): { name: string; va
 
 const ENV = {
   serviceUrl: ['SERVICE_URL', 'UNLEASH_URL'],
+  /** Edge's: the upstream's base URL, without /api. */
+  upstreamUrl: ['UPSTREAM_URL'],
+  tokens: ['TOKENS'],
+  strict: ['STRICT'],
+  disableAllEndpoint: ['DISABLE_ALL_ENDPOINT'],
+  tokenRevalidate: ['TOKEN_REVALIDATION_INTERVAL_SECONDS'],
   serviceApiToken: ['SERVICE_API_TOKEN', 'UNLEASH_API_TOKEN'],
   clientKeys: ['SERVICE_PROXY_CLIENT_KEYS', 'UNLEASH_PROXY_CLIENT_KEYS'],
   proxySecrets: ['SERVICE_PROXY_SECRETS', 'UNLEASH_PROXY_SECRETS'],
@@ -211,13 +217,24 @@ export async function createProxyConfig(options: ProxyOptions = {}, env: Environ
   }
 
   const urlText = str(options.serviceUrl, ENV.serviceUrl)
-  if (!urlText) throw new ConfigError('SERVICE_URL', 'is required (the API URL of the upstream service, e.g. http://localhost:4242/api)')
-  const serviceUrl = parseUrl(options.serviceUrl ? 'serviceUrl' : read(ENV.serviceUrl)!.name, urlText)
+  const upstreamFound = urlText ? undefined : read(ENV.upstreamUrl)
+  if (!urlText && !upstreamFound) {
+    throw new ConfigError('SERVICE_URL', 'is required (the API URL of the upstream service, e.g. http://localhost:4242/api; or Edge\'s UPSTREAM_URL, without /api)')
+  }
+  const serviceUrl = urlText
+    ? parseUrl(options.serviceUrl ? 'serviceUrl' : read(ENV.serviceUrl)!.name, urlText)
+    : `${parseUrl(upstreamFound!.name, upstreamFound!.value).replace(/\/+$/, '')}/api`
+  const tokensFound = read(ENV.tokens)
+  const tokens = options.tokens ?? parseList(tokensFound?.value ?? '')
+  checkKeys(options.tokens ? 'tokens' : 'TOKENS', tokens)
   const serviceApiToken = str(options.serviceApiToken, ENV.serviceApiToken)
-  if (!serviceApiToken) throw new ConfigError('SERVICE_API_TOKEN', 'is required (a client API token of the upstream service)')
+  if (!serviceApiToken && tokens.length === 0) {
+    throw new ConfigError('SERVICE_API_TOKEN', 'is required (a client API token of the upstream service), unless TOKENS lists client tokens for the Unleash API routes')
+  }
   const keyText = read(ENV.clientKeys)?.value ?? read(ENV.proxySecrets)?.value
   const clientKeys = options.clientKeys?.length ? options.clientKeys : options.proxySecrets?.length ? options.proxySecrets : keyText ? parseList(keyText) : []
-  if (clientKeys.length === 0) throw new ConfigError('SERVICE_PROXY_CLIENT_KEYS', 'is required (a comma-separated list of client keys the proxy accepts)')
+  // The client keys belong to /proxy, served only with SERVICE_API_TOKEN.
+  if (serviceApiToken && clientKeys.length === 0) throw new ConfigError('SERVICE_PROXY_CLIENT_KEYS', 'is required (a comma-separated list of client keys the proxy accepts)')
   checkKeys(options.clientKeys?.length ? 'clientKeys' : 'proxySecrets', clientKeys)
 
   const logLevelText = options.logLevel ?? read(ENV.logLevel)?.value.trim().toLowerCase() ?? 'warn'
@@ -227,7 +244,7 @@ export async function createProxyConfig(options: ProxyOptions = {}, env: Environ
   const bootstrapAuthorization = options.expBootstrap?.urlHeaders?.Authorization ?? read(ENV.bootstrapAuthorization)?.value
   const serverSideTokens = options.expServerSideSdkConfig?.tokens ?? parseList(read(ENV.serverSideTokens)?.value ?? '')
   checkKeys('expServerSideSdkConfig.tokens', serverSideTokens)
-  const secrets = [serviceApiToken, ...clientKeys, ...serverSideTokens, ...(bootstrapAuthorization ? [bootstrapAuthorization] : [])]
+  const secrets = [...(serviceApiToken ? [serviceApiToken] : []), ...tokens, ...clientKeys, ...serverSideTokens, ...(bootstrapAuthorization ? [bootstrapAuthorization] : [])]
   const logger = options.logger ? redactingLogger(options.logger, secrets) : createLogger({ level: logLevel, json: useJsonLogger, secrets })
 
   const trustProxyFound = read(ENV.trustProxy)
@@ -275,6 +292,8 @@ export async function createProxyConfig(options: ProxyOptions = {}, env: Environ
     throw new ConfigError('CLIENT_KEY_HEADER_NAME', `must be a valid HTTP header name, got "${clientKeysHeaderName}"`)
   }
 
+  const refreshInterval = int(options.refreshInterval, ENV.refreshInterval, 5000)
+
   // Node's defaults (60 s for headers, checked every 30 s; 300 s per request) let slow clients
   // hold connections for minutes; a proxy request is a few kB and is complete in milliseconds.
   const serverTimeouts = {
@@ -296,7 +315,7 @@ export async function createProxyConfig(options: ProxyOptions = {}, env: Environ
     proxyBasePath: sanitizeBasePath(str(options.proxyBasePath, ENV.proxyBasePath) ?? ''),
     serviceAppName: str(options.serviceAppName, ENV.serviceAppName) ?? 'service-proxy',
     serviceInstanceId: str(options.serviceInstanceId, ENV.serviceInstanceId) ?? defaultInstanceId(),
-    refreshInterval: int(options.refreshInterval, ENV.refreshInterval, 5000),
+    refreshInterval,
     metricsInterval: int(options.metricsInterval, ENV.metricsInterval, 30000),
     metricsJitter: int(options.metricsJitter, ENV.metricsJitter, 0),
     environment: str(options.environment, ENV.environment),
@@ -328,5 +347,9 @@ export async function createProxyConfig(options: ProxyOptions = {}, env: Environ
     enrichers,
     responseCacheSize: int(options.responseCacheSize, ENV.responseCacheSize, 10_000),
     serverTimeouts,
+    tokens,
+    tokenMode: bool(options.strict, ENV.strict, false) ? 'strict' : 'dynamic',
+    frontendAllEndpoint: !bool(options.disableAllEndpoint, ENV.disableAllEndpoint, false),
+    tokenRevalidateMs: read(ENV.tokenRevalidate) ? int(undefined, ENV.tokenRevalidate, 0, { min: 0 }) * 1000 : Math.max(refreshInterval, 1_000),
   }
 }

@@ -58,6 +58,12 @@ export interface ProxyOptions {
   expCustomEnrichers?: Array<ContextEnricher | string>
   /** Vexil: responses kept for repeated identical requests (0 turns the cache off). */
   responseCacheSize?: number
+  /** Client tokens of the upstream to sync flags with for the Unleash API routes (Edge's TOKENS). */
+  tokens?: string[]
+  /** Accept only `tokens` on the Unleash API routes; default false: learn any token the upstream says is valid. */
+  strict?: boolean
+  /** Turns off /api/frontend/all and /api/proxy/all (Edge's --disable-all-endpoint). */
+  disableAllEndpoint?: boolean
   /** Vexil: how long the listening server waits for slow clients (startProxy; ms). */
   serverTimeouts?: Partial<ServerTimeouts>
 }
@@ -88,7 +94,8 @@ export type TrustProxy = false | true | string[]
 /** Configuration after parsing and validation: every field typed and present. */
 export interface ProxyConfig {
   serviceUrl: string
-  serviceApiToken: string
+  /** The old proxy's upstream token: the static scope behind /proxy; undefined when only TOKENS is set. */
+  serviceApiToken: string | undefined
   clientKeys: string[]
   port: number
   host: string | undefined
@@ -119,4 +126,12 @@ export interface ProxyConfig {
   enrichers: ContextEnricher[]
   responseCacheSize: number
   serverTimeouts: ServerTimeouts
+  /** Client tokens to sync with at start (TOKENS). */
+  tokens: string[]
+  /** `strict`: only `tokens` are accepted on the Unleash API routes; `dynamic`: any token the upstream validates. */
+  tokenMode: 'dynamic' | 'strict'
+  /** /api/frontend/all and /api/proxy/all are served. */
+  frontendAllEndpoint: boolean
+  /** How often known tokens are validated again (ms); a revoked token is refused within this time. */
+  tokenRevalidateMs: number
 }

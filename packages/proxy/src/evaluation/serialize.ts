@@ -3,26 +3,32 @@
 // same outcome, so each fragment is serialised once per payload and then only concatenated.
 import type { EvaluatedToggle } from '@vexil/engine'
 
-/** How toggles are written: `default` for GET and POST without a list, `listed` for POST with one. */
-export type SerializationMode = 'default' | 'listed'
+/**
+ * How toggles are written: `default` for GET and POST without a list, `listed` for POST with one;
+ * `frontend` as Unleash 8.2's /api/frontend (the variant's keys name, enabled, payload,
+ * feature_enabled, featureEnabled; impressionData always).
+ */
+export type SerializationMode = 'default' | 'listed' | 'frontend'
 
 // Without a toggles list, the old proxy's /all wrote disabled toggles without `featureEnabled`.
 const DISABLED_VARIANT_DEFAULT = '{"name":"disabled","enabled":false,"feature_enabled":false}'
 
 export interface ToggleSerializer {
   body(toggles: readonly EvaluatedToggle[], mode: SerializationMode): string
+  /** One toggle's JSON (Edge's /api/frontend/features/<name>). */
+  toggle(toggle: EvaluatedToggle, mode: SerializationMode): string
 }
 
 /** `hasImpressionData(name)`: whether the definition carries the key (the old proxy omits it otherwise). */
 export function createToggleSerializer(hasImpressionData: (name: string) => boolean): ToggleSerializer {
-  const fragments: Record<SerializationMode, WeakMap<EvaluatedToggle, string>> = { default: new WeakMap(), listed: new WeakMap() }
+  const fragments: Record<SerializationMode, WeakMap<EvaluatedToggle, string>> = { default: new WeakMap(), listed: new WeakMap(), frontend: new WeakMap() }
 
   function fragment(toggle: EvaluatedToggle, mode: SerializationMode): string {
     const cache = fragments[mode]
     let json = cache.get(toggle)
     if (json === undefined) {
-      const variant = mode === 'default' && !toggle.enabled ? DISABLED_VARIANT_DEFAULT : JSON.stringify(toggle.variant)
-      const impression = mode === 'listed' || hasImpressionData(toggle.name) ? `,"impressionData":${toggle.impressionData}` : ''
+      const variant = mode === 'frontend' ? frontendVariant(toggle.variant) : mode === 'default' && !toggle.enabled ? DISABLED_VARIANT_DEFAULT : JSON.stringify(toggle.variant)
+      const impression = mode !== 'default' || hasImpressionData(toggle.name) ? `,"impressionData":${toggle.impressionData}` : ''
       json = `{"name":${JSON.stringify(toggle.name)},"enabled":${toggle.enabled},"variant":${variant}${impression}}`
       cache.set(toggle, json)
     }
@@ -30,6 +36,7 @@ export function createToggleSerializer(hasImpressionData: (name: string) => bool
   }
 
   return {
+    toggle: fragment,
     body(toggles, mode) {
       let body = '{"toggles":['
       for (let i = 0; i < toggles.length; i++) {
@@ -39,4 +46,10 @@ export function createToggleSerializer(hasImpressionData: (name: string) => bool
       return `${body}]}`
     },
   }
+}
+
+/** Unleash 8.2's variant object: the same fields, in its order. */
+function frontendVariant(variant: EvaluatedToggle['variant']): string {
+  const { name, enabled, payload, feature_enabled, featureEnabled } = variant
+  return JSON.stringify({ name, enabled, ...(payload !== undefined ? { payload } : {}), feature_enabled, featureEnabled })
 }

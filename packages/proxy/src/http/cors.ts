@@ -57,3 +57,34 @@ export function applyPreflight(cors: ResolvedCors, origin: string | undefined, r
   if (cors.exposedHeaders) res.setHeader('access-control-expose-headers', cors.exposedHeaders)
   if (vary.length > 0) res.setHeader('vary', vary.join(', '))
 }
+
+// --- The frontend API's CORS (Unleash 8.2's, docs/edge-compatibility.md) ---
+// Every response varies by Origin; `*` or a matching origin is allowed, with credentials, and
+// ETag is exposed. A preflight answers 204 with the request's headers mirrored, for a day.
+
+const FRONTEND_METHODS = 'GET,HEAD,PUT,PATCH,POST,DELETE'
+const FRONTEND_MAX_AGE = '86400'
+
+export function compileFrontendCors(origins: '*' | string[]): (origin: string | undefined) => CorsHeaders {
+  const allowed = (origin: string | undefined) => (origins === '*' ? '*' : origin !== undefined && origins.includes(origin) ? origin : undefined)
+  const fixed: CorsHeaders = { pairs: ['Access-Control-Allow-Origin', '*', 'Access-Control-Allow-Credentials', 'true', 'Access-Control-Expose-Headers', 'ETag'], vary: 'Origin' }
+  if (origins === '*') return () => fixed
+  return (origin) => {
+    const allow = allowed(origin)
+    return allow === undefined ? { pairs: [], vary: 'Origin' } : { pairs: ['Access-Control-Allow-Origin', allow, 'Access-Control-Allow-Credentials', 'true', 'Access-Control-Expose-Headers', 'ETag'], vary: 'Origin' }
+  }
+}
+
+/** Answers a preflight on a frontend API path, as Unleash 8.2 does (204, no body). */
+export function sendFrontendPreflight(res: ServerResponse, cors: CorsHeaders, requestHeaders: string | undefined): void {
+  const headers: string[] = ['Vary', 'Origin, Access-Control-Request-Headers']
+  const origin = cors.pairs.indexOf('Access-Control-Allow-Origin')
+  if (origin !== -1) {
+    headers.push('Access-Control-Allow-Origin', cors.pairs[origin + 1]!, 'Access-Control-Allow-Credentials', 'true', 'Access-Control-Allow-Methods', FRONTEND_METHODS)
+    if (requestHeaders) headers.push('Access-Control-Allow-Headers', requestHeaders)
+    headers.push('Access-Control-Max-Age', FRONTEND_MAX_AGE, 'Access-Control-Expose-Headers', 'ETag')
+  }
+  headers.push('Content-Length', '0')
+  res.writeHead(204, headers)
+  res.end()
+}

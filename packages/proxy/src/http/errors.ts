@@ -11,6 +11,14 @@ export type ProxyErrorCode =
   | 'ALL_ENDPOINT_DISABLED'
   | 'NOT_FOUND'
   | 'INTERNAL'
+  // The Unleash API routes (/api/*), answered as Unleash 8.2 does: JSON `{ message }`.
+  | 'TOKEN_REQUIRED'
+  | 'TOKEN_WRONG_TYPE'
+  | 'TOKEN_UNVERIFIED'
+  | 'SCOPE_NOT_SERVED'
+  | 'SCOPE_NOT_READY'
+  | 'API_NOT_FOUND'
+  | 'API_BAD_REQUEST'
 
 export class ProxyError extends Error {
   override name = 'ProxyError'
@@ -76,6 +84,17 @@ const RENDER: Record<ProxyErrorCode, (error: ProxyError) => ErrorResponse> = {
     contentType: JSON_TYPE,
     body: JSON.stringify({ error: `Whoops! We dropped the ball on this one (an unexpected error occurred): ${e.message}` }),
   }),
+  TOKEN_REQUIRED: () => message(401, 'This endpoint requires an API token. Please add an authorization header to your request with a valid token'),
+  TOKEN_WRONG_TYPE: () => message(403, 'invalid token: expected a different token type for this endpoint'),
+  TOKEN_UNVERIFIED: () => message(503, 'The API token could not be checked with the upstream right now; try again shortly'),
+  SCOPE_NOT_SERVED: (e) => message(503, e.message),
+  SCOPE_NOT_READY: (e) => message(503, e.message),
+  API_NOT_FOUND: (e) => message(404, e.message),
+  API_BAD_REQUEST: (e) => message(400, e.message),
+}
+
+function message(status: number, text: string): ErrorResponse {
+  return { status, contentType: JSON_TYPE, body: JSON.stringify({ message: text }) }
 }
 
 export function renderError(error: ProxyError): ErrorResponse {

@@ -84,7 +84,7 @@ export function validateRegistration(body: unknown): void {
   for (const field of ['instanceId', 'sdkVersion', 'environment']) if (body[field] !== undefined) expectString(schema, body[field], `/body/${field}`)
 }
 
-async function readJson(req: IncomingMessage): Promise<unknown> {
+export async function readJson(req: IncomingMessage): Promise<unknown> {
   if (!hasBody(req)) return {}
   assertJsonContentType(req)
   return parseStrictJson(await readBodyText(req))

@@ -9,13 +9,12 @@ import { type EvaluationTrace, CustomStrategyError } from '@vexil/engine'
 import type { ProxyConfig } from '../config/types.js'
 import { type EvaluationRequest, enrich, normalizeContext, parseQuery, validateBody, validateQueryContext } from '../evaluation/context.js'
 import type { CachedResponse } from '../evaluation/response-cache.js'
+import { type AnswerHeaders, sendAnswer } from '../evaluation/send-answer.js'
 import { assertJsonContentType, hasBody, parseStrictJson } from '../http/body.js'
 import { readBodyText } from '../http/read-body.js'
 import type { ClientAddress } from '../http/client-ip.js'
 import { ProxyError } from '../http/errors.js'
-import { matchesIfNoneMatch, weakEtag } from '../http/etag.js'
-import { chooseEncoding, COMPRESSION_THRESHOLD, compress } from '../http/compression.js'
-import type { CorsHeaders } from '../http/cors.js'
+import { weakEtag } from '../http/etag.js'
 import { CACHE_CONTROL, JSON_CONTENT_TYPE } from '../http/respond.js'
 import type { Logger } from '../logger.js'
 import type { PrometheusExporter } from '../prometheus.js'
@@ -43,9 +42,9 @@ export function evaluateRoutes(deps: EvaluateDependencies, clientAddress: Client
   return [route('/proxy', false), route('/proxy/all', true)]
 }
 
-/** The headers of a 200 answer, in the order the old proxy wrote them. */
-function okHeaders(cors: CorsHeaders, etag: string, length: number, encoding: string | undefined): string[] {
-  return [
+/** The old proxy's headers, in its order. */
+const OLD_PROXY_HEADERS: AnswerHeaders = {
+  ok: (cors, etag, length, encoding) => [
     ...cors.pairs,
     'vary',
     cors.vary ? `${cors.vary}, Accept-Encoding` : 'Accept-Encoding',
@@ -58,37 +57,14 @@ function okHeaders(cors: CorsHeaders, etag: string, length: number, encoding: st
     ...(encoding ? ['content-encoding', encoding] : []),
     'content-length',
     String(length),
-  ]
+  ],
+  notModified: (cors, etag) => [...cors.pairs, ...(cors.vary ? ['vary', cors.vary] : []), 'cache-control', CACHE_CONTROL, 'etag', etag],
 }
 
-/**
- * The hot path: every header in one `writeHead` (no per-header bookkeeping), the body as bytes.
- * An uncompressed answer keeps its header list for the CORS headers it was last sent with (one
- * shared object when every origin is allowed), so a repeated answer builds nothing.
- */
+/** Counts a listed POST's toggles for usage metrics, then sends the answer (the hot path). */
 function respond(usage: UsageAggregator, req: IncomingMessage, res: ServerResponse, call: RouteCall, answer: CachedResponse): void {
   if (answer.counted) for (const [name, enabled] of answer.counted) usage.count(name, enabled)
-  const { cors } = call
-  // POST never answers 304 (Express only revalidates GET and HEAD).
-  if (call.method !== 'POST' && matchesIfNoneMatch(req.headers['if-none-match'], answer.etag)) {
-    res.writeHead(304, [...cors.pairs, ...(cors.vary ? ['vary', cors.vary] : []), 'cache-control', CACHE_CONTROL, 'etag', answer.etag])
-    res.end()
-    return
-  }
-  const encoding = answer.body.length >= COMPRESSION_THRESHOLD ? chooseEncoding(req.headers['accept-encoding']) : undefined
-  let body = answer.body
-  let headers: string[]
-  if (encoding) {
-    body = (answer.compressed ??= {})[encoding] ??= compress(answer.body, encoding)
-    headers = okHeaders(cors, answer.etag, body.length, encoding)
-  } else if (answer.head?.cors === cors) {
-    headers = answer.head.headers
-  } else {
-    headers = okHeaders(cors, answer.etag, body.length, undefined)
-    answer.head = { cors, headers }
-  }
-  res.writeHead(200, headers)
-  res.end(call.method === 'HEAD' ? undefined : body)
+  sendAnswer(req, res, call.method, call.cors, answer, OLD_PROXY_HEADERS)
 }
 
 /** For a ready proxy and a caller with a client key (the router checked both). */

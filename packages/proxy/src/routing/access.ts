@@ -4,7 +4,13 @@
 //   server-token                 one of EXP_SERVER_SIDE_SDK_CONFIG_TOKENS (/proxy/client/features)
 //   client-key-or-server-token   either (metrics and registration, posted by both kinds of SDK)
 //   open                         no key (health, Prometheus, the docs)
-export const ACCESS_KINDS = ['client-key', 'server-token', 'client-key-or-server-token', 'open'] as const
+// and, for the Unleash API routes, an API token of the upstream (Authorization), checked by the
+// token gate (token-gate.ts), never by this function:
+//   frontend-token               /api/frontend*, /api/proxy*
+//   client-token                 /api/client/*
+export const ACCESS_KINDS = ['client-key', 'server-token', 'client-key-or-server-token', 'open', 'frontend-token', 'client-token'] as const
+export const TOKEN_ACCESS_KINDS = { 'frontend-token': 'frontend', 'client-token': 'client' } as const
+export type TokenAccess = keyof typeof TOKEN_ACCESS_KINDS
 export type Access = (typeof ACCESS_KINDS)[number]
 
 /** `(access, key) => allowed`; anything but a declared kind and a matching key is refused. */

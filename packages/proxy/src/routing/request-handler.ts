@@ -6,7 +6,7 @@
 import { type EventHandler, type H3Event, defineEventHandler, isError } from 'h3'
 import type { ResolvedCors } from '../config/types.js'
 import { hasBody } from '../http/body.js'
-import { applyCors, applyPreflight, type CorsHeaders } from '../http/cors.js'
+import { applyCors, applyPreflight, type CorsHeaders, sendFrontendPreflight } from '../http/cors.js'
 import { ProxyError } from '../http/errors.js'
 import { sendError } from '../http/respond.js'
 import type { Logger } from '../logger.js'
@@ -18,16 +18,22 @@ export interface RequestHandlerOptions {
   basePath: string
   cors: ResolvedCors
   corsHeaders: (origin: string | undefined) => CorsHeaders
+  /** The frontend API's CORS headers (its paths answer preflights as Unleash 8.2 does). */
+  frontendCorsHeaders?: (origin: string | undefined) => CorsHeaders
   logger: Logger
 }
+
+/** Paths (as routed) of the frontend API, whose preflights and errors carry its CORS headers. */
+const isFrontendPath = (path: string | undefined) => path !== undefined && /^\/api\/(frontend|proxy)(\/|$)/.test(path)
+/** Paths of Unleash's client API and Edge's routes: no CORS headers at all, as Unleash and Edge. */
+const isWithoutCors = (path: string | undefined) => path !== undefined && /^\/(api\/client|edge|internal-backstage)(\/|$)/.test(path)
 
 const notFound = (method: string, rawPath: string) => new ProxyError('NOT_FOUND', `Cannot ${method} ${rawPath}`)
 
 export function createRequestHandler(options: RequestHandlerOptions): EventHandler {
   const { router, basePath, cors: corsConfig, corsHeaders, logger } = options
 
-  function route(event: H3Event, rawPath: string): unknown {
-    const path = routePath(rawPath, basePath)
+  function route(event: H3Event, path: string | undefined, rawPath: string): unknown {
     if (path === undefined) throw notFound(event.node.req.method ?? 'GET', rawPath)
     // h3's app hands its layers a decoded path; the router must match the path as sent (folded
     // to lower case, nothing decoded: see route-path.ts), so it gets that one.
@@ -37,6 +43,14 @@ export function createRequestHandler(options: RequestHandlerOptions): EventHandl
 
   return defineEventHandler(async (event) => {
     const { req, res } = event.node
+    const url = req.url ?? '/'
+    const queryAt = url.indexOf('?')
+    const rawPath = queryAt === -1 ? url : url.slice(0, queryAt)
+    const routed = routePath(rawPath, basePath)
+    if (req.method === 'OPTIONS' && options.frontendCorsHeaders && isFrontendPath(routed)) {
+      sendFrontendPreflight(res, options.frontendCorsHeaders(req.headers.origin), req.headers['access-control-request-headers'])
+      return
+    }
     if (req.method === 'OPTIONS') {
       // The old proxy answered every preflight, on any path, before routing.
       applyPreflight(corsConfig, req.headers.origin, req.headers['access-control-request-headers'], res)
@@ -47,18 +61,16 @@ export function createRequestHandler(options: RequestHandlerOptions): EventHandl
         return
       }
     }
-    const url = req.url ?? '/'
-    const queryAt = url.indexOf('?')
-    const rawPath = queryAt === -1 ? url : url.slice(0, queryAt)
     try {
-      return await route(event, rawPath)
+      return await route(event, routed, rawPath)
     } catch (error) {
       if (res.headersSent) {
         logger.error('Error after the response started', error)
         res.destroy()
         return
       }
-      applyCors(res, corsHeaders(req.headers.origin))
+      if (options.frontendCorsHeaders && isFrontendPath(routed)) applyCors(res, options.frontendCorsHeaders(req.headers.origin))
+      else if (!isWithoutCors(routed)) applyCors(res, corsHeaders(req.headers.origin))
       // Refused before its body was read (404, 503, 401, 415): close rather than drain the body.
       if (hasBody(req) && !req.readableDidRead) res.setHeader('connection', 'close')
       const method = req.method ?? 'GET'

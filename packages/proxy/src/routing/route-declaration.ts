@@ -6,6 +6,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { H3Event } from 'h3'
 import type { CorsHeaders } from '../http/cors.js'
 import type { FlagSet } from '../scope/flag-set.js'
+import type { TokenCaller } from './token-gate.js'
 import { ACCESS_KINDS, type Access } from './access.js'
 
 export { ACCESS_KINDS, type Access } from './access.js'
@@ -24,6 +25,8 @@ export interface RouteCall {
   cors: CorsHeaders
   /** The current flag set, read once as the request was routed: the whole request answers from it. Defined for every route that waits for flags. */
   flags: FlagSet | undefined
+  /** For routes with token access: the caller's token and the scope it is answered from. */
+  caller?: TokenCaller
 }
 
 /** Answers the request itself, or returns a value for h3 to send. */
@@ -37,19 +40,23 @@ export interface RouteExample {
   path?: string
   /** JSON body, for POST. */
   body?: string
+  /** The status before the proxy has flags, when the route answers without waiting but not as `status` (readiness). */
+  statusBeforeReady?: number
 }
 
 export interface RouteDeclaration {
   methods: readonly RouteMethod[]
   /** Lower case, under PROXY_BASE_PATH, without a trailing slash: routing folds case and drops one slash. */
   path: string
-  /** Also answers every path below `path/` (the docs and their files). */
-  prefix?: boolean
+  /** Also answers every path below `path/` (the docs and their files); `'below'`: only those (`/features/<name>`). */
+  prefix?: boolean | 'below'
   access: Access
   /** Answers 503 until the proxy has flags (checked before the key, as the old proxy did). */
   waitsForFlags: boolean
   /** Writes its own CORS headers (the evaluation routes send every header in one writeHead). */
   ownCors?: boolean
+  /** Whose CORS headers: the old proxy's (default) or Unleash 8.2's frontend API's. */
+  cors?: 'proxy' | 'frontend' | 'none'
   example: RouteExample
   handle: RouteHandler
 }
@@ -58,7 +65,7 @@ export interface RouteDeclaration {
 export interface RouteDescription {
   method: RouteMethod
   path: string
-  prefix: boolean
+  prefix: boolean | 'below'
   access: Access
   waitsForFlags: boolean
   example: RouteExample

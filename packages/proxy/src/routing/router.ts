@@ -8,8 +8,9 @@ import { createRouter, defineEventHandler, type EventHandler, type RouterMethod 
 import { applyCors, type CorsHeaders } from '../http/cors.js'
 import { ProxyError } from '../http/errors.js'
 import type { FlagSet } from '../scope/flag-set.js'
-import type { Access } from './access.js'
-import { checkDeclaration, type RouteDeclaration, RouteDeclarationError, type RouteDescription, type RouteInstrument, type RouteMethod } from './route-declaration.js'
+import { type Access, TOKEN_ACCESS_KINDS, type TokenAccess } from './access.js'
+import { checkDeclaration, type RouteCall, type RouteDeclaration, RouteDeclarationError, type RouteDescription, type RouteInstrument, type RouteMethod } from './route-declaration.js'
+import type { TokenCaller, TokenGate } from './token-gate.js'
 
 export interface ProxyRouterOptions {
   /** Lower case. */
@@ -18,6 +19,10 @@ export interface ProxyRouterOptions {
   /** The scope's current flag set; undefined until its first payload. */
   currentFlags: () => FlagSet | undefined
   corsHeaders: (origin: string | undefined) => CorsHeaders
+  /** The CORS headers of the frontend API routes (Unleash 8.2's), for routes that declare `cors: 'frontend'`. */
+  frontendCorsHeaders?: (origin: string | undefined) => CorsHeaders
+  /** Admits the callers of routes with token access; required when such a route is declared. */
+  tokenGate?: TokenGate
   /** Wraps each route's handler once (tests spy with it). */
   instrument?: RouteInstrument
 }
@@ -36,13 +41,14 @@ export function createProxyRouter(declarations: readonly RouteDeclaration[], opt
   const routes: RouteDescription[] = []
   for (const route of declarations) {
     checkDeclaration(route)
-    const paths = route.prefix ? [route.path, `${route.path}/**`] : [route.path]
+    // 'below': exactly one segment (a flag name) under the path; a prefix route: anything under it.
+    const paths = route.prefix === 'below' ? [`${route.path}/:name`] : route.prefix ? [route.path, `${route.path}/**`] : [route.path]
     for (const method of route.methods) {
       for (const path of paths) {
         if (registered.has(`${method} ${path}`)) throw new RouteDeclarationError(`Route ${method} ${route.path} is declared twice`)
         registered.add(`${method} ${path}`)
       }
-      routes.push({ method, path: route.path, prefix: route.prefix === true, access: route.access, waitsForFlags: route.waitsForFlags, example: route.example })
+      routes.push({ method, path: route.path, prefix: route.prefix ?? false, access: route.access, waitsForFlags: route.waitsForFlags, example: route.example })
     }
     const handler = routeHandler(route, options)
     const methods = route.methods.map((method) => method.toLowerCase() as RouterMethod)
@@ -54,25 +60,49 @@ export function createProxyRouter(declarations: readonly RouteDeclaration[], opt
 // --- Internal helpers ---
 
 function routeHandler(route: RouteDeclaration, options: ProxyRouterOptions): EventHandler {
-  const { keyHeader, permits, currentFlags, corsHeaders, instrument } = options
+  const { keyHeader, permits, currentFlags, instrument } = options
   const { access, waitsForFlags, ownCors } = route
+  const corsHeaders = route.cors === 'none' ? noCors : route.cors === 'frontend' ? options.frontendCorsHeaders : options.corsHeaders
+  if (!corsHeaders) throw new RouteDeclarationError(`Route ${route.path}: no frontend CORS configured`)
   const handle = instrument ? instrument(withoutHandle(route), route.handle) : route.handle
+  const tokenType = access in TOKEN_ACCESS_KINDS ? TOKEN_ACCESS_KINDS[access as TokenAccess] : undefined
+  const gate = options.tokenGate
+  if (tokenType && !gate) throw new RouteDeclarationError(`Route ${route.path}: token access needs a token gate`)
   return defineEventHandler((event) => {
     const { req, res } = event.node
     const cors = corsHeaders(req.headers.origin)
     // The evaluation routes write their CORS headers with the rest, in one writeHead.
     if (!ownCors) applyCors(res, cors)
-    // Read once: the whole request answers from this set.
-    const flags = currentFlags()
-    if (waitsForFlags && !flags) throw new ProxyError('NOT_READY', 'not ready')
-    const header = req.headers[keyHeader]
-    if (!permits(access, typeof header === 'string' ? header : undefined)) throw new ProxyError('UNAUTHORIZED', 'unauthorized')
     const url = req.url ?? '/'
     const queryAt = url.indexOf('?')
+    const call: RouteCall = { event, req, res, method: req.method as RouteMethod, search: queryAt === -1 ? '' : url.slice(queryAt + 1), cors, flags: undefined }
+    if (tokenType) {
+      // The Unleash API: the token first (401, 403), then its scope's flags (503).
+      const header = req.headers.authorization
+      const caller = gate!(tokenType, header)
+      return caller instanceof Promise ? caller.then((admitted) => handleAs(call, admitted)) : handleAs(call, caller)
+    }
+    // Read once: the whole request answers from this set.
+    call.flags = currentFlags()
+    if (waitsForFlags && !call.flags) throw new ProxyError('NOT_READY', 'not ready')
+    const header = req.headers[keyHeader]
+    if (!permits(access, typeof header === 'string' ? header : undefined)) throw new ProxyError('UNAUTHORIZED', 'unauthorized')
     // h3's router matched one of the methods the route declares.
-    return handle({ event, req, res, method: req.method as RouteMethod, search: queryAt === -1 ? '' : url.slice(queryAt + 1), cors, flags })
+    return handle(call)
   })
+
+  function handleAs(call: RouteCall, caller: TokenCaller): unknown {
+    call.caller = caller
+    call.flags = caller.view.flags.current
+    if (waitsForFlags && !call.flags) {
+      throw new ProxyError('SCOPE_NOT_READY', `No flags yet for environment "${caller.token.environment}": the proxy has not fetched them from the upstream`)
+    }
+    return handle(call)
+  }
 }
+
+const NO_CORS: CorsHeaders = { pairs: [], vary: undefined }
+const noCors = () => NO_CORS
 
 function withoutHandle(route: RouteDeclaration): Omit<RouteDeclaration, 'handle'> {
   const { handle: _handle, ...rest } = route

@@ -21,6 +21,8 @@ export interface CurrentFlags {
 export interface ScopeFlags extends CurrentFlags {
   /** Publishes the candidate unless the current set came from a source that outranks it; returns the set published, or undefined when refused. */
   offer(candidate: PayloadCandidate): FlagSet | undefined
+  /** Calls `listener` with every set published from now on; returns the function that stops it. */
+  subscribe(listener: (set: FlagSet) => void): () => void
 }
 
 export interface ScopeFlagsOptions extends FlagSetOptions {
@@ -29,6 +31,10 @@ export interface ScopeFlagsOptions extends FlagSetOptions {
   storage: StorageProvider | undefined
   /** The backup's name in storage (the old proxy used the app name). */
   storageKey: string
+  /** A token scope's name for its log lines; unset for the static scope (the old proxy's lines). */
+  name?: string
+  /** False: no "Ready" line (a view filtered from a source that logs its own). Default true. */
+  announce?: boolean
   now?: () => number
 }
 
@@ -45,6 +51,7 @@ function replaces(candidate: PayloadSource, current: PayloadSource): boolean {
 export function createScopeFlags(options: ScopeFlagsOptions): ScopeFlags {
   const { logger, storage, storageKey, now = Date.now } = options
   let current: FlagSet | undefined
+  const listeners = new Set<(set: FlagSet) => void>()
 
   function publish(candidate: PayloadCandidate): FlagSet {
     const previous = current
@@ -52,7 +59,9 @@ export function createScopeFlags(options: ScopeFlagsOptions): ScopeFlags {
     current = set
     const { source } = candidate
     for (const warning of set.warnings) logger.warn(source === 'upstream' ? `Flag payload: ${warningLine(warning)}` : `Flag payload (${source}): ${warningLine(warning)}`)
-    if (!previous) {
+    if (!previous && options.announce !== false && options.name !== undefined) {
+      logger.info(`Ready: ${set.engine.size} flags loaded from the ${source} for ${options.name}.`)
+    } else if (!previous && options.announce !== false) {
       logger.info(
         source === 'upstream'
           ? `Ready: ${set.engine.size} flags loaded from the upstream. The proxy now serves traffic.`
@@ -62,6 +71,7 @@ export function createScopeFlags(options: ScopeFlagsOptions): ScopeFlags {
     if (source === 'upstream' && storage) {
       storage.set(storageKey, set.engine.getState()).catch((error) => logger.warn('Could not write the backup of the flags', error))
     }
+    for (const listener of listeners) listener(set)
     return set
   }
 
@@ -72,6 +82,10 @@ export function createScopeFlags(options: ScopeFlagsOptions): ScopeFlags {
     offer(candidate) {
       if (current && !replaces(candidate.source, current.source)) return undefined
       return publish(candidate)
+    },
+    subscribe(listener) {
+      listeners.add(listener)
+      return () => listeners.delete(listener)
     },
   }
 }

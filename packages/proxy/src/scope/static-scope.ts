@@ -31,6 +31,8 @@ export interface StaticScope {
   readonly flags: ScopeFlags
   /** Counts of evaluations and of SDK metrics posted to the proxy, sent upstream. */
   readonly usage: UsageAggregator
+  /** Where the backup is kept (the token scopes keep theirs there too); undefined for none. */
+  readonly storage: StorageProvider | undefined
   /** Epoch ms of the last successful fetch from the upstream (200 or 304); 0 before the first. */
   readonly lastFetch: number
   /** Starts syncing (first fetch, bootstrap, backup) and usage reports; resolves after the first fetch. */
@@ -56,6 +58,7 @@ export function createStaticScope(options: StaticScopeOptions): StaticScope {
   return {
     flags,
     usage,
+    storage,
     get lastFetch() {
       return poller.lastFetch
     },
@@ -84,7 +87,8 @@ export function createStaticScope(options: StaticScopeOptions): StaticScope {
 
 // --- Internal helpers ---
 
-function storageSettings(config: ProxyConfig): Parameters<typeof createStorageFromConfig>[0] {
+/** The storage configured (STORAGE_PROVIDER and its settings), as createStorageFromConfig reads it. */
+export function storageSettings(config: ProxyConfig): Parameters<typeof createStorageFromConfig>[0] {
   return {
     provider: config.storage.kind === 'custom' ? undefined : config.storage.kind,
     fileDirectory: config.storage.fileDirectory,

@@ -17,6 +17,16 @@ export interface Upstream {
   sendMetrics(bucket: MetricsBucket): Promise<HttpResponse>
   /** A one-off GET with an Authorization header (expBootstrap). */
   fetchBootstrap(url: string, authorization: string | undefined): Promise<HttpResponse>
+  /** `POST /edge/validate` (no token: Unleash and Edge answer it without one). */
+  validateTokens(secrets: readonly string[]): Promise<HttpResponse>
+}
+
+/** Which token an upstream client sends, and whether the configured filters apply. */
+export interface UpstreamIdentity {
+  /** Default: SERVICE_API_TOKEN. */
+  token?: string
+  /** Default true: PROJECT_NAME, NAME_PREFIX and TAGS narrow the fetch (the static scope); a token's scope uses none. */
+  filters?: boolean
 }
 
 export interface MetricsBucket {
@@ -39,7 +49,13 @@ function apiBase(serviceUrl: string): string {
   return serviceUrl.replace(/\/+$/, '').replace(/\/client\/features$/, '').replace(/\/features$/, '')
 }
 
-export function createHttpUpstream(config: ProxyConfig): Upstream {
+/** `/edge/validate` sits beside `/api`, not under it (SERVICE_URL names the API root, `.../api`). */
+export function edgeValidateUrl(serviceUrl: string): string {
+  return `${apiBase(serviceUrl).replace(/\/api$/, '')}/edge/validate`
+}
+
+export function createHttpUpstream(config: ProxyConfig, identityOptions: UpstreamIdentity = {}): Upstream {
+  const token = identityOptions.token ?? config.serviceApiToken
   const connectionId = randomUUID()
   const started = new Date().toISOString()
   const base = apiBase(config.serviceUrl)
@@ -52,7 +68,7 @@ export function createHttpUpstream(config: ProxyConfig): Upstream {
     'unleash-sdk': `${SDK_NAME}:${SDK_VERSION}`,
     'unleash-client-spec': CLIENT_SPEC_VERSION,
     ...(interval !== undefined ? { 'unleash-interval': String(interval) } : {}),
-    ...(withToken ? { authorization: config.serviceApiToken } : {}),
+    ...(withToken ? { authorization: token } : {}),
   })
   const platform = { platformName: 'node', platformVersion: process.versions.node, yggdrasilVersion: null, specVersion: CLIENT_SPEC_VERSION }
   const post = (path: string, body: unknown, interval: number | undefined) =>
@@ -63,7 +79,7 @@ export function createHttpUpstream(config: ProxyConfig): Upstream {
       timeoutMs: TIMEOUT_MS,
       rejectUnauthorized: config.rejectUnauthorized,
     })
-  const url = featuresUrl(config)
+  const url = identityOptions.filters === false ? featuresUrl({ serviceUrl: config.serviceUrl, projectName: undefined, namePrefix: undefined, tags: [] }) : featuresUrl(config)
 
   return {
     fetchFeatures: (etag) =>
@@ -94,6 +110,14 @@ export function createHttpUpstream(config: ProxyConfig): Upstream {
       sendRequest(bootstrapUrl, {
         method: 'GET',
         headers: { ...identity(undefined, false), accept: 'application/json', 'accept-encoding': 'gzip, deflate, br', ...(authorization ? { authorization } : {}) },
+        timeoutMs: TIMEOUT_MS,
+        rejectUnauthorized: config.rejectUnauthorized,
+      }),
+    validateTokens: (secrets) =>
+      sendRequest(edgeValidateUrl(config.serviceUrl), {
+        method: 'POST',
+        headers: { ...identity(undefined, false), 'content-type': 'application/json', accept: 'application/json' },
+        body: JSON.stringify({ tokens: secrets }),
         timeoutMs: TIMEOUT_MS,
         rejectUnauthorized: config.rejectUnauthorized,
       }),

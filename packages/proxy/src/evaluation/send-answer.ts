@@ -1,0 +1,43 @@
+// Writes an evaluation answer (a body from the response cache or just made): 304 when a GET or
+// HEAD names its ETag (Express revalidates GET and HEAD only), else 200 with every header in one
+// `writeHead`, compressed when the client accepts it and the body is 1 kB or more. The route says
+// which headers, in which order: the old proxy's for /proxy, Unleash 8.2's for /api/frontend.
+import type { IncomingMessage, ServerResponse } from 'node:http'
+import { chooseEncoding, COMPRESSION_THRESHOLD, compress } from '../http/compression.js'
+import type { CorsHeaders } from '../http/cors.js'
+import { matchesIfNoneMatch } from '../http/etag.js'
+import type { RouteMethod } from '../routing/route-declaration.js'
+import type { CachedResponse } from './response-cache.js'
+
+export interface AnswerHeaders {
+  /** A 200's headers as a flat name/value list. */
+  ok(cors: CorsHeaders, etag: string, length: number, encoding: string | undefined): string[]
+  /** A 304's headers. */
+  notModified(cors: CorsHeaders, etag: string): string[]
+}
+
+/**
+ * An uncompressed answer keeps its header list for the CORS headers it was last sent with (one
+ * shared object when every origin is allowed), so a repeated answer builds nothing.
+ */
+export function sendAnswer(req: IncomingMessage, res: ServerResponse, method: RouteMethod, cors: CorsHeaders, answer: CachedResponse, headers: AnswerHeaders): void {
+  if (method !== 'POST' && matchesIfNoneMatch(req.headers['if-none-match'], answer.etag)) {
+    res.writeHead(304, headers.notModified(cors, answer.etag))
+    res.end()
+    return
+  }
+  const encoding = answer.body.length >= COMPRESSION_THRESHOLD ? chooseEncoding(req.headers['accept-encoding']) : undefined
+  let body = answer.body
+  let list: string[]
+  if (encoding) {
+    body = (answer.compressed ??= {})[encoding] ??= compress(answer.body, encoding)
+    list = headers.ok(cors, answer.etag, body.length, encoding)
+  } else if (answer.head?.cors === cors) {
+    list = answer.head.headers
+  } else {
+    list = headers.ok(cors, answer.etag, body.length, undefined)
+    answer.head = { cors, headers: list }
+  }
+  res.writeHead(200, list)
+  res.end(method === 'HEAD' ? undefined : body)
+}

@@ -1,0 +1,102 @@
+// Edge's operational and daisy-chaining routes (docs/edge-compatibility.md), open to anyone as in
+// Edge, so its Kubernetes probes, scrapers and downstream proxies work unchanged:
+//   GET /internal-backstage/health   {"status":"OK"}
+//   GET /internal-backstage/ready    {"status":"READY"}, or 503 NOTREADY while a scope has no flags
+//   GET /internal-backstage/metrics  the Prometheus scrape
+//   GET /internal-backstage/tokens   the known token scopes, never a secret
+//   POST /edge/validate              which of the given tokens this proxy accepts (validated
+//                                    upstream as needed), so a proxy or an Edge can sit in front
+import type { Registry } from 'prom-client'
+import { ProxyError } from '../http/errors.js'
+import { JSON_CONTENT_TYPE, sendText } from '../http/respond.js'
+import type { RouteDeclaration } from '../routing/route-declaration.js'
+import type { TokenScopes } from '../scope/token-scopes.js'
+import { type KnownToken, readTokenSecret } from '../tokens/api-token.js'
+import type { TokenRegistry } from '../tokens/token-registry.js'
+import { readJson } from './client-metrics.js'
+
+export interface EdgeOperationsDependencies {
+  registry: Registry
+  tokens: TokenRegistry
+  scopes: TokenScopes
+  /** False while a scope the proxy serves (the static one included) has no flags yet. */
+  ready: () => boolean
+}
+
+const MAX_VALIDATE = 1_000
+
+/** `{ tokens: string[] }`, at most MAX_VALIDATE of at most 1,024 characters; undefined otherwise. */
+function readTokenList(body: unknown): string[] | undefined {
+  if (body === null || typeof body !== 'object' || Array.isArray(body)) return undefined
+  const { tokens } = body as { tokens?: unknown }
+  if (!Array.isArray(tokens) || tokens.length > MAX_VALIDATE) return undefined
+  return tokens.every((token) => typeof token === 'string' && token.length <= 1_024) ? (tokens as string[]) : undefined
+}
+
+/** What may be shown of a secret: the scope part, never the secret part. */
+export function anonymize(secret: string): string {
+  const dot = secret.indexOf('.')
+  return `${dot === -1 ? '' : secret.slice(0, dot + 1)}*****`
+}
+
+const json = (value: unknown) => JSON.stringify(value)
+
+export function edgeOperationsRoutes(deps: EdgeOperationsDependencies): RouteDeclaration[] {
+  const open = { access: 'open', waitsForFlags: false, cors: 'none', example: { status: 200 } } as const
+  return [
+    { ...open, methods: ['GET', 'HEAD'], path: '/internal-backstage/health', handle: ({ res, method }) => sendText(res, 200, JSON_CONTENT_TYPE, json({ status: 'OK' }), method === 'HEAD') },
+    {
+      ...open,
+      methods: ['GET', 'HEAD'],
+      path: '/internal-backstage/ready',
+      example: { status: 200, statusBeforeReady: 503 },
+      handle: ({ res, method }) =>
+        deps.ready()
+          ? sendText(res, 200, JSON_CONTENT_TYPE, json({ status: 'READY' }), method === 'HEAD')
+          : sendText(res, 503, JSON_CONTENT_TYPE, json({ error: 'Edge is not ready to serve requests', status: 'NOTREADY' }), method === 'HEAD'),
+    },
+    { ...open, methods: ['GET', 'HEAD'], path: '/internal-backstage/metrics', handle: async ({ res, method }) => sendText(res, 200, deps.registry.contentType, await deps.registry.metrics(), method === 'HEAD') },
+    {
+      ...open,
+      methods: ['GET', 'HEAD'],
+      path: '/internal-backstage/tokens',
+      handle: ({ res, method }) =>
+        sendText(
+          res,
+          200,
+          JSON_CONTENT_TYPE,
+          json({
+            tokenRefreshes: deps.scopes.syncs.map((sync) => ({
+              environment: sync.scope.environment,
+              projects: sync.scope.projects,
+              lastFetch: sync.lastFetch > 0 ? new Date(sync.lastFetch).toISOString() : null,
+              lastUpdate: sync.flags.current ? new Date(sync.flags.current.loadedAt).toISOString() : null,
+            })),
+            tokenValidationStatus: deps.tokens.tokens().map((token) => ({ token: anonymize(token.secret), type: token.type, environment: token.environment, projects: token.projects, status: 'Validated' })),
+            invalidTokenCount: deps.tokens.invalidCount,
+          }),
+          method === 'HEAD',
+        ),
+    },
+    {
+      ...open,
+      methods: ['POST'],
+      path: '/edge/validate',
+      example: { status: 200, body: '{"tokens":[]}' },
+      handle: async ({ req, res }) => {
+        const list = readTokenList(await readJson(req))
+        if (!list) throw new ProxyError('API_BAD_REQUEST', `The body must be { "tokens": [<at most ${MAX_VALIDATE} strings>] }`)
+        // Only what can be a token is asked about upstream.
+        const secrets = [...new Set(list)].filter((secret) => readTokenSecret(secret) === secret)
+        const results = await Promise.all(secrets.map((secret) => deps.tokens.known(secret) ?? deps.tokens.resolve(secret)))
+        const valid = results.filter((result): result is KnownToken => typeof result === 'object')
+        sendText(
+          res,
+          200,
+          JSON_CONTENT_TYPE,
+          json({ tokens: valid.map((token) => ({ token: token.secret, type: token.type, projects: token.projects, environment: token.environment })) }),
+        )
+      },
+    },
+  ]
+}

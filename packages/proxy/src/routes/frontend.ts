@@ -1,0 +1,217 @@
+// The frontend API for frontend tokens (docs/edge-compatibility.md): GET/HEAD/POST /api/frontend
+// answered as Unleash 8.2 answers its own (enabled toggles in definition order, the variant with
+// feature_enabled/featureEnabled, impressionData always, Cache-control no-cache, a weak ETag and
+// 304 for GET/HEAD, its CORS headers), plus what Edge accepts on top: the /api/proxy alias, a flat
+// context in a POST body, /all (unless DISABLE_ALL_ENDPOINT), /features/<name>. The token
+// decides the environment and projects; nothing in the request can widen them.
+import type { IncomingMessage } from 'node:http'
+import { type Context, CustomStrategyError, type EvaluationTrace } from '@vexil/engine'
+import type { ProxyConfig } from '../config/types.js'
+import { normalizeContext, parseQuery } from '../evaluation/context.js'
+import type { CachedResponse } from '../evaluation/response-cache.js'
+import { type AnswerHeaders, sendAnswer } from '../evaluation/send-answer.js'
+import { assertJsonContentType, hasBody, parseStrictJson } from '../http/body.js'
+import type { ClientAddress } from '../http/client-ip.js'
+import { ProxyError } from '../http/errors.js'
+import { weakEtag } from '../http/etag.js'
+import { readBodyText } from '../http/read-body.js'
+import { JSON_CONTENT_TYPE } from '../http/respond.js'
+import type { Logger } from '../logger.js'
+import type { PrometheusExporter } from '../prometheus.js'
+import type { RouteCall, RouteDeclaration } from '../routing/route-declaration.js'
+import type { FlagSet } from '../scope/flag-set.js'
+import { handleFrontendMetrics, handleFrontendRegister } from './frontend-metrics.js'
+
+export interface FrontendDependencies {
+  config: ProxyConfig
+  logger: Logger
+  prometheus: PrometheusExporter
+  clientAddress: ClientAddress
+}
+
+const EXAMPLE = { status: 200, path: '?userId=42', body: '{"context":{"userId":"42"}}' }
+
+/** Every frontend route, under both of Edge's prefixes. */
+export function frontendRoutes(deps: FrontendDependencies): RouteDeclaration[] {
+  const routes: RouteDeclaration[] = []
+  for (const prefix of ['/api/frontend', '/api/proxy']) {
+    const evaluate = (path: string, all: boolean): RouteDeclaration => ({
+      methods: ['GET', 'HEAD', 'POST'],
+      path,
+      access: 'frontend-token',
+      waitsForFlags: true,
+      ownCors: true,
+      cors: 'frontend',
+      example: { ...EXAMPLE, path: `${path}${EXAMPLE.path}` },
+      handle: (call) => handleFrontend(deps, call, all ? 'all' : 'enabled'),
+    })
+    const posted = (path: string, handle: RouteDeclaration['handle'], body: string): RouteDeclaration => ({
+      methods: ['POST'],
+      path,
+      access: 'frontend-token',
+      waitsForFlags: false,
+      cors: 'frontend',
+      example: { status: 200, body },
+      handle,
+    })
+    routes.push(
+      evaluate(prefix, false),
+      {
+        methods: ['GET', 'HEAD', 'POST'],
+        path: `${prefix}/features`,
+        prefix: 'below',
+        access: 'frontend-token',
+        waitsForFlags: true,
+        ownCors: true,
+        cors: 'frontend',
+        example: { status: 200, path: `${prefix}/features/example?userId=42` },
+        handle: (call) => handleFrontend(deps, call, 'one'),
+      },
+      posted(`${prefix}/client/metrics`, (call) => handleFrontendMetrics(call), EXAMPLE_METRICS),
+      posted(`${prefix}/client/register`, (call) => handleFrontendRegister(call), EXAMPLE_REGISTRATION),
+    )
+    if (deps.config.frontendAllEndpoint) {
+      routes.push(
+        evaluate(`${prefix}/all`, true),
+        posted(`${prefix}/all/client/metrics`, (call) => handleFrontendMetrics(call), EXAMPLE_METRICS),
+        posted(`${prefix}/all/client/register`, (call) => handleFrontendRegister(call), EXAMPLE_REGISTRATION),
+      )
+    }
+  }
+  return routes
+}
+
+const EXAMPLE_METRICS = JSON.stringify({ appName: 'example', instanceId: 'i', bucket: { start: '2026-01-01T00:00:00.000Z', stop: '2026-01-01T00:01:00.000Z', toggles: {} } })
+const EXAMPLE_REGISTRATION = JSON.stringify({ appName: 'example', instanceId: 'i', sdkVersion: 'unleash-client-js:3.0.0', strategies: [], started: '2026-01-01T00:00:00.000Z', interval: 15000 })
+
+type Selection = 'enabled' | 'all' | 'one'
+
+/** Unleash 8.2's headers, in its order (its RateLimit headers aside: Vexil does not rate-limit). */
+const UNLEASH_HEADERS: AnswerHeaders = {
+  ok: (cors, etag, length, encoding) => [
+    'Vary',
+    cors.vary ? `${cors.vary}, Accept-Encoding` : 'Accept-Encoding',
+    ...cors.pairs,
+    'Cache-control',
+    'no-cache',
+    'Content-Type',
+    JSON_CONTENT_TYPE,
+    ...(encoding ? ['Content-Encoding', encoding] : []),
+    'Content-Length',
+    String(length),
+    'ETag',
+    etag,
+  ],
+  notModified: (cors, etag) => [...(cors.vary ? ['Vary', cors.vary] : []), ...cors.pairs, 'Cache-control', 'no-cache', 'ETag', etag],
+}
+
+/** The flag name of `/features/<name>`: one path segment, percent-decoded, case kept. */
+function featureName(req: IncomingMessage): string {
+  const url = req.url ?? '/'
+  const queryAt = url.indexOf('?')
+  const path = queryAt === -1 ? url : url.slice(0, queryAt)
+  const marker = path.toLowerCase().lastIndexOf('/features/')
+  const rest = marker === -1 ? '' : path.slice(marker + '/features/'.length).replace(/\/$/, '')
+  let name: string
+  try {
+    name = decodeURIComponent(rest)
+  } catch {
+    name = ''
+  }
+  if (name === '' || rest.includes('/')) throw new ProxyError('API_NOT_FOUND', 'No flag of that name: give one flag name after /features/')
+  return name
+}
+
+async function handleFrontend(deps: FrontendDependencies, call: RouteCall, selection: Selection): Promise<void> {
+  const { req, res } = call
+  // The route waits for flags: without a set the router answered 503.
+  const flags: FlagSet = call.flags!
+  const environment = call.caller!.token.environment
+  const clientAddress = deps.clientAddress(req.socket.remoteAddress, req.headers['x-forwarded-for'] as string | undefined)
+  const name = selection === 'one' ? featureName(req) : undefined
+  let raw = call.method === 'POST' ? '' : call.search
+  if (call.method === 'POST' && hasBody(req)) {
+    assertJsonContentType(req)
+    raw = await readBodyText(req)
+  }
+  const cacheKey = `F${selection}|${name ?? ''}|${call.method === 'POST' ? 'P' : 'G'}|${clientAddress ?? ''}|${raw}`
+  const hit = flags.responseCache?.get(cacheKey, Date.now)
+  if (hit) {
+    deps.prometheus.responseCache('hit')
+    sendAnswer(req, res, call.method, call.cors, hit, UNLEASH_HEADERS)
+    return
+  }
+
+  const context = frontendContext(call.method === 'POST' ? postedContext(raw) : parseQuery(call.search), clientAddress, environment, deps.config.serviceAppName)
+  // As Unleash 8.2: without a sessionId, a random one for this request.
+  const sessionInjected = !context.sessionId
+  if (sessionInjected) context.sessionId = String(Math.random())
+  const trace: EvaluationTrace = { usedRandom: false, usedClock: false, usedCustomStrategy: false }
+  let body: string
+  try {
+    if (name !== undefined) {
+      const [toggle] = flags.countedVariants.has(name) ? flags.engine.evaluateAll(context, { includeDisabled: true, names: [name], trace }) : []
+      if (!toggle) throw new ProxyError('API_NOT_FOUND', `No flag named "${name}" for this token`)
+      body = flags.serializer.toggle(toggle, 'frontend')
+    } else {
+      body = flags.serializer.body(flags.engine.evaluateAll(context, { includeDisabled: selection === 'all', trace }), 'frontend')
+    }
+  } catch (error) {
+    if (error instanceof CustomStrategyError) {
+      deps.logger.error(error.message, error.cause)
+      throw new ProxyError('INTERNAL', error.message)
+    }
+    throw error
+  }
+  const answer: CachedResponse = {
+    body: Buffer.from(body),
+    etag: weakEtag(body),
+    validUntil: trace.usedClock ? flags.engine.nextTimeBoundary(Date.now()) : Number.POSITIVE_INFINITY,
+  }
+  if (flags.responseCache && !sessionInjected && !trace.usedRandom && !trace.usedCustomStrategy) flags.responseCache.set(cacheKey, answer)
+  deps.prometheus.responseCache('miss')
+  sendAnswer(req, res, call.method, call.cors, answer, UNLEASH_HEADERS)
+}
+
+/** Unleash reads `{ context }`; Edge also a flat context object. Anything else is 400. */
+function postedContext(raw: string): Record<string, unknown> {
+  let body: unknown
+  try {
+    body = parseStrictJson(raw)
+  } catch (error) {
+    throw new ProxyError('API_BAD_REQUEST', error instanceof Error ? error.message : 'the body is not JSON')
+  }
+  if (!isObject(body)) throw new ProxyError('API_BAD_REQUEST', 'the body must be a JSON object: { "context": { ... } }')
+  if ('context' in body) {
+    if (body.context === undefined || body.context === null) return {}
+    if (!isObject(body.context)) throw new ProxyError('API_BAD_REQUEST', '"context" must be an object')
+    return body.context
+  }
+  return body
+}
+
+const isObject = (value: unknown): value is Record<string, unknown> => value !== null && typeof value === 'object' && !Array.isArray(value)
+
+/**
+ * Unleash 8.2's context: its known fields stay at the top (numbers and booleans as strings, other
+ * kinds and falsy values dropped), every other key goes into `properties`, `remoteAddress`
+ * defaults to the caller's address, and the environment is the token's.
+ */
+export function frontendContext(raw: Record<string, unknown>, clientAddress: string | undefined, environment: string, appName: string): Context {
+  const scalar: Record<string, unknown> = {}
+  for (const [key, value] of Object.entries(raw)) {
+    scalar[key] = typeof value === 'number' || typeof value === 'boolean' ? String(value) : value
+  }
+  for (const field of ['appName', 'userId', 'sessionId', 'remoteAddress', 'environment']) {
+    if (scalar[field] !== undefined && typeof scalar[field] !== 'string') delete scalar[field]
+  }
+  // Unleash keeps no `currentTime` field: it is a property like any unknown key.
+  if ('currentTime' in scalar) {
+    scalar.properties = { currentTime: scalar.currentTime, ...(isObject(scalar.properties) ? scalar.properties : {}) }
+    delete scalar.currentTime
+  }
+  const context = normalizeContext(scalar, clientAddress)
+  context.environment = environment
+  context.appName ??= appName
+  return context
+}

@@ -1,0 +1,42 @@
+// Who a caller of the Unleash API routes (/api/*, /edge/*) is: the token in its Authorization
+// header (a `Bearer ` prefix allowed, as Unleash 8.2 does), known or validated upstream once,
+// of the type the route wants, and the scope view it is answered from. Decided here, once per
+// request, on the route the router matched; the handler only reads the result.
+import { ProxyError } from '../http/errors.js'
+import type { ScopeView, TokenScopes } from '../scope/token-scopes.js'
+import { type KnownToken, readTokenSecret, type TokenType } from '../tokens/api-token.js'
+import type { TokenRegistry } from '../tokens/token-registry.js'
+
+export interface TokenCaller {
+  token: KnownToken
+  view: ScopeView
+}
+
+export type TokenGate = (type: TokenType, header: string | undefined) => TokenCaller | Promise<TokenCaller>
+
+export function createTokenGate(registry: TokenRegistry, scopes: TokenScopes): TokenGate {
+  function admit(type: TokenType, token: KnownToken): TokenCaller {
+    if (token.type !== type) throw new ProxyError('TOKEN_WRONG_TYPE', 'wrong token type')
+    const view = scopes.view(token)
+    if (!view) {
+      throw new ProxyError(
+        'SCOPE_NOT_SERVED',
+        `This proxy has no client token that can fetch the flags of environment "${token.environment}" (projects ${token.projects.join(', ')}): add one to TOKENS`,
+      )
+    }
+    return { token, view }
+  }
+
+  return (type, header) => {
+    const secret = readTokenSecret(header)
+    if (secret === undefined) throw new ProxyError('TOKEN_REQUIRED', 'no token')
+    // A known token is answered without waiting (the hot path).
+    const known = registry.known(secret)
+    if (known) return admit(type, known)
+    return registry.resolve(secret).then((result) => {
+      if (result === 'invalid') throw new ProxyError('TOKEN_REQUIRED', 'unknown token')
+      if (result === 'unavailable') throw new ProxyError('TOKEN_UNVERIFIED', 'token not checked')
+      return admit(type, result)
+    })
+  }
+}

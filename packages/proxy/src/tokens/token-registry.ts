@@ -1,0 +1,208 @@
+// Which API tokens the proxy accepts, learned from the upstream's POST /edge/validate
+// (docs/architecture.md, "Proxy: many scopes"). Dynamic mode: an unknown token costs one
+// validation and is then remembered, valid or not; strict mode: only the configured tokens.
+// Whatever callers send, the upstream sees at most one validation request in flight, at most
+// one per `minValidationGapMs`, each of at most `batchSize` tokens; tokens waiting beyond
+// `maxWaiting` are turned away (busy) instead of queued. Known tokens are asked about again every
+// `revalidateMs`, so a token revoked upstream stops working within that time.
+import type { Logger } from '../logger.js'
+import { type KnownToken, normalizeProjects, type TokenType } from './api-token.js'
+
+/** The upstream's answer for some secrets: the valid ones, or a failure (nothing decided). */
+export type ValidateTokens = (secrets: readonly string[]) => Promise<KnownToken[]>
+
+export type TokenMode = 'dynamic' | 'strict'
+
+export interface TokenRegistryOptions {
+  mode: TokenMode
+  validate: ValidateTokens
+  logger: Logger
+  /** Strict mode: the only secrets accepted. Dynamic mode: validated at start too. */
+  configured?: readonly string[]
+  /** Every known token is validated again this often (ms); 0 turns it off. */
+  revalidateMs: number
+  /** How long an invalid secret is remembered before a request with it is validated again (ms). */
+  invalidTtlMs?: number
+  /** At most this many invalid secrets are remembered (the oldest are forgotten first). */
+  maxInvalid?: number
+  maxWaiting?: number
+  batchSize?: number
+  minValidationGapMs?: number
+  /** A token became known, or (undefined) was revoked upstream. */
+  onChange?: (secret: string, token: KnownToken | undefined) => void
+  now?: () => number
+}
+
+/** Why a secret was not accepted: unknown upstream, or not decided now (upstream down, too many waiting). */
+export type Refusal = 'invalid' | 'unavailable'
+
+export interface TokenRegistry {
+  /** The known token, without waiting: undefined when it is not known (yet). */
+  known(secret: string): KnownToken | undefined
+  /** The token, validating it upstream first when it is new (dynamic mode). */
+  resolve(secret: string): Promise<KnownToken | Refusal>
+  /** Every known token. */
+  tokens(): KnownToken[]
+  /** Validates the configured tokens; starts revalidation. */
+  start(): Promise<void>
+  stop(): void
+  /** For /internal-backstage/tokens: how many secrets are remembered as invalid. */
+  readonly invalidCount: number
+}
+
+interface Waiting {
+  secret: string
+  resolve: (result: KnownToken | Refusal) => void
+}
+
+export function createTokenRegistry(options: TokenRegistryOptions): TokenRegistry {
+  const { mode, validate, logger, now = Date.now } = options
+  const invalidTtlMs = options.invalidTtlMs ?? 60_000
+  const maxInvalid = options.maxInvalid ?? 10_000
+  const maxWaiting = options.maxWaiting ?? 1_000
+  const batchSize = options.batchSize ?? 100
+  const minGap = options.minValidationGapMs ?? 100
+  const configured = new Set(options.configured ?? [])
+  const valid = new Map<string, KnownToken>()
+  /** Secret → when it was found invalid; Map order is insertion order, so the oldest come first. */
+  const invalid = new Map<string, number>()
+  const waiting = new Map<string, Waiting[]>()
+  let draining = false
+  let lastCall = 0
+  let revalidation: NodeJS.Timeout | undefined
+  let stopped = false
+
+  function remember(token: KnownToken): void {
+    const previous = valid.get(token.secret)
+    const next = { ...token, projects: normalizeProjects(token.projects) }
+    valid.set(token.secret, next)
+    invalid.delete(token.secret)
+    if (!previous || previous.environment !== next.environment || previous.type !== next.type || previous.projects.join() !== next.projects.join()) {
+      options.onChange?.(token.secret, next)
+    }
+  }
+
+  function forget(secret: string): void {
+    if (valid.delete(secret)) options.onChange?.(secret, undefined)
+    invalid.delete(secret)
+    invalid.set(secret, now())
+    while (invalid.size > maxInvalid) invalid.delete(invalid.keys().next().value as string)
+  }
+
+  /** Validates `secrets` upstream (one call); undefined when the upstream could not answer. */
+  async function ask(secrets: readonly string[]): Promise<Map<string, KnownToken> | undefined> {
+    const gap = lastCall + minGap - now()
+    if (gap > 0) await new Promise((resolve) => setTimeout(resolve, gap))
+    lastCall = now()
+    try {
+      const answer = await validate(secrets)
+      const asked = new Set(secrets)
+      return new Map(answer.filter((token) => asked.has(token.secret) && isServed(token.type)).map((token) => [token.secret, token]))
+    } catch (error) {
+      logger.warn(`Could not validate ${secrets.length} API token(s) with the upstream: ${error instanceof Error ? error.message : String(error)}`)
+      return undefined
+    }
+  }
+
+  /** Starts draining the waiting secrets unless a drain is running. */
+  function kick(): void {
+    if (draining || stopped) return
+    draining = true
+    void drain()
+  }
+
+  async function drain(): Promise<void> {
+    try {
+      // Secrets that arrive in the same turn go out in one request.
+      await new Promise((resolve) => setImmediate(resolve))
+      while (waiting.size > 0 && !stopped) {
+        const batch = [...waiting.keys()].slice(0, batchSize)
+        const answer = await ask(batch)
+        for (const secret of batch) {
+          const waiters = waiting.get(secret) ?? []
+          waiting.delete(secret)
+          let result: KnownToken | Refusal = 'unavailable'
+          if (answer) {
+            const token = answer.get(secret)
+            if (token) remember(token)
+            else forget(secret)
+            result = valid.get(secret) ?? 'invalid'
+          }
+          for (const waiter of waiters) waiter.resolve(result)
+        }
+      }
+    } finally {
+      // Cleared in the same turn as the last check of `waiting`: a secret enqueued after it kicks a new drain.
+      draining = false
+    }
+  }
+
+  function enqueue(secret: string): Promise<KnownToken | Refusal> {
+    const waiters = waiting.get(secret)
+    if (!waiters && waiting.size >= maxWaiting) return Promise.resolve('unavailable')
+    const promise = new Promise<KnownToken | Refusal>((resolve) => {
+      if (waiters) waiters.push({ secret, resolve })
+      else waiting.set(secret, [{ secret, resolve }])
+    })
+    kick()
+    return promise
+  }
+
+  /**
+   * Asks the upstream about `secrets` in batches: the ones it lists are remembered, the others
+   * forgotten (`onMissing` says why). A batch the upstream cannot answer changes nothing.
+   */
+  async function validateAll(secrets: readonly string[], onMissing: (secret: string) => void): Promise<void> {
+    for (let i = 0; i < secrets.length && !stopped; i += batchSize) {
+      const batch = secrets.slice(i, i + batchSize)
+      const answer = await ask(batch)
+      if (!answer) continue
+      for (const secret of batch) {
+        const token = answer.get(secret)
+        if (token) remember(token)
+        else {
+          onMissing(secret)
+          forget(secret)
+        }
+      }
+    }
+  }
+
+  const revalidate = () =>
+    validateAll([...valid.keys()], (secret) => logger.warn(`An API token for ${valid.get(secret)?.environment ?? '?'} is no longer valid upstream; it is refused from now on`))
+
+  return {
+    known: (secret) => valid.get(secret),
+    resolve(secret) {
+      const token = valid.get(secret)
+      if (token) return Promise.resolve(token)
+      if (mode === 'strict' && !configured.has(secret)) return Promise.resolve('invalid')
+      const refusedAt = invalid.get(secret)
+      if (refusedAt !== undefined && now() - refusedAt < invalidTtlMs) return Promise.resolve('invalid')
+      return enqueue(secret)
+    },
+    tokens: () => [...valid.values()],
+    async start() {
+      await validateAll([...configured], (secret) => logger.error(`A configured API token (${secret.slice(0, secret.indexOf('.') + 1)}…) is not valid upstream: it is refused`))
+      const schedule = () => {
+        if (stopped || options.revalidateMs <= 0) return
+        revalidation = setTimeout(() => void revalidate().finally(schedule), options.revalidateMs)
+        revalidation.unref?.()
+      }
+      schedule()
+    },
+    stop() {
+      stopped = true
+      if (revalidation) clearTimeout(revalidation)
+      for (const waiters of waiting.values()) for (const waiter of waiters) waiter.resolve('unavailable')
+      waiting.clear()
+    },
+    get invalidCount() {
+      return invalid.size
+    },
+  }
+}
+
+function isServed(type: string): type is TokenType {
+  return type === 'client' || type === 'frontend'
+}

@@ -1,0 +1,159 @@
+import { describe, expect, it } from 'vitest'
+import { covers, normalizeProjects, readTokenSecret } from '../src/tokens/api-token.js'
+import { createTokenRegistry, type TokenRegistryOptions } from '../src/tokens/token-registry.js'
+import type { KnownToken } from '../src/tokens/api-token.js'
+import { createLogger } from '../src/logger.js'
+
+// Which API tokens the proxy accepts on the Unleash API routes: learned from the upstream's
+// POST /edge/validate, each unknown secret at most once per TTL, with the upstream's load bounded
+// whatever callers send; strict mode accepts the configured tokens only.
+
+const FRONTEND: KnownToken = { secret: '*:development.front', type: 'frontend', environment: 'development', projects: ['*'] }
+const CLIENT: KnownToken = { secret: 'default:production.client', type: 'client', environment: 'production', projects: ['default'] }
+
+function setup(overrides: Partial<TokenRegistryOptions> = {}, valid: KnownToken[] = [FRONTEND, CLIENT]) {
+  const calls: string[][] = []
+  const logs: string[] = []
+  let upstreamValid = valid
+  let failing = false
+  const registry = createTokenRegistry({
+    mode: 'dynamic',
+    logger: createLogger({ level: 'debug', json: false, write: (line) => logs.push(line) }),
+    revalidateMs: 0,
+    minValidationGapMs: 0,
+    validate: async (secrets) => {
+      calls.push([...secrets])
+      await new Promise((resolve) => setTimeout(resolve, 5))
+      if (failing) throw new Error('connection refused')
+      return upstreamValid.filter((token) => secrets.includes(token.secret))
+    },
+    ...overrides,
+  })
+  return {
+    registry,
+    calls,
+    logs,
+    setValid: (tokens: KnownToken[]) => (upstreamValid = tokens),
+    setFailing: (value: boolean) => (failing = value),
+  }
+}
+
+describe('reading a token from a header', () => {
+  it.each([
+    ['*:development.abc', '*:development.abc'],
+    ['  default:production.v2_x_y  ', 'default:production.v2_x_y'],
+    ['Bearer *:development.abc', '*:development.abc'],
+    ['bearer   []:development.abc', '[]:development.abc'],
+  ])('%j is the secret %j', (header, secret) => {
+    expect(readTokenSecret(header)).toBe(secret)
+  })
+
+  it.each([undefined, '', 'garbage', 'no-colon.dot', 'dot.before:colon', ':development.abc', 'a:.b', `*:development.${'x'.repeat(1_100)}`])('%j is no token (never sent upstream)', (header) => {
+    expect(readTokenSecret(header)).toBeUndefined()
+  })
+})
+
+describe('scopes', () => {
+  it('covers: same environment and a superset of projects', () => {
+    expect(covers({ environment: 'e', projects: ['*'] }, { environment: 'e', projects: ['a'] })).toBe(true)
+    expect(covers({ environment: 'e', projects: ['a', 'b'] }, { environment: 'e', projects: ['b'] })).toBe(true)
+    expect(covers({ environment: 'e', projects: ['a'] }, { environment: 'e', projects: ['*'] })).toBe(false)
+    expect(covers({ environment: 'e', projects: ['*'] }, { environment: 'f', projects: ['a'] })).toBe(false)
+  })
+
+  it('normalizes project lists', () => {
+    expect(normalizeProjects(['b', 'a', 'b'])).toEqual(['a', 'b'])
+    expect(normalizeProjects(['a', '*'])).toEqual(['*'])
+  })
+})
+
+describe('dynamic mode', () => {
+  it('validates an unknown token once, then answers from memory (valid and invalid alike)', async () => {
+    const { registry, calls } = setup()
+    expect(await registry.resolve(FRONTEND.secret)).toMatchObject({ type: 'frontend', environment: 'development', projects: ['*'] })
+    expect(await registry.resolve(FRONTEND.secret)).toMatchObject({ type: 'frontend' })
+    expect(await registry.resolve('*:development.nope')).toBe('invalid')
+    expect(await registry.resolve('*:development.nope')).toBe('invalid')
+    expect(calls).toEqual([[FRONTEND.secret], ['*:development.nope']])
+  })
+
+  it('asks once for concurrent requests with the same new token', async () => {
+    const { registry, calls } = setup()
+    const answers = await Promise.all(Array.from({ length: 50 }, () => registry.resolve(CLIENT.secret)))
+    expect(answers.every((answer) => typeof answer === 'object' && answer.type === 'client')).toBe(true)
+    expect(calls.flat()).toEqual([CLIENT.secret])
+  })
+
+  it('a flood of random tokens: at most one validation in flight, batches of at most batchSize, the rest turned away', async () => {
+    const { registry, calls } = setup({ batchSize: 100, maxWaiting: 1_000 })
+    const secrets = Array.from({ length: 5_000 }, (_, i) => `*:development.random-${i}`)
+    const answers = await Promise.all(secrets.map((secret) => registry.resolve(secret)))
+    expect(answers.filter((a) => a === 'invalid').length).toBe(1_000)
+    expect(answers.filter((a) => a === 'unavailable').length).toBe(4_000)
+    expect(calls.length).toBe(10)
+    expect(Math.max(...calls.map((batch) => batch.length))).toBe(100)
+    expect(registry.invalidCount).toBe(1_000)
+  })
+
+  it('remembers at most maxInvalid invalid secrets, the oldest forgotten first', async () => {
+    const { registry } = setup({ maxInvalid: 3 })
+    for (let i = 0; i < 5; i++) await registry.resolve(`*:development.bad-${i}`)
+    expect(registry.invalidCount).toBe(3)
+  })
+
+  it('asks about an invalid secret again after its TTL (a token created upstream later starts working)', async () => {
+    let now = 1_000
+    const { registry, calls, setValid } = setup({ invalidTtlMs: 60_000, now: () => now })
+    const later: KnownToken = { secret: '*:development.later', type: 'frontend', environment: 'development', projects: ['*'] }
+    expect(await registry.resolve(later.secret)).toBe('invalid')
+    setValid([later])
+    now += 30_000
+    expect(await registry.resolve(later.secret)).toBe('invalid')
+    now += 31_000
+    expect(await registry.resolve(later.secret)).toMatchObject({ type: 'frontend' })
+    expect(calls.length).toBe(2)
+  })
+
+  it('an upstream that cannot answer decides nothing: unavailable now, asked again next time', async () => {
+    const { registry, setFailing, calls } = setup()
+    setFailing(true)
+    expect(await registry.resolve(FRONTEND.secret)).toBe('unavailable')
+    setFailing(false)
+    expect(await registry.resolve(FRONTEND.secret)).toMatchObject({ type: 'frontend' })
+    expect(calls.length).toBe(2)
+  })
+
+  it('never accepts admin tokens (or any type it does not serve), whatever the upstream says', async () => {
+    const admin = { secret: '*:*.admin', type: 'admin', environment: '*', projects: ['*'] } as unknown as KnownToken
+    const { registry } = setup({}, [admin])
+    expect(await registry.resolve(admin.secret)).toBe('invalid')
+  })
+
+  it('revalidation: a token revoked upstream is refused within one interval, and the change is reported', async () => {
+    const changes: Array<[string, string | undefined]> = []
+    const { registry, setValid } = setup({ revalidateMs: 30, onChange: (secret, token) => changes.push([secret, token?.type]) })
+    await registry.start()
+    expect(await registry.resolve(CLIENT.secret)).toMatchObject({ type: 'client' })
+    setValid([FRONTEND])
+    await new Promise((resolve) => setTimeout(resolve, 150))
+    expect(registry.known(CLIENT.secret)).toBeUndefined()
+    expect(await registry.resolve(CLIENT.secret)).toBe('invalid')
+    expect(changes).toEqual([
+      [CLIENT.secret, 'client'],
+      [CLIENT.secret, undefined],
+    ])
+    registry.stop()
+  })
+})
+
+describe('strict mode', () => {
+  it('accepts the configured tokens only, validated at start; others never reach the upstream', async () => {
+    const { registry, calls } = setup({ mode: 'strict', configured: [CLIENT.secret, '*:development.not-valid'] })
+    await registry.start()
+    expect(registry.known(CLIENT.secret)).toMatchObject({ type: 'client' })
+    expect(await registry.resolve(FRONTEND.secret)).toBe('invalid')
+    expect(await registry.resolve('*:development.not-valid')).toBe('invalid')
+    expect(calls).toEqual([[CLIENT.secret, '*:development.not-valid']])
+    registry.stop()
+  })
+})
