@@ -31,6 +31,8 @@ export async function runPlatform(): Promise<number> {
     if (error instanceof ConfigError) return fail(`Invalid configuration: ${error.message}`)
     return fail(`The proxy could not start: ${messageOf(error)}`)
   }
+  // The proxy's URL names /proxy; the frontend API sits beside it.
+  const frontendUrl = proxy.url.replace(/\/proxy$/, '/api/frontend')
   process.stdout.write(
     [
       '',
@@ -40,9 +42,12 @@ export async function runPlatform(): Promise<number> {
       `  Service API:                ${service.url}/api`,
       `  Proxy:                      ${proxy.url}`,
       `  Proxy client key:           ${demo.proxyClientKey}`,
+      `  Frontend API (as Edge):     ${frontendUrl}`,
+      `  Frontend token:             ${demo.frontendToken}`,
       '',
       'Try it:',
       `  curl -H 'Authorization: ${demo.proxyClientKey}' '${proxy.url}?userId=42'`,
+      `  curl -H 'Authorization: ${demo.frontendToken}' '${frontendUrl}?userId=42'`,
       '',
       'Press Ctrl-C to stop.',
       '',

@@ -48,9 +48,10 @@ function start(ports: { proxy: number; service: number }): Promise<Started> {
 }
 
 /** Runs the printed curl line's request (same header, same URL). */
-async function curlLine(output: string): Promise<Response> {
-  const match = /curl -H 'Authorization: ([^']+)' '([^']+)'/.exec(output)
-  if (!match) throw new Error(`no curl line in:\n${output}`)
+/** Runs the `index`th curl line the platform printed (0: /proxy, 1: /api/frontend). */
+async function curlLine(output: string, index = 0): Promise<Response> {
+  const match = [...output.matchAll(/curl -H 'Authorization: ([^']+)' '([^']+)'/g)][index]
+  if (!match) throw new Error(`no curl line ${index} in:\n${output}`)
   return fetch(match[2]!, { headers: { authorization: match[1]! } })
 }
 
@@ -78,6 +79,12 @@ describe('vexil start', () => {
     const toggles = ((await res!.json()) as { toggles: Array<{ name: string }> }).toggles
     expect(toggles.length).toBeGreaterThan(0)
     expect((await fetch(`http://127.0.0.1:${ports.service}/health`)).status).toBe(200)
+    // The frontend API, as Edge serves it, with the demo's frontend token: the same flags, from the
+    // proxy's one sync (the frontend token's scope is the client token's).
+    expect(output).toMatch(/Frontend token:\s+\*:development\./)
+    const frontend = await curlLine(output, 1)
+    expect(frontend.status).toBe(200)
+    expect(((await frontend.json()) as { toggles: Array<{ name: string }> }).toggles.map((t) => t.name)).toEqual(toggles.map((t) => t.name))
 
     platform.child.kill('SIGINT')
     expect(await platform.exited).toBe(0)

@@ -202,3 +202,49 @@ describe('custom strategies and enrichers from files', () => {
     await expect(fromEnv({ SERVICE_CUSTOM_STRATEGIES_FILE: enrichers })).rejects.toThrow(/must export an array of strategies/)
   })
 })
+
+describe("Edge's configuration (issue 16)", () => {
+  const EDGE = { UPSTREAM_URL: 'http://unleash:4242/', TOKENS: '*:development.a, *:production.b' }
+
+  it('an Edge deployment environment works unchanged: UPSTREAM_URL (without /api) and TOKENS, no SERVICE_API_TOKEN or client keys', async () => {
+    const config = await createProxyConfig({}, EDGE)
+    expect(config.serviceUrl).toBe('http://unleash:4242/api')
+    expect(config.tokens).toEqual(['*:development.a', '*:production.b'])
+    expect(config.serviceApiToken).toBeUndefined()
+    expect(config.clientKeys).toEqual([])
+    expect(config.tokenMode).toBe('dynamic')
+    expect(config.frontendAllEndpoint).toBe(true)
+  })
+
+  it('neither SERVICE_API_TOKEN nor TOKENS: a ConfigError naming both', async () => {
+    const error = await createProxyConfig({}, { SERVICE_URL: 'http://u/api' }).catch((e: unknown) => e)
+    expect(error).toBeInstanceOf(ConfigError)
+    expect((error as Error).message).toMatch(/^SERVICE_API_TOKEN is required .*TOKENS/)
+  })
+
+  it('STRICT, DISABLE_ALL_ENDPOINT, BASE_PATH, BACKUP_FOLDER and the intervals in seconds', async () => {
+    const config = await createProxyConfig(
+      {},
+      { ...EDGE, STRICT: 'true', DISABLE_ALL_ENDPOINT: 'true', BASE_PATH: '/edge', BACKUP_FOLDER: '/var/edge', FEATURES_REFRESH_INTERVAL_SECONDS: '15', METRICS_INTERVAL_SECONDS: '60', TOKEN_REVALIDATION_INTERVAL_SECONDS: '120' },
+    )
+    expect(config.tokenMode).toBe('strict')
+    expect(config.frontendAllEndpoint).toBe(false)
+    expect(config.proxyBasePath).toBe('/edge')
+    expect(config.storage.fileDirectory).toBe('/var/edge')
+    expect(config.refreshInterval).toBe(15_000)
+    expect(config.metricsInterval).toBe(60_000)
+    expect(config.tokenRevalidateMs).toBe(120_000)
+  })
+
+  it('the millisecond variables win over the seconds ones; tokens are revalidated every refresh interval by default', async () => {
+    const config = await createProxyConfig({}, { ...EDGE, SERVICE_FETCH_INTERVAL: '2000', FEATURES_REFRESH_INTERVAL_SECONDS: '15' })
+    expect(config.refreshInterval).toBe(2_000)
+    expect(config.tokenRevalidateMs).toBe(2_000)
+  })
+
+  it('malformed values are refused by name', async () => {
+    await expect(createProxyConfig({}, { ...EDGE, STRICT: 'maybe' })).rejects.toThrow(/^STRICT /)
+    await expect(createProxyConfig({}, { ...EDGE, FEATURES_REFRESH_INTERVAL_SECONDS: '1.5' })).rejects.toThrow(/^FEATURES_REFRESH_INTERVAL_SECONDS /)
+    await expect(createProxyConfig({}, { ...EDGE, UPSTREAM_URL: 'not a url' })).rejects.toThrow(/^UPSTREAM_URL /)
+  })
+})

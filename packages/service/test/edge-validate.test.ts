@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startTestService, type TestService } from './helpers/service.js'
 
-// POST /edge/validate (edge-and-frontend-api.md 2.6): which of the given tokens are valid, with
+// POST /edge/validate (docs/edge-compatibility.md, section 2): which of the given tokens are valid, with
 // type, environment and projects, so an Edge or a Vexil proxy in front learns a token's scope.
 // As Unleash 8.2 it needs no credential; unlike Unleash 8.2 it never lists admin tokens (a proxy
 // serves none, and the answer should not tell an anonymous caller which admin secrets work).

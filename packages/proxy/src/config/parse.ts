@@ -29,12 +29,15 @@ const ENV = {
   strict: ['STRICT'],
   disableAllEndpoint: ['DISABLE_ALL_ENDPOINT'],
   tokenRevalidate: ['TOKEN_REVALIDATION_INTERVAL_SECONDS'],
+  /** Edge's intervals, in seconds (SERVICE_FETCH_INTERVAL and SERVICE_METRICS_INTERVAL, in ms, win). */
+  refreshIntervalSeconds: ['FEATURES_REFRESH_INTERVAL_SECONDS'],
+  metricsIntervalSeconds: ['METRICS_INTERVAL_SECONDS'],
   serviceApiToken: ['SERVICE_API_TOKEN', 'UNLEASH_API_TOKEN'],
   clientKeys: ['SERVICE_PROXY_CLIENT_KEYS', 'UNLEASH_PROXY_CLIENT_KEYS'],
   proxySecrets: ['SERVICE_PROXY_SECRETS', 'UNLEASH_PROXY_SECRETS'],
   port: ['PORT', 'PROXY_PORT'],
   host: ['HOST'],
-  proxyBasePath: ['PROXY_BASE_PATH'],
+  proxyBasePath: ['PROXY_BASE_PATH', 'BASE_PATH'],
   serviceAppName: ['SERVICE_APP_NAME', 'UNLEASH_APP_NAME'],
   serviceInstanceId: ['SERVICE_INSTANCE_ID', 'UNLEASH_INSTANCE_ID'],
   refreshInterval: ['SERVICE_FETCH_INTERVAL', 'UNLEASH_FETCH_INTERVAL'],
@@ -65,7 +68,7 @@ const ENV = {
   serverSideTokens: ['EXP_SERVER_SIDE_SDK_CONFIG_TOKENS'],
   enrichers: ['EXP_CUSTOM_ENRICHERS_FILE'],
   storageProvider: ['STORAGE_PROVIDER'],
-  storageFileDirectory: ['STORAGE_FILE_DIRECTORY'],
+  storageFileDirectory: ['STORAGE_FILE_DIRECTORY', 'BACKUP_FOLDER'],
   redisUrl: ['REDIS_URL'],
   redisKeyPrefix: ['REDIS_KEY_PREFIX'],
   responseCacheSize: ['RESPONSE_CACHE_SIZE'],
@@ -292,7 +295,7 @@ export async function createProxyConfig(options: ProxyOptions = {}, env: Environ
     throw new ConfigError('CLIENT_KEY_HEADER_NAME', `must be a valid HTTP header name, got "${clientKeysHeaderName}"`)
   }
 
-  const refreshInterval = int(options.refreshInterval, ENV.refreshInterval, 5000)
+  const refreshInterval = int(options.refreshInterval, ENV.refreshInterval, int(undefined, ENV.refreshIntervalSeconds, 5, { min: 0 }) * 1000)
 
   // Node's defaults (60 s for headers, checked every 30 s; 300 s per request) let slow clients
   // hold connections for minutes; a proxy request is a few kB and is complete in milliseconds.
@@ -316,7 +319,7 @@ export async function createProxyConfig(options: ProxyOptions = {}, env: Environ
     serviceAppName: str(options.serviceAppName, ENV.serviceAppName) ?? 'service-proxy',
     serviceInstanceId: str(options.serviceInstanceId, ENV.serviceInstanceId) ?? defaultInstanceId(),
     refreshInterval,
-    metricsInterval: int(options.metricsInterval, ENV.metricsInterval, 30000),
+    metricsInterval: int(options.metricsInterval, ENV.metricsInterval, int(undefined, ENV.metricsIntervalSeconds, 30, { min: 0 }) * 1000),
     metricsJitter: int(options.metricsJitter, ENV.metricsJitter, 0),
     environment: str(options.environment, ENV.environment),
     projectName: str(options.projectName, ENV.projectName),

@@ -13,7 +13,7 @@ const validateSchema = z.object({
 })
 
 /**
- * `POST /edge/validate` (edge-and-frontend-api.md 2.6): the valid client and frontend tokens
+ * `POST /edge/validate` (docs/edge-compatibility.md, section 2): the valid client and frontend tokens
  * among those given, in request order, with type, environment and projects, so a proxy in
  * front (Vexil or Edge) learns each token's scope. No credential, as Unleash 8.2 and as Edge
  * calls it. Unlike Unleash, admin tokens are never listed: no proxy serves them, and an

@@ -21,6 +21,8 @@ export interface DemoCredentials {
   adminToken: string
   /** `*:development.<secret>`: a client token for SDKs and the proxy. */
   clientToken: string
+  /** `*:development.<secret>`: a frontend token, for browser SDKs on the proxy's /api/frontend. */
+  frontendToken: string
   /** A key for the proxy's `clientKeys` (not a service token). */
   proxyClientKey: string
 }
@@ -44,6 +46,7 @@ export async function seedDemo(db: Database, options: { dataDir: string; clock: 
   await db.transaction(async (tx) => {
     await insertApiToken(tx, { secret: credentials.adminToken, tokenName: 'demo-admin', type: 'admin', environment: '*', projects: ['*'] }, clock())
     await insertApiToken(tx, { secret: credentials.clientToken, tokenName: 'demo-client', type: 'client', environment: 'development', projects: ['*'] }, clock())
+    await insertApiToken(tx, { secret: credentials.frontendToken, tokenName: 'demo-frontend', type: 'frontend', environment: 'development', projects: ['*'] }, clock())
   })
   return credentials
 }
@@ -71,7 +74,13 @@ async function readCredentials(dataDir: string): Promise<DemoCredentials | undef
   try {
     const parsed = JSON.parse(await readFile(join(dataDir, DEMO_CREDENTIALS_FILE), 'utf8')) as Partial<DemoCredentials>
     if (parsed.adminToken && parsed.clientToken && parsed.proxyClientKey) {
-      return { adminToken: parsed.adminToken, clientToken: parsed.clientToken, proxyClientKey: parsed.proxyClientKey }
+      const credentials = { adminToken: parsed.adminToken, clientToken: parsed.clientToken, proxyClientKey: parsed.proxyClientKey, frontendToken: parsed.frontendToken ?? '' }
+      // A data folder from before the frontend token: add one, keep the rest.
+      if (!credentials.frontendToken) {
+        credentials.frontendToken = `*:development.${randomSecret()}`
+        await saveCredentials(dataDir, credentials)
+      }
+      return credentials
     }
   } catch {
     // Missing or unreadable: new credentials are made below.
@@ -83,11 +92,16 @@ async function writeCredentials(dataDir: string): Promise<DemoCredentials> {
   const credentials: DemoCredentials = {
     adminToken: `*:*.${randomSecret()}`,
     clientToken: `*:development.${randomSecret()}`,
+    frontendToken: `*:development.${randomSecret()}`,
     proxyClientKey: `proxy-${randomSecret(16)}`,
   }
+  await saveCredentials(dataDir, credentials)
+  return credentials
+}
+
+async function saveCredentials(dataDir: string, credentials: DemoCredentials): Promise<void> {
   await mkdir(dataDir, { recursive: true })
   const file = join(dataDir, DEMO_CREDENTIALS_FILE)
   await writeFile(file, `${JSON.stringify(credentials, null, 2)}\n`, { mode: 0o600 })
   await chmod(file, 0o600)
-  return credentials
 }
