@@ -1,4 +1,4 @@
-// HTTP load on GET and POST /proxy with the 200-flag workload and 1,000 varied contexts, 32
+// HTTP load on GET and POST /proxy (and /api/frontend, side by side) with the 200-flag workload and 1,000 varied contexts, 32
 // connections (wrk), side by side with the floor: a bare node:http server answering a fixed
 // body of the same size. Servers run as separate processes of the built packages; rounds
 // alternate floor and Vexil so the machine's noise hits both, and the medians are compared.
@@ -17,6 +17,8 @@ const DURATION_S = Number(process.env.BENCH_HTTP_SECONDS ?? 3)
 const ROUNDS = Number(process.env.BENCH_HTTP_ROUNDS ?? 7)
 const REFERENCE_ROUNDS = Math.min(ROUNDS, 2)
 const CLIENT_KEY = 'bench-key'
+/** A frontend token the bench server's upstream says is valid (servers/vexil.mjs). */
+const FRONTEND_TOKEN = '*:development.bench-frontend'
 
 export interface WrkResult {
   rps: number
@@ -50,14 +52,14 @@ export function runWrk(url: string, script: string, seconds = DURATION_S): WrkRe
 }
 
 /** A wrk script cycling through pre-formatted requests (formatting per request would make wrk the bottleneck). */
-function wrkScript(requests: Array<{ method: 'GET' | 'POST'; path: string; body?: string }>): string {
+function wrkScript(requests: Array<{ method: 'GET' | 'POST'; path: string; body?: string }>, authorization = CLIENT_KEY): string {
   const lua = (s: string) => JSON.stringify(s)
   const entries = requests.map((r) => `{${lua(r.method)}, ${lua(r.path)}, ${r.body === undefined ? 'nil' : lua(r.body)}}`).join(',\n')
   return `local specs = {\n${entries}\n}
 local reqs = {}
 init = function(args)
   for i, s in ipairs(specs) do
-    local headers = { ["Authorization"] = ${lua(CLIENT_KEY)} }
+    local headers = { ["Authorization"] = ${lua(authorization)} }
     if s[3] ~= nil then headers["Content-Type"] = "application/json" end
     reqs[i] = wrk.format(s[1], s[2], headers, s[3])
   end
@@ -109,6 +111,10 @@ export async function runProxyHttpBench(): Promise<BudgetRow[]> {
     const scripts = { GET: join(dir, 'get.lua'), POST: join(dir, 'post.lua') }
     writeFileSync(scripts.GET, wrkScript(get))
     writeFileSync(scripts.POST, wrkScript(post))
+    // The same contexts on the frontend API, with a frontend token (Unleash 8.2's answer shape).
+    const frontendScripts = { GET: join(dir, 'frontend-get.lua'), POST: join(dir, 'frontend-post.lua') }
+    writeFileSync(frontendScripts.GET, wrkScript(get.map((r) => ({ ...r, path: r.path.replace(/^\/proxy/, '/api/frontend') })), FRONTEND_TOKEN))
+    writeFileSync(frontendScripts.POST, wrkScript(post.map((r) => ({ ...r, path: '/api/frontend' })), FRONTEND_TOKEN))
 
     // The floor answers a real /proxy body, the one closest to the mean size of Vexil's answers
     // over the 1,000 contexts: "a fixed body of the same size".
@@ -126,10 +132,12 @@ export async function runProxyHttpBench(): Promise<BudgetRow[]> {
     // The budgeted comparison alternates floor and Vexil, round after round, and takes the median
     // of the per-round ratios: a noisy neighbour slows one round, not the verdict. The reference
     // servers (cache off, h3 v1 and v2) run fewer rounds.
-    const servers: Record<string, { start: () => Promise<ChildProcess>; rounds: number }> = {
+    const servers: Record<string, { start: () => Promise<ChildProcess>; rounds: number; scripts?: typeof scripts }> = {
       floor: { start: () => startServer('floor.mjs', [String(port), bodyFile]), rounds: ROUNDS },
       vexil: { start: () => startServer('vexil.mjs', [String(port), payloadFile, '10000']), rounds: ROUNDS },
       'vexil, response cache off': { start: () => startServer('vexil.mjs', [String(port), payloadFile, '0']), rounds: REFERENCE_ROUNDS },
+      'vexil /api/frontend': { start: () => startServer('vexil.mjs', [String(port), payloadFile, '10000']), rounds: REFERENCE_ROUNDS, scripts: frontendScripts },
+      'vexil /api/frontend, response cache off': { start: () => startServer('vexil.mjs', [String(port), payloadFile, '0']), rounds: REFERENCE_ROUNDS, scripts: frontendScripts },
       'h3 v1, fixed body': { start: () => startServer('h3-trivial.mjs', [String(port), bodyFile, 'v1']), rounds: REFERENCE_ROUNDS },
       'h3 v2, fixed body': { start: () => startServer('h3-trivial.mjs', [String(port), bodyFile, 'v2']), rounds: REFERENCE_ROUNDS },
     }
@@ -140,8 +148,9 @@ export async function runProxyHttpBench(): Promise<BudgetRow[]> {
         const child = await server.start()
         try {
           for (const method of ['GET', 'POST'] as const) {
-            runWrk(url, scripts[method], 1) // warm-up: JIT, and the first pass over the contexts
-            const result = runWrk(url, scripts[method])
+            const script = (server.scripts ?? scripts)[method]
+            runWrk(url, script, 1) // warm-up: JIT, and the first pass over the contexts
+            const result = runWrk(url, script)
             ;((results[name] ??= { GET: [], POST: [] })[method]).push(result)
           }
         } finally {
@@ -167,6 +176,16 @@ export async function runProxyHttpBench(): Promise<BudgetRow[]> {
         { metric: `${method} /proxy: Vexil p99 latency`, value: median(results.vexil![method].map((r) => r.p99Ms)), unit: 'ms', kind: 'max', limit: 10, absolute: true },
         { metric: `${method} /proxy: non-2xx answers`, value: errors, unit: '', kind: 'max', limit: 0, absolute: false },
         { metric: `${method} /proxy: response cache off, share of the floor (reference)`, value: share('vexil, response cache off', method), unit: '%', kind: 'min', limit: 0, absolute: false },
+        { metric: `${method} /api/frontend: share of the floor (reference)`, value: share('vexil /api/frontend', method), unit: '%', kind: 'min', limit: 0, absolute: false },
+        { metric: `${method} /api/frontend: response cache off, share of the floor (reference)`, value: share('vexil /api/frontend, response cache off', method), unit: '%', kind: 'min', limit: 0, absolute: false },
+        {
+          metric: `${method} /api/frontend: non-2xx answers`,
+          value: ['vexil /api/frontend', 'vexil /api/frontend, response cache off'].reduce((n, name) => n + results[name]![method].reduce((m, r) => m + r.non2xx, 0), 0),
+          unit: '',
+          kind: 'max',
+          limit: 0,
+          absolute: false,
+        },
       )
     }
     for (const version of ['h3 v1', 'h3 v2'] as const) {

@@ -12,6 +12,8 @@ export interface TokenCaller {
   view: ScopeView
 }
 
+const MAX_REMEMBERED = 10_000
+
 export type TokenGate = (type: TokenType, header: string | undefined) => TokenCaller | Promise<TokenCaller>
 
 export function createTokenGate(registry: TokenRegistry, scopes: TokenScopes): TokenGate {
@@ -27,16 +29,32 @@ export function createTokenGate(registry: TokenRegistry, scopes: TokenScopes): T
     return { token, view }
   }
 
+  // Header value → the caller it admitted, while the registry still knows that very token (a
+  // revalidation that changes or revokes it makes a new object or none): the hot path is one
+  // lookup. Bounded: past the limit, callers are admitted the long way.
+  const admitted = new Map<string, TokenCaller>()
+
   return (type, header) => {
+    if (header !== undefined) {
+      const hit = admitted.get(header)
+      if (hit && registry.known(hit.token.secret) === hit.token) {
+        if (hit.token.type !== type) throw new ProxyError('TOKEN_WRONG_TYPE', 'wrong token type')
+        return hit
+      }
+    }
+    const remember = (caller: TokenCaller) => {
+      if (header !== undefined && admitted.size < MAX_REMEMBERED) admitted.set(header, caller)
+      return caller
+    }
     const secret = readTokenSecret(header)
     if (secret === undefined) throw new ProxyError('TOKEN_REQUIRED', 'no token')
     // A known token is answered without waiting (the hot path).
     const known = registry.known(secret)
-    if (known) return admit(type, known)
+    if (known) return remember(admit(type, known))
     return registry.resolve(secret).then((result) => {
       if (result === 'invalid') throw new ProxyError('TOKEN_REQUIRED', 'unknown token')
       if (result === 'unavailable') throw new ProxyError('TOKEN_UNVERIFIED', 'token not checked')
-      return admit(type, result)
+      return remember(admit(type, result))
     })
   }
 }
