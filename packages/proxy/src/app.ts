@@ -31,6 +31,7 @@ import { createStorageFromConfig } from './storage/index.js'
 import type { StorageProvider } from './storage/types.js'
 import { createHttpUpstream, SDK_VERSION, type Upstream } from './sync/upstream.js'
 import { readTokenSecret, scopeKey } from './tokens/api-token.js'
+import { loadKnownTokens, saveKnownTokens } from './tokens/token-backup.js'
 import { createTokenRegistry, type TokenRegistry } from './tokens/token-registry.js'
 import { readValidatedTokens } from './tokens/validate-upstream.js'
 
@@ -104,8 +105,22 @@ export function createProxyApp(options: ProxyAppOptions): ProxyApp {
     revalidateMs: config.tokenRevalidateMs,
     onChange: (_secret, token) => {
       if (token) scopes.learn(token)
+      if (restoring) return
+      // One write at a time; the last state wins.
+      tokensChanged = true
+      if (scopeStorage && !savingTokens) savingTokens = saveTokens(scopeStorage)
     },
   })
+  let restoring = false
+  let tokensChanged = false
+  let savingTokens: Promise<void> | undefined
+  async function saveTokens(storage: StorageProvider): Promise<void> {
+    while (tokensChanged) {
+      tokensChanged = false
+      await saveKnownTokens(storage, tokens.tokens()).catch((error) => logger.warn('Could not write the backup of the known API tokens', error))
+    }
+    savingTokens = undefined
+  }
   const prometheus = createPrometheusExporter({
     lastUpdate: () => Math.max(flags.current?.loadedAt ?? 0, ...scopes.syncs.map((sync) => sync.flags.current?.loadedAt ?? 0)),
     lastFetch: () => Math.max(scope?.lastFetch ?? 0, ...scopes.syncs.map((sync) => sync.lastFetch)),
@@ -165,12 +180,20 @@ export function createProxyApp(options: ProxyAppOptions): ProxyApp {
       return ready()
     },
     async start() {
+      // Scopes known before: their syncs start from their own backups, even with the upstream down.
+      if (scopeStorage) {
+        restoring = true
+        tokens.restore(await loadKnownTokens(scopeStorage, logger))
+        restoring = false
+      }
       started = true
-      const tokensKnown = config.tokens.length > 0 ? tokens.start() : Promise.resolve()
+      // Validates TOKENS and the restored tokens (no upstream call when there are none) and starts revalidation.
+      const tokensKnown = tokens.start()
       await Promise.all([scope?.start(), tokensKnown.then(() => Promise.all(scopes.syncs.map((sync) => sync.start())))])
     },
     async close() {
       tokens.stop()
+      await savingTokens
       // The token scopes first: the static scope's close releases the storage they share.
       await scopes.close()
       await scope?.close()

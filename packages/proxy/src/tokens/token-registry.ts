@@ -43,7 +43,9 @@ export interface TokenRegistry {
   resolve(secret: string): Promise<KnownToken | Refusal>
   /** Every known token. */
   tokens(): KnownToken[]
-  /** Validates the configured tokens; starts revalidation. */
+  /** Tokens known before (the backup of a previous run): accepted until a validation says otherwise. */
+  restore(tokens: readonly KnownToken[]): void
+  /** Validates the configured tokens and the restored ones; starts revalidation. */
   start(): Promise<void>
   stop(): void
   /** For /internal-backstage/tokens: how many secrets are remembered as invalid. */
@@ -182,8 +184,17 @@ export function createTokenRegistry(options: TokenRegistryOptions): TokenRegistr
       return enqueue(secret)
     },
     tokens: () => [...valid.values()],
+    restore(tokens) {
+      for (const token of tokens) {
+        if (mode === 'strict' && !configured.has(token.secret)) continue
+        if (isServed(token.type)) remember(token)
+      }
+    },
     async start() {
+      const restored = [...valid.keys()].filter((secret) => !configured.has(secret))
       await validateAll([...configured], (secret) => logger.error(`A configured API token (${secret.slice(0, secret.indexOf('.') + 1)}…) is not valid upstream: it is refused`))
+      // Tokens from the backup are asked about once now (not awaited: the upstream may be down).
+      if (restored.length > 0) void validateAll(restored, () => undefined)
       const schedule = () => {
         if (stopped || options.revalidateMs <= 0) return
         revalidation = setTimeout(() => void revalidate().finally(schedule), options.revalidateMs)
