@@ -188,6 +188,14 @@ describe('frontend API (/api/frontend), as Unleash 8.2 answers it', () => {
     expect(sent.headers.authorization).toBe(PROD_CLIENT)
     expect(JSON.parse(sent.body).bucket.toggles['prod-only']).toMatchObject({ yes: 3, no: 1 })
   })
+
+  it("a project-scoped token's metrics count only its own projects' flags", async () => {
+    const bucket = { start: new Date().toISOString(), stop: new Date().toISOString(), toggles: { alpha: { yes: 40, no: 0, variants: {} }, off: { yes: 7, no: 0, variants: {} } } }
+    expect((await post('/api/frontend/client/metrics', P1_FRONTEND, { appName: 'web', instanceId: 'b', bucket })).status).toBe(200)
+    await upstream.waitFor((requests) => requests.some((r) => r.path === '/client/metrics' && r.body.includes('"off":{"yes":7')))
+    const sent = upstream.requestsTo('/client/metrics').map((r) => JSON.parse(r.body).bucket.toggles as Record<string, { yes: number }>)
+    expect(sent.reduce((sum, toggles) => sum + (toggles.alpha?.yes ?? 0), 0)).toBe(0)
+  })
 })
 
 describe('server-SDK API (/api/client/*)', () => {

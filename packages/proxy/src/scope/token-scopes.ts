@@ -18,12 +18,17 @@ export interface ScopeView {
   readonly scope: TokenScope
   readonly flags: CurrentFlags
   /** Where usage counts of callers of this scope go (sent upstream with the source's token). */
-  readonly usage: UsageAggregator
+  readonly usage: UsageSink
 }
+
+/** What callers' counts go into: only flags of the caller's scope are counted. */
+export type UsageSink = Pick<UsageAggregator, 'count' | 'merge'>
 
 /** A scope whose flags come from the upstream: a token sync, or the static scope. */
 export interface ScopeSource extends ScopeView {
   readonly flags: CurrentFlags & { subscribe(listener: (set: FlagSet) => void): () => void }
+  /** The source's own aggregator: it counts only the source's flags. */
+  readonly usage: UsageAggregator
 }
 
 export interface TokenScopesOptions extends FlagSetOptions {
@@ -73,7 +78,7 @@ export function createTokenScopes(options: TokenScopesOptions): TokenScopes {
     }
     if (source.flags.current) project(source.flags.current)
     unsubscribes.push(source.flags.subscribe(project))
-    return { key: scopeKey(scope), scope, flags, usage: source.usage }
+    return { key: scopeKey(scope), scope, flags, usage: narrowUsage(source.usage, flags) }
   }
 
   return {
@@ -109,6 +114,24 @@ export function createTokenScopes(options: TokenScopesOptions): TokenScopes {
 }
 
 // --- Internal helpers ---
+
+/**
+ * A narrower view's counts go into its source's aggregator, but only for the view's own flags:
+ * the source counts any of its flags, and a token of one project must not count another's.
+ */
+function narrowUsage(usage: UsageAggregator, flags: CurrentFlags): UsageSink {
+  const visible = (name: string) => flags.current?.countedVariants.has(name) === true
+  return {
+    count: (name, enabled) => {
+      if (visible(name)) usage.count(name, enabled)
+    },
+    merge: (toggles) => {
+      const own: typeof toggles = Object.create(null)
+      for (const name of Object.keys(toggles)) if (visible(name)) own[name] = toggles[name]!
+      usage.merge(own)
+    },
+  }
+}
 
 const breadth = (scope: TokenScope) => (scope.projects[0] === '*' ? Number.POSITIVE_INFINITY : scope.projects.length)
 
