@@ -126,13 +126,6 @@ export function createProxyApp(options: ProxyAppOptions): ProxyApp {
     lastFetch: () => Math.max(scope?.lastFetch ?? 0, ...scopes.syncs.map((sync) => sync.lastFetch)),
     flagCount: () => (flags.current?.engine.size ?? 0) + scopes.syncs.reduce((sum, sync) => sum + (sync.flags.current?.engine.size ?? 0), 0),
   })
-  const docs = config.enableOAS
-    ? createDocsHandler({
-        basePath: config.proxyBasePath,
-        document: createOpenApiDocument({ basePath: config.proxyBasePath, clientKeysHeaderName: config.clientKeysHeaderName, version: SDK_VERSION, enableAllEndpoint: config.enableAllEndpoint }),
-      })
-    : undefined
-
   const corsHeaders = compileCorsHeaders(config.cors)
   const clientAddress = compileClientAddress(config.trustProxy)
   const ready = () => (scope ? flags.current !== undefined : true) && scopes.syncs.every((sync) => sync.flags.current !== undefined)
@@ -152,7 +145,7 @@ export function createProxyApp(options: ProxyAppOptions): ProxyApp {
       ...frontendRoutes({ config, logger, prometheus, clientAddress }),
       ...clientApiRoutes(),
       ...edgeOperationsRoutes({ registry: prometheus.registry, tokens, scopes, ready }),
-      ...(docs ? docsRoutes(docs) : []),
+      ...(config.enableOAS ? docsRoutes(() => docs!) : []),
     ],
     {
       keyHeader: config.clientKeysHeaderName,
@@ -164,6 +157,19 @@ export function createProxyApp(options: ProxyAppOptions): ProxyApp {
       instrument: options.instrumentRoute,
     },
   )
+  // The document lists exactly the routes the router has (each must have an operation).
+  const docs = config.enableOAS
+    ? createDocsHandler({
+        basePath: config.proxyBasePath,
+        document: createOpenApiDocument({
+          basePath: config.proxyBasePath,
+          clientKeysHeaderName: config.clientKeysHeaderName,
+          version: SDK_VERSION,
+          enableAllEndpoint: config.enableAllEndpoint,
+          routes: router.routes,
+        }),
+      })
+    : undefined
   const app = createApp()
   app.use(
     createRequestHandler({ router: router.handler, basePath: config.proxyBasePath, cors: config.cors, corsHeaders, frontendCorsHeaders: compileFrontendCors(config.cors.origin), logger }),

@@ -237,3 +237,31 @@ describe('responses are true to Vexil', () => {
     expect(paths['/proxy/client/metrics'].post.requestBody.required).toBe(true)
   })
 })
+
+describe('the document comes from the route table', () => {
+  it("the app's document lists exactly its routes (GET and POST; HEAD implied; the docs aside), and validates", async () => {
+    const { startFakeUpstream } = await import('@vexil/test-fixtures/fake-upstream.ts')
+    const { startTestProxy } = await import('./helpers/proxy.js')
+    const upstream = await startFakeUpstream()
+    const proxy = await startTestProxy(upstream.url, { enableOAS: true })
+    try {
+      const document = (await (await fetch(proxy.at('/docs/openapi.json'))).json()) as Json
+      const expected = new Set(
+        proxy.proxy.routes
+          .filter((route) => route.method !== 'HEAD' && !route.path.startsWith('/docs'))
+          .map((route) => `${route.method.toLowerCase()} ${route.prefix === 'below' ? `${route.path}/{featureName}` : route.path}`),
+      )
+      const listed = new Set(Object.entries(document.paths as Json).flatMap(([path, operations]) => Object.keys(operations).map((method) => `${method} ${path}`)))
+      expect([...listed].sort()).toEqual([...expected].sort())
+      expect(listed.has('get /api/frontend')).toBe(true)
+      await expect(SwaggerParser.validate(document as never)).resolves.toBeTruthy()
+    } finally {
+      await proxy.close()
+      await upstream.close()
+    }
+  })
+
+  it('a route without an operation is an error naming it, not a silent gap', () => {
+    expect(() => createOpenApiDocument({ ...OPTIONS, routes: [{ method: 'GET', path: '/api/nowhere', prefix: false }] })).toThrow(/GET \/api\/nowhere has no OpenAPI operation/)
+  })
+})

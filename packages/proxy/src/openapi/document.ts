@@ -1,6 +1,7 @@
 // The OpenAPI document served at {base}/docs/openapi.json (spec 4.5). It depends only on config,
 // so the app builds it once at startup; nothing here runs per request.
 import { clientPaths } from './paths-client.js'
+import { edgePaths } from './paths-edge.js'
 import { operationalPaths } from './paths-operational.js'
 import { serverSidePaths } from './paths-server-side.js'
 import { COMPONENT_HEADERS, COMPONENT_PARAMETERS, COMPONENT_RESPONSES } from './responses.js'
@@ -15,6 +16,32 @@ export interface OpenApiDocumentOptions {
   version: string
   /** Whether `/proxy/all` answers; when off its operations say they answer 501. */
   enableAllEndpoint: boolean
+  /**
+   * The app's route table: the document lists exactly these routes (GET and POST; HEAD is
+   * implied), and a route without an operation here is an error, so the two cannot disagree.
+   * Default: the old proxy's routes.
+   */
+  routes?: ReadonlyArray<{ method: string; path: string; prefix: boolean | 'below' }>
+}
+
+/** A route without its own page: the docs do not document themselves (nor did the old proxy's). */
+const UNDOCUMENTED = /^\/docs(\/|$)/
+
+/** The document's path for a route: a `/features` route's flag name is a path parameter. */
+const documentPath = (route: { path: string; prefix: boolean | 'below' }) => (route.prefix === 'below' ? `${route.path}/{featureName}` : route.path)
+
+/** The operations of `routes` from `catalog`; throws naming a route that has none. */
+function pathsOf(catalog: Record<string, Record<string, unknown>>, routes: NonNullable<OpenApiDocumentOptions['routes']>): Record<string, Record<string, unknown>> {
+  const paths: Record<string, Record<string, unknown>> = {}
+  for (const route of routes) {
+    if (route.method === 'HEAD' || UNDOCUMENTED.test(route.path)) continue
+    const path = documentPath(route)
+    const method = route.method.toLowerCase()
+    const operation = catalog[path]?.[method]
+    if (!operation) throw new Error(`Route ${route.method} ${path} has no OpenAPI operation (src/openapi/paths-*.ts)`)
+    ;(paths[path] ??= {})[method] = operation
+  }
+  return paths
 }
 
 const DESCRIPTION = [
@@ -28,24 +55,46 @@ const TAGS = [
   { name: 'Operational', description: 'Endpoints related to operating the proxy.' },
 ]
 
+/** Tags of the Unleash API routes, listed when the document has such routes. */
+const EDGE_TAGS = [
+  { name: 'Frontend API', description: "Unleash's frontend API for frontend tokens, answered as Unleash 8.2 answers it, with Edge's additions." },
+  { name: 'Server-side SDK API', description: "Unleash's client API for server SDKs with client tokens, per token scope." },
+  { name: 'Edge operations', description: "Unleash Edge's operational and daisy-chaining routes." },
+]
+
 export function createOpenApiDocument(options: OpenApiDocumentOptions): Record<string, unknown> {
+  const paths: Record<string, Record<string, unknown>> = options.routes
+    ? pathsOf({ ...clientPaths(options), ...serverSidePaths(), ...operationalPaths(), ...edgePaths() } as Record<string, Record<string, unknown>>, options.routes)
+    : ({ ...clientPaths(options), ...serverSidePaths(), ...operationalPaths() } as Record<string, Record<string, unknown>>)
+  const used = new Set(Object.values(paths).flatMap((operations) => Object.values(operations).flatMap((operation) => (operation as { tags?: string[] }).tags ?? [])))
+  const edgeTags = EDGE_TAGS.filter((tag) => used.has(tag.name))
   const document = {
     openapi: '3.0.3',
     // The paths are relative, so the base path goes in the server; `[]` means `/` (#133, #136).
     servers: options.basePath ? [{ url: options.basePath }] : [],
     info: { title: 'Vexil Proxy API', version: options.version, description: DESCRIPTION, license: { name: 'Apache-2.0' } },
     security: [{ apiKey: [] }],
-    tags: TAGS,
+    tags: [...TAGS, ...edgeTags],
     components: {
       securitySchemes: {
         apiKey: { type: 'apiKey', in: 'header', name: options.clientKeysHeaderName, description: 'A client key, or a server-side token where the operation says so.' },
+        ...(edgeTags.length > 0
+          ? {
+              apiToken: {
+                type: 'apiKey',
+                in: 'header',
+                name: 'Authorization',
+                description: 'An Unleash API token of the upstream (`project:environment.secret`; `Bearer ` allowed): a frontend token on the frontend API, a client token on the client API.',
+              },
+            }
+          : {}),
       },
       schemas: COMPONENT_SCHEMAS,
       responses: COMPONENT_RESPONSES,
       parameters: COMPONENT_PARAMETERS,
       headers: COMPONENT_HEADERS,
     },
-    paths: { ...clientPaths(options), ...serverSidePaths(), ...operationalPaths() },
+    paths,
   }
   // The components are shared constants: each app gets its own copy to keep (or change).
   return structuredClone(document)

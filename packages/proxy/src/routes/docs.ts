@@ -5,7 +5,8 @@ import type { H3Event } from 'h3'
 import { ProxyError } from '../http/errors.js'
 import type { RouteDeclaration } from '../routing/route-declaration.js'
 
-export function docsRoutes(docs: (event: H3Event) => unknown): RouteDeclaration[] {
+/** `docs` is read per request: the handler is made from the route table, after the routes. */
+export function docsRoutes(docs: () => (event: H3Event) => unknown): RouteDeclaration[] {
   return [
     {
       methods: ['GET', 'HEAD'],
@@ -15,7 +16,7 @@ export function docsRoutes(docs: (event: H3Event) => unknown): RouteDeclaration[
       waitsForFlags: false,
       example: { status: 200, path: '/docs/openapi.json' },
       handle: async ({ event, req, res, method }) => {
-        const answer = await docs(event)
+        const answer = await docs()(event)
         // Paths under /docs that name no document or file.
         if (answer === undefined && !res.writableEnded) throw new ProxyError('NOT_FOUND', `Cannot ${method} ${(req.url ?? '/').split('?')[0]}`)
         return answer
