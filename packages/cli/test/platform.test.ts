@@ -84,7 +84,9 @@ describe('vexil start', () => {
     expect(output).toMatch(/Frontend token:\s+\*:development\./)
     const frontend = await curlLine(output, 1)
     expect(frontend.status).toBe(200)
-    expect(((await frontend.json()) as { toggles: Array<{ name: string }> }).toggles.map((t) => t.name)).toEqual(toggles.map((t) => t.name))
+    // The demo's gradual-* flags depend on a random sessionId per request (both APIs invent one).
+    const steady = (list: Array<{ name: string }>) => list.map((t) => t.name).filter((name) => !name.startsWith('gradual-'))
+    expect(steady(((await frontend.json()) as { toggles: Array<{ name: string }> }).toggles)).toEqual(steady(toggles))
 
     platform.child.kill('SIGINT')
     expect(await platform.exited).toBe(0)

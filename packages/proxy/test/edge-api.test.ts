@@ -72,7 +72,8 @@ describe('frontend API (/api/frontend), as Unleash 8.2 answers it', () => {
     expect(res.status).toBe(200)
     expect(await res.clone().text()).toBe(
       '{"toggles":[' +
-        '{"name":"zeta","enabled":true,"variant":{"name":"blue","enabled":true,"payload":{"type":"json","value":"{\\"k\\":1}"},"feature_enabled":true,"featureEnabled":true},"impressionData":true},' +
+        // A flag-level variant: payload before enabled, as Unleash's SDK builds it.
+        '{"name":"zeta","enabled":true,"variant":{"name":"blue","payload":{"type":"json","value":"{\\"k\\":1}"},"enabled":true,"feature_enabled":true,"featureEnabled":true},"impressionData":true},' +
         '{"name":"alpha","enabled":true,"variant":{"name":"disabled","enabled":false,"feature_enabled":true,"featureEnabled":true},"impressionData":false}' +
         ']}',
     )
@@ -95,9 +96,12 @@ describe('frontend API (/api/frontend), as Unleash 8.2 answers it', () => {
     expect(await names(await get('/api/frontend?userId=1', P1_FRONTEND))).toEqual(['zeta'])
   })
 
-  it('the environment comes from the token: a context cannot claim another', async () => {
-    expect(await names(await get('/api/frontend?userId=1&environment=production', DEV_FRONTEND))).not.toContain('only-in-production-context')
-    expect(await names(await post('/api/frontend', DEV_FRONTEND, { context: { environment: 'production' } }))).not.toContain('only-in-production-context')
+  it("the flags are the token environment's; a context's environment is only a value for constraints (default \"default\"), as Unleash 8.2", async () => {
+    expect(await names(await get('/api/frontend?userId=1', DEV_FRONTEND))).not.toContain('only-in-production-context')
+    const claimed = await names(await get('/api/frontend?userId=1&environment=production', DEV_FRONTEND))
+    expect(claimed).toContain('only-in-production-context')
+    expect(claimed).not.toContain('prod-only')
+    expect(await names(await post('/api/frontend', DEV_FRONTEND, { context: { environment: 'production' } }))).not.toContain('prod-only')
   })
 
   it('POST reads { context } and, as Edge, a flat context; GET and POST give the same bytes and ETag', async () => {

@@ -123,10 +123,12 @@ describe('dynamic mode', () => {
     expect(calls.length).toBe(2)
   })
 
-  it('never accepts admin tokens (or any type it does not serve), whatever the upstream says', async () => {
-    const admin = { secret: '*:*.admin', type: 'admin', environment: '*', projects: ['*'] } as unknown as KnownToken
-    const { registry } = setup({}, [admin])
-    expect(await registry.resolve(admin.secret)).toBe('invalid')
+  it('knows an admin token as such (every route refuses it as the wrong type); other types are dropped', async () => {
+    const admin: KnownToken = { secret: '*:*.admin', type: 'admin', environment: '*', projects: ['*'] }
+    const other = { secret: '*:*.other', type: 'personal', environment: '*', projects: ['*'] } as unknown as KnownToken
+    const { registry } = setup({}, [admin, other])
+    expect(await registry.resolve(admin.secret)).toMatchObject({ type: 'admin' })
+    expect(await registry.resolve(other.secret)).toBe('invalid')
   })
 
   it('revalidation: a token revoked upstream is refused within one interval, and the change is reported', async () => {

@@ -4,11 +4,10 @@
 import type { EvaluatedToggle } from '@vexil/engine'
 
 /**
- * How toggles are written: `default` for GET and POST without a list, `listed` for POST with one;
- * `frontend` as Unleash 8.2's /api/frontend (the variant's keys name, enabled, payload,
- * feature_enabled, featureEnabled; impressionData always).
+ * How toggles are written: `default` for GET and POST without a list; `listed` for POST with one,
+ * and for Unleash 8.2's /api/frontend (the variant as the engine built it, impressionData always).
  */
-export type SerializationMode = 'default' | 'listed' | 'frontend'
+export type SerializationMode = 'default' | 'listed'
 
 // Without a toggles list, the old proxy's /all wrote disabled toggles without `featureEnabled`.
 const DISABLED_VARIANT_DEFAULT = '{"name":"disabled","enabled":false,"feature_enabled":false}'
@@ -21,13 +20,13 @@ export interface ToggleSerializer {
 
 /** `hasImpressionData(name)`: whether the definition carries the key (the old proxy omits it otherwise). */
 export function createToggleSerializer(hasImpressionData: (name: string) => boolean): ToggleSerializer {
-  const fragments: Record<SerializationMode, WeakMap<EvaluatedToggle, string>> = { default: new WeakMap(), listed: new WeakMap(), frontend: new WeakMap() }
+  const fragments: Record<SerializationMode, WeakMap<EvaluatedToggle, string>> = { default: new WeakMap(), listed: new WeakMap() }
 
   function fragment(toggle: EvaluatedToggle, mode: SerializationMode): string {
     const cache = fragments[mode]
     let json = cache.get(toggle)
     if (json === undefined) {
-      const variant = mode === 'frontend' ? frontendVariant(toggle.variant) : mode === 'default' && !toggle.enabled ? DISABLED_VARIANT_DEFAULT : JSON.stringify(toggle.variant)
+      const variant = mode === 'default' && !toggle.enabled ? DISABLED_VARIANT_DEFAULT : JSON.stringify(toggle.variant)
       const impression = mode !== 'default' || hasImpressionData(toggle.name) ? `,"impressionData":${toggle.impressionData}` : ''
       json = `{"name":${JSON.stringify(toggle.name)},"enabled":${toggle.enabled},"variant":${variant}${impression}}`
       cache.set(toggle, json)
@@ -48,8 +47,3 @@ export function createToggleSerializer(hasImpressionData: (name: string) => bool
   }
 }
 
-/** Unleash 8.2's variant object: the same fields, in its order. */
-function frontendVariant(variant: EvaluatedToggle['variant']): string {
-  const { name, enabled, payload, feature_enabled, featureEnabled } = variant
-  return JSON.stringify({ name, enabled, ...(payload !== undefined ? { payload } : {}), feature_enabled, featureEnabled })
-}

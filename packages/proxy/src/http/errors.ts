@@ -1,5 +1,6 @@
 // Every error the proxy answers with: a code, and one table mapping each code to its status and
 // exact body (the old proxy's bytes where it had them, JSON for the improvements).
+import { randomUUID } from 'node:crypto'
 
 export type ProxyErrorCode =
   | 'UNSUPPORTED_MEDIA_TYPE'
@@ -19,6 +20,7 @@ export type ProxyErrorCode =
   | 'SCOPE_NOT_READY'
   | 'API_NOT_FOUND'
   | 'API_BAD_REQUEST'
+  | 'API_BAD_DATA'
 
 export class ProxyError extends Error {
   override name = 'ProxyError'
@@ -91,6 +93,7 @@ const RENDER: Record<ProxyErrorCode, (error: ProxyError) => ErrorResponse> = {
   SCOPE_NOT_READY: (e) => message(503, e.message),
   API_NOT_FOUND: (e) => message(404, e.message),
   API_BAD_REQUEST: (e) => message(400, e.message),
+  API_BAD_DATA: (e) => ({ status: 400, contentType: JSON_TYPE, body: JSON.stringify({ id: randomUUID(), name: 'BadDataError', message: e.message, details: e.details }) }),
 }
 
 function message(status: number, text: string): ErrorResponse {

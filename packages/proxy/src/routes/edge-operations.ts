@@ -72,7 +72,7 @@ export function edgeOperationsRoutes(deps: EdgeOperationsDependencies): RouteDec
               lastFetch: sync.lastFetch > 0 ? new Date(sync.lastFetch).toISOString() : null,
               lastUpdate: sync.flags.current ? new Date(sync.flags.current.loadedAt).toISOString() : null,
             })),
-            tokenValidationStatus: deps.tokens.tokens().map((token) => ({ token: anonymize(token.secret), type: token.type, environment: token.environment, projects: token.projects, status: 'Validated' })),
+            tokenValidationStatus: deps.tokens.tokens().filter((token) => token.type !== 'admin').map((token) => ({ token: anonymize(token.secret), type: token.type, environment: token.environment, projects: token.projects, status: 'Validated' })),
             invalidTokenCount: deps.tokens.invalidCount,
           }),
           method === 'HEAD',
@@ -89,7 +89,8 @@ export function edgeOperationsRoutes(deps: EdgeOperationsDependencies): RouteDec
         // Only what can be a token is asked about upstream.
         const secrets = [...new Set(list)].filter((secret) => readTokenSecret(secret) === secret)
         const results = await Promise.all(secrets.map((secret) => deps.tokens.known(secret) ?? deps.tokens.resolve(secret)))
-        const valid = results.filter((result): result is KnownToken => typeof result === 'object')
+        // Admin tokens are known (to be refused as the wrong type) but never listed.
+        const valid = results.filter((result): result is KnownToken => typeof result === 'object' && result.type !== 'admin')
         sendText(
           res,
           200,

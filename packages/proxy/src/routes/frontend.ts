@@ -126,7 +126,6 @@ async function handleFrontend(deps: FrontendDependencies, call: RouteCall, selec
   const { req, res } = call
   // The route waits for flags: without a set the router answered 503.
   const flags: FlagSet = call.flags!
-  const environment = call.caller!.token.environment
   const clientAddress = deps.clientAddress(req.socket.remoteAddress, req.headers['x-forwarded-for'] as string | undefined)
   const name = selection === 'one' ? featureName(req) : undefined
   let raw = call.method === 'POST' ? '' : call.search
@@ -142,7 +141,7 @@ async function handleFrontend(deps: FrontendDependencies, call: RouteCall, selec
     return
   }
 
-  const context = frontendContext(call.method === 'POST' ? postedContext(raw) : parseQuery(call.search), clientAddress, environment, deps.config.serviceAppName)
+  const context = frontendContext(call.method === 'POST' ? postedContext(raw) : parseQuery(call.search), clientAddress)
   // As Unleash 8.2: without a sessionId, a random one for this request.
   const sessionInjected = !context.sessionId
   if (sessionInjected) context.sessionId = String(Math.random())
@@ -152,9 +151,11 @@ async function handleFrontend(deps: FrontendDependencies, call: RouteCall, selec
     if (name !== undefined) {
       const [toggle] = flags.countedVariants.has(name) ? flags.engine.evaluateAll(context, { includeDisabled: true, names: [name], trace }) : []
       if (!toggle) throw new ProxyError('API_NOT_FOUND', `No flag named "${name}" for this token`)
-      body = flags.serializer.toggle(toggle, 'frontend')
+      body = flags.serializer.toggle(toggle, 'listed')
     } else {
-      body = flags.serializer.body(flags.engine.evaluateAll(context, { includeDisabled: selection === 'all', trace }), 'frontend')
+      // /api/frontend as Unleash 8.2 (enabled flags only); /all as Edge (every flag, SDK semantics).
+      const engine = selection === 'all' ? flags.engine : flags.frontendEngine
+      body = flags.serializer.body(engine.evaluateAll(context, { includeDisabled: selection === 'all', trace }), 'listed')
     }
   } catch (error) {
     if (error instanceof CustomStrategyError) {
@@ -173,7 +174,7 @@ async function handleFrontend(deps: FrontendDependencies, call: RouteCall, selec
   sendAnswer(req, res, call.method, call.cors, answer, UNLEASH_HEADERS)
 }
 
-/** Unleash reads `{ context }`; Edge also a flat context object. Anything else is 400. */
+/** Unleash reads `{ context }`; Edge also a flat context object. */
 function postedContext(raw: string): Record<string, unknown> {
   let body: unknown
   try {
@@ -181,23 +182,57 @@ function postedContext(raw: string): Record<string, unknown> {
   } catch (error) {
     throw new ProxyError('API_BAD_REQUEST', error instanceof Error ? error.message : 'the body is not JSON')
   }
-  if (!isObject(body)) throw new ProxyError('API_BAD_REQUEST', 'the body must be a JSON object: { "context": { ... } }')
-  if ('context' in body) {
-    if (body.context === undefined || body.context === null) return {}
-    if (!isObject(body.context)) throw new ProxyError('API_BAD_REQUEST', '"context" must be an object')
-    return body.context
-  }
-  return body
+  if (!isObject(body)) throw badData('/body', 'object', body)
+  if (!('context' in body)) return checkContext(body, '/body')
+  if (body.context === undefined || body.context === null) return {}
+  if (!isObject(body.context)) throw badData('/body/context', 'object', body.context)
+  return checkContext(body.context, '/body/context')
 }
 
 const isObject = (value: unknown): value is Record<string, unknown> => value !== null && typeof value === 'object' && !Array.isArray(value)
+const isScalar = (value: unknown) => typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean'
+/** RFC 3339 date-time, as Unleash's schema's `format: date-time`. */
+const DATE_TIME = /^\d{4}-\d{2}-\d{2}[Tt ]\d{2}:\d{2}:\d{2}(\.\d+)?([Zz]|[+-]\d{2}:\d{2})$/
+
+/** Unleash 8.2's 400 for a body its context schema refuses (its `id` is a fresh UUID too). */
+function badData(path: string, expected: string, sent: unknown, format = false): ProxyError {
+  const problem = format ? `must match format "${expected}"` : `must be ${expected}`
+  return new ProxyError('API_BAD_DATA', 'Request validation failed: your request body or params contain invalid data. Refer to the `details` list for more information.', [
+    { message: `The \`${path}\` property ${problem}. You sent ${JSON.stringify(sent)}.`, path },
+  ])
+}
+
+/**
+ * Unleash 8.2's context schema for a POST: the known fields and every property are strings
+ * (numbers and booleans are taken as strings), `currentTime` a date-time, `properties` an object.
+ */
+function checkContext(context: Record<string, unknown>, path: string): Record<string, unknown> {
+  for (const field of ['appName', 'environment', 'userId', 'sessionId', 'remoteAddress']) {
+    const value = context[field]
+    if (value !== undefined && value !== null && !isScalar(value)) throw badData(`${path}/${field}`, 'string', value)
+  }
+  const time = context.currentTime
+  if (time !== undefined && time !== null && (typeof time !== 'string' || !DATE_TIME.test(time) || Number.isNaN(Date.parse(time)))) {
+    throw badData(`${path}/currentTime`, 'date-time', time, true)
+  }
+  const properties = context.properties
+  if (properties !== undefined && properties !== null) {
+    if (!isObject(properties)) throw badData(`${path}/properties`, 'object', properties)
+    for (const [key, value] of Object.entries(properties)) {
+      if (value !== null && !isScalar(value)) throw badData(`${path}/properties/${key}`, 'string', value)
+    }
+  }
+  return context
+}
 
 /**
  * Unleash 8.2's context: its known fields stay at the top (numbers and booleans as strings, other
  * kinds and falsy values dropped), every other key goes into `properties`, `remoteAddress`
- * defaults to the caller's address, and the environment is the token's.
+ * defaults to the caller's address, and a missing `appName` is `frontend-api` and a missing
+ * `environment` is `default`, as Unleash's frontend API evaluates. (Which flags are evaluated is
+ * the token's environment's alone: the context's `environment` is only a value for constraints.)
  */
-export function frontendContext(raw: Record<string, unknown>, clientAddress: string | undefined, environment: string, appName: string): Context {
+export function frontendContext(raw: Record<string, unknown>, clientAddress: string | undefined): Context {
   const scalar: Record<string, unknown> = {}
   for (const [key, value] of Object.entries(raw)) {
     scalar[key] = typeof value === 'number' || typeof value === 'boolean' ? String(value) : value
@@ -210,8 +245,13 @@ export function frontendContext(raw: Record<string, unknown>, clientAddress: str
     scalar.properties = { currentTime: scalar.currentTime, ...(isObject(scalar.properties) ? scalar.properties : {}) }
     delete scalar.currentTime
   }
+  if (isObject(scalar.properties)) {
+    const properties: Record<string, unknown> = {}
+    for (const [key, value] of Object.entries(scalar.properties)) properties[key] = typeof value === 'number' || typeof value === 'boolean' ? String(value) : value
+    scalar.properties = properties
+  }
   const context = normalizeContext(scalar, clientAddress)
-  context.environment = environment
-  context.appName ??= appName
+  context.environment ??= 'default'
+  context.appName ??= 'frontend-api'
   return context
 }

@@ -69,7 +69,11 @@ export function createRequestHandler(options: RequestHandlerOptions): EventHandl
         res.destroy()
         return
       }
-      if (options.frontendCorsHeaders && isFrontendPath(routed)) applyCors(res, options.frontendCorsHeaders(req.headers.origin))
+      if (options.frontendCorsHeaders && isFrontendPath(routed)) {
+        applyCors(res, options.frontendCorsHeaders(req.headers.origin))
+        // Unleash's compression middleware varies every answer by Accept-Encoding, errors too.
+        res.setHeader('Vary', 'Origin, Accept-Encoding')
+      }
       else if (!isWithoutCors(routed)) applyCors(res, corsHeaders(req.headers.origin))
       // Refused before its body was read (404, 503, 401, 415): close rather than drain the body.
       if (hasBody(req) && !req.readableDidRead) res.setHeader('connection', 'close')

@@ -21,6 +21,13 @@ export interface FlagSet {
   readonly loadedAt: number
   /** Compiled from this payload only, and never loaded again. */
   readonly engine: Engine
+  /**
+   * The engine Unleash 8.2's frontend API evaluates with: only the flags enabled in the
+   * environment, so a dependency on a disabled parent fails even when it asks for the parent to be
+   * disabled (Unleash's frontend cache holds enabled flags only). The same engine when no flag
+   * depends on a disabled one; made on first use.
+   */
+  readonly frontendEngine: Engine
   /** `/proxy` bodies; its fragments are this payload's toggles. */
   readonly serializer: ToggleSerializer
   /** Flags whose definition has an `impressionData` key (the old proxy omits it otherwise). */
@@ -61,12 +68,17 @@ export function createFlagSet(input: FlagSetInput, options: FlagSetOptions): Fla
   const state: ClientFeaturesPayload<StoredFeature, StoredSegment> = engine.getState()
   const impressionData: ReadonlySet<string> = new Set(state.features.filter((f) => Object.prototype.hasOwnProperty.call(f, 'impressionData')).map((f) => f.name))
   let serverSide: FlagSet['serverSide'] | undefined
+  let frontendEngine: Engine | undefined
   return Object.freeze({
     source: input.source,
     revision: input.revision,
     etag: input.etag,
     loadedAt: input.loadedAt,
     engine,
+    get frontendEngine() {
+      frontendEngine ??= enabledOnly(state, engine, options.newEngine)
+      return frontendEngine
+    },
     serializer: createToggleSerializer((name) => impressionData.has(name)),
     impressionData,
     countedVariants: knownFlags(state),
@@ -81,6 +93,17 @@ export function createFlagSet(input: FlagSetInput, options: FlagSetOptions): Fla
     responseCache: options.responseCacheSize > 0 ? createResponseCache(options.responseCacheSize) : undefined,
     warnings: Object.freeze(warnings),
   })
+}
+
+function enabledOnly(state: ClientFeaturesPayload<StoredFeature, StoredSegment>, engine: Engine, newEngine: () => Engine): Engine {
+  const disabled = new Set(state.features.filter((f) => f.enabled !== true).map((f) => f.name))
+  const dependsOnDisabled = state.features.some(
+    (f) => f.enabled === true && Array.isArray(f.dependencies) && f.dependencies.some((d) => d !== null && typeof d === 'object' && disabled.has((d as { feature?: unknown }).feature as string)),
+  )
+  if (!dependsOnDisabled) return engine
+  const enabled = newEngine()
+  enabled.load({ ...state, features: state.features.filter((f) => f.enabled === true) })
+  return enabled
 }
 
 /** The engine's rule: a payload with an `events` array is a delta. */

@@ -5,6 +5,12 @@
 /** What a token is allowed to do here: fetch flag definitions, or evaluate them in the proxy. */
 export type TokenType = 'client' | 'frontend'
 
+/**
+ * A token the upstream knows: a client or frontend token, or an admin token, which no route
+ * admits (it is known only so it is refused as the wrong type, 403, as Unleash 8.2 does).
+ */
+export type KnownTokenType = TokenType | 'admin'
+
 /** An environment and the projects a token sees (`['*']`: all). */
 export interface TokenScope {
   environment: string
@@ -15,7 +21,7 @@ export interface TokenScope {
 /** A token the upstream said is valid. */
 export interface KnownToken extends TokenScope {
   secret: string
-  type: TokenType
+  type: KnownTokenType
 }
 
 /** The longest secret read from a header; longer ones are refused without asking anyone. */

@@ -6,7 +6,7 @@
 // `maxWaiting` are turned away (busy) instead of queued. Known tokens are asked about again every
 // `revalidateMs`, so a token revoked upstream stops working within that time.
 import type { Logger } from '../logger.js'
-import { type KnownToken, normalizeProjects, type TokenType } from './api-token.js'
+import { type KnownToken, type KnownTokenType, normalizeProjects } from './api-token.js'
 
 /** The upstream's answer for some secrets: the valid ones, or a failure (nothing decided). */
 export type ValidateTokens = (secrets: readonly string[]) => Promise<KnownToken[]>
@@ -214,6 +214,6 @@ export function createTokenRegistry(options: TokenRegistryOptions): TokenRegistr
   }
 }
 
-function isServed(type: string): type is TokenType {
-  return type === 'client' || type === 'frontend'
+function isServed(type: string): type is KnownTokenType {
+  return type === 'client' || type === 'frontend' || type === 'admin'
 }

@@ -1,7 +1,8 @@
 // Reads the upstream's answer to POST /edge/validate (Unleash 8.2, Edge, a Vexil service or
 // another Vexil proxy): `{ tokens: [{ token, type, projects, environment }] }`. Edge's `backend`
-// is a client token; admin and unknown types are never served. Anything but a 200 with that
-// shape is a failure (the tokens asked about stay undecided).
+// is a client token; an admin token is kept as such (every route refuses it, 403); other types
+// are dropped. Anything but a 200 with that shape is a failure (the tokens asked about stay
+// undecided). Admin tokens have environment `*`.
 import type { HttpResponse } from '../sync/http-client.js'
 import type { KnownToken } from './api-token.js'
 
@@ -19,8 +20,8 @@ export function readValidatedTokens(res: HttpResponse): KnownToken[] {
   for (const entry of list) {
     if (entry === null || typeof entry !== 'object') continue
     const { token, type, projects, environment } = entry as Record<string, unknown>
-    const kind = type === 'client' || type === 'backend' ? 'client' : type === 'frontend' ? 'frontend' : undefined
-    if (typeof token !== 'string' || !kind || typeof environment !== 'string' || environment === '' || environment === '*') continue
+    const kind = type === 'client' || type === 'backend' ? 'client' : type === 'frontend' ? 'frontend' : type === 'admin' ? 'admin' : undefined
+    if (typeof token !== 'string' || !kind || typeof environment !== 'string' || environment === '' || (environment === '*' && kind !== 'admin')) continue
     const projectList = Array.isArray(projects) ? projects.filter((p): p is string => typeof p === 'string') : []
     if (projectList.length === 0) continue
     tokens.push({ secret: token, type: kind, environment, projects: projectList })
