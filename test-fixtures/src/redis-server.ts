@@ -6,6 +6,8 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs'
 import { createConnection } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { isCI } from './ci.ts'
+import { assertRunning, superviseChild } from './supervised-child.ts'
 import { freePort } from './ports.ts'
 
 const CANDIDATES = [process.env.REDIS_SERVER_PATH, '/usr/bin/redis-server', '/usr/local/bin/redis-server'].filter(Boolean) as string[]
@@ -60,28 +62,19 @@ async function launch(bin: string, port: number): Promise<RedisServer> {
     cwd: dir,
     stdio: ['ignore', 'pipe', 'pipe'],
   })
-  let output = ''
-  child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()))
-  child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()))
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()))
-  let stopped: Promise<void> | undefined
-  const stop = (): Promise<void> => {
-    stopped ??= terminate(child, exited).finally(() => rmSync(dir, { recursive: true, force: true }))
-    return stopped
-  }
-  try {
-    await waitForPong(port, child)
-  } catch (error) {
-    await stop()
-    throw new Error(`redis-server on port ${port} did not start: ${(error as Error).message}\n${output}`)
-  }
+  const { stop } = await superviseChild(child, {
+    name: `redis-server on port ${port}`,
+    ready: () => waitForPong(port, child),
+    stopTimeoutMs: STOP_TIMEOUT_MS,
+    afterStop: () => rmSync(dir, { recursive: true, force: true }),
+  })
   return { url: `redis://127.0.0.1:${port}`, port, stop }
 }
 
 async function waitForPong(port: number, child: ChildProcess): Promise<void> {
   const deadline = Date.now() + READY_TIMEOUT_MS
   while (Date.now() < deadline) {
-    if (child.exitCode !== null || child.signalCode !== null) throw new Error(`exited with ${child.exitCode ?? child.signalCode}`)
+    assertRunning(child)
     if (await ping(port)) return
     await new Promise((resolve) => setTimeout(resolve, 50))
   }
@@ -105,18 +98,4 @@ function ping(port: number): Promise<boolean> {
       if (reply.includes('\r\n')) done(reply.startsWith('+PONG'))
     })
   })
-}
-
-async function terminate(child: ChildProcess, exited: Promise<void>): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return
-  child.kill('SIGTERM')
-  const timer = setTimeout(() => child.kill('SIGKILL'), STOP_TIMEOUT_MS)
-  await exited
-  clearTimeout(timer)
-}
-
-
-function isCI(): boolean {
-  const ci = process.env.CI
-  return ci !== undefined && ci !== '' && ci !== '0' && ci !== 'false'
 }

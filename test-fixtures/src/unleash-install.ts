@@ -5,6 +5,7 @@
 import { existsSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
+import { isCI } from './ci.ts'
 import { postgresBinDir } from './unleash-postgres.ts'
 
 export const UNLEASH_SERVER_VERSION = '8.2.0'
@@ -52,9 +53,4 @@ export function unleashServerAvailable(): boolean {
   const missing = unleashServerMissing()
   if (missing && isCI()) throw new Error(`Unleash server required under CI: ${missing}`)
   return missing === undefined
-}
-
-function isCI(): boolean {
-  const ci = process.env.CI
-  return ci !== undefined && ci !== '' && ci !== '0' && ci !== 'false'
 }

@@ -2,6 +2,7 @@
 // 127.0.0.1 with its version check and telemetry off (nothing leaves the machine), ready once
 // /health answers 200 (migrations of a fresh database included).
 import { type ChildProcess, spawn } from 'node:child_process'
+import { assertRunning, superviseChild } from './supervised-child.ts'
 import { rawRequest } from './raw-request.ts'
 import { UNLEASH_SERVER_PREFIX, type UnleashInstall } from './unleash-install.ts'
 import type { Postgres } from './unleash-postgres.ts'
@@ -78,32 +79,19 @@ export async function launchUnleash(install: UnleashInstall, settings: LaunchSet
       }),
     },
   })
-  let output = ''
-  const collect = (chunk: Buffer) => {
-    output += chunk.toString()
-    if (output.length > LOG_LIMIT) output = output.slice(-LOG_LIMIT)
-  }
-  child.stdout?.on('data', collect)
-  child.stderr?.on('data', collect)
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()))
-  let stopped: Promise<void> | undefined
-  const stop = (): Promise<void> => {
-    stopped ??= terminate(child, exited)
-    return stopped
-  }
-  try {
-    await waitForHealth(port, child)
-  } catch (error) {
-    await stop()
-    throw new Error(`unleash-server on port ${port} did not start: ${(error as Error).message}\n${output}`)
-  }
-  return { child, logs: () => output, stop }
+  const { logs, stop } = await superviseChild(child, {
+    name: `unleash-server on port ${port}`,
+    ready: () => waitForHealth(port, child),
+    stopTimeoutMs: STOP_TIMEOUT_MS,
+    logLimit: LOG_LIMIT,
+  })
+  return { child, logs, stop }
 }
 
 async function waitForHealth(port: number, child: ChildProcess): Promise<void> {
   const deadline = Date.now() + READY_TIMEOUT_MS
   while (Date.now() < deadline) {
-    if (child.exitCode !== null || child.signalCode !== null) throw new Error(`exited with ${child.exitCode ?? child.signalCode}`)
+    assertRunning(child)
     const status = await rawRequest(`http://127.0.0.1:${port}`, 'GET', '/health').then((r) => r.status, () => 0)
     if (status === 200) return
     await new Promise((resolve) => setTimeout(resolve, 200))
@@ -111,10 +99,3 @@ async function waitForHealth(port: number, child: ChildProcess): Promise<void> {
   throw new Error(`/health did not answer 200 within ${READY_TIMEOUT_MS} ms`)
 }
 
-async function terminate(child: ChildProcess, exited: Promise<void>): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return
-  child.kill('SIGTERM')
-  const timer = setTimeout(() => child.kill('SIGKILL'), STOP_TIMEOUT_MS)
-  await exited
-  clearTimeout(timer)
-}
