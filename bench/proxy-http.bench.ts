@@ -51,6 +51,33 @@ export function runWrk(url: string, script: string, seconds = DURATION_S): WrkRe
   return { rps, p99Ms: p99, non2xx }
 }
 
+/**
+ * A wrk script where every request is a new user: it cycles through request templates and puts a
+ * number never used before (a random start, then +1) for `__N__` (in userId, sessionId and a
+ * property value), so no answer can come from the response cache.
+ */
+function newUserWrkScript(requests: Array<{ method: 'GET' | 'POST'; path: string; body?: string }>, authorization = CLIENT_KEY): string {
+  const lua = (s: string) => JSON.stringify(s)
+  const entries = requests.map((r) => `{${lua(r.method)}, ${lua(r.path)}, ${r.body === undefined ? 'nil' : lua(r.body)}}`).join(',\n')
+  return `local specs = {\n${entries}\n}
+local counter = 0
+local headers = { ["Authorization"] = ${lua(authorization)} }
+local json = { ["Authorization"] = ${lua(authorization)}, ["Content-Type"] = "application/json" }
+init = function(args)
+  math.randomseed(os.time() + os.clock() * 1000000)
+  counter = math.random(1, 1000000) * 1000000
+end
+request = function()
+  counter = counter + 1
+  local s = specs[(counter % #specs) + 1]
+  local n = tostring(counter)
+  local path = string.gsub(s[2], "__N__", n)
+  if s[3] == nil then return wrk.format(s[1], path, headers) end
+  return wrk.format(s[1], path, json, (string.gsub(s[3], "__N__", n)))
+end
+`
+}
+
 /** A wrk script cycling through pre-formatted requests (formatting per request would make wrk the bottleneck). */
 function wrkScript(requests: Array<{ method: 'GET' | 'POST'; path: string; body?: string }>, authorization = CLIENT_KEY): string {
   const lua = (s: string) => JSON.stringify(s)
@@ -111,6 +138,20 @@ export async function runProxyHttpBench(): Promise<BudgetRow[]> {
     const scripts = { GET: join(dir, 'get.lua'), POST: join(dir, 'post.lua') }
     writeFileSync(scripts.GET, wrkScript(get))
     writeFileSync(scripts.POST, wrkScript(post))
+    // Every request a new user: the same contexts with a userId, sessionId and email never seen before.
+    const fresh = contexts.map((c) => ({ ...c, userId: 'user-__N__', sessionId: '__N__', properties: { ...c.properties, email: `person__N__@${String(c.properties?.email ?? '').split('@')[1] ?? 'example.com'}` } }))
+    const newUserScripts = { GET: join(dir, 'new-get.lua'), POST: join(dir, 'new-post.lua') }
+    writeFileSync(
+      newUserScripts.GET,
+      newUserWrkScript(
+        fresh.map((c) => {
+          const query = new URLSearchParams({ appName: c.appName!, userId: c.userId, sessionId: c.sessionId })
+          for (const [key, value] of Object.entries(c.properties ?? {})) query.append(`properties[${key}]`, String(value))
+          return { method: 'GET' as const, path: `/proxy?${query}` }
+        }),
+      ),
+    )
+    writeFileSync(newUserScripts.POST, newUserWrkScript(fresh.map((context) => ({ method: 'POST' as const, path: '/proxy', body: JSON.stringify({ context }) }))))
     // The same contexts on the frontend API, with a frontend token (Unleash 8.2's answer shape).
     const frontendScripts = { GET: join(dir, 'frontend-get.lua'), POST: join(dir, 'frontend-post.lua') }
     writeFileSync(frontendScripts.GET, wrkScript(get.map((r) => ({ ...r, path: r.path.replace(/^\/proxy/, '/api/frontend') })), FRONTEND_TOKEN))
@@ -136,6 +177,7 @@ export async function runProxyHttpBench(): Promise<BudgetRow[]> {
       floor: { start: () => startServer('floor.mjs', [String(port), bodyFile]), rounds: ROUNDS },
       vexil: { start: () => startServer('vexil.mjs', [String(port), payloadFile, '10000']), rounds: ROUNDS },
       'vexil, response cache off': { start: () => startServer('vexil.mjs', [String(port), payloadFile, '0']), rounds: REFERENCE_ROUNDS },
+      'vexil, every request a new user': { start: () => startServer('vexil.mjs', [String(port), payloadFile, '10000']), rounds: ROUNDS, scripts: newUserScripts },
       'vexil /api/frontend': { start: () => startServer('vexil.mjs', [String(port), payloadFile, '10000']), rounds: REFERENCE_ROUNDS, scripts: frontendScripts },
       'vexil /api/frontend, response cache off': { start: () => startServer('vexil.mjs', [String(port), payloadFile, '0']), rounds: REFERENCE_ROUNDS, scripts: frontendScripts },
       'h3 v1, fixed body': { start: () => startServer('h3-trivial.mjs', [String(port), bodyFile, 'v1']), rounds: REFERENCE_ROUNDS },
@@ -176,6 +218,9 @@ export async function runProxyHttpBench(): Promise<BudgetRow[]> {
         { metric: `${method} /proxy: Vexil p99 latency`, value: median(results.vexil![method].map((r) => r.p99Ms)), unit: 'ms', kind: 'max', limit: 10, absolute: true },
         { metric: `${method} /proxy: non-2xx answers`, value: errors, unit: '', kind: 'max', limit: 0, absolute: false },
         { metric: `${method} /proxy: response cache off, share of the floor (reference)`, value: share('vexil, response cache off', method), unit: '%', kind: 'min', limit: 0, absolute: false },
+        // Real traffic from many users: no request repeats, so the response cache cannot answer.
+        { metric: `${method} /proxy, every request a new user: share of the floor (median of ${ROUNDS} rounds)`, value: share('vexil, every request a new user', method), unit: '%', kind: 'min', limit: 50, absolute: false, noisyInCI: true },
+        { metric: `${method} /proxy, every request a new user: p99 latency`, value: median(results['vexil, every request a new user']![method].map((r) => r.p99Ms)), unit: 'ms', kind: 'max', limit: 10, absolute: true },
         { metric: `${method} /api/frontend: share of the floor (reference)`, value: share('vexil /api/frontend', method), unit: '%', kind: 'min', limit: 0, absolute: false },
         { metric: `${method} /api/frontend: response cache off, share of the floor (reference)`, value: share('vexil /api/frontend, response cache off', method), unit: '%', kind: 'min', limit: 0, absolute: false },
         {

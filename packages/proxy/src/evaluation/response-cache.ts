@@ -3,7 +3,9 @@
 // the engine says it depended on nothing but the request (no randomness, no custom strategy)
 // and, when it read the clock, only until the next DATE constraint instant. Each flag set has its
 // own cache (scope/flag-set.ts), so an answer never outlives its payload. Eviction is first-in
-// first-out, bounded by entries.
+// first-out, bounded by entries. An answer is admitted on its key's second sight: traffic that
+// never repeats (every request a new user) costs a set lookup, not an insert and an eviction, and
+// cannot push out the answers that do repeat.
 import type { CorsHeaders } from '../http/cors.js'
 
 export interface CachedResponse {
@@ -34,6 +36,8 @@ export interface ResponseCache {
 
 export function createResponseCache(maxEntries: number): ResponseCache {
   const entries = new Map<string, CachedResponse>()
+  /** Keys seen once and not admitted yet, oldest first (as many as the cache holds answers). */
+  const seenOnce = new Set<string>()
   let bytes = 0
   const remove = (key: string, entry: CachedResponse) => {
     entries.delete(key)
@@ -51,6 +55,11 @@ export function createResponseCache(maxEntries: number): ResponseCache {
     },
     set(key, response) {
       if (maxEntries <= 0 || response.body.length > MAX_BODY_BYTES || entries.has(key)) return
+      if (!seenOnce.delete(key)) {
+        seenOnce.add(key)
+        if (seenOnce.size > maxEntries) seenOnce.delete(seenOnce.values().next().value!)
+        return
+      }
       while (entries.size > 0 && (entries.size >= maxEntries || bytes + response.body.length > MAX_TOTAL_BYTES)) {
         const [oldest, entry] = entries.entries().next().value!
         remove(oldest, entry)
