@@ -22,11 +22,12 @@ const FRONTEND_TOKEN = '*:development.bench-frontend'
 
 export interface WrkResult {
   rps: number
+  p50Ms: number
   p99Ms: number
   non2xx: number
 }
 
-function wrkAvailable(): boolean {
+export function wrkAvailable(): boolean {
   try {
     execFileSync('wrk', ['--version'], { stdio: 'ignore' })
     return true
@@ -43,12 +44,13 @@ function parseDuration(text: string): number {
   return match[2] === 'us' ? value / 1000 : match[2] === 's' ? value * 1000 : value
 }
 
-export function runWrk(url: string, script: string, seconds = DURATION_S): WrkResult {
-  const out = execFileSync('wrk', ['-t1', `-c${CONNECTIONS}`, `-d${seconds}s`, '--latency', '-s', script, url], { encoding: 'utf8' })
+export function runWrk(url: string, script: string, seconds = DURATION_S, connections = CONNECTIONS): WrkResult {
+  const out = execFileSync('wrk', ['-t1', `-c${connections}`, `-d${seconds}s`, '--latency', '-s', script, url], { encoding: 'utf8' })
   const rps = Number(/Requests\/sec:\s+([\d.]+)/.exec(out)?.[1])
   const p99 = parseDuration(/\s99%\s+(\S+)/.exec(out)?.[1] ?? '')
+  const p50 = parseDuration(/\s50%\s+(\S+)/.exec(out)?.[1] ?? '')
   const non2xx = Number(/Non-2xx or 3xx responses:\s+(\d+)/.exec(out)?.[1] ?? 0)
-  return { rps, p99Ms: p99, non2xx }
+  return { rps, p50Ms: p50, p99Ms: p99, non2xx }
 }
 
 /**
@@ -56,7 +58,7 @@ export function runWrk(url: string, script: string, seconds = DURATION_S): WrkRe
  * number never used before (a random start, then +1) for `__N__` (in userId, sessionId and a
  * property value), so no answer can come from the response cache.
  */
-function newUserWrkScript(requests: Array<{ method: 'GET' | 'POST'; path: string; body?: string }>, authorization = CLIENT_KEY): string {
+export function newUserWrkScript(requests: Array<{ method: 'GET' | 'POST'; path: string; body?: string }>, authorization = CLIENT_KEY): string {
   const lua = (s: string) => JSON.stringify(s)
   const entries = requests.map((r) => `{${lua(r.method)}, ${lua(r.path)}, ${r.body === undefined ? 'nil' : lua(r.body)}}`).join(',\n')
   return `local specs = {\n${entries}\n}
@@ -99,7 +101,7 @@ end
 `
 }
 
-async function startServer(script: string, args: string[]): Promise<ChildProcess> {
+export async function startServer(script: string, args: string[]): Promise<ChildProcess> {
   const child = fork(join(here, 'servers', script), args, { stdio: ['ignore', 'ignore', 'inherit', 'ipc'] })
   await new Promise<void>((resolve, reject) => {
     child.once('message', () => resolve())
@@ -108,7 +110,7 @@ async function startServer(script: string, args: string[]): Promise<ChildProcess
   return child
 }
 
-async function stopServer(child: ChildProcess): Promise<void> {
+export async function stopServer(child: ChildProcess): Promise<void> {
   if (child.exitCode !== null) return
   await new Promise((resolve) => {
     child.once('exit', resolve)

@@ -4,11 +4,13 @@ import { type BudgetRow, inCI, report } from './budget.js'
 import { runEngineBench } from './engine.bench.js'
 import { runInsightsBench } from './insights.bench.js'
 import { runProxyHttpBench } from './proxy-http.bench.js'
+import { runProxyLargeBench } from './proxy-large.bench.js'
 
 const groups: Record<string, { title: string; run: () => Promise<BudgetRow[]> }> = {
   engine: { title: 'Engine (tinybench)', run: runEngineBench },
   insights: { title: 'Insights (tinybench, PGlite in memory)', run: runInsightsBench },
   proxy: { title: 'Proxy HTTP (wrk, 32 connections)', run: runProxyHttpBench },
+  large: { title: 'Proxy with 10k flags (wrk, every request a new user)', run: runProxyLargeBench },
 }
 
 const selected = process.argv.slice(2).filter((arg) => arg in groups)
