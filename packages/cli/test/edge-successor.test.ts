@@ -21,6 +21,7 @@ import { chromiumAvailable, launchChromium, type LaunchedBrowser } from '@vexil/
 import { tempDir } from '@vexil/test-fixtures/temp-dir.ts'
 import { waitFor } from '@vexil/test-fixtures/wait-for.ts'
 import { type CountingForwarder, startCountingForwarder } from './helpers/counting-forwarder.js'
+import { serviceAdmin } from './helpers/service-admin.js'
 
 const ADMIN = '*:*.edge-successor-admin-secret-0123456789abcdef'
 const LEGACY_KEY = 'edge-successor-legacy-client-key'
@@ -65,17 +66,8 @@ let forwarder: CountingForwarder
 let main: EdgeProxy
 const stopAfter: Array<() => Promise<void> | void> = []
 
-/** Calls the service's admin API; fails the test on a non-2xx answer. */
-async function admin(method: string, path: string, body?: unknown): Promise<any> {
-  const response = await fetch(`${service.url}${path}`, {
-    method,
-    headers: { authorization: ADMIN, 'content-type': 'application/json' },
-    ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
-  })
-  const text = await response.text()
-  expect(response.status, `${method} ${path}: ${text}`).toBeLessThan(300)
-  return text ? JSON.parse(text) : undefined
-}
+/** Calls the admin API with the admin token; fails the test on a non-2xx answer. */
+const admin = serviceAdmin(() => service.url, ADMIN)
 
 interface Token {
   id: number

@@ -5,22 +5,14 @@ import { type RunningService, silentLogger, startService } from '@vexil/service'
 import { tempDir } from '@vexil/test-fixtures/temp-dir.ts'
 import { waitFor } from '@vexil/test-fixtures/wait-for.ts'
 import { PROXY_CLIENT_KEY, SERVER_SIDE_TOKEN, startVexilProxy } from './helpers/vexil-proxy.js'
+import { serviceAdmin } from './helpers/service-admin.js'
 
 const ADMIN = '*:*.behind-proxy-admin-secret-0123456789abcdef'
 const data = tempDir('behind-proxy')
 let service: RunningService
 
 /** Calls the admin API with the admin token; fails the test on a non-2xx answer. */
-async function admin(method: string, path: string, body?: unknown): Promise<any> {
-  const response = await fetch(`${service.url}${path}`, {
-    method,
-    headers: { authorization: ADMIN, 'content-type': 'application/json' },
-    ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
-  })
-  const text = await response.text()
-  expect(response.status, `${method} ${path}: ${text}`).toBeLessThan(300)
-  return text ? JSON.parse(text) : undefined
-}
+const admin = serviceAdmin(() => service.url, ADMIN)
 
 beforeAll(async () => {
   service = await startService({

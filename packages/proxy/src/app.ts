@@ -127,6 +127,7 @@ export function createProxyApp(options: ProxyAppOptions): ProxyApp {
     flagCount: () => (flags.current?.engine.size ?? 0) + scopes.syncs.reduce((sum, sync) => sum + (sync.flags.current?.engine.size ?? 0), 0),
   })
   const corsHeaders = compileCorsHeaders(config.cors)
+  const frontendCorsHeaders = compileFrontendCors(config.cors.origin)
   const clientAddress = compileClientAddress(config.trustProxy)
   const ready = () => (scope ? flags.current !== undefined : true) && scopes.syncs.every((sync) => sync.flags.current !== undefined)
   const oldProxyRoutes: RouteDeclaration[] = scope
@@ -152,7 +153,7 @@ export function createProxyApp(options: ProxyAppOptions): ProxyApp {
       permits: compileAccessCheck(config.clientKeys, config.serverSideTokens),
       currentFlags: () => flags.current,
       corsHeaders,
-      frontendCorsHeaders: compileFrontendCors(config.cors.origin),
+      frontendCorsHeaders,
       tokenGate: createTokenGate(tokens, scopes),
       instrument: options.instrumentRoute,
     },
@@ -172,7 +173,7 @@ export function createProxyApp(options: ProxyAppOptions): ProxyApp {
     : undefined
   const app = createApp()
   app.use(
-    createRequestHandler({ router: router.handler, basePath: config.proxyBasePath, cors: config.cors, corsHeaders, frontendCorsHeaders: compileFrontendCors(config.cors.origin), logger }),
+    createRequestHandler({ router: router.handler, basePath: config.proxyBasePath, cors: config.cors, corsHeaders, frontendCorsHeaders, logger }),
   )
 
   return {

@@ -3,13 +3,13 @@
 // same way. The query string is parsed with `qs`, as Express's extended parser did.
 import qs from 'qs'
 import type { Context } from '@vexil/engine'
+import { isObject } from '../http/body.js'
 import { ProxyError, validationError } from '../http/errors.js'
 
 const KNOWN_FIELDS = ['appName', 'environment', 'userId', 'sessionId', 'remoteAddress', 'currentTime'] as const
 const QUERY_STRING_FIELDS = ['appName', 'userId', 'sessionId', 'remoteAddress', 'currentTime'] as const
 const BODY_STRING_FIELDS = ['appName', 'environment', 'userId', 'sessionId', 'remoteAddress'] as const
 
-const isObject = (value: unknown): value is Record<string, unknown> => value !== null && typeof value === 'object' && !Array.isArray(value)
 
 export function parseQuery(search: string): Record<string, unknown> {
   // plainObjects: null-prototype objects, so `?__proto__[x]=1` can never reach a prototype.

@@ -8,6 +8,13 @@ import { ProxyError } from './errors.js'
 
 export const BODY_LIMIT_BYTES = 100 * 1024
 
+/** A JSON object (not null, not an array). */
+export const isObject = (value: unknown): value is Record<string, unknown> => value !== null && typeof value === 'object' && !Array.isArray(value)
+
+/** RFC 3339 date-time, as the schemas' `format: date-time` (the old proxy's ajv and Unleash's) read it. */
+const DATE_TIME = /^\d{4}-\d{2}-\d{2}[Tt ]\d{2}:\d{2}:\d{2}(\.\d+)?([Zz]|[+-]\d{2}:\d{2})$/
+export const isDateTime = (value: unknown): value is string => typeof value === 'string' && DATE_TIME.test(value) && !Number.isNaN(Date.parse(value))
+
 export function hasBody(req: IncomingMessage): boolean {
   const length = req.headers['content-length']
   return req.headers['transfer-encoding'] !== undefined || (length !== undefined && length !== '0')

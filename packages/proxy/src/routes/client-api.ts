@@ -6,10 +6,12 @@
 import { createHash } from 'node:crypto'
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { ClientFeaturesPayload, StoredFeature, StoredSegment } from '@vexil/engine'
+import { isObject } from '../http/body.js'
 import { ProxyError } from '../http/errors.js'
 import { matchesIfNoneMatch } from '../http/etag.js'
 import { type Body, JSON_CONTENT_TYPE, sendBody } from '../http/respond.js'
 import type { RouteCall, RouteDeclaration } from '../routing/route-declaration.js'
+import { flagNameOf } from '../routing/route-path.js'
 import type { FlagSet } from '../scope/flag-set.js'
 import type { KnownToken } from '../tokens/api-token.js'
 import { readJson, validateMetrics, validateRegistration } from './client-metrics.js'
@@ -55,11 +57,14 @@ function featuresBody(flags: FlagSet, token: KnownToken, search: string): Body &
     query: { projects: token.projects, environment: token.environment, inlineSegmentConstraints: false, ...(namePrefix !== undefined ? { namePrefix } : {}) },
   }
   const text = JSON.stringify(payload)
-  const made = { text, etag: `"${createHash('sha1').update(text).digest('base64url')}"` }
+  const made = { text, etag: strongEtag(text) }
   if (forSet.size >= MAX_BODIES_PER_SET) forSet.delete(forSet.keys().next().value as string)
   forSet.set(search, made)
   return made
 }
+
+/** A strong ETag over a body's text: the client API's ETags are strong, as Unleash's. */
+const strongEtag = (text: string) => `"${createHash('sha1').update(text).digest('base64url')}"`
 
 function sendJson(req: IncomingMessage, res: ServerResponse, method: string, body: Body & { etag: string }): void {
   res.setHeader('content-type', JSON_CONTENT_TYPE)
@@ -79,19 +84,11 @@ function handleFeatures({ req, res, method, search, flags, caller }: RouteCall):
 }
 
 function handleFeature({ req, res, method, flags }: RouteCall): void {
-  const url = req.url ?? '/'
-  const path = url.split('?')[0]!
-  const marker = path.toLowerCase().lastIndexOf('/features/')
-  let name = ''
-  try {
-    name = decodeURIComponent(path.slice(marker + '/features/'.length).replace(/\/$/, ''))
-  } catch {
-    name = ''
-  }
-  const feature = name === '' || marker === -1 ? undefined : flags!.engine.getState().features.find((f) => f.name === name)
-  if (!feature) throw new ProxyError('API_NOT_FOUND', `No flag named "${name}" for this token`)
+  const name = flagNameOf(req.url ?? '/')
+  const feature = name === undefined ? undefined : flags!.engine.getState().features.find((f) => f.name === name)
+  if (!feature) throw new ProxyError('API_NOT_FOUND', `No flag named "${name ?? ''}" for this token`)
   const text = JSON.stringify(feature)
-  sendJson(req, res, method, { text, etag: `"${createHash('sha1').update(text).digest('base64url')}"` })
+  sendJson(req, res, method, { text, etag: strongEtag(text) })
 }
 
 // --- Metrics and registration ---
@@ -107,8 +104,6 @@ async function handleMetrics(call: RouteCall): Promise<void> {
   call.caller!.view.usage.merge(toggles)
   accepted(call.res)
 }
-
-const isObject = (value: unknown): value is Record<string, unknown> => value !== null && typeof value === 'object' && !Array.isArray(value)
 
 /** Edge's bulk form: `{ applications, metrics: [{ featureName, environment, yes, no, variants }] }`; other environments' rows are dropped, as Edge does. */
 async function handleBulkMetrics(call: RouteCall): Promise<void> {

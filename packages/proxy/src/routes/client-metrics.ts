@@ -4,7 +4,7 @@
 // schemas (first error, same shape). Posted counts are merged into the proxy's own metrics;
 // registrations are accepted and not forwarded.
 import type { IncomingMessage } from 'node:http'
-import { assertJsonContentType, hasBody, parseStrictJson } from '../http/body.js'
+import { assertJsonContentType, hasBody, isDateTime, isObject, parseStrictJson } from '../http/body.js'
 import { readBodyText } from '../http/read-body.js'
 import { validationError } from '../http/errors.js'
 import { sendText } from '../http/respond.js'
@@ -12,10 +12,7 @@ import type { Logger } from '../logger.js'
 import type { RouteCall, RouteDeclaration } from '../routing/route-declaration.js'
 import type { UsageAggregator } from '../usage/aggregator.js'
 
-const DATE_TIME = /^\d{4}-\d{2}-\d{2}[Tt ]\d{2}:\d{2}:\d{2}(\.\d+)?([Zz]|[+-]\d{2}:\d{2})$/
 
-const isObject = (value: unknown): value is Record<string, unknown> => value !== null && typeof value === 'object' && !Array.isArray(value)
-const isDateTime = (value: unknown) => typeof value === 'string' && DATE_TIME.test(value) && !Number.isNaN(Date.parse(value))
 
 function required(schema: string, body: Record<string, unknown>, fields: string[], path = '/body'): void {
   for (const field of fields) {

@@ -2,12 +2,12 @@
 // answers them: 200 `OK` (text/plain). Counts go to the caller's scope, whose sync sends them
 // upstream with its client token; a registration is checked and not forwarded (the proxy
 // registers itself with each sync's token).
+import { isObject } from '../http/body.js'
 import { ProxyError } from '../http/errors.js'
 import { sendText } from '../http/respond.js'
 import type { RouteCall } from '../routing/route-declaration.js'
 import { readJson, validateMetrics } from './client-metrics.js'
 
-const isObject = (value: unknown): value is Record<string, unknown> => value !== null && typeof value === 'object' && !Array.isArray(value)
 
 function requireAppName(body: unknown): Record<string, unknown> {
   if (!isObject(body) || typeof body.appName !== 'string' || body.appName === '') {

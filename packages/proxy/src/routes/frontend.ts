@@ -4,13 +4,12 @@
 // 304 for GET/HEAD, its CORS headers), plus what Edge accepts on top: the /api/proxy alias, a flat
 // context in a POST body, /all (unless DISABLE_ALL_ENDPOINT), /features/<name>. The token
 // decides the environment and projects; nothing in the request can widen them.
-import type { IncomingMessage } from 'node:http'
 import { type Context, CustomStrategyError, type EvaluationTrace } from '@vexil/engine'
 import type { ProxyConfig } from '../config/types.js'
 import { normalizeContext, parseQuery } from '../evaluation/context.js'
 import type { CachedResponse } from '../evaluation/response-cache.js'
 import { type AnswerHeaders, sendAnswer } from '../evaluation/send-answer.js'
-import { assertJsonContentType, hasBody, parseStrictJson } from '../http/body.js'
+import { assertJsonContentType, hasBody, isDateTime, isObject, parseStrictJson } from '../http/body.js'
 import type { ClientAddress } from '../http/client-ip.js'
 import { ProxyError } from '../http/errors.js'
 import { weakEtag } from '../http/etag.js'
@@ -19,6 +18,7 @@ import { JSON_CONTENT_TYPE } from '../http/respond.js'
 import type { Logger } from '../logger.js'
 import type { PrometheusExporter } from '../prometheus.js'
 import type { RouteCall, RouteDeclaration } from '../routing/route-declaration.js'
+import { flagNameOf } from '../routing/route-path.js'
 import type { FlagSet } from '../scope/flag-set.js'
 import { handleFrontendMetrics, handleFrontendRegister } from './frontend-metrics.js'
 
@@ -105,29 +105,13 @@ const UNLEASH_HEADERS: AnswerHeaders = {
   notModified: (cors, etag) => [...(cors.vary ? ['Vary', cors.vary] : []), ...cors.pairs, 'Cache-control', 'no-cache', 'ETag', etag],
 }
 
-/** The flag name of `/features/<name>`: one path segment, percent-decoded, case kept. */
-function featureName(req: IncomingMessage): string {
-  const url = req.url ?? '/'
-  const queryAt = url.indexOf('?')
-  const path = queryAt === -1 ? url : url.slice(0, queryAt)
-  const marker = path.toLowerCase().lastIndexOf('/features/')
-  const rest = marker === -1 ? '' : path.slice(marker + '/features/'.length).replace(/\/$/, '')
-  let name: string
-  try {
-    name = decodeURIComponent(rest)
-  } catch {
-    name = ''
-  }
-  if (name === '' || rest.includes('/')) throw new ProxyError('API_NOT_FOUND', 'No flag of that name: give one flag name after /features/')
-  return name
-}
-
 async function handleFrontend(deps: FrontendDependencies, call: RouteCall, selection: Selection): Promise<void> {
   const { req, res } = call
   // The route waits for flags: without a set the router answered 503.
   const flags: FlagSet = call.flags!
   const clientAddress = deps.clientAddress(req.socket.remoteAddress, req.headers['x-forwarded-for'] as string | undefined)
-  const name = selection === 'one' ? featureName(req) : undefined
+  const name = selection === 'one' ? flagNameOf(req.url ?? '/') : undefined
+  if (selection === 'one' && name === undefined) throw new ProxyError('API_NOT_FOUND', 'No flag of that name: give one flag name after /features/')
   let raw = call.method === 'POST' ? '' : call.search
   if (call.method === 'POST' && hasBody(req)) {
     assertJsonContentType(req)
@@ -189,10 +173,7 @@ function postedContext(raw: string): Record<string, unknown> {
   return checkContext(body.context, '/body/context')
 }
 
-const isObject = (value: unknown): value is Record<string, unknown> => value !== null && typeof value === 'object' && !Array.isArray(value)
 const isScalar = (value: unknown) => typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean'
-/** RFC 3339 date-time, as Unleash's schema's `format: date-time`. */
-const DATE_TIME = /^\d{4}-\d{2}-\d{2}[Tt ]\d{2}:\d{2}:\d{2}(\.\d+)?([Zz]|[+-]\d{2}:\d{2})$/
 
 /** Unleash 8.2's 400 for a body its context schema refuses (its `id` is a fresh UUID too). */
 function badData(path: string, expected: string, sent: unknown, format = false): ProxyError {
@@ -212,7 +193,7 @@ function checkContext(context: Record<string, unknown>, path: string): Record<st
     if (value !== undefined && value !== null && !isScalar(value)) throw badData(`${path}/${field}`, 'string', value)
   }
   const time = context.currentTime
-  if (time !== undefined && time !== null && (typeof time !== 'string' || !DATE_TIME.test(time) || Number.isNaN(Date.parse(time)))) {
+  if (time !== undefined && time !== null && !isDateTime(time)) {
     throw badData(`${path}/currentTime`, 'date-time', time, true)
   }
   const properties = context.properties
@@ -233,10 +214,7 @@ function checkContext(context: Record<string, unknown>, path: string): Record<st
  * the token's environment's alone: the context's `environment` is only a value for constraints.)
  */
 export function frontendContext(raw: Record<string, unknown>, clientAddress: string | undefined): Context {
-  const scalar: Record<string, unknown> = {}
-  for (const [key, value] of Object.entries(raw)) {
-    scalar[key] = typeof value === 'number' || typeof value === 'boolean' ? String(value) : value
-  }
+  const scalar = stringifyScalars(raw)
   for (const field of ['appName', 'userId', 'sessionId', 'remoteAddress', 'environment']) {
     if (scalar[field] !== undefined && typeof scalar[field] !== 'string') delete scalar[field]
   }
@@ -245,13 +223,16 @@ export function frontendContext(raw: Record<string, unknown>, clientAddress: str
     scalar.properties = { currentTime: scalar.currentTime, ...(isObject(scalar.properties) ? scalar.properties : {}) }
     delete scalar.currentTime
   }
-  if (isObject(scalar.properties)) {
-    const properties: Record<string, unknown> = {}
-    for (const [key, value] of Object.entries(scalar.properties)) properties[key] = typeof value === 'number' || typeof value === 'boolean' ? String(value) : value
-    scalar.properties = properties
-  }
+  if (isObject(scalar.properties)) scalar.properties = stringifyScalars(scalar.properties)
   const context = normalizeContext(scalar, clientAddress)
   context.environment ??= 'default'
   context.appName ??= 'frontend-api'
   return context
+}
+
+/** A copy with numbers and booleans as strings (Unleash takes `"userId": 7` as `"7"`). */
+function stringifyScalars(values: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = {}
+  for (const [key, value] of Object.entries(values)) out[key] = typeof value === 'number' || typeof value === 'boolean' ? String(value) : value
+  return out
 }

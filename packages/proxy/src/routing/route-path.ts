@@ -12,3 +12,18 @@ export function routePath(rawPath: string, base: string): string | undefined {
   const route = path.slice(prefix.length)
   return route === '' || route.startsWith('/') ? route : undefined
 }
+
+/**
+ * The flag name a `/features/<name>` route was called with: the request's last path segment as
+ * sent (case kept, one trailing slash dropped), percent-decoded as Express decodes a parameter.
+ * The router matched exactly one segment there; undefined when it does not decode or is empty.
+ */
+export function flagNameOf(url: string): string | undefined {
+  const queryAt = url.indexOf('?')
+  const path = (queryAt === -1 ? url : url.slice(0, queryAt)).replace(/\/$/, '')
+  try {
+    return decodeURIComponent(path.slice(path.lastIndexOf('/') + 1)) || undefined
+  } catch {
+    return undefined
+  }
+}

@@ -10,12 +10,12 @@ import { DEFAULT_BACKUP_DIRECTORY } from '../storage/file.js'
 import { createStorageFromConfig } from '../storage/index.js'
 import { legacyBackupPath } from '../storage/legacy-backup.js'
 import type { StorageProvider } from '../storage/types.js'
-import { loadBackup, loadBootstrap } from '../sync/fallbacks.js'
-import { createPoller, type PollerOptions } from '../sync/poller.js'
+import { loadBootstrap } from '../sync/fallbacks.js'
+import type { PollerOptions } from '../sync/poller.js'
 import type { Upstream } from '../sync/upstream.js'
-import { createUsageAggregator, type UsageAggregator } from '../usage/aggregator.js'
-import { createUsageReporter } from '../usage/reporter.js'
-import { createScopeFlags, type ScopeFlags } from './scope-flags.js'
+import type { UsageAggregator } from '../usage/aggregator.js'
+import type { ScopeFlags } from './scope-flags.js'
+import { createScopeSync } from './scope-sync.js'
 
 export interface StaticScopeOptions {
   config: ProxyConfig
@@ -48,38 +48,33 @@ export function createStaticScope(options: StaticScopeOptions): StaticScope {
   const defaultFileStorage = options.storage === undefined && !config.storage.provider && config.storage.kind === 'file' && !config.storage.fileDirectory
   // The old proxy's backup file name used the app name, with "/" replaced.
   const storageKey = config.serviceAppName
-  const flags = createScopeFlags({ newEngine: options.newEngine, responseCacheSize: config.responseCacheSize, logger, storage, storageKey })
-  const usage = createUsageAggregator({ countedVariants: (name) => flags.current?.countedVariants.get(name) })
-  const poller = createPoller({ upstream, flags, logger, refreshInterval: config.refreshInterval, onFetch: options.onFetch })
-  const reporter = createUsageReporter({ upstream, aggregator: usage, logger, interval: config.metricsInterval, jitter: config.metricsJitter })
+  const sync = createScopeSync({ config, logger, upstream, storage, storageKey, newEngine: options.newEngine, onFetch: options.onFetch })
+  const { flags } = sync
   const fallbackOptions = { flags, logger }
   let started: Promise<void> | undefined
 
   return {
     flags,
-    usage,
+    usage: sync.usage,
     storage,
     get lastFetch() {
-      return poller.lastFetch
+      return sync.lastFetch
     },
     start() {
       started ??= (async () => {
         if (config.bootstrap?.data) await loadBootstrap(fallbackOptions, upstream, config.bootstrap)
         if (defaultFileStorage) void warnAboutLegacyBackup(logger, storageKey)
-        const first = poller.start()
+        const first = sync.start()
         // Read in parallel with the first fetch; neither replaces flags the upstream already sent.
-        const backup = storage ? loadBackup(fallbackOptions, storage, storageKey) : Promise.resolve(false)
+        const backup = sync.loadBackup()
         const bootstrap = config.bootstrap?.url ? backup.then(() => loadBootstrap(fallbackOptions, upstream, config.bootstrap!)) : Promise.resolve(false)
-        reporter.start()
         await first
         void bootstrap
       })()
       return started
     },
     async close() {
-      poller.stop()
-      reporter.stop()
-      await reporter.flush()
+      await sync.close()
       await storage?.close?.()
     },
   }

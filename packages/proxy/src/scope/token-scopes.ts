@@ -45,8 +45,6 @@ export interface TokenScopes {
   /** The view a token is answered from; undefined while no source covers its scope (a frontend token without a client token). */
   view(token: KnownToken): ScopeView | undefined
   readonly syncs: readonly TokenSync[]
-  /** Every view made so far, sources included. */
-  readonly views: readonly ScopeView[]
   close(): Promise<void>
 }
 
@@ -103,9 +101,6 @@ export function createTokenScopes(options: TokenScopesOptions): TokenScopes {
     get syncs() {
       return syncs
     },
-    get views() {
-      return [...views.values()]
-    },
     async close() {
       for (const unsubscribe of unsubscribes) unsubscribe()
       await Promise.all(syncs.map((sync) => sync.close()))
@@ -136,7 +131,7 @@ function narrowUsage(usage: UsageAggregator, flags: CurrentFlags): UsageSink {
 const breadth = (scope: TokenScope) => (scope.projects[0] === '*' ? Number.POSITIVE_INFINITY : scope.projects.length)
 
 /** The payload with only the features of `projects` (all for `*`); a feature without a project is left out, as Edge does. */
-export function filterToProjects(payload: ClientFeaturesPayload, projects: readonly string[]): ClientFeaturesPayload {
+function filterToProjects(payload: ClientFeaturesPayload, projects: readonly string[]): ClientFeaturesPayload {
   if (projects[0] === '*') return payload
   const wanted = new Set(projects)
   return { ...payload, features: payload.features.filter((feature) => typeof feature.project === 'string' && wanted.has(feature.project)) }

@@ -6,13 +6,12 @@ import type { Engine } from '@vexil/engine'
 import type { ProxyConfig } from '../config/types.js'
 import type { Logger } from '../logger.js'
 import type { StorageProvider } from '../storage/types.js'
-import { loadBackup } from '../sync/fallbacks.js'
-import { createPoller, type PollerOptions } from '../sync/poller.js'
+import type { PollerOptions } from '../sync/poller.js'
 import type { Upstream } from '../sync/upstream.js'
 import { type KnownToken, scopeKey, type TokenScope } from '../tokens/api-token.js'
-import { createUsageAggregator, type UsageAggregator } from '../usage/aggregator.js'
-import { createUsageReporter } from '../usage/reporter.js'
-import { createScopeFlags, type ScopeFlags } from './scope-flags.js'
+import type { UsageAggregator } from '../usage/aggregator.js'
+import type { ScopeFlags } from './scope-flags.js'
+import { createScopeSync } from './scope-sync.js'
 
 export interface TokenSyncOptions {
   config: ProxyConfig
@@ -49,36 +48,27 @@ export function scopeBackupKey(scope: TokenScope): string {
 }
 
 export function createTokenSync(options: TokenSyncOptions): TokenSync {
-  const { config, logger, token, upstream, storage } = options
+  const { token } = options
   const scope: TokenScope = { environment: token.environment, projects: token.projects }
-  const storageKey = scopeBackupKey(scope)
-  const flags = createScopeFlags({ newEngine: options.newEngine, responseCacheSize: config.responseCacheSize, logger, storage, storageKey, name: scopeName(scope) })
-  const usage = createUsageAggregator({ countedVariants: (name) => flags.current?.countedVariants.get(name) })
-  const poller = createPoller({ upstream, flags, logger, refreshInterval: config.refreshInterval, onFetch: options.onFetch })
-  const reporter = createUsageReporter({ upstream, aggregator: usage, logger, interval: config.metricsInterval, jitter: config.metricsJitter })
+  const sync = createScopeSync({ ...options, storageKey: scopeBackupKey(scope), name: scopeName(scope) })
   let started: Promise<void> | undefined
 
   return {
     scope,
     key: scopeKey(scope),
-    flags,
-    usage,
+    flags: sync.flags,
+    usage: sync.usage,
     get lastFetch() {
-      return poller.lastFetch
+      return sync.lastFetch
     },
     start() {
       started ??= (async () => {
-        const first = poller.start()
-        if (storage) void loadBackup({ flags, logger }, storage, storageKey)
-        reporter.start()
+        const first = sync.start()
+        void sync.loadBackup()
         await first
       })()
       return started
     },
-    async close() {
-      poller.stop()
-      reporter.stop()
-      await reporter.flush()
-    },
+    close: () => sync.close(),
   }
 }

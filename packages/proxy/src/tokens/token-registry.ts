@@ -52,10 +52,8 @@ export interface TokenRegistry {
   readonly invalidCount: number
 }
 
-interface Waiting {
-  secret: string
-  resolve: (result: KnownToken | Refusal) => void
-}
+/** Settles one request waiting for a secret's validation. */
+type Waiter = (result: KnownToken | Refusal) => void
 
 export function createTokenRegistry(options: TokenRegistryOptions): TokenRegistry {
   const { mode, validate, logger, now = Date.now } = options
@@ -68,7 +66,7 @@ export function createTokenRegistry(options: TokenRegistryOptions): TokenRegistr
   const valid = new Map<string, KnownToken>()
   /** Secret → when it was found invalid; Map order is insertion order, so the oldest come first. */
   const invalid = new Map<string, number>()
-  const waiting = new Map<string, Waiting[]>()
+  const waiting = new Map<string, Waiter[]>()
   let draining = false
   let lastCall = 0
   let revalidation: NodeJS.Timeout | undefined
@@ -130,7 +128,7 @@ export function createTokenRegistry(options: TokenRegistryOptions): TokenRegistr
             else forget(secret)
             result = valid.get(secret) ?? 'invalid'
           }
-          for (const waiter of waiters) waiter.resolve(result)
+          for (const waiter of waiters) waiter(result)
         }
       }
     } finally {
@@ -143,8 +141,8 @@ export function createTokenRegistry(options: TokenRegistryOptions): TokenRegistr
     const waiters = waiting.get(secret)
     if (!waiters && waiting.size >= maxWaiting) return Promise.resolve('unavailable')
     const promise = new Promise<KnownToken | Refusal>((resolve) => {
-      if (waiters) waiters.push({ secret, resolve })
-      else waiting.set(secret, [{ secret, resolve }])
+      if (waiters) waiters.push(resolve)
+      else waiting.set(secret, [resolve])
     })
     kick()
     return promise
@@ -205,7 +203,7 @@ export function createTokenRegistry(options: TokenRegistryOptions): TokenRegistr
     stop() {
       stopped = true
       if (revalidation) clearTimeout(revalidation)
-      for (const waiters of waiting.values()) for (const waiter of waiters) waiter.resolve('unavailable')
+      for (const waiters of waiting.values()) for (const waiter of waiters) waiter('unavailable')
       waiting.clear()
     },
     get invalidCount() {

@@ -1,0 +1,68 @@
+// What keeps one scope's flags and usage counts in step with the upstream, for the static scope
+// and every token scope alike: the scope's flags (one owner, scope-flags.ts), polling with the
+// scope's upstream client, the stored backup, and usage reports sent with the same client.
+import type { Engine } from '@vexil/engine'
+import type { ProxyConfig } from '../config/types.js'
+import type { Logger } from '../logger.js'
+import type { StorageProvider } from '../storage/types.js'
+import { loadBackup } from '../sync/fallbacks.js'
+import { createPoller, type PollerOptions } from '../sync/poller.js'
+import type { Upstream } from '../sync/upstream.js'
+import { createUsageAggregator, type UsageAggregator } from '../usage/aggregator.js'
+import { createUsageReporter } from '../usage/reporter.js'
+import { createScopeFlags, type ScopeFlags } from './scope-flags.js'
+
+export interface ScopeSyncOptions {
+  config: ProxyConfig
+  logger: Logger
+  /** Sends the scope's token. */
+  upstream: Upstream
+  storage: StorageProvider | undefined
+  /** The backup's name in storage. */
+  storageKey: string
+  /** The scope's name in log lines; unset for the static scope (the old proxy's lines). */
+  name?: string
+  newEngine: () => Engine
+  onFetch?: PollerOptions['onFetch']
+}
+
+export interface ScopeSync {
+  readonly flags: ScopeFlags
+  /** Counts of evaluations and of SDK metrics posted to the proxy, sent upstream. */
+  readonly usage: UsageAggregator
+  /** Epoch ms of the last successful fetch from the upstream (200 or 304); 0 before the first. */
+  readonly lastFetch: number
+  /** Starts polling and usage reports; resolves after the first fetch. */
+  start(): Promise<void>
+  /** Offers the stored backup to the flags (never over flags the upstream sent); false without one. */
+  loadBackup(): Promise<boolean>
+  /** Stops polling, sends pending usage counts. */
+  close(): Promise<void>
+}
+
+export function createScopeSync(options: ScopeSyncOptions): ScopeSync {
+  const { config, logger, upstream, storage, storageKey } = options
+  const flags = createScopeFlags({ newEngine: options.newEngine, responseCacheSize: config.responseCacheSize, logger, storage, storageKey, name: options.name })
+  const usage = createUsageAggregator({ countedVariants: (name) => flags.current?.countedVariants.get(name) })
+  const poller = createPoller({ upstream, flags, logger, refreshInterval: config.refreshInterval, onFetch: options.onFetch })
+  const reporter = createUsageReporter({ upstream, aggregator: usage, logger, interval: config.metricsInterval, jitter: config.metricsJitter })
+
+  return {
+    flags,
+    usage,
+    get lastFetch() {
+      return poller.lastFetch
+    },
+    start() {
+      const first = poller.start()
+      reporter.start()
+      return first
+    },
+    loadBackup: () => (storage ? loadBackup({ flags, logger }, storage, storageKey) : Promise.resolve(false)),
+    async close() {
+      poller.stop()
+      reporter.stop()
+      await reporter.flush()
+    },
+  }
+}
