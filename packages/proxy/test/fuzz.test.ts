@@ -75,11 +75,27 @@ interface FuzzResponse {
   text: string
 }
 
+// Unleash API tokens the fake upstream's /edge/validate knows (the proxies sync with CLIENT_TOKEN).
+const FRONTEND_TOKEN = '*:development.fuzz-front-1'
+const CLIENT_TOKEN = '*:development.fuzz-client-1'
+
 const METHODS = ['GET', 'POST', 'PUT', 'DELETE', 'OPTIONS', 'HEAD', 'PATCH']
-const ROUTES = ['/proxy', '/proxy/all', '/proxy/client/metrics', '/proxy/all/client/metrics', '/proxy/client/register', '/proxy/client/features', '/proxy/health', '/proxy/internal-backstage/prometheus']
+const ROUTES = [
+  '/proxy', '/proxy/all', '/proxy/client/metrics', '/proxy/all/client/metrics', '/proxy/client/register', '/proxy/client/features', '/proxy/health', '/proxy/internal-backstage/prometheus',
+  '/api/frontend', '/api/frontend/all', '/api/frontend/features/fz.users', '/api/frontend/client/metrics', '/api/frontend/client/register', '/api/proxy', '/api/proxy/all',
+  '/api/client/features', '/api/client/features/fz.users', '/api/client/metrics', '/api/client/metrics/bulk', '/api/client/register', '/edge/validate',
+  '/internal-backstage/health', '/internal-backstage/ready', '/internal-backstage/metrics', '/internal-backstage/tokens',
+]
+/** Routes that evaluate for a caller (the old proxy's and the frontend API): no flag configuration in their answers. */
+const EVALUATION_ROUTES = ['/proxy', '/proxy/all', '/api/frontend', '/api/frontend/all', '/api/proxy', '/api/proxy/all']
+const isEvaluation = (r: string) => EVALUATION_ROUTES.includes(r) || /^\/api\/(frontend|proxy)\/features\/[^/]+$/.test(r)
+/** The client API hands flag definitions to client tokens: configuration is its answer. */
+const isClientApi = (r: string) => r.startsWith('/api/client/features')
 const ODD_PATHS = [
   '/', '', '/PROXY', '/Proxy/All/', '/proxy/', '/proxy//all', '//proxy', '/proxy/../proxy', '/proxy/./all', '/proxy/%2e%2e/all', '/%70roxy', '/proxy%2Fall', '/proxy/all/..',
   '/proxy/all/x', '/proxyx', '/proxy/client', '/proxy/client/', '/proxy/CLIENT/METRICS', '/docs/openapi.json', '/proxy?', '/proxy%', '/proxy/%zz', '/proxy/%', '/proxy;a=b', '/proxy#frag', '*',
+  '/API/FRONTEND', '/%61pi/frontend', '/api/frontend/', '/api//frontend', '/api/frontend/features/', '/api/frontend/features/%zz', '/api/frontend/features/a/b', '/api/client/features/%2e%2e',
+  '/api/client/features/FZ.USERS', '/api/frontend/features/fz.users;x', '/edge/validate/', '/EDGE/VALIDATE', '/internal-backstage/', '/internal-backstage/features', '/api', '/api/admin/features',
 ]
 /** Printable ASCII without space (what an HTTP request line can carry raw). */
 const urlChar = fc.constantFrom(...'abcxyzABC019-._~!$&\'()*+,;=:@/?%[]{}|\\^`"<>'.split(''))
@@ -225,6 +241,9 @@ const headers = fc.record({
   authorization: fc.oneof(
     { weight: 6, arbitrary: fc.constant(CLIENT_KEY) },
     { weight: 1, arbitrary: fc.constantFrom(undefined, `Bearer ${CLIENT_KEY}`, 'wrong', '', ` ${CLIENT_KEY}`, CLIENT_KEY.toUpperCase()) },
+    { weight: 3, arbitrary: fc.constantFrom(FRONTEND_TOKEN, FRONTEND_TOKEN, CLIENT_TOKEN, `Bearer ${FRONTEND_TOKEN}`, `bearer  ${CLIENT_TOKEN} `, FRONTEND_TOKEN.toUpperCase()) },
+    // Well-formed unknown tokens: each costs one bounded validation upstream.
+    { weight: 1, arbitrary: fc.oneof(word.map((w) => `*:development.${w}`), word.map((w) => `${w}:${w}.${w}`), fc.constant(`*:development.${'x'.repeat(1_100)}`)) },
   ),
   contentType: fc.oneof(
     { weight: 6, arbitrary: fc.constantFrom(undefined, 'application/json', 'application/json; charset=utf-8', 'application/json;charset=UTF-8', 'APPLICATION/JSON') },
@@ -267,6 +286,33 @@ const endpoint = fc.oneof(
     weight: 1,
     arbitrary: fc.record({ method: fc.constant('POST'), path: fc.constant('/proxy/client/register'), query: fc.constant(''), body: fc.oneof({ weight: 1, arbitrary: body }, { weight: 3, arbitrary: asBuffer(registerBody) }) }),
   },
+  {
+    weight: 3,
+    arbitrary: fc.record({
+      method: fc.constantFrom('GET', 'HEAD', 'POST', 'POST'),
+      path: fc.constantFrom('/api/frontend', '/api/frontend/all', '/api/proxy', '/API/Frontend/', '/api/frontend/features/fz.variants', '/api/frontend/features/nope'),
+      query,
+      body: fc.oneof(body, asBuffer(evaluationBody), asBuffer(context.map((c) => JSON.stringify(c) ?? 'null')), asBuffer(hugeBody)),
+    }),
+  },
+  {
+    weight: 2,
+    arbitrary: fc.record({
+      method: fc.constant('POST'),
+      path: fc.constantFrom('/api/frontend/client/metrics', '/api/client/metrics', '/api/client/metrics/bulk', '/api/client/register', '/api/frontend/client/register'),
+      query: fc.constant(''),
+      body: fc.oneof(body, asBuffer(metricsBody), asBuffer(registerBody), asBuffer(jsonValue.map((v) => JSON.stringify({ applications: [], metrics: v }) ?? 'null'))),
+    }),
+  },
+  {
+    weight: 1,
+    arbitrary: fc.record({
+      method: fc.constantFrom('GET', 'POST'),
+      path: fc.constantFrom('/edge/validate', '/api/client/features', '/api/client/features/fz.users'),
+      query,
+      body: fc.oneof(body, asBuffer(fc.array(fc.oneof(fc.constantFrom(FRONTEND_TOKEN, CLIENT_TOKEN, 'garbage'), word.map((w) => `*:development.${w}`), jsonValue), { maxLength: 8 }).map((tokens) => JSON.stringify({ tokens })))),
+    }),
+  },
 )
 
 const fuzzRequest: fc.Arbitrary<FuzzRequest> = fc
@@ -297,9 +343,13 @@ const agent = new Agent({ keepAlive: true, maxSockets: 1 })
 
 beforeAll(async () => {
   upstream = await startFakeUpstream(FEATURES)
+  upstream.setValidTokens([
+    { token: FRONTEND_TOKEN, type: 'frontend', environment: 'development', projects: ['*'] },
+    { token: CLIENT_TOKEN, type: 'client', environment: 'development', projects: ['*'] },
+  ])
   // One trusts every X-Forwarded-For, one only some hops: both parse the header's garbage.
-  proxies.push(await startTestProxy(upstream.url, { enableAllEndpoint: true, trustProxy: true, metricsInterval: 60_000 }))
-  proxies.push(await startTestProxy(upstream.url, { enableAllEndpoint: true, trustProxy: '127.0.0.1, 10.0.0.0/8, ::1', metricsInterval: 60_000 }))
+  proxies.push(await startTestProxy(upstream.url, { enableAllEndpoint: true, trustProxy: true, metricsInterval: 60_000, tokens: [CLIENT_TOKEN] }))
+  proxies.push(await startTestProxy(upstream.url, { enableAllEndpoint: true, trustProxy: '127.0.0.1, 10.0.0.0/8, ::1', metricsInterval: 60_000, tokens: [CLIENT_TOKEN] }))
 })
 afterAll(async () => {
   agent.destroy()
@@ -368,25 +418,30 @@ async function check(request: FuzzRequest): Promise<string[]> {
   }
   if (response.status >= 500) problems.push(`status ${response.status}: ${response.text.slice(0, 300)}`)
   const requestText = `${decodeURIComponentSafe(request.path)} ${request.body?.toString('latin1') ?? ''} ${Object.values(request.headers).join(' ')}`.toLowerCase()
-  for (const secret of SECRETS) {
+  const r = route(request.path)
+  // Only a client token on the client API may read definitions.
+  const definitionsFor = isClientApi(r) && request.headers.authorization?.trim().replace(/^bearer\s+/i, '') === CLIENT_TOKEN
+  for (const secret of definitionsFor ? [] : SECRETS) {
     if (response.text.includes(secret) && !requestText.includes(secret.toLowerCase())) problems.push(`leaks ${secret}`)
   }
-  const r = route(request.path)
-  const evaluation = r === '/proxy' || r === '/proxy/all'
+  const evaluation = isEvaluation(r)
   // Field names only on evaluation routes: elsewhere a validation error may name a schema field
   // ("must have required property 'strategies'" for a registration).
   for (const field of evaluation ? CONFIG_FIELDS : []) {
     if (response.text.includes(`"${field}"`) && !requestText.includes(field.toLowerCase())) problems.push(`leaks the field "${field}"`)
   }
   statuses.push(`${request.method} ${evaluation || ROUTES.includes(r) ? r : 'other'} ${response.status}`)
-  // Spec 1.5: a POST evaluation may come without a body, and ignores the query string.
-  if (evaluation && request.method === 'POST' && request.body === undefined && request.headers.authorization === CLIENT_KEY && request.path.length < 8_000 && response.status !== 200) {
+  // Spec 1.5: a POST evaluation may come without a body, and ignores the query string (the old
+  // proxy's routes with a client key; the frontend API's with a frontend token, flag routes aside).
+  const authorised = r.startsWith('/proxy') ? request.headers.authorization === CLIENT_KEY : request.headers.authorization === FRONTEND_TOKEN && !r.includes('/features/')
+  if (evaluation && request.method === 'POST' && request.body === undefined && authorised && request.path.length < 8_000 && response.status !== 200) {
     problems.push(`an authorised POST without a body answered ${response.status}: ${response.text.slice(0, 200)}`)
   }
   if (evaluation && response.status === 200 && request.method !== 'HEAD' && request.method !== 'OPTIONS') {
     try {
-      const parsed = JSON.parse(response.text) as { toggles?: unknown }
-      if (!Array.isArray(parsed.toggles)) problems.push('a 200 evaluation without a toggles array')
+      const parsed = JSON.parse(response.text) as { toggles?: unknown; name?: unknown }
+      // `/features/<name>` answers one toggle; every other evaluation a toggles array.
+      if (r.includes('/features/') ? typeof parsed.name !== 'string' : !Array.isArray(parsed.toggles)) problems.push('a 200 evaluation without its toggles')
     } catch {
       problems.push(`a 200 evaluation that is not JSON: ${response.text.slice(0, 200)}`)
     }
@@ -426,6 +481,24 @@ const REGRESSIONS: FuzzRequest[] = [
   // `new Date({"toString":1})` throws: 500.
   request('POST', '/proxy', { authorization: CLIENT_KEY, 'content-type': 'application/json' }, '{"context":{"currentTime":{"toString":1}}}'),
   request('POST', '/proxy/all', { authorization: CLIENT_KEY }, '{"context":{"currentTime":[{"valueOf":1,"toString":1}]}}'),
+  // The frontend API's 400 printed the refused value with JSON.stringify: a deeply nested body overflowed the stack, 500.
+  request('POST', '/api/frontend', { authorization: FRONTEND_TOKEN }, `${'['.repeat(20_000)}${']'.repeat(20_000)}`),
+  request('POST', '/api/frontend', { authorization: FRONTEND_TOKEN }, `{"context":{"userId":${'['.repeat(20_000)}${']'.repeat(20_000)}}}`),
+]
+
+/** Well-formed requests, run first, so every run reaches the success answers the coverage check asks for. */
+const METRICS = JSON.stringify({ appName: 'web', instanceId: 'i', bucket: { start: '2024-01-01T00:00:00.000Z', stop: '2024-01-01T00:00:01.000Z', toggles: { 'fz.users': { yes: 1, no: 0, variants: {} } } } })
+const JSON_TYPE = { 'content-type': 'application/json' }
+const SEEDS: FuzzRequest[] = [
+  request('POST', '/proxy/client/metrics', { authorization: CLIENT_KEY, ...JSON_TYPE }, METRICS),
+  request('POST', '/proxy/client/register', { authorization: CLIENT_KEY, ...JSON_TYPE }, JSON.stringify({ appName: 'web', interval: 1000, started: '2024-01-01T00:00:00Z', strategies: ['default'] })),
+  request('POST', '/api/frontend', { authorization: FRONTEND_TOKEN, ...JSON_TYPE }, '{"context":{"userId":"u1"}}'),
+  request('GET', '/api/frontend?userId=u1', { authorization: FRONTEND_TOKEN }),
+  request('POST', '/api/frontend/client/metrics', { authorization: FRONTEND_TOKEN, ...JSON_TYPE }, METRICS),
+  request('POST', '/api/client/metrics', { authorization: CLIENT_TOKEN, ...JSON_TYPE }, METRICS),
+  request('GET', '/api/client/features', { authorization: CLIENT_TOKEN }),
+  request('POST', '/edge/validate', JSON_TYPE, JSON.stringify({ tokens: [FRONTEND_TOKEN, 'garbage'] })),
+  request('GET', '/api/frontend', { authorization: CLIENT_TOKEN }),
 ]
 
 describe('fuzzing the proxy over HTTP', () => {
@@ -439,13 +512,16 @@ describe('fuzzing the proxy over HTTP', () => {
         await assertNoProblems(request)
       }),
       // FUZZ_SEED replays a reported failure; FUZZ_RUNS explores longer (locally).
-      { numRuns: Number(process.env.FUZZ_RUNS ?? 500), interruptAfterTimeLimit: process.env.FUZZ_RUNS ? 500_000 : 60_000, markInterruptAsFailure: false, examples: REGRESSIONS.map((r) => [r]), ...(process.env.FUZZ_SEED ? { seed: Number(process.env.FUZZ_SEED), path: process.env.FUZZ_PATH } : {}) },
+      { numRuns: Number(process.env.FUZZ_RUNS ?? 500), interruptAfterTimeLimit: process.env.FUZZ_RUNS ? 500_000 : 60_000, markInterruptAsFailure: false, examples: [...REGRESSIONS, ...SEEDS].map((r) => [r]), ...(process.env.FUZZ_SEED ? { seed: Number(process.env.FUZZ_SEED), path: process.env.FUZZ_PATH } : {}) },
     )
     // The generators reach past the early rejections into evaluation and every kind of refusal.
     const coverage = [
       /^(GET|HEAD) \/proxy 200$/, /^POST \/proxy 200$/, /^(GET|HEAD) \/proxy\/all 200$/, /^POST \/proxy\/all 200$/, /^POST \/proxy\/client\/metrics 200$/,
       /^POST \/proxy\/client\/register 200$/, / 400$/, / 401$/, / 404$/, / 413$/, / 415$/, /^OPTIONS .* 204$/,
+      /^(GET|HEAD) \/api\/frontend 200$/, /^POST \/api\/frontend 200$/, /^POST \/api\/frontend\/client\/metrics 200$/, /^GET \/api\/client\/features 200$/, /^POST \/api\/client\/metrics 202$/,
+      /^POST \/edge\/validate 200$/, /^GET \/api\/frontend 403$/,
     ]
+    if (process.env.FUZZ_STATS) console.log([...new Set(statuses)].sort().join('\n'))
     for (const pattern of coverage) expect(statuses.some((s) => pattern.test(s)), `no ${pattern} among ${statuses.length} fuzzed requests`).toBe(true)
   }, process.env.FUZZ_RUNS ? 600_000 : 120_000)
 

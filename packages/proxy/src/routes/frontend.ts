@@ -179,8 +179,19 @@ const isScalar = (value: unknown) => typeof value === 'string' || typeof value =
 function badData(path: string, expected: string, sent: unknown, format = false): ProxyError {
   const problem = format ? `must match format "${expected}"` : `must be ${expected}`
   return new ProxyError('API_BAD_DATA', 'Request validation failed: your request body or params contain invalid data. Refer to the `details` list for more information.', [
-    { message: `The \`${path}\` property ${problem}. You sent ${JSON.stringify(sent)}.`, path },
+    { message: `The \`${path}\` property ${problem}. You sent ${describeSent(sent)}.`, path },
   ])
+}
+
+/** What was sent, as JSON, cut at 200 characters; a value too deeply nested to print is named so (never a stack overflow). */
+function describeSent(sent: unknown): string {
+  let text: string
+  try {
+    text = JSON.stringify(sent)
+  } catch {
+    return 'a value too deeply nested to show'
+  }
+  return text.length > 200 ? `${text.slice(0, 200)}…` : text
 }
 
 /**
