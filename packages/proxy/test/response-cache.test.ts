@@ -26,14 +26,18 @@ describe('response cache', () => {
     expect(cache.size).toBe(1)
   })
 
-  it('remembers at most as many once-seen keys as it holds answers', () => {
-    const cache = createResponseCache(3)
-    for (const key of ['a', 'b', 'c', 'd']) cache.set(key, answer())
-    // 'a' was forgotten when 'd' arrived: its next sight is a first one again.
+  it('remembers a once-seen key for at least half the cache size of later keys, and at most the cache size', () => {
+    const cache = createResponseCache(4)
+    for (const key of ['a', 'b', 'c']) cache.set(key, answer())
+    // Two later first sights: 'a' is still remembered.
     cache.set('a', answer())
-    expect(cache.get('a', now)).toBeUndefined()
-    cache.set('d', answer())
-    expect(cache.get('d', now)).toBeDefined()
+    expect(cache.get('a', now)).toBeDefined()
+    for (const key of ['k', 'l', 'm', 'n', 'o']) cache.set(key, answer())
+    // Five later first sights with room for four: 'k' was forgotten, 'o' is remembered.
+    cache.set('k', answer())
+    expect(cache.get('k', now)).toBeUndefined()
+    cache.set('o', answer())
+    expect(cache.get('o', now)).toBeDefined()
   })
 
   it('drops an answer past its validity, and keeps none when the size is 0', () => {

@@ -14,7 +14,6 @@ import { assertJsonContentType, hasBody, parseStrictJson } from '../http/body.js
 import { readBodyText } from '../http/read-body.js'
 import type { ClientAddress } from '../http/client-ip.js'
 import { ProxyError } from '../http/errors.js'
-import { weakEtag } from '../http/etag.js'
 import { CACHE_CONTROL, JSON_CONTENT_TYPE } from '../http/respond.js'
 import type { Logger } from '../logger.js'
 import type { PrometheusExporter } from '../prometheus.js'
@@ -114,10 +113,10 @@ export async function handleEvaluate(deps: EvaluateDependencies, call: RouteCall
     }
     throw error
   }
-  const body = flags.serializer.body(toggles, request.toggles ? 'listed' : 'default')
+  const { body, etag } = flags.serializer.answer(toggles, request.toggles ? 'listed' : 'default')
   const answer: CachedResponse = {
     body: Buffer.from(body),
-    etag: weakEtag(body),
+    etag,
     validUntil: trace.usedClock ? flags.engine.nextTimeBoundary(Date.now()) : Number.POSITIVE_INFINITY,
     counted: request.toggles ? toggles.map((t) => [t.name, t.enabled] as const) : undefined,
   }
