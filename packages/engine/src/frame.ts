@@ -18,6 +18,8 @@ export interface Frame {
   readonly context: Context
   readonly values: Array<string | undefined | typeof UNSET>
   readonly resolvers: readonly Resolver[]
+  /** The payload's bucket table (hash.ts): every rollout's and variant set's bucket. */
+  readonly buckets: Float64Array
   /**
    * What this evaluation knows, a slot each: a slot is set when its mark equals `epoch`. Shared
    * constraints keep their result in `answers`; list memberships are the mark alone (see

@@ -9,7 +9,7 @@ import { type NumberData, testNumber } from './constraints/number.js'
 import { type SemverData, testSemver } from './constraints/semver.js'
 import { type StringData, testString } from './constraints/string.js'
 import type { Predicate } from './constraints/types.js'
-import { type RolloutData, testRolloutDefault, testRolloutField, testRolloutRandom } from './strategies/rollout.js'
+import { testRolloutDefault, testRolloutField, testRolloutRandom } from './strategies/rollout.js'
 
 export const ALWAYS = 0
 export const NEVER = 1
@@ -35,8 +35,9 @@ interface GateData {
   [NUMBER]: NumberData
   [DATE]: DateData
   [SEMVER]: SemverData
-  [ROLLOUT_FIELD]: RolloutData
-  [ROLLOUT_DEFAULT]: RolloutData
+  /** The rollout's record in the bucket table (strategies/rollout.ts). */
+  [ROLLOUT_FIELD]: number
+  [ROLLOUT_DEFAULT]: number
   /** The percentage. */
   [ROLLOUT_RANDOM]: number
   [PREDICATE]: Predicate

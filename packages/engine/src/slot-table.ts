@@ -4,6 +4,7 @@
 import { fieldResolver, type TopLevelField, topLevelResolver } from './field-resolvers.js'
 import { type FieldAccessor, type Frame, type Resolver, UNSET } from './frame.js'
 import { type ListIndex, type Membership, addList, createListIndex } from './list-index.js'
+import { addBucket, createBucketTable } from './hash.js'
 import type { Context } from './types.js'
 
 export interface SlotTable {
@@ -17,6 +18,8 @@ export interface SlotTable {
   memo(): number
   /** A list of values that a field is tested against (IN, NOT_IN, userWithId); see `Membership`. */
   membership(field: FieldAccessor, values: Iterable<string>): Membership
+  /** Files a bucket (and up to three numbers of its owner's) in the payload's bucket table; returns its offset. */
+  bucket(group: string, seed: number, modulus: number, extra?: readonly number[]): number
   /** Slots handed out so far. */
   readonly size: number
   /** Starts an evaluation of `context`. */
@@ -30,6 +33,7 @@ export function createSlotTable(): SlotTable {
   let marks = new Uint32Array(0)
   let answers = new Uint8Array(0)
   let epoch = 0
+  const buckets = createBucketTable()
 
   /** One map per kind of slot, so a lookup never builds a key string. */
   function kind<Name extends string>(makeResolver: (name: Name) => Resolver): (name: Name) => FieldAccessor {
@@ -60,6 +64,7 @@ export function createSlotTable(): SlotTable {
       }
       return addList(index, memos++, values)
     },
+    bucket: (group, seed, modulus, extra) => addBucket(buckets, group, seed, modulus, extra),
     get size() {
       return memos
     },
@@ -78,6 +83,7 @@ export function createSlotTable(): SlotTable {
         context,
         values: new Array(resolvers.length).fill(UNSET),
         resolvers,
+        buckets: buckets.data,
         marks,
         answers,
         epoch,

@@ -1,11 +1,12 @@
 import { isObject, stringify, toNumber } from './coerce.js'
 import { type FieldAccessor, type Frame, readField } from './frame.js'
 import type { SlotTable } from './slot-table.js'
-import { type Bucketer, VARIANT_SEED, bucketOf, createBucketer } from './hash.js'
+import { VARIANT_SEED, bucketAt } from './hash.js'
 
 /** A compiled weighted choice (docs/evaluation.md section 6). */
 export interface VariantSet {
-  bucket: Bucketer
+  /** The group's record in the bucket table (hash.ts). */
+  bucket: number
   totalWeight: number
   /** Running weight at each variant; -1 for a weight of 0 (never chosen by weight). */
   cumulative: number[]
@@ -60,7 +61,7 @@ export function compileVariantSet(variants: readonly unknown[], options: Variant
   const { stickiness, slots } = options
   const isDefault = stickiness === undefined || stickiness === '' || stickiness === 'default'
   return {
-    bucket: createBucketer(options.group, VARIANT_SEED, totalWeight),
+    bucket: slots.bucket(options.group, VARIANT_SEED, totalWeight),
     totalWeight,
     cumulative,
     // Node SDK: default variant stickiness is userId, then sessionId, then remoteAddress.
@@ -91,7 +92,7 @@ export function selectVariant(set: VariantSet, frame: Frame): number {
     frame.usedRandom = true
     target = 1 + Math.floor(Math.random() * set.totalWeight)
   } else {
-    target = bucketOf(set.bucket, seed)
+    target = bucketAt(frame.buckets, set.bucket, seed)
   }
   const cumulative = set.cumulative
   for (let i = 0; i < cumulative.length; i++) if (cumulative[i]! >= target) return i

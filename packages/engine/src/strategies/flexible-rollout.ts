@@ -1,7 +1,7 @@
 import { ROLLOUT_DEFAULT, ROLLOUT_FIELD, ROLLOUT_RANDOM, gate, neverGate } from '../gates.js'
-import { ROLLOUT_SEED, createBucketer } from '../hash.js'
+import { ROLLOUT_SEED } from '../hash.js'
 import { groupIdParameter, percentageParameter } from './params.js'
-import type { RolloutData } from './rollout.js'
+import { rolloutExtra } from './rollout.js'
 import type { StrategyCompiler } from './types.js'
 
 /**
@@ -14,11 +14,9 @@ export const compileFlexibleRollout: StrategyCompiler = ({ parameters, featureNa
   if (!(rollout > 0)) return neverGate()
   const stickiness = typeof parameters.stickiness === 'string' && parameters.stickiness !== '' ? parameters.stickiness : 'default'
   if (stickiness === 'random') return gate(ROLLOUT_RANDOM, rollout)
-  const bucket = createBucketer(groupIdParameter(parameters.groupId, featureName), ROLLOUT_SEED, 100)
+  const group = groupIdParameter(parameters.groupId, featureName)
   if (stickiness === 'default') {
-    const data: RolloutData = { bucket, percentage: rollout, field: slots.topLevel('userId'), fallback: slots.topLevel('sessionId') }
-    return gate(ROLLOUT_DEFAULT, data)
+    return gate(ROLLOUT_DEFAULT, slots.bucket(group, ROLLOUT_SEED, 100, rolloutExtra(rollout, slots.topLevel('userId'), slots.topLevel('sessionId'))))
   }
-  const data: RolloutData = { bucket, percentage: rollout, field: slots.field(stickiness), fallback: -1 }
-  return gate(ROLLOUT_FIELD, data)
+  return gate(ROLLOUT_FIELD, slots.bucket(group, ROLLOUT_SEED, 100, rolloutExtra(rollout, slots.field(stickiness), -1)))
 }

@@ -1,20 +1,15 @@
-import { ROLLOUT_SEED, createBucketer } from '../hash.js'
+import { ROLLOUT_SEED } from '../hash.js'
 import { ROLLOUT_FIELD, ROLLOUT_RANDOM, gate, neverGate } from '../gates.js'
 import { groupIdParameter, percentageParameter } from './params.js'
-import type { RolloutData } from './rollout.js'
+import { rolloutExtra } from './rollout.js'
 import type { StrategyCompiler } from './types.js'
 
 function compileIdRollout(field: 'userId' | 'sessionId'): StrategyCompiler {
   return ({ parameters, featureName, slots }) => {
     const percentage = percentageParameter(parameters.percentage)
     if (!(percentage > 0)) return neverGate()
-    const data: RolloutData = {
-      bucket: createBucketer(groupIdParameter(parameters.groupId, featureName), ROLLOUT_SEED, 100),
-      percentage,
-      field: slots.topLevel(field),
-      fallback: -1,
-    }
-    return gate(ROLLOUT_FIELD, data)
+    const group = groupIdParameter(parameters.groupId, featureName)
+    return gate(ROLLOUT_FIELD, slots.bucket(group, ROLLOUT_SEED, 100, rolloutExtra(percentage, slots.topLevel(field), -1)))
   }
 }
 

@@ -1,28 +1,34 @@
-import { type FieldAccessor, type Frame, readField } from '../frame.js'
-import { type Bucketer, bucketOf } from '../hash.js'
+import { type Frame, readField } from '../frame.js'
+import { EXTRA, bucketAt } from '../hash.js'
 
 // The rollout tests shared by gradualRollout* and flexibleRollout (docs/evaluation.md 1-2):
 // on when the stickiness value's bucket (1..100) in the group is within the percentage.
+//
+// A rollout is a record in the payload's bucket table (hash.ts): its group's bucket, then its
+// percentage, its stickiness field and, for `default` stickiness, the fallback field (-1 otherwise).
+// The gate holds the record's offset.
 
-export interface RolloutData {
-  bucket: Bucketer
-  percentage: number
-  /** The stickiness field; for `default` stickiness, userId. */
-  field: FieldAccessor
-  /** For `default` stickiness, sessionId; -1 otherwise. */
-  fallback: FieldAccessor
+const PERCENTAGE = EXTRA
+const FIELD = EXTRA + 1
+const FALLBACK = EXTRA + 2
+
+/** The numbers a rollout keeps beside its bucket, in its record's order. */
+export function rolloutExtra(percentage: number, field: number, fallback: number): number[] {
+  return [percentage, field, fallback]
 }
 
 /** A named stickiness field: a missing or empty value is off (spec 10, 12). */
-export function testRolloutField(data: RolloutData, frame: Frame): boolean {
-  const id = readField(frame, data.field)
-  return id !== undefined && id !== '' && bucketOf(data.bucket, id) <= data.percentage
+export function testRolloutField(at: number, frame: Frame): boolean {
+  const table = frame.buckets
+  const id = readField(frame, table[at + FIELD]!)
+  return id !== undefined && id !== '' && bucketAt(table, at, id) <= table[at + PERCENTAGE]!
 }
 
 /** `default` stickiness: userId, else sessionId, else a random bucket. */
-export function testRolloutDefault(data: RolloutData, frame: Frame): boolean {
-  const id = readField(frame, data.field) ?? readField(frame, data.fallback)
-  return (id === undefined ? randomBucket(frame) : bucketOf(data.bucket, id)) <= data.percentage
+export function testRolloutDefault(at: number, frame: Frame): boolean {
+  const table = frame.buckets
+  const id = readField(frame, table[at + FIELD]!) ?? readField(frame, table[at + FALLBACK]!)
+  return (id === undefined ? randomBucket(frame) : bucketAt(table, at, id)) <= table[at + PERCENTAGE]!
 }
 
 /** `random` stickiness and gradualRolloutRandom: on with probability `percentage` %. */
