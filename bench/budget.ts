@@ -17,6 +17,12 @@ export interface BudgetRow {
    * share the cores: enforced by `npm run bench` outside CI, reported under CI=true.
    */
   noisyInCI?: boolean
+  /**
+   * A ratio that is an open issue's target, not met yet (the issue named): enforced by
+   * `npm run bench` outside CI, so a developer sees it missed; reported under CI=true, where
+   * the budget it replaces (a row of its own) is still enforced.
+   */
+  target?: string
 }
 
 export const inCI = process.env.CI === 'true'
@@ -26,7 +32,7 @@ export function passes(row: BudgetRow): boolean {
 }
 
 export function enforced(row: BudgetRow): boolean {
-  return !(row.absolute || row.noisyInCI) || !inCI
+  return !(row.absolute || row.noisyInCI || row.target !== undefined) || !inCI
 }
 
 const format = (value: number) => (value >= 100 ? value.toFixed(0) : value >= 10 ? value.toFixed(1) : value.toFixed(2))
@@ -37,7 +43,7 @@ export function report(title: string, rows: BudgetRow[]): BudgetRow[] {
   console.log('| metric | result | budget | status |')
   console.log('|---|---:|---:|---|')
   for (const row of rows) {
-    const status = passes(row) ? 'ok' : enforced(row) ? 'FAIL' : 'over (reported only under CI)'
+    const status = passes(row) ? 'ok' : enforced(row) ? 'FAIL' : row.target ? `missed (target of ${row.target}; reported only under CI)` : 'over (reported only under CI)'
     console.log(`| ${row.metric} | ${format(row.value)} ${row.unit} | ${row.kind === 'max' ? '<=' : '>='} ${row.limit} ${row.unit} | ${status} |`)
   }
   return rows.filter((row) => !passes(row) && enforced(row))
