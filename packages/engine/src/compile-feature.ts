@@ -31,6 +31,8 @@ export interface CompiledFeature {
    */
   readonly outcomes: Array<EvaluatedToggle | undefined>
   readonly segmentIds: readonly number[]
+  /** The strategies' offset in the payload's code (program.ts); unused when the flag is off. */
+  readonly pc: number
 }
 
 function compileDependencies(raw: unknown, warn: Warn): CompiledDependency[] | undefined {
@@ -70,6 +72,7 @@ export function compileAlwaysOff(definition: StoredFeature): CompiledFeature {
     variantDefinitions: [],
     outcomes: [],
     segmentIds: [],
+    pc: -1,
   }
 }
 
@@ -83,11 +86,12 @@ export function compileFeature(definition: StoredFeature, env: CompileEnvironmen
   const definitions: readonly unknown[] = definition.strategies
   const featureVariants: readonly unknown[] = Array.isArray(definition.variants) ? definition.variants : []
   const first = featureVariants[0]
+  const strategies = definitions.map((s) => compileStrategy(s, name, env))
   return {
     name,
     definition,
     enabled: definition.enabled === true,
-    strategies: definitions.map((s) => compileStrategy(s, name, env)),
+    strategies,
     dependencies: compileDependencies(definition.dependencies, (code, message) => env.warn(name, code, message)),
     variants:
       featureVariants.length === 0
@@ -102,5 +106,6 @@ export function compileFeature(definition: StoredFeature, env: CompileEnvironmen
     variantDefinitions: featureVariants,
     outcomes: [],
     segmentIds: segmentIdsOf(definitions),
+    pc: env.slots.encode(strategies),
   }
 }

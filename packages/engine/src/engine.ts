@@ -7,7 +7,7 @@ import { type ParseCaches, createParseCache } from './parse-cache.js'
 import { isObject } from './coerce.js'
 import type { Frame } from './frame.js'
 import { createSlotTable } from './slot-table.js'
-import { evaluateFeature, isFeatureEnabled } from './evaluate.js'
+import { evaluateFeature, evaluateIfEnabled, isFeatureEnabled } from './evaluate.js'
 import { DATE, type GateOf } from './gates.js'
 import { DISABLED_VARIANT, unknownToggle } from './outcomes.js'
 import { type PayloadChange, readPayload } from './read-payload.js'
@@ -202,10 +202,13 @@ export function createEngine(options: EngineOptions = {}): Engine {
         return listed
       }
       const result: EvaluatedToggle[] = []
-      const all = options?.includeDisabled === true
-      for (let i = 0; i < order.length; i++) {
-        const evaluated = evaluateFeature(order[i]!, frame, features)
-        if (all || evaluated.enabled) result.push(evaluated)
+      if (options?.includeDisabled === true) {
+        for (let i = 0; i < order.length; i++) result.push(evaluateFeature(order[i]!, frame, features))
+      } else {
+        for (let i = 0; i < order.length; i++) {
+          const enabled = evaluateIfEnabled(order[i]!, frame, features)
+          if (enabled !== undefined) result.push(enabled)
+        }
       }
       if (options?.trace) copyTrace(frame, options.trace)
       return result

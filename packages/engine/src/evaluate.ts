@@ -4,15 +4,12 @@
 import type { CompiledDependency, CompiledFeature } from './compile-feature.js'
 import type { CompiledStrategy } from './compile-strategy.js'
 import type { Frame } from './frame.js'
-import { testAll } from './gates.js'
+import { OFF, ON_WITHOUT_STRATEGIES, matchStrategies } from './program.js'
 import { DISABLED_VARIANT, ENABLED_WITHOUT_VARIANT, featureVariant, strategyVariant, toggle } from './outcomes.js'
 import type { EvaluatedToggle } from './types.js'
 import { selectVariant } from './variants.js'
 
 export type FeatureLookup = ReadonlyMap<string, CompiledFeature>
-
-const OFF = -1
-const ON_WITHOUT_STRATEGIES = -2
 
 function dependencySatisfied(dependency: CompiledDependency, frame: Frame, features: FeatureLookup): boolean {
   // Looked up at evaluation time: parents can change through delta events.
@@ -32,10 +29,7 @@ function matchFeature(feature: CompiledFeature, frame: Frame, features: FeatureL
   if (dependencies) {
     for (let i = 0; i < dependencies.length; i++) if (!dependencySatisfied(dependencies[i]!, frame, features)) return OFF
   }
-  const strategies = feature.strategies
-  if (strategies.length === 0) return ON_WITHOUT_STRATEGIES
-  for (let i = 0; i < strategies.length; i++) if (testAll(strategies[i]!.gates, frame)) return i
-  return OFF
+  return matchStrategies(frame, feature.pc)
 }
 
 export function isFeatureEnabled(feature: CompiledFeature, frame: Frame, features: FeatureLookup): boolean {
@@ -71,7 +65,20 @@ function withFeatureVariant(feature: CompiledFeature, frame: Frame): EvaluatedTo
 /** Enabled state and variant in one pass; the result is shared and frozen. */
 export function evaluateFeature(feature: CompiledFeature, frame: Frame, features: FeatureLookup): EvaluatedToggle {
   const match = matchFeature(feature, frame, features)
-  if (match === OFF) return outcome(feature, OFF_OUTCOME)
+  return match === OFF ? outcome(feature, OFF_OUTCOME) : enabledOutcome(feature, match, frame)
+}
+
+/**
+ * The enabled result of a flag, or undefined when it is off: a flag that is off costs no read of
+ * its results (most flags are off for most users, and inside a server each read is likely a CPU
+ * cache miss).
+ */
+export function evaluateIfEnabled(feature: CompiledFeature, frame: Frame, features: FeatureLookup): EvaluatedToggle | undefined {
+  const match = matchFeature(feature, frame, features)
+  return match === OFF ? undefined : enabledOutcome(feature, match, frame)
+}
+
+function enabledOutcome(feature: CompiledFeature, match: number, frame: Frame): EvaluatedToggle {
   if (match === ON_WITHOUT_STRATEGIES) return withFeatureVariant(feature, frame)
   const strategy = feature.strategies[match]!
   if (strategy.variants) {

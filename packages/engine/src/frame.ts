@@ -20,6 +20,9 @@ export interface Frame {
   readonly resolvers: readonly Resolver[]
   /** The payload's bucket table (hash.ts): every rollout's and variant set's bucket. */
   readonly buckets: Float64Array
+  /** The payload's encoded strategies and their gates' data (program.ts). */
+  readonly code: Int32Array
+  readonly side: readonly unknown[]
   /**
    * What this evaluation knows, a slot each: a slot is set when its mark equals `epoch`. Shared
    * constraints keep their result in `answers`; list memberships are the mark alone (see

@@ -1,15 +1,14 @@
 // A gate is one compiled test of a strategy: a constraint, a segment's constraint, or the
-// strategy's own test. Gates are data, evaluated by one switch: every call site stays
+// strategy's own test. Gates are data, the compiler's working form; each flag's gates are then
+// encoded as numbers and evaluated by one switch (program.ts): every call site stays
 // monomorphic, so V8 inlines the tests. A closure per gate measured 1.5x slower on the
 // 200-flag workload, because each call site saw hundreds of different closures.
-import type { Frame } from './frame.js'
-import { type DateData, testDate } from './constraints/date.js'
-import { type MembershipData, testIn, testNotIn } from './constraints/membership.js'
-import { type NumberData, testNumber } from './constraints/number.js'
-import { type SemverData, testSemver } from './constraints/semver.js'
-import { type StringData, testString } from './constraints/string.js'
+import type { DateData } from './constraints/date.js'
+import type { MembershipData } from './constraints/membership.js'
+import type { NumberData } from './constraints/number.js'
+import type { SemverData } from './constraints/semver.js'
+import type { StringData } from './constraints/string.js'
 import type { Predicate } from './constraints/types.js'
-import { testRolloutDefault, testRolloutField, testRolloutRandom } from './strategies/rollout.js'
 
 export const ALWAYS = 0
 export const NEVER = 1
@@ -70,58 +69,3 @@ export function gate<K extends GateKind>(kind: K, data: GateData[K], inverted = 
 export const alwaysGate = (): Gate => gate(ALWAYS, undefined)
 /** Never passes; inverted, always passes (an unusable constraint that says `inverted`). */
 export const neverGate = (inverted = false): Gate => gate(NEVER, undefined, inverted)
-
-export function testGate(gate: Gate, frame: Frame): boolean {
-  const memo = gate.memo
-  if (memo >= 0 && frame.marks[memo] === frame.epoch) return frame.answers[memo] === 1
-  let result: boolean
-  switch (gate.kind) {
-    case ALWAYS:
-      result = true
-      break
-    case IN:
-      result = testIn(gate.data, frame)
-      break
-    case NOT_IN:
-      result = testNotIn(gate.data, frame)
-      break
-    case STRING:
-      result = testString(gate.data, frame)
-      break
-    case NUMBER:
-      result = testNumber(gate.data, frame)
-      break
-    case DATE:
-      result = testDate(gate.data, frame)
-      break
-    case SEMVER:
-      result = testSemver(gate.data, frame)
-      break
-    case ROLLOUT_FIELD:
-      result = testRolloutField(gate.data, frame)
-      break
-    case ROLLOUT_DEFAULT:
-      result = testRolloutDefault(gate.data, frame)
-      break
-    case ROLLOUT_RANDOM:
-      result = testRolloutRandom(gate.data, frame)
-      break
-    case PREDICATE:
-      result = gate.data(frame)
-      break
-    default: // NEVER
-      result = false
-  }
-  if (gate.inverted) result = !result
-  if (memo >= 0) {
-    frame.marks[memo] = frame.epoch
-    frame.answers[memo] = result ? 1 : 0
-  }
-  return result
-}
-
-/** ANDs gates in order with short-circuit; an empty list is true. */
-export function testAll(gates: readonly Gate[], frame: Frame): boolean {
-  for (let i = 0; i < gates.length; i++) if (!testGate(gates[i]!, frame)) return false
-  return true
-}

@@ -61,17 +61,11 @@ export function addList(index: ListIndex, slot: number, values: Iterable<string>
 }
 
 /** Marks the lists that hold the field's value (a missing field is in none). */
-function lookUp(frame: Frame, index: ListIndex): void {
+export function lookUp(frame: Frame, index: ListIndex): void {
   const { marks, epoch } = frame
   marks[index.looked] = epoch
   const value = readField(frame, index.field)
   if (value === undefined) return
   const { slots, next } = index.entries
   for (let entry = index.heads.get(value) ?? -1; entry >= 0; entry = next[entry]!) marks[slots[entry]!] = epoch
-}
-
-/** Whether the field's value is in the list (false when the field is missing). */
-export function isMember(membership: Membership, frame: Frame): boolean {
-  if (frame.marks[membership.looked] !== frame.epoch) lookUp(frame, membership.index)
-  return frame.marks[membership.slot] === frame.epoch
 }

@@ -5,6 +5,8 @@ import { fieldResolver, type TopLevelField, topLevelResolver } from './field-res
 import { type FieldAccessor, type Frame, type Resolver, UNSET } from './frame.js'
 import { type ListIndex, type Membership, addList, createListIndex } from './list-index.js'
 import { addBucket, createBucketTable } from './hash.js'
+import type { Gate } from './gates.js'
+import { createProgram, encodeStrategies } from './program.js'
 import type { Context } from './types.js'
 
 export interface SlotTable {
@@ -20,7 +22,12 @@ export interface SlotTable {
   membership(field: FieldAccessor, values: Iterable<string>): Membership
   /** Files a bucket (and up to three numbers of its owner's) in the payload's bucket table; returns its offset. */
   bucket(group: string, seed: number, modulus: number, extra?: readonly number[]): number
-  /** Slots handed out so far. */
+  /** Encodes a flag's strategies (program.ts); returns the flag's offset in the code. */
+  encode(strategies: ReadonlyArray<{ readonly gates: readonly Gate[] }>): number
+  /**
+   * Slots and code handed out so far: what starting afresh resets (a recompiled flag leaves its
+   * old slots and code unused).
+   */
   readonly size: number
   /** Starts an evaluation of `context`. */
   frame(context: Context): Frame
@@ -34,6 +41,7 @@ export function createSlotTable(): SlotTable {
   let answers = new Uint8Array(0)
   let epoch = 0
   const buckets = createBucketTable()
+  const program = createProgram()
 
   /** One map per kind of slot, so a lookup never builds a key string. */
   function kind<Name extends string>(makeResolver: (name: Name) => Resolver): (name: Name) => FieldAccessor {
@@ -65,8 +73,9 @@ export function createSlotTable(): SlotTable {
       return addList(index, memos++, values)
     },
     bucket: (group, seed, modulus, extra) => addBucket(buckets, group, seed, modulus, extra),
+    encode: (strategies) => encodeStrategies(program, strategies),
     get size() {
-      return memos
+      return memos + program.size
     },
     frame(context) {
       if (marks.length < memos) {
@@ -84,6 +93,8 @@ export function createSlotTable(): SlotTable {
         values: new Array(resolvers.length).fill(UNSET),
         resolvers,
         buckets: buckets.data,
+        code: program.code,
+        side: program.side,
         marks,
         answers,
         epoch,
