@@ -138,6 +138,24 @@ describe('engine properties', () => {
 })
 
 describe('bucket arithmetic', () => {
+  it('ids hashed from their prepared blocks equal murmur3, for every prefix alignment, long ids and ids hashed in turn', () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.string({ maxLength: 9 }), { minLength: 1, maxLength: 6 }),
+        fc.array(fc.oneof(fc.string({ minLength: 0, maxLength: 140 }), fc.string({ unit: 'grapheme', maxLength: 12 }), fc.stringMatching(/^[a-z0-9-]{125,135}$/)), { minLength: 1, maxLength: 4 }),
+        (groups, ids) => {
+          // Each id against every group, interleaved: the prepared-id cache swaps between them.
+          for (const group of groups) {
+            for (const id of [...ids, ...ids.slice().reverse()]) {
+              expect(bucketOf(createBucketer(group, 0, 2 ** 32), id) - 1).toBe(murmur3(`${group}:${id}`, 0))
+            }
+          }
+        },
+      ),
+      { numRuns: 1000 },
+    )
+  })
+
   it('bucketOf equals (murmur3 % modulus) + 1 for small and huge moduli', () => {
     fc.assert(
       fc.property(fc.string(), fc.string(), fc.oneof(fc.integer({ min: 1, max: 1000 }), fc.integer({ min: 1, max: 2 ** 32 })), (group, id, modulus) => {
