@@ -4,7 +4,7 @@ import { type CachedResponse, createResponseCache } from '../src/evaluation/resp
 // The response cache admits an answer on its key's second sight, so traffic that never repeats
 // costs no inserts and cannot evict the answers that do repeat (issue 17).
 
-const answer = (text = '{"toggles":[]}', validUntil = Number.POSITIVE_INFINITY): CachedResponse => ({ body: Buffer.from(text), etag: 'W/"x"', validUntil })
+const answer = (text = '{"toggles":[]}', validUntil = Number.POSITIVE_INFINITY): CachedResponse => ({ body: text, bytes: Buffer.byteLength(text), etag: 'W/"x"', validUntil })
 const now = () => 0
 
 describe('response cache', () => {
@@ -15,6 +15,8 @@ describe('response cache', () => {
     cache.set('a', answer())
     expect(cache.get('a', now)).toBeDefined()
     expect(cache.size).toBe(1)
+    // Kept as UTF-8 bytes: a repeated answer is written without encoding it again.
+    expect(Buffer.isBuffer(cache.get('a', now)!.body)).toBe(true)
   })
 
   it('a stream of keys seen once leaves the repeating ones in place', () => {

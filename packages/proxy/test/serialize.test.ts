@@ -30,9 +30,10 @@ describe('the /proxy answer and its ETag', () => {
       const toggles = engine.evaluateAll({ userId: 'u-1' })
       const answer = serializer.answer(toggles, mode)
       expect(answer.body).toBe(serializer.body(toggles, mode))
+      expect(answer.bytes).toBe(Buffer.byteLength(answer.body))
       expect(answer.etag).toMatch(new RegExp(`^W/"${Buffer.byteLength(answer.body).toString(16)}-[A-Za-z0-9+/]{16}"$`))
     }
-    expect(serializer.answer([], 'default')).toEqual({ body: '{"toggles":[]}', etag: expect.stringMatching(/^W\/"e-/) })
+    expect(serializer.answer([], 'default')).toEqual({ body: '{"toggles":[]}', bytes: 14, etag: expect.stringMatching(/^W\/"e-/) })
   })
 
   it('is the same for the same bytes from another engine and serializer, and differs for different bytes', () => {

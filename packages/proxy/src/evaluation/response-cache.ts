@@ -11,8 +11,14 @@
 import type { CorsHeaders } from '../http/cors.js'
 
 export interface CachedResponse {
-  /** The body as UTF-8 bytes: written without re-encoding on every request. */
-  body: Buffer
+  /**
+   * The body: the string as an evaluation made it (written once, with the headers, in one
+   * write), turned into UTF-8 bytes when the cache admits it (written without re-encoding on
+   * every request).
+   */
+  body: string | Buffer
+  /** The body's length in bytes. */
+  bytes: number
   etag: string
   /** Epoch ms after which the answer may be different (Infinity when it never will). */
   validUntil: number
@@ -55,7 +61,7 @@ export function createResponseCache(maxEntries: number): ResponseCache {
   let bytes = 0
   const remove = (key: string, entry: CachedResponse) => {
     entries.delete(key)
-    bytes -= entry.body.length
+    bytes -= entry.bytes
   }
   return {
     get(key, now) {
@@ -68,14 +74,15 @@ export function createResponseCache(maxEntries: number): ResponseCache {
       return hit
     },
     set(key, response) {
-      if (maxEntries <= 0 || response.body.length > MAX_BODY_BYTES || entries.has(key)) return
+      if (maxEntries <= 0 || response.bytes > MAX_BODY_BYTES || entries.has(key)) return
       if (!seenOnce(key)) return
-      while (entries.size > 0 && (entries.size >= maxEntries || bytes + response.body.length > MAX_TOTAL_BYTES)) {
+      while (entries.size > 0 && (entries.size >= maxEntries || bytes + response.bytes > MAX_TOTAL_BYTES)) {
         const [oldest, entry] = entries.entries().next().value!
         remove(oldest, entry)
       }
+      if (typeof response.body === 'string') response.body = Buffer.from(response.body)
       entries.set(key, response)
-      bytes += response.body.length
+      bytes += response.bytes
     },
     get size() {
       return entries.size

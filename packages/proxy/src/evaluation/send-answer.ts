@@ -26,16 +26,17 @@ export function sendAnswer(req: IncomingMessage, res: ServerResponse, method: Ro
     res.end()
     return
   }
-  const encoding = answer.body.length >= COMPRESSION_THRESHOLD ? chooseEncoding(req.headers['accept-encoding']) : undefined
+  const encoding = answer.bytes >= COMPRESSION_THRESHOLD ? chooseEncoding(req.headers['accept-encoding']) : undefined
   let body = answer.body
   let list: string[]
   if (encoding) {
-    body = (answer.compressed ??= {})[encoding] ??= compress(answer.body, encoding)
-    list = headers.ok(cors, answer.etag, body.length, encoding)
+    const compressed = ((answer.compressed ??= {})[encoding] ??= compress(answer.body, encoding))
+    body = compressed
+    list = headers.ok(cors, answer.etag, compressed.length, encoding)
   } else if (answer.head?.cors === cors) {
     list = answer.head.headers
   } else {
-    list = headers.ok(cors, answer.etag, body.length, undefined)
+    list = headers.ok(cors, answer.etag, answer.bytes, undefined)
     answer.head = { cors, headers: list }
   }
   res.writeHead(200, list)

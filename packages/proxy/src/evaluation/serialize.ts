@@ -21,6 +21,8 @@ const DISABLED_VARIANT_DEFAULT = '{"name":"disabled","enabled":false,"feature_en
 
 export interface SerializedAnswer {
   body: string
+  /** The body's length in UTF-8 bytes. */
+  bytes: number
   /** `W/"<byte length in hex>-<16 base64 chars>"`: a weak ETag of the body (see above). */
   etag: string
 }
@@ -80,7 +82,7 @@ export function createToggleSerializer(hasImpressionData: (name: string) => bool
         c = mix(c, made.c)
       }
       const n = toggles.length
-      return { body: `${text}]}`, etag: `W/"${bytes.toString(16)}-${base64Of(finish(a, n), finish(b, n), finish(c, n))}"` }
+      return { body: `${text}]}`, bytes, etag: `W/"${bytes.toString(16)}-${base64Of(finish(a, n), finish(b, n), finish(c, n))}"` }
     },
   }
 }

@@ -113,9 +113,10 @@ export async function handleEvaluate(deps: EvaluateDependencies, call: RouteCall
     }
     throw error
   }
-  const { body, etag } = flags.serializer.answer(toggles, request.toggles ? 'listed' : 'default')
+  const { body, bytes, etag } = flags.serializer.answer(toggles, request.toggles ? 'listed' : 'default')
   const answer: CachedResponse = {
-    body: Buffer.from(body),
+    body,
+    bytes,
     etag,
     validUntil: trace.usedClock ? flags.engine.nextTimeBoundary(Date.now()) : Number.POSITIVE_INFINITY,
     counted: request.toggles ? toggles.map((t) => [t.name, t.enabled] as const) : undefined,

@@ -149,7 +149,8 @@ async function handleFrontend(deps: FrontendDependencies, call: RouteCall, selec
     throw error
   }
   const answer: CachedResponse = {
-    body: Buffer.from(body),
+    body,
+    bytes: Buffer.byteLength(body),
     etag: weakEtag(body),
     validUntil: trace.usedClock ? flags.engine.nextTimeBoundary(Date.now()) : Number.POSITIVE_INFINITY,
   }
