@@ -1,28 +1,40 @@
-// The Vexil proxy as users run it (the built package), against an in-process upstream that
-// serves the benchmark payload and validates the benchmark's frontend and client tokens, so both
-// /proxy (client key) and /api/frontend (frontend token) answer.
+// The Vexil proxy as users run it (the built package), against the benchmark's fake upstream
+// (upstream.mjs) in a process of its own: the payload it serves is not counted in the proxy's
+// memory. The upstream validates the benchmark's frontend and client tokens, so both /proxy
+// (client key) and /api/frontend (frontend token) answer. argv: port, payloadFile, cacheSize,
+// and optionally the refresh interval in ms (default 60000). Over IPC it says 'ready'; asked
+// 'stats', it answers the process's memory (with V8's heap spaces) and CPU figures and the
+// upstream's feature fetches.
+import { fork } from 'node:child_process'
 import { createServer } from 'node:http'
-import { readFileSync } from 'node:fs'
+import { getHeapSpaceStatistics } from 'node:v8'
 import { createProxyApp, createProxyConfig } from '@vexil/proxy'
-const [port, payloadFile, cacheSize] = process.argv.slice(2)
-const payload = readFileSync(payloadFile, 'utf8')
+const [port, payloadFile, cacheSize, refreshInterval = '60000'] = process.argv.slice(2)
 const CLIENT_TOKEN = '*:development.bench-client'
-const FRONTEND_TOKEN = '*:development.bench-frontend'
-const upstream = createServer((req, res) => {
-  if (req.url === '/edge/validate') {
-    res.writeHead(200, { 'content-type': 'application/json' })
-    res.end(JSON.stringify({ tokens: [CLIENT_TOKEN, FRONTEND_TOKEN].map((token) => ({ token, type: token === CLIENT_TOKEN ? 'client' : 'frontend', projects: ['*'], environment: 'development' })) }))
-    return
-  }
-  res.writeHead(200, { 'content-type': 'application/json', etag: '"bench"' })
-  res.end(payload)
+const upstream = fork(new URL('./upstream.mjs', import.meta.url), [payloadFile], { stdio: ['ignore', 'ignore', 'inherit', 'ipc'] })
+const upstreamPort = await new Promise((resolve, reject) => {
+  upstream.once('message', (message) => resolve(message.port))
+  upstream.once('exit', (code) => reject(new Error(`upstream.mjs exited with code ${code}`)))
 })
-await new Promise((resolve) => upstream.listen(0, '127.0.0.1', resolve))
+const askUpstream = () =>
+  new Promise((resolve) => {
+    upstream.once('message', (message) => resolve(message.featureRequests))
+    upstream.send('feature-requests')
+  })
 const config = await createProxyConfig(
-  { serviceUrl: `http://127.0.0.1:${upstream.address().port}/api`, serviceApiToken: 'bench', clientKeys: ['bench-key'], tokens: [CLIENT_TOKEN], metricsInterval: 0, refreshInterval: 60_000, responseCacheSize: Number(cacheSize) },
+  { serviceUrl: `http://127.0.0.1:${upstreamPort}/api`, serviceApiToken: 'bench', clientKeys: ['bench-key'], tokens: [CLIENT_TOKEN], metricsInterval: 0, refreshInterval: Number(refreshInterval), responseCacheSize: Number(cacheSize) },
   {},
 )
 const proxy = createProxyApp({ config, storage: null })
 await proxy.start()
 createServer(proxy.listener).listen(Number(port), '127.0.0.1', () => process.send?.('ready'))
-process.on('SIGINT', () => process.exit(0))
+process.on('message', async (message) => {
+  if (message !== 'stats') return
+  process.send?.({ memory: process.memoryUsage(), spaces: getHeapSpaceStatistics(), cpu: process.cpuUsage(), featureRequests: await askUpstream() })
+})
+const stop = () => {
+  upstream.kill('SIGINT')
+  process.exit(0)
+}
+process.on('SIGINT', stop)
+process.on('SIGTERM', stop)

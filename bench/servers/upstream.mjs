@@ -1,0 +1,34 @@
+// The benchmark's fake upstream, in a process of its own so the payload it serves (11 MB of
+// JSON with 10k flags) is not counted in the proxy's resident memory. It serves the payload
+// file at any path with a fixed ETag (an If-None-Match poll gets 304, as from Unleash) and
+// validates the benchmark's client and frontend tokens on /edge/validate. argv: payloadFile;
+// it sends its port over IPC, and exits when its parent goes (the IPC channel closes).
+import { createServer } from 'node:http'
+import { readFileSync } from 'node:fs'
+const [payloadFile] = process.argv.slice(2)
+const payload = readFileSync(payloadFile)
+const CLIENT_TOKEN = '*:development.bench-client'
+const FRONTEND_TOKEN = '*:development.bench-frontend'
+const ETAG = '"bench"'
+let featureRequests = 0
+const upstream = createServer((req, res) => {
+  if (req.url === '/edge/validate') {
+    res.writeHead(200, { 'content-type': 'application/json' })
+    res.end(JSON.stringify({ tokens: [CLIENT_TOKEN, FRONTEND_TOKEN].map((token) => ({ token, type: token === CLIENT_TOKEN ? 'client' : 'frontend', projects: ['*'], environment: 'development' })) }))
+    return
+  }
+  if (req.url?.includes('/client/features')) featureRequests++
+  if (req.headers['if-none-match'] === ETAG) {
+    res.writeHead(304, { etag: ETAG })
+    res.end()
+    return
+  }
+  res.writeHead(200, { 'content-type': 'application/json', etag: ETAG })
+  res.end(payload)
+})
+upstream.listen(0, '127.0.0.1', () => process.send?.({ port: upstream.address().port }))
+process.on('message', (message) => {
+  if (message === 'feature-requests') process.send?.({ featureRequests })
+})
+process.on('disconnect', () => process.exit(0))
+process.on('SIGINT', () => process.exit(0))
