@@ -21,8 +21,12 @@ const askUpstream = () =>
     upstream.once('message', (message) => resolve(message.featureRequests))
     upstream.send('feature-requests')
   })
+// SERVICE_API_TOKEN is the client token, as a real deployment's is (an Unleash client token
+// names its project and environment): the static scope then covers TOKENS and the frontend
+// token, and the proxy syncs the flags once. With an opaque 'bench' it synced them twice, one
+// token scope beside the static one, and held two compiled copies of the payload.
 const config = await createProxyConfig(
-  { serviceUrl: `http://127.0.0.1:${upstreamPort}/api`, serviceApiToken: 'bench', clientKeys: ['bench-key'], tokens: [CLIENT_TOKEN], metricsInterval: 0, refreshInterval: Number(refreshInterval), responseCacheSize: Number(cacheSize) },
+  { serviceUrl: `http://127.0.0.1:${upstreamPort}/api`, serviceApiToken: CLIENT_TOKEN, clientKeys: ['bench-key'], tokens: [CLIENT_TOKEN], metricsInterval: 0, refreshInterval: Number(refreshInterval), responseCacheSize: Number(cacheSize) },
   {},
 )
 const proxy = createProxyApp({ config, storage: null })
