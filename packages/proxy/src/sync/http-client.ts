@@ -2,7 +2,8 @@
 // (httpOptions.rejectUnauthorized), a hard timeout, and read status and headers exactly.
 import { request as httpRequest } from 'node:http'
 import { request as httpsRequest } from 'node:https'
-import { brotliDecompressSync, gunzipSync, inflateSync } from 'node:zlib'
+import type { Transform } from 'node:stream'
+import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib'
 
 export interface HttpResponse {
   status: number
@@ -31,16 +32,16 @@ export function sendRequest(url: string, options: HttpRequestOptions): Promise<H
         timeout: options.timeoutMs,
       },
       (res) => {
-        const chunks: Buffer[] = []
-        res.on('data', (chunk: Buffer) => chunks.push(chunk))
-        res.on('end', () => {
-          try {
-            resolve({ status: res.statusCode ?? 0, headers: res.headers, body: decode(Buffer.concat(chunks), res.headers['content-encoding']).toString('utf8') })
-          } catch (error) {
-            reject(error)
-          }
-        })
-        res.on('error', reject)
+        // Decoded as it arrives, into a string: never one buffer of the whole body (11 MB with
+        // 10k flags), whose release would raise glibc's mmap threshold (see scope/packed-state.ts).
+        const decoder = decoderFor(res.headers['content-encoding'])
+        const text = decoder ? res.pipe(decoder) : res
+        let body = ''
+        text.setEncoding('utf8')
+        text.on('data', (chunk: string) => (body += chunk))
+        text.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body }))
+        text.on('error', reject)
+        if (decoder) res.on('error', reject)
       },
     )
     req.on('timeout', () => req.destroy(new Error(`request to ${target.origin}${target.pathname} timed out after ${options.timeoutMs} ms`)))
@@ -49,16 +50,16 @@ export function sendRequest(url: string, options: HttpRequestOptions): Promise<H
   })
 }
 
-function decode(body: Buffer, encoding: string | undefined): Buffer {
+function decoderFor(encoding: string | undefined): Transform | undefined {
   switch (encoding?.trim().toLowerCase()) {
     case 'gzip':
     case 'x-gzip':
-      return gunzipSync(body)
+      return createGunzip()
     case 'deflate':
-      return inflateSync(body)
+      return createInflate()
     case 'br':
-      return brotliDecompressSync(body)
+      return createBrotliDecompress()
     default:
-      return body
+      return undefined
   }
 }
