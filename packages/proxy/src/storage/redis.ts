@@ -1,4 +1,4 @@
-import { Redis } from 'ioredis'
+import type { Redis } from 'ioredis'
 import { parsePayload } from './payload.js'
 import { StorageError } from './storage-error.js'
 import type { StorageProvider } from './types.js'
@@ -34,26 +34,33 @@ export function createRedisStorage(options: RedisStorageOptions): Required<Stora
   if (problems.length > 0) throw new StorageError('STORAGE_CONFIG_INVALID', `redis storage: ${problems.join('; ')}`)
   const keyPrefix = options.keyPrefix ?? DEFAULT_REDIS_KEY_PREFIX
   const where = new URL(options.url).host // never the password, in any message
-  const client = new Redis(options.url, {
-    // The proxy starts (from upstream or bootstrap) whether or not Redis is up.
-    lazyConnect: true,
-    connectTimeout: options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS,
-    // Bounds every call, including one queued while a connection is being made.
-    commandTimeout: options.commandTimeoutMs ?? DEFAULT_COMMAND_TIMEOUT_MS,
-    // A queued call fails with the first failed connection attempt instead of after 20.
-    maxRetriesPerRequest: 0,
-    retryStrategy: (attempt) => Math.min(100 * 2 ** (attempt - 1), MAX_RECONNECT_DELAY_MS),
-  })
   let lastConnectionError: Error | undefined
-  // Failures reach callers as rejections; without a listener ioredis prints every reconnect error.
-  client.on('error', (error: Error) => (lastConnectionError = error))
-  client.on('ready', () => (lastConnectionError = undefined))
+  let client: Promise<Redis> | undefined
+  // ioredis is loaded with the first call: a proxy on file storage (the default) does not carry
+  // it (~7 MB of resident memory).
+  const connect = () =>
+    (client ??= import('ioredis').then(({ Redis }) => {
+      const redis = new Redis(options.url, {
+        // The proxy starts (from upstream or bootstrap) whether or not Redis is up.
+        lazyConnect: true,
+        connectTimeout: options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS,
+        // Bounds every call, including one queued while a connection is being made.
+        commandTimeout: options.commandTimeoutMs ?? DEFAULT_COMMAND_TIMEOUT_MS,
+        // A queued call fails with the first failed connection attempt instead of after 20.
+        maxRetriesPerRequest: 0,
+        retryStrategy: (attempt) => Math.min(100 * 2 ** (attempt - 1), MAX_RECONNECT_DELAY_MS),
+      })
+      // Failures reach callers as rejections; without a listener ioredis prints every reconnect error.
+      redis.on('error', (error: Error) => (lastConnectionError = error))
+      redis.on('ready', () => (lastConnectionError = undefined))
+      return redis
+    }))
   let closing: Promise<void> | undefined
 
-  async function run<T>(action: string, key: string, command: () => Promise<T>): Promise<T> {
+  async function run<T>(action: string, key: string, command: (redis: Redis) => Promise<T>): Promise<T> {
     if (closing) throw new StorageError('STORAGE_UNAVAILABLE', `could not ${action} redis key ${key}: the storage is closed`)
     try {
-      return await command()
+      return await command(await connect())
     } catch (error) {
       // While disconnected, ioredis only says that the retries ran out; the socket error says why.
       const reason = lastConnectionError ? `Redis is unreachable (${lastConnectionError.message})` : (error as Error).message
@@ -64,16 +71,16 @@ export function createRedisStorage(options: RedisStorageOptions): Required<Stora
   return {
     async get(key) {
       const redisKey = keyPrefix + key
-      const text = await run('read', redisKey, () => client.get(redisKey))
+      const text = await run('read', redisKey, (redis) => redis.get(redisKey))
       return text === null ? undefined : parsePayload(text, `redis key ${redisKey} on ${where}`)
     },
     async set(key, payload) {
       const redisKey = keyPrefix + key
       const text = JSON.stringify(payload)
-      await run('write', redisKey, () => client.set(redisKey, text))
+      await run('write', redisKey, (redis) => redis.set(redisKey, text))
     },
     close() {
-      closing ??= quit(client)
+      closing ??= client ? client.then(quit) : Promise.resolve()
       return closing
     },
   }
