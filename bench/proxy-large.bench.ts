@@ -1,10 +1,13 @@
-// The proxy with 10,000 flags (a ~400 KB /proxy/all-sized answer set): one request at a time,
-// every request a new user (what one GET costs when it is evaluated), and the server's resident
-// memory after a stretch of new-user traffic at 32 connections (issue 17). The server is the
-// built package in its own process, as in proxy-http.bench.ts.
-import { readFileSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+// The proxy with 10,000 flags (a ~320 KB /proxy answer, an 11 MB payload): one request at a
+// time, every request a new user (what one GET costs when it is evaluated); the server's
+// resident memory after a stretch of new-user traffic at 32 connections, with V8's heap, external
+// and array-buffer figures beside it; how long compiling the payload takes inside the server;
+// and what unchanged polls cost (the upstream answers 304: no fetch body, no compile) (issue 17).
+// The server is the built package in its own process, its upstream in another (servers/).
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import type { ChildProcess } from 'node:child_process'
 import { freePort } from '@vexil/test-fixtures/ports.ts'
 import { makeContexts, makeFeatures } from '@vexil/test-fixtures/workload.ts'
 import { type BudgetRow, inCI } from './budget.js'
@@ -12,11 +15,56 @@ import { newUserWrkScript, runWrk, startServer, stopServer, wrkAvailable } from 
 
 const FLAGS = 10_000
 const LOAD_SECONDS = Number(process.env.BENCH_LARGE_LOAD_SECONDS ?? 20)
+/** The unchanged-poll check: the proxy polls every POLL_MS for POLL_SECONDS while idle. */
+const POLL_MS = 100
+const POLL_SECONDS = 10
+
+/** What servers/vexil.mjs answers to 'stats'. */
+interface ServerStats {
+  memory: NodeJS.MemoryUsage
+  cpu: NodeJS.CpuUsage
+  featureRequests: number
+  /** Each engine load's duration, ms. */
+  loads: number[]
+  startMs: number
+}
 
 /** Resident memory of a process in MB, from /proc (Linux). */
 function rssMb(pid: number): number {
   const kb = Number(/VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1])
   return kb / 1024
+}
+
+const mb = (bytes: number) => bytes / 1048576
+
+function stats(server: ChildProcess): Promise<ServerStats> {
+  return new Promise((resolve) => {
+    server.once('message', (message) => resolve(message as ServerStats))
+    server.send('stats')
+  })
+}
+
+function memoryLine(label: string, server: ChildProcess, s: ServerStats): string {
+  const m = s.memory
+  return `${label}: RSS ${rssMb(server.pid!).toFixed(0)} MB (V8 heap ${mb(m.heapTotal).toFixed(0)} MB committed, ${mb(m.heapUsed).toFixed(0)} MB used; external ${mb(m.external).toFixed(0)} MB, of which array buffers ${mb(m.arrayBuffers).toFixed(0)} MB)`
+}
+
+/** CPU ms, recompiles and RSS growth over POLL_SECONDS of unchanged polls every POLL_MS, with no traffic. */
+async function unchangedPolls(payloadFile: string, port: number): Promise<{ polls: number; compiles: number; cpuMsPerPoll: number; rssGrowthMb: number }> {
+  const server = await startServer('vexil.mjs', [String(port), payloadFile, '10000', String(POLL_MS)])
+  try {
+    // Let the first compile's garbage and timers settle before the baseline.
+    await new Promise((resolve) => setTimeout(resolve, 1000))
+    const before = await stats(server)
+    const rssBefore = rssMb(server.pid!)
+    await new Promise((resolve) => setTimeout(resolve, POLL_SECONDS * 1000))
+    const after = await stats(server)
+    const polls = after.featureRequests - before.featureRequests
+    const cpuMs = (after.cpu.user + after.cpu.system - before.cpu.user - before.cpu.system) / 1000
+    return { polls, compiles: after.loads.length - before.loads.length, cpuMsPerPoll: polls > 0 ? cpuMs / polls : Number.NaN, rssGrowthMb: rssMb(server.pid!) - rssBefore }
+  } finally {
+    await stopServer(server)
+  }
 }
 
 export async function runProxyLargeBench(): Promise<BudgetRow[]> {
@@ -38,24 +86,36 @@ export async function runProxyLargeBench(): Promise<BudgetRow[]> {
     writeFileSync(script, newUserWrkScript(requests))
     const port = await freePort()
     const url = `http://127.0.0.1:${port}`
-    const started = Date.now()
     const server = await startServer('vexil.mjs', [String(port), payloadFile, '10000'])
-    const startMs = Date.now() - started
+    let single, load, started, loaded
     try {
+      started = await stats(server)
+      console.log(memoryLine('10k flags, after start', server, started))
       runWrk(url, script, 1, 1) // warm-up
-      const single = runWrk(url, script, 3, 1)
-      const load = runWrk(url, script, LOAD_SECONDS, 32)
-      const rss = rssMb(server.pid!)
-      console.log(`10k flags: one connection ${single.rps.toFixed(0)} req/s, p50 ${single.p50Ms} ms, p99 ${single.p99Ms} ms; 32 connections ${load.rps.toFixed(0)} req/s; RSS ${rss.toFixed(0)} MB after ${LOAD_SECONDS} s; server ready in ${startMs} ms`)
-      return [
-        { metric: 'GET /proxy, 10k flags, one connection, every request a new user: p50 latency', value: single.p50Ms, unit: 'ms', kind: 'max', limit: 5, absolute: true },
-        { metric: 'GET /proxy, 10k flags, one connection: p99 latency (reference)', value: single.p99Ms, unit: 'ms', kind: 'max', limit: 1_000, absolute: true },
-        { metric: `proxy RSS after ${LOAD_SECONDS} s of new-user GETs at 32 connections, 10k flags`, value: Math.round(rss), unit: 'MB', kind: 'max', limit: 100, absolute: true },
-        { metric: 'GET /proxy, 10k flags: non-2xx answers', value: single.non2xx + load.non2xx, unit: '', kind: 'max', limit: 0, absolute: false },
-      ]
+      single = runWrk(url, script, 3, 1)
+      load = runWrk(url, script, LOAD_SECONDS, 32)
+      loaded = await stats(server)
+      console.log(memoryLine(`10k flags, after ${LOAD_SECONDS} s of new-user GETs at 32 connections`, server, loaded))
     } finally {
       await stopServer(server)
     }
+    const rss = mb(loaded.memory.rss)
+    const compileMs = started.loads[0] ?? Number.NaN
+    const polls = await unchangedPolls(payloadFile, port)
+    console.log(
+      `10k flags: one connection ${single.rps.toFixed(0)} req/s, p50 ${single.p50Ms} ms, p99 ${single.p99Ms} ms; 32 connections ${load.rps.toFixed(0)} req/s; ` +
+        `compile ${compileMs.toFixed(0)} ms, start (fetch, parse, compile, pack) ${started.startMs.toFixed(0)} ms; ` +
+        `${polls.polls} unchanged polls: ${polls.compiles} compiles, ${polls.cpuMsPerPoll.toFixed(2)} ms CPU per poll, RSS ${polls.rssGrowthMb >= 0 ? '+' : ''}${polls.rssGrowthMb.toFixed(1)} MB`,
+    )
+    return [
+      { metric: 'GET /proxy, 10k flags, one connection, every request a new user: p50 latency', value: single.p50Ms, unit: 'ms', kind: 'max', limit: 5, absolute: true },
+      { metric: 'GET /proxy, 10k flags, one connection: p99 latency (reference)', value: single.p99Ms, unit: 'ms', kind: 'max', limit: 1_000, absolute: true },
+      { metric: `proxy RSS after ${LOAD_SECONDS} s of new-user GETs at 32 connections, 10k flags`, value: Math.round(rss), unit: 'MB', kind: 'max', limit: 100, absolute: true },
+      { metric: 'compiling the 10k-flag payload inside the server (engine.load, first payload)', value: Math.round(compileMs), unit: 'ms', kind: 'max', limit: 100, absolute: true },
+      { metric: `unchanged polls (304) in ${POLL_SECONDS} s: compiles`, value: polls.compiles, unit: '', kind: 'max', limit: 0, absolute: false },
+      { metric: 'unchanged poll (304): CPU per poll (reference)', value: polls.cpuMsPerPoll, unit: 'ms', kind: 'max', limit: 5, absolute: true },
+      { metric: 'GET /proxy, 10k flags: non-2xx answers', value: single.non2xx + load.non2xx, unit: '', kind: 'max', limit: 0, absolute: false },
+    ]
   } finally {
     rmSync(dir, { recursive: true, force: true })
   }

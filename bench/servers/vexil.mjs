@@ -3,11 +3,13 @@
 // memory. The upstream validates the benchmark's frontend and client tokens, so both /proxy
 // (client key) and /api/frontend (frontend token) answer. argv: port, payloadFile, cacheSize,
 // and optionally the refresh interval in ms (default 60000). Over IPC it says 'ready'; asked
-// 'stats', it answers the process's memory (with V8's heap spaces) and CPU figures and the
-// upstream's feature fetches.
+// 'stats', it answers the process's memory (with V8's heap spaces) and CPU figures, the
+// upstream's feature fetches, each engine load's duration in ms, and how long start() took.
 import { fork } from 'node:child_process'
 import { createServer } from 'node:http'
+import { hostname } from 'node:os'
 import { getHeapSpaceStatistics } from 'node:v8'
+import { createEngine } from '@vexil/engine'
 import { createProxyApp, createProxyConfig } from '@vexil/proxy'
 const [port, payloadFile, cacheSize, refreshInterval = '60000'] = process.argv.slice(2)
 const CLIENT_TOKEN = '*:development.bench-client'
@@ -29,12 +31,28 @@ const config = await createProxyConfig(
   { serviceUrl: `http://127.0.0.1:${upstreamPort}/api`, serviceApiToken: CLIENT_TOKEN, clientKeys: ['bench-key'], tokens: [CLIENT_TOKEN], metricsInterval: 0, refreshInterval: Number(refreshInterval), responseCacheSize: Number(cacheSize) },
   {},
 )
-const proxy = createProxyApp({ config, storage: null })
+// The engine the proxy makes by default (no custom strategies here), with its loads timed: how
+// long compiling a payload takes inside the server, and whether an unchanged poll compiles.
+const loads = []
+const newEngine = () => {
+  const engine = createEngine({ hostname: process.env.HOSTNAME ?? hostname() })
+  const load = engine.load
+  engine.load = (state) => {
+    const started = performance.now()
+    const warnings = load(state)
+    loads.push(performance.now() - started)
+    return warnings
+  }
+  return engine
+}
+const started = performance.now()
+const proxy = createProxyApp({ config, storage: null, newEngine })
 await proxy.start()
+const startMs = performance.now() - started
 createServer(proxy.listener).listen(Number(port), '127.0.0.1', () => process.send?.('ready'))
 process.on('message', async (message) => {
   if (message !== 'stats') return
-  process.send?.({ memory: process.memoryUsage(), spaces: getHeapSpaceStatistics(), cpu: process.cpuUsage(), featureRequests: await askUpstream() })
+  process.send?.({ memory: process.memoryUsage(), spaces: getHeapSpaceStatistics(), cpu: process.cpuUsage(), featureRequests: await askUpstream(), loads, startMs })
 })
 const stop = () => {
   upstream.kill('SIGINT')
