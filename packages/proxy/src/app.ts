@@ -24,16 +24,11 @@ import { createRequestHandler } from './routing/request-handler.js'
 import { createProxyRouter } from './routing/router.js'
 import { createTokenGate } from './routing/token-gate.js'
 import type { CurrentFlags } from './scope/scope-flags.js'
-import { createStaticScope, type StaticScope, storageSettings } from './scope/static-scope.js'
-import { createTokenScopes, type TokenScopes } from './scope/token-scopes.js'
-import { createTokenSync } from './scope/token-sync.js'
-import { createStorageFromConfig } from './storage/index.js'
+import type { TokenScopes } from './scope/token-scopes.js'
+import { createUpstreamSync, type MetricsSource, type ProxySync, servedFlags } from './scope/upstream-sync.js'
 import type { StorageProvider } from './storage/types.js'
-import { createHttpUpstream, SDK_VERSION, type Upstream } from './sync/upstream.js'
-import { readTokenSecret, scopeKey } from './tokens/api-token.js'
-import { loadKnownTokens, saveKnownTokens } from './tokens/token-backup.js'
-import { createTokenRegistry, type TokenRegistry } from './tokens/token-registry.js'
-import { readValidatedTokens } from './tokens/validate-upstream.js'
+import { SDK_VERSION, type Upstream } from './sync/upstream.js'
+import type { TokenRegistry } from './tokens/token-registry.js'
 
 export interface ProxyAppOptions {
   config: ProxyConfig
@@ -48,6 +43,11 @@ export interface ProxyAppOptions {
   logger?: Logger
   /** Wraps each route's handler once, at creation (tests spy on handlers with it; tracing could too). */
   instrumentRoute?: RouteInstrument
+  /**
+   * What keeps the scopes in step (default: the upstream itself, scope/upstream-sync.ts; a cluster
+   * worker passes the primary's stand-in). `upstream`, `upstreamFor` and `storage` are then unused.
+   */
+  sync?: ProxySync
 }
 
 export interface ProxyApp {
@@ -74,68 +74,35 @@ export function createProxyApp(options: ProxyAppOptions): ProxyApp {
   const logger = options.logger ?? config.logger
   const engineHostname = process.env.HOSTNAME ?? hostname()
   const newEngine = options.newEngine ?? (() => createEngine({ strategies: config.customStrategies, hostname: engineHostname }))
-  const upstream = options.upstream ?? createHttpUpstream(config)
-  const upstreamFor = options.upstreamFor ?? ((token: string) => createHttpUpstream(config, { token, filters: false }))
-  // The old proxy's configuration: one static scope behind /proxy (none with only TOKENS).
-  const scope: StaticScope | undefined = config.serviceApiToken
-    ? createStaticScope({ config, logger, upstream, storage: options.storage, newEngine, onFetch: (result) => prometheus.upstreamFetch(result) })
-    : undefined
+  const sync: ProxySync =
+    options.sync ??
+    createUpstreamSync({
+      config,
+      logger,
+      newEngine,
+      upstream: options.upstream,
+      upstreamFor: options.upstreamFor,
+      storage: options.storage,
+      onFetch: (result) => prometheus.upstreamFetch(result),
+    })
+  const { scope, tokens, scopes } = sync
   const flags: CurrentFlags = scope?.flags ?? { current: undefined }
-  // Token scopes keep their backups beside the static scope's, in the storage configured.
-  const ownStorage = !scope && options.storage !== null
-  const scopeStorage = scope ? scope.storage : options.storage === null ? undefined : (options.storage ?? config.storage.provider ?? createStorageFromConfig(storageSettings(config)))
-  let started = false
-  const scopes = createTokenScopes({
-    logger,
-    newEngine,
-    responseCacheSize: config.responseCacheSize,
-    createSync: (token) => {
-      const sync = createTokenSync({ config, logger, token, upstream: upstreamFor(token.secret), storage: scopeStorage, newEngine, onFetch: (result) => prometheus.upstreamFetch(result) })
-      if (started) void sync.start()
-      return sync
-    },
-  })
-  const staticSource = staticScopeSource(config)
-  if (scope && staticSource) scopes.addSource({ key: scopeKey(staticSource), scope: staticSource, flags: scope.flags, usage: scope.usage })
-  const tokens = createTokenRegistry({
-    mode: config.tokenMode,
-    validate: async (secrets) => readValidatedTokens(await upstream.validateTokens(secrets)),
-    logger,
-    configured: config.tokens,
-    revalidateMs: config.tokenRevalidateMs,
-    onChange: (_secret, token) => {
-      if (token) scopes.learn(token)
-      if (restoring) return
-      // One write at a time; the last state wins.
-      tokensChanged = true
-      if (scopeStorage && !savingTokens) savingTokens = saveTokens(scopeStorage)
-    },
-  })
-  let restoring = false
-  let tokensChanged = false
-  let savingTokens: Promise<void> | undefined
-  async function saveTokens(storage: StorageProvider): Promise<void> {
-    while (tokensChanged) {
-      tokensChanged = false
-      await saveKnownTokens(storage, tokens.tokens()).catch((error) => logger.warn('Could not write the backup of the known API tokens', error))
-    }
-    savingTokens = undefined
-  }
   const prometheus = createPrometheusExporter({
-    lastUpdate: () => Math.max(flags.current?.loadedAt ?? 0, ...scopes.syncs.map((sync) => sync.flags.current?.loadedAt ?? 0)),
-    lastFetch: () => Math.max(scope?.lastFetch ?? 0, ...scopes.syncs.map((sync) => sync.lastFetch)),
-    flagCount: () => (flags.current?.engine.size ?? 0) + scopes.syncs.reduce((sum, sync) => sum + (sync.flags.current?.engine.size ?? 0), 0),
+    lastUpdate: () => Math.max(0, ...servedFlags(sync).map((served) => served.current?.loadedAt ?? 0)),
+    lastFetch: () => sync.lastFetch,
+    flagCount: () => servedFlags(sync).reduce((sum, served) => sum + (served.current?.engine.size ?? 0), 0),
   })
+  const metrics: MetricsSource = sync.metricsSource?.(prometheus.registry) ?? prometheus.registry
   const corsHeaders = compileCorsHeaders(config.cors)
   const frontendCorsHeaders = compileFrontendCors(config.cors.origin)
   const clientAddress = compileClientAddress(config.trustProxy)
-  const ready = () => (scope ? flags.current !== undefined : true) && scopes.syncs.every((sync) => sync.flags.current !== undefined)
+  const ready = () => sync.ready
   const oldProxyRoutes: RouteDeclaration[] = scope
     ? [
         ...evaluateRoutes({ config, logger, usage: scope.usage, prometheus }, clientAddress),
         ...clientMetricsRoutes({ usage: scope.usage, logger }),
         ...serverSideFeaturesRoutes(),
-        ...operationalRoutes(prometheus.registry),
+        ...operationalRoutes(metrics, () => sync.staticReady),
       ]
     : []
   // Every route, with who may call it, next to its handler, each its own handler on h3's router;
@@ -145,7 +112,7 @@ export function createProxyApp(options: ProxyAppOptions): ProxyApp {
       ...oldProxyRoutes,
       ...frontendRoutes({ config, logger, prometheus, clientAddress }),
       ...clientApiRoutes(),
-      ...edgeOperationsRoutes({ registry: prometheus.registry, tokens, scopes, ready }),
+      ...edgeOperationsRoutes({ registry: metrics, tokens, scopes, ready }),
       ...(config.enableOAS ? docsRoutes(() => docs!) : []),
     ],
     {
@@ -186,42 +153,7 @@ export function createProxyApp(options: ProxyAppOptions): ProxyApp {
     get ready() {
       return ready()
     },
-    async start() {
-      // Scopes known before: their syncs start from their own backups, even with the upstream down.
-      if (scopeStorage) {
-        restoring = true
-        tokens.restore(await loadKnownTokens(scopeStorage, logger))
-        restoring = false
-      }
-      started = true
-      // Validates TOKENS and the restored tokens (no upstream call when there are none) and starts revalidation.
-      const tokensKnown = tokens.start()
-      await Promise.all([scope?.start(), tokensKnown.then(() => Promise.all(scopes.syncs.map((sync) => sync.start())))])
-    },
-    async close() {
-      tokens.stop()
-      await savingTokens
-      // The token scopes first: the static scope's close releases the storage they share.
-      await scopes.close()
-      await scope?.close()
-      if (ownStorage) await scopeStorage?.close?.()
-    },
+    start: () => sync.start(),
+    close: () => sync.close(),
   }
-}
-
-// --- Internal helpers ---
-
-/**
- * The scope SERVICE_API_TOKEN's flags can serve to token callers too: its environment and project
- * as the token's text names them, when no filter narrows the fetch. Undefined otherwise (a token
- * that does not name its scope, or PROJECT_NAME, NAME_PREFIX, TAGS or ENVIRONMENT set).
- */
-function staticScopeSource(config: ProxyConfig): { environment: string; projects: string[] } | undefined {
-  const secret = readTokenSecret(config.serviceApiToken)
-  if (!secret || config.projectName || config.namePrefix || config.tags.length > 0 || config.environment) return undefined
-  const colon = secret.indexOf(':')
-  const project = secret.slice(0, colon)
-  const environment = secret.slice(colon + 1, secret.indexOf('.', colon))
-  if (project === '[]' || environment === '' || environment === '*') return undefined
-  return { environment, projects: [project] }
 }

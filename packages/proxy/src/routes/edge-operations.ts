@@ -6,17 +6,17 @@
 //   GET /internal-backstage/tokens   the known token scopes, never a secret
 //   POST /edge/validate              which of the given tokens this proxy accepts (validated
 //                                    upstream as needed), so a proxy or an Edge can sit in front
-import type { Registry } from 'prom-client'
 import { ProxyError } from '../http/errors.js'
 import { JSON_CONTENT_TYPE, sendText } from '../http/respond.js'
 import type { RouteDeclaration } from '../routing/route-declaration.js'
 import type { TokenScopes } from '../scope/token-scopes.js'
+import type { MetricsSource } from '../scope/upstream-sync.js'
 import { type KnownToken, readTokenSecret } from '../tokens/api-token.js'
 import type { TokenRegistry } from '../tokens/token-registry.js'
 import { readJson } from './client-metrics.js'
 
 export interface EdgeOperationsDependencies {
-  registry: Registry
+  registry: MetricsSource
   tokens: TokenRegistry
   scopes: TokenScopes
   /** False while a scope the proxy serves (the static one included) has no flags yet. */

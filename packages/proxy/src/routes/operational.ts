@@ -1,13 +1,19 @@
 // GET /proxy/health and /proxy/internal-backstage/prometheus (docs/old-proxy-compatibility.md 1.1):
 // open to anyone, as in the old proxy (load balancers and scrapers hold no key), and 503 until
-// the proxy has flags. Neither reveals flag configuration.
-import type { Registry } from 'prom-client'
+// the proxy has flags (with WORKERS=N: until every worker has them). Neither reveals flag
+// configuration.
+import { ProxyError } from '../http/errors.js'
 import { sendText } from '../http/respond.js'
 import type { RouteDeclaration } from '../routing/route-declaration.js'
+import type { MetricsSource } from '../scope/upstream-sync.js'
 
 const HTML = 'text/html; charset=utf-8'
 
-export function operationalRoutes(registry: Registry): RouteDeclaration[] {
+/**
+ * `healthy`: the static scope has flags everywhere it is served. The router already answers 503
+ * while this process has none; in a cluster another worker may not have them yet.
+ */
+export function operationalRoutes(registry: MetricsSource, healthy: () => boolean): RouteDeclaration[] {
   return [
     {
       methods: ['GET', 'HEAD'],
@@ -15,7 +21,10 @@ export function operationalRoutes(registry: Registry): RouteDeclaration[] {
       access: 'open',
       waitsForFlags: true,
       example: { status: 200 },
-      handle: ({ res, method }) => sendText(res, 200, HTML, 'ok', method === 'HEAD'),
+      handle: ({ res, method }) => {
+        if (!healthy()) throw new ProxyError('NOT_READY', 'not ready')
+        sendText(res, 200, HTML, 'ok', method === 'HEAD')
+      },
     },
     {
       methods: ['GET', 'HEAD'],

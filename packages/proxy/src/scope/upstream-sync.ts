@@ -1,0 +1,183 @@
+// Everything that keeps the proxy in step with its upstream, apart from serving HTTP: the static
+// scope, the token scopes with their syncs, the token registry (learned from /edge/validate and
+// kept as a backup), and the usage reports. `createProxyApp` serves routes over a `ProxySync`;
+// this is the one that talks to the upstream. With WORKERS=N the cluster's primary runs it alone
+// and each worker serves over a stand-in fed by the primary (cluster/worker-sync.ts), so routes
+// never know which process they run in.
+import type { Engine } from '@vexil/engine'
+import type { Registry } from 'prom-client'
+import type { ProxyConfig } from '../config/types.js'
+import type { Logger } from '../logger.js'
+import { createStorageFromConfig } from '../storage/index.js'
+import type { StorageProvider } from '../storage/types.js'
+import type { PollerOptions } from '../sync/poller.js'
+import { createHttpUpstream, type Upstream } from '../sync/upstream.js'
+import { type KnownToken, readTokenSecret, scopeKey } from '../tokens/api-token.js'
+import { loadKnownTokens, saveKnownTokens } from '../tokens/token-backup.js'
+import { createTokenRegistry, type TokenRegistry } from '../tokens/token-registry.js'
+import { readValidatedTokens } from '../tokens/validate-upstream.js'
+import type { UsageAggregator } from '../usage/aggregator.js'
+import type { CurrentFlags, ScopeFlags } from './scope-flags.js'
+import { createStaticScope, type StaticScope, storageSettings } from './static-scope.js'
+import { createTokenScopes, type TokenScopes } from './token-scopes.js'
+import { createTokenSync, type TokenSync } from './token-sync.js'
+
+/** What the Prometheus routes answer from: a registry, or (in a cluster worker) the whole cluster's figures. */
+export interface MetricsSource {
+  readonly contentType: string
+  metrics(): Promise<string>
+}
+
+export interface ProxySync {
+  /** The static scope's flags and usage counts; undefined without SERVICE_API_TOKEN. */
+  readonly scope: { readonly flags: ScopeFlags; readonly usage: UsageAggregator } | undefined
+  /** The API tokens known on the Unleash API routes. */
+  readonly tokens: TokenRegistry
+  /** The scopes they are served from. */
+  readonly scopes: TokenScopes
+  /** Epoch ms of the last successful upstream fetch of any scope; 0 for never. */
+  readonly lastFetch: number
+  /** Every scope served has flags (in a cluster: in every worker): Edge's /internal-backstage/ready. */
+  readonly ready: boolean
+  /** The static scope has flags (in a cluster: in every worker): /proxy/health. */
+  readonly staticReady: boolean
+  /** Where the Prometheus routes read from, given this process's own registry (default: that registry). */
+  metricsSource?(local: Registry): MetricsSource
+  /** Starts syncing (first fetch, bootstrap, backup), token validation and usage reports; resolves after the first fetch. */
+  start(): Promise<void>
+  /** Stops syncing, sends pending usage counts, releases storage. */
+  close(): Promise<void>
+}
+
+export interface UpstreamSyncOptions {
+  config: ProxyConfig
+  logger: Logger
+  newEngine: () => Engine
+  /** Default: the upstream at `config.serviceUrl` with SERVICE_API_TOKEN (the static scope's). */
+  upstream?: Upstream
+  /** The upstream client for a token scope's sync. Default: the upstream at `config.serviceUrl` with that token. */
+  upstreamFor?: (token: string) => Upstream
+  /** Default: the provider configured (file in ./.vexil/proxy unless set otherwise); null for none. */
+  storage?: StorageProvider | null
+  /** After every poll of any scope, for Prometheus. */
+  onFetch?: PollerOptions['onFetch']
+  /** A token scope got its own sync, made for `token` (the cluster's primary tells its workers). */
+  onTokenSync?: (token: KnownToken, sync: TokenSync) => void
+  /** A token became known, or (undefined) was revoked upstream. */
+  onTokenChange?: (secret: string, token: KnownToken | undefined) => void
+}
+
+export interface UpstreamSync extends ProxySync {
+  /** The static scope itself (undefined without SERVICE_API_TOKEN). */
+  readonly scope: StaticScope | undefined
+}
+
+export function createUpstreamSync(options: UpstreamSyncOptions): UpstreamSync {
+  const { config, logger, newEngine } = options
+  const upstream = options.upstream ?? createHttpUpstream(config)
+  const upstreamFor = options.upstreamFor ?? ((token: string) => createHttpUpstream(config, { token, filters: false }))
+  // The old proxy's configuration: one static scope behind /proxy (none with only TOKENS).
+  const scope: StaticScope | undefined = config.serviceApiToken
+    ? createStaticScope({ config, logger, upstream, storage: options.storage, newEngine, onFetch: options.onFetch })
+    : undefined
+  // Token scopes keep their backups beside the static scope's, in the storage configured.
+  const ownStorage = !scope && options.storage !== null
+  const scopeStorage = scope ? scope.storage : options.storage === null ? undefined : (options.storage ?? config.storage.provider ?? createStorageFromConfig(storageSettings(config)))
+  let started = false
+  const scopes = createTokenScopes({
+    logger,
+    newEngine,
+    responseCacheSize: config.responseCacheSize,
+    createSync: (token) => {
+      const sync = createTokenSync({ config, logger, token, upstream: upstreamFor(token.secret), storage: scopeStorage, newEngine, onFetch: options.onFetch })
+      options.onTokenSync?.(token, sync)
+      if (started) void sync.start()
+      return sync
+    },
+  })
+  const staticSource = staticScopeSource(config)
+  if (scope && staticSource) scopes.addSource({ key: scopeKey(staticSource), scope: staticSource, flags: scope.flags, usage: scope.usage })
+  const tokens = createTokenRegistry({
+    mode: config.tokenMode,
+    validate: async (secrets) => readValidatedTokens(await upstream.validateTokens(secrets)),
+    logger,
+    configured: config.tokens,
+    revalidateMs: config.tokenRevalidateMs,
+    onChange: (secret, token) => {
+      if (token) scopes.learn(token)
+      options.onTokenChange?.(secret, token)
+      if (restoring) return
+      // One write at a time; the last state wins.
+      tokensChanged = true
+      if (scopeStorage && !savingTokens) savingTokens = saveTokens(scopeStorage)
+    },
+  })
+  let restoring = false
+  let tokensChanged = false
+  let savingTokens: Promise<void> | undefined
+  async function saveTokens(storage: StorageProvider): Promise<void> {
+    while (tokensChanged) {
+      tokensChanged = false
+      await saveKnownTokens(storage, tokens.tokens()).catch((error) => logger.warn('Could not write the backup of the known API tokens', error))
+    }
+    savingTokens = undefined
+  }
+  const staticReady = () => (scope ? scope.flags.current !== undefined : true)
+
+  return {
+    scope,
+    tokens,
+    scopes,
+    get lastFetch() {
+      return Math.max(scope?.lastFetch ?? 0, ...scopes.syncs.map((sync) => sync.lastFetch))
+    },
+    get ready() {
+      return staticReady() && scopes.syncs.every((sync) => sync.flags.current !== undefined)
+    },
+    get staticReady() {
+      return staticReady()
+    },
+    async start() {
+      // Scopes known before: their syncs start from their own backups, even with the upstream down.
+      if (scopeStorage) {
+        restoring = true
+        tokens.restore(await loadKnownTokens(scopeStorage, logger))
+        restoring = false
+      }
+      started = true
+      // Validates TOKENS and the restored tokens (no upstream call when there are none) and starts revalidation.
+      const tokensKnown = tokens.start()
+      await Promise.all([scope?.start(), tokensKnown.then(() => Promise.all(scopes.syncs.map((sync) => sync.start())))])
+    },
+    async close() {
+      tokens.stop()
+      await savingTokens
+      // The token scopes first: the static scope's close releases the storage they share.
+      await scopes.close()
+      await scope?.close()
+      if (ownStorage) await scopeStorage?.close?.()
+    },
+  }
+}
+
+/** Every flag set a sync serves, for readings over all scopes (Prometheus). */
+export function servedFlags(sync: Pick<ProxySync, 'scope' | 'scopes'>): CurrentFlags[] {
+  return [...(sync.scope ? [sync.scope.flags] : []), ...sync.scopes.syncs.map((tokenSync) => tokenSync.flags)]
+}
+
+// --- Internal helpers ---
+
+/**
+ * The scope SERVICE_API_TOKEN's flags can serve to token callers too: its environment and project
+ * as the token's text names them, when no filter narrows the fetch. Undefined otherwise (a token
+ * that does not name its scope, or PROJECT_NAME, NAME_PREFIX, TAGS or ENVIRONMENT set).
+ */
+export function staticScopeSource(config: ProxyConfig): { environment: string; projects: string[] } | undefined {
+  const secret = readTokenSecret(config.serviceApiToken)
+  if (!secret || config.projectName || config.namePrefix || config.tags.length > 0 || config.environment) return undefined
+  const colon = secret.indexOf(':')
+  const project = secret.slice(0, colon)
+  const environment = secret.slice(colon + 1, secret.indexOf('.', colon))
+  if (project === '[]' || environment === '' || environment === '*') return undefined
+  return { environment, projects: [project] }
+}
