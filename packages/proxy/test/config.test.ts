@@ -1,7 +1,7 @@
 // Configuration (spec section 2.5): every option by code and by environment variable, the
 // spec's names first and the old proxy's UNLEASH_* names as aliases, validated at startup.
 import { mkdtempSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { availableParallelism, tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { ConfigError, createProxyConfig } from '@vexil/proxy'
@@ -168,12 +168,25 @@ describe('parsing', () => {
     ['STORAGE_PROVIDER', 'disk', /STORAGE_PROVIDER must be one of file, memory, redis/],
     ['EXP_BOOTSTRAP_URL', 'nope', /EXP_BOOTSTRAP_URL must be an http\(s\) URL/],
     ['CLIENT_KEY_HEADER_NAME', 'bad header', /CLIENT_KEY_HEADER_NAME must be a valid HTTP header name/],
+    ['WORKERS', '0', /^WORKERS must be a positive integer or auto, got "0"$/],
+    ['WORKERS', 'many', /^WORKERS must be a positive integer or auto, got "many"$/],
+    ['WORKERS', '1.5', /^WORKERS must be a positive integer or auto/],
+    ['WORKERS', '-2', /^WORKERS must be a positive integer or auto/],
   ])('%s=%j is refused with a message naming it', async (name, value, message) => {
     const error = await fromEnv({ [name]: value }).catch((e: unknown) => e)
     expect(error).toBeInstanceOf(ConfigError)
     expect((error as ConfigError).variable).toBe(name)
     expect((error as Error).message).toMatch(message)
     expect((error as Error).message).not.toContain('\n')
+  })
+
+  it('WORKERS: unset or 1 is one process, N is N workers, auto is one per core', async () => {
+    expect((await fromEnv({})).workers).toBe(1)
+    expect((await fromEnv({ WORKERS: '1' })).workers).toBe(1)
+    expect((await fromEnv({ WORKERS: ' 3 ' })).workers).toBe(3)
+    expect((await fromEnv({ WORKERS: 'auto' })).workers).toBe(availableParallelism())
+    expect((await fromEnv({ WORKERS: 'AUTO' })).workers).toBe(availableParallelism())
+    expect((await createProxyConfig({ workers: 2 }, { ...REQUIRED, WORKERS: '4' })).workers).toBe(2)
   })
 
   it('STORAGE_PROVIDER=redis requires REDIS_URL', async () => {

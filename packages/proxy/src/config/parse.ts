@@ -2,7 +2,7 @@
 // (the spec's name first, then the old proxy's UNLEASH_* alias), which wins over the default.
 // Every value is validated here; the rest of the proxy trusts the typed result.
 import { randomUUID } from 'node:crypto'
-import { hostname, userInfo } from 'node:os'
+import { availableParallelism, hostname, userInfo } from 'node:os'
 import type { CustomStrategy } from '@vexil/engine'
 import { createLogger, LOG_LEVELS, type LogLevel, redactingLogger } from '../logger.js'
 import { storageConfigProblems, type StorageProviderName } from '../storage/index.js'
@@ -75,6 +75,7 @@ const ENV = {
   headersTimeout: ['HTTP_HEADERS_TIMEOUT_MS'],
   requestTimeout: ['HTTP_REQUEST_TIMEOUT_MS'],
   keepAliveTimeout: ['HTTP_KEEP_ALIVE_TIMEOUT_MS'],
+  workers: ['WORKERS'],
 } as const
 
 /** Environment variable names the proxy reads, for `--help` and the README. */
@@ -107,6 +108,16 @@ function checkKeys(variable: string, keys: readonly string[]): void {
     if (typeof key !== 'string' || key.trim() === '') throw new ConfigError(variable, 'must not contain an empty key')
     if (key.trim() !== key) throw new ConfigError(variable, 'must not contain a key with leading or trailing whitespace')
   }
+}
+
+/** WORKERS: a positive whole number, or `auto` for the machine's cores (os.availableParallelism()). */
+export function parseWorkers(variable: string, value: number | string): number {
+  const text = String(value).trim().toLowerCase()
+  if (text === 'auto') return availableParallelism()
+  if (!/^\d+$/.test(text) || Number(text) < 1 || !Number.isSafeInteger(Number(text))) {
+    throw new ConfigError(variable, `must be a positive integer or auto, got "${value}"`)
+  }
+  return Number(text)
 }
 
 function parseTags(variable: string, text: string): Array<{ name: string; value: string }> {
@@ -309,6 +320,9 @@ export async function createProxyConfig(options: ProxyOptions = {}, env: Environ
     throw new ConfigError('HTTP_REQUEST_TIMEOUT_MS', `must be at least HTTP_HEADERS_TIMEOUT_MS (${serverTimeouts.headersMs}), got ${serverTimeouts.requestMs}`)
   }
 
+  const workersFound = read(ENV.workers)
+  const workers = options.workers !== undefined ? parseWorkers('workers', options.workers) : workersFound ? parseWorkers(workersFound.name, workersFound.value) : 1
+
   return {
     serviceUrl,
     serviceApiToken,
@@ -353,6 +367,7 @@ export async function createProxyConfig(options: ProxyOptions = {}, env: Environ
     tokens,
     tokenMode: bool(options.strict, ENV.strict, false) ? 'strict' : 'dynamic',
     frontendAllEndpoint: !bool(options.disableAllEndpoint, ENV.disableAllEndpoint, false),
+    workers,
     tokenRevalidateMs: read(ENV.tokenRevalidate) ? int(undefined, ENV.tokenRevalidate, 0, { min: 0 }) * 1000 : Math.max(refreshInterval, 1_000),
   }
 }

@@ -66,6 +66,11 @@ export interface ProxyOptions {
   disableAllEndpoint?: boolean
   /** Vexil: how long the listening server waits for slow clients (startProxy; ms). */
   serverTimeouts?: Partial<ServerTimeouts>
+  /**
+   * Vexil: worker processes behind one port, `auto` for one per core (default 1: one process,
+   * no cluster). Only the `vexil proxy` command starts workers; startProxy runs one process.
+   */
+  workers?: number | 'auto'
 }
 
 /** Node's `headersTimeout`, `requestTimeout` and `keepAliveTimeout` for the server startProxy listens with. */
@@ -134,4 +139,6 @@ export interface ProxyConfig {
   frontendAllEndpoint: boolean
   /** How often known tokens are validated again (ms); a revoked token is refused within this time. */
   tokenRevalidateMs: number
+  /** Worker processes `vexil proxy` runs behind its port (1: a single process, no cluster). */
+  workers: number
 }
