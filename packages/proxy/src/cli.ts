@@ -1,13 +1,19 @@
 #!/usr/bin/env node
 // `vexil proxy` (and the `vexil-proxy` bin): the evaluation proxy alone, configured by
 // environment variables, until SIGTERM/SIGINT; it then sends its pending metrics and stops.
+// With WORKERS=N (N > 1) this process is the cluster's primary and forks N workers, each of which
+// runs this file again (cluster/primary.ts, cluster/worker.ts).
+import cluster from 'node:cluster'
 import { realpathSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import { parseArgs } from 'node:util'
 import { nextShutdownSignal } from '@vexil/server-kit'
-import { PROXY_ENVIRONMENT_VARIABLES } from './config/parse.js'
+import { runProxyPrimary } from './cluster/primary.js'
+import { runProxyWorker } from './cluster/worker.js'
+import { createProxyConfig, PROXY_ENVIRONMENT_VARIABLES } from './config/parse.js'
+import type { ProxyConfig } from './config/types.js'
 import { ConfigError } from './config/values.js'
-import { type RunningProxy, startProxy } from './server.js'
+import { type RunningProxy, serveProxy } from './server.js'
 
 const HELP = `Usage: vexil proxy [--port <port>]
 
@@ -20,6 +26,9 @@ Environment variables:
 ${Object.values(PROXY_ENVIRONMENT_VARIABLES)
   .map((names) => `  ${names.join(', ')}`)
   .join('\n')}
+
+WORKERS=N (or auto: one per core) runs N worker processes behind the port, with one upstream
+sync for all of them.
 
 Options:
   --port <port>  Listening port (overrides PORT; default 3000).
@@ -36,9 +45,14 @@ export async function runProxyCli(argv: string[]): Promise<number> {
     process.stdout.write(`${HELP}\n`)
     return 0
   }
+  const options = values.port !== undefined ? { port: Number(values.port) } : {}
+  if (cluster.isWorker) return runProxyWorker(options)
+  let config: ProxyConfig
   let proxy: RunningProxy
   try {
-    proxy = await startProxy(values.port !== undefined ? { port: Number(values.port) } : {})
+    config = await createProxyConfig(options)
+    if (config.workers > 1) return await runProxyPrimary(config, argv)
+    proxy = await serveProxy(config, {}, true)
   } catch (error) {
     if (error instanceof ConfigError) return fail(`Invalid configuration: ${error.message}`)
     return fail(`The proxy could not start: ${error instanceof Error ? error.message : String(error)}`)

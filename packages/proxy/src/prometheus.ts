@@ -1,6 +1,8 @@
 // GET /proxy/internal-backstage/prometheus: the old proxy's three metrics, exactly named, plus
 // a few of Vexil's own. One registry per app (no process-wide default registry). (The usage
-// counts the proxy sends upstream are another thing: see usage/.)
+// counts the proxy sends upstream are another thing: see usage/.) With WORKERS=N a scrape
+// answers for the whole cluster (cluster/cluster-metrics.ts): counters are summed over the
+// processes; the timestamps, the flag count and `up`, the same in every process, take the largest.
 import { Counter, Gauge, Registry } from 'prom-client'
 
 export interface PrometheusExporter {
@@ -24,6 +26,7 @@ export function createPrometheusExporter(readings: PrometheusReadings): Promethe
     name: 'last_metrics_update_epoch_timestamp_ms',
     help: 'An epoch timestamp (in milliseconds) set to when our unleash-client last got an update from upstream Unleash',
     registers: [registry],
+    aggregator: 'max',
     collect() {
       this.set(readings.lastUpdate())
     },
@@ -32,15 +35,17 @@ export function createPrometheusExporter(readings: PrometheusReadings): Promethe
     name: 'last_metrics_fetch_epoch_timestamp_ms',
     help: 'An epoch timestamp (in milliseconds) set to when our unleash-client last checked (regardless if there was an update or not)',
     registers: [registry],
+    aggregator: 'max',
     collect() {
       this.set(readings.lastFetch())
     },
   })
-  new Counter({ name: 'unleash_proxy_up', help: 'Indication that the service is up.', registers: [registry] }).inc()
+  new Counter({ name: 'unleash_proxy_up', help: 'Indication that the service is up.', registers: [registry], aggregator: 'max' }).inc()
   new Gauge({
     name: 'vexil_proxy_flags',
     help: 'Flags the proxy currently evaluates.',
     registers: [registry],
+    aggregator: 'max',
     collect() {
       this.set(readings.flagCount())
     },

@@ -2,7 +2,7 @@
 // stops. Signals are the caller's (the CLI's) to handle.
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
-import { createProxyApp, type ProxyApp } from './app.js'
+import { createProxyApp, type ProxyApp, type ProxyAppOptions } from './app.js'
 import { createProxyConfig, type Environment } from './config/parse.js'
 import type { ProxyConfig, ProxyOptions } from './config/types.js'
 import { serverTimeoutOptions } from './http/server-timeouts.js'
@@ -25,13 +25,22 @@ export interface StartProxyOptions extends ProxyOptions {
 export async function startProxy(options: StartProxyOptions = {}): Promise<RunningProxy> {
   const { showURL = true, env, ...proxyOptions } = options
   const config = await createProxyConfig(proxyOptions, env)
-  const proxy = createProxyApp({ config })
+  if (config.workers > 1) config.logger.warn(`WORKERS=${config.workers} is read by the vexil proxy command only: startProxy runs one process`)
+  return serveProxy(config, {}, showURL)
+}
+
+/**
+ * The app over `config`, listening (in a cluster worker: on the port the cluster shares), its
+ * sync started. `app`: createProxyApp's other options (a cluster worker passes its sync).
+ */
+export async function serveProxy(config: ProxyConfig, app: Omit<ProxyAppOptions, 'config'>, showURL: boolean): Promise<RunningProxy> {
+  const proxy = createProxyApp({ ...app, config })
   const hostname = config.host ?? '0.0.0.0'
   // Our own server rather than listhen's: the slow-client timeouts (and how often Node checks
   // them) can only be given when the server is created.
   const server = createServer(serverTimeoutOptions(config.serverTimeouts), proxy.listener)
   const port = await listen(server, config.port, hostname)
-  const url = `http://${hostname === '0.0.0.0' || hostname === '::' ? '127.0.0.1' : hostname.includes(':') ? `[${hostname}]` : hostname}:${port}${config.proxyBasePath}/proxy`
+  const url = proxyUrl(config, port)
   if (showURL) console.log(`Vexil proxy listening on ${url}`)
   void proxy.start()
 
@@ -42,6 +51,12 @@ export async function startProxy(options: StartProxyOptions = {}): Promise<Runni
       await proxy.close()
     })())
   return { url, port, app: proxy, config, close }
+}
+
+/** The URL of `/proxy` on `port`, for the log line (127.0.0.1 for all interfaces). */
+export function proxyUrl(config: ProxyConfig, port: number): string {
+  const hostname = config.host ?? '0.0.0.0'
+  return `http://${hostname === '0.0.0.0' || hostname === '::' ? '127.0.0.1' : hostname.includes(':') ? `[${hostname}]` : hostname}:${port}${config.proxyBasePath}/proxy`
 }
 
 // --- Internal helpers ---

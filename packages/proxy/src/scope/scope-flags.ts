@@ -33,7 +33,10 @@ export interface ScopeFlagsOptions extends FlagSetOptions {
   storageKey: string
   /** A token scope's name for its log lines; unset for the static scope (the old proxy's lines). */
   name?: string
-  /** False: no "Ready" line (a view filtered from a source that logs its own). Default true. */
+  /**
+   * False: no "Ready" line and no payload warnings, for a copy of a payload whose owner logs them
+   * (a view filtered from a source; a cluster worker's copy of the primary's). Default true.
+   */
   announce?: boolean
   now?: () => number
 }
@@ -58,7 +61,7 @@ export function createScopeFlags(options: ScopeFlagsOptions): ScopeFlags {
     const set = createFlagSet({ ...candidate, revision: (previous?.revision ?? 0) + 1, loadedAt: now(), base: previous }, options)
     current = set
     const { source } = candidate
-    for (const warning of set.warnings) logger.warn(source === 'upstream' ? `Flag payload: ${warningLine(warning)}` : `Flag payload (${source}): ${warningLine(warning)}`)
+    if (options.announce !== false) for (const warning of set.warnings) logger.warn(source === 'upstream' ? `Flag payload: ${warningLine(warning)}` : `Flag payload (${source}): ${warningLine(warning)}`)
     if (!previous && options.announce !== false && options.name !== undefined) {
       logger.info(`Ready: ${set.engine.size} flags loaded from the ${source} for ${options.name}.`)
     } else if (!previous && options.announce !== false) {

@@ -1,0 +1,50 @@
+// One worker process of `vexil proxy` with WORKERS=N: the proxy's routes on the port the cluster
+// shares, over the primary's sync (worker-sync.ts). It stops when the primary says so, on its own
+// SIGTERM/SIGINT (Ctrl-C reaches the whole process group), or when the primary is gone; stopping
+// closes the server (requests in flight finish), hands the last counts to the primary, exits 0.
+import { hostname } from 'node:os'
+import { createEngine } from '@vexil/engine'
+import { createProxyConfig } from '../config/parse.js'
+import type { ProxyOptions } from '../config/types.js'
+import { serveProxy } from '../server.js'
+import { isClusterMessage, type PrimaryMessage, type WorkerMessage } from './messages.js'
+import { createWorkerSync } from './worker-sync.js'
+
+/** Runs the worker until it is told to stop; resolves with its exit code. */
+export async function runProxyWorker(options: ProxyOptions): Promise<number> {
+  // The primary parsed the same environment and options already: this does not fail on its own.
+  const config = await createProxyConfig(options)
+  const engineHostname = process.env.HOSTNAME ?? hostname()
+  const newEngine = () => createEngine({ strategies: config.customStrategies, hostname: engineHostname })
+  const sync = createWorkerSync({
+    config,
+    logger: config.logger,
+    newEngine,
+    channel: {
+      send(message: WorkerMessage) {
+        // The primary may be gone (then this worker stops too).
+        if (process.connected) process.send?.(message, undefined, undefined, () => undefined)
+      },
+    },
+  })
+
+  let stop: (why: string) => void = () => undefined
+  const stopped = new Promise<string>((resolve) => (stop = resolve))
+  process.on('message', (message: unknown) => {
+    if (!isClusterMessage<PrimaryMessage>(message)) return
+    if (message.type === 'shutdown') stop('shutdown')
+    else sync.receive(message)
+  })
+  process.on('disconnect', () => stop('the primary is gone'))
+  process.once('SIGTERM', () => stop('SIGTERM'))
+  process.once('SIGINT', () => stop('SIGINT'))
+
+  // The primary's flags first, then the port: a replacement worker never answers 503 while the
+  // others serve (the snapshot comes at once, with or without flags).
+  await sync.start()
+  const proxy = await serveProxy(config, { newEngine, sync }, false)
+  const why = await stopped
+  config.logger.debug(`Worker ${process.pid} stopping (${why})`)
+  await proxy.close()
+  return 0
+}

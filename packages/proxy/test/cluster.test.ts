@@ -1,0 +1,46 @@
+// The cluster's rules that need no processes (WORKERS=N): when it is ready, and how soon a dead
+// worker is replaced. The processes themselves are tested in workers.test.ts.
+import { describe, expect, it } from 'vitest'
+import { clusterReadiness } from '../src/cluster/cluster-readiness.js'
+import { createRestartPolicy } from '../src/cluster/restart-policy.js'
+
+const ready = { static: true, all: true, scopes: 1 }
+const primary = { static: true, all: true, scopes: 1 }
+
+describe('cluster readiness', () => {
+  it('is ready only when every one of the N workers reports flags', () => {
+    expect(clusterReadiness(2, [ready, ready], primary)).toEqual({ static: true, all: true })
+    expect(clusterReadiness(2, [ready, undefined], primary)).toEqual({ static: false, all: false })
+    expect(clusterReadiness(2, [ready, { static: false, all: false, scopes: 1 }], primary)).toEqual({ static: false, all: false })
+  })
+
+  it('a slot whose worker died is not ready until its replacement reports', () => {
+    expect(clusterReadiness(2, [ready], primary)).toEqual({ static: false, all: false })
+  })
+
+  it('a worker that has not yet heard of a scope the primary syncs is not ready for every scope', () => {
+    expect(clusterReadiness(2, [ready, { ...ready, scopes: 0 }], { ...primary, scopes: 1 })).toEqual({ static: true, all: false })
+  })
+
+  it('a token scope without flags leaves /proxy/health ready, as in one process', () => {
+    expect(clusterReadiness(2, [{ static: true, all: false, scopes: 1 }, ready], { ...primary, all: false })).toEqual({ static: true, all: false })
+  })
+})
+
+describe('restart policy', () => {
+  it('replaces the first deaths at once, then waits longer with every death in the window, up to a ceiling', () => {
+    let now = 0
+    const policy = createRestartPolicy({ windowMs: 60_000, immediate: 3, baseDelayMs: 1_000, maxDelayMs: 8_000, now: () => now })
+    const delays = Array.from({ length: 8 }, () => policy.nextDelay())
+    expect(delays).toEqual([0, 0, 0, 1_000, 2_000, 4_000, 8_000, 8_000])
+  })
+
+  it('forgets deaths older than the window', () => {
+    let now = 0
+    const policy = createRestartPolicy({ windowMs: 60_000, immediate: 1, now: () => now })
+    expect(policy.nextDelay()).toBe(0)
+    expect(policy.nextDelay()).toBe(1_000)
+    now = 61_000
+    expect(policy.nextDelay()).toBe(0)
+  })
+})
