@@ -46,10 +46,10 @@ export async function runProxyCli(argv: string[]): Promise<number> {
     return 0
   }
   const options = values.port !== undefined ? { port: Number(values.port) } : {}
-  if (cluster.isWorker) return runProxyWorker(options)
   let config: ProxyConfig
   let proxy: RunningProxy
   try {
+    if (cluster.isWorker) return await runProxyWorker(options)
     config = await createProxyConfig(options)
     if (config.workers > 1) return await runProxyPrimary(config, argv)
     proxy = await serveProxy(config, {}, true)

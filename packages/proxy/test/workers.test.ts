@@ -250,6 +250,30 @@ describe.skipIf(process.platform !== 'linux')('WORKERS=2 (the built CLI)', () =>
   })
 })
 
+describe.skipIf(process.platform !== 'linux')('WORKERS=2 when a worker cannot start', () => {
+  it('stops with exit code 1 and the worker\'s reason instead of forking again and again', async () => {
+    const { createServer } = await import('node:net')
+    const taken = createServer()
+    const port = await new Promise<number>((resolve) => taken.listen(0, '127.0.0.1', () => resolve((taken.address() as { port: number }).port)))
+    try {
+      const child = spawn(process.execPath, [CLI], {
+        env: { PATH: process.env.PATH ?? '', WORKERS: '2', SERVICE_URL: 'http://127.0.0.1:1/api', SERVICE_API_TOKEN: 't', SERVICE_PROXY_CLIENT_KEYS: KEY, PORT: String(port), HOST: '127.0.0.1', STORAGE_PROVIDER: 'memory', SERVICE_METRICS_INTERVAL: '0' },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      })
+      let text = ''
+      child.stderr!.on('data', (chunk: Buffer) => (text += chunk))
+      const timer = setTimeout(() => child.kill('SIGKILL'), 10_000)
+      const code = await new Promise<number | null>((resolve) => child.once('exit', resolve))
+      clearTimeout(timer)
+      expect(code, text).toBe(1)
+      expect(text).toContain(`Port ${port} on 127.0.0.1 is already in use`)
+      expect(text).toContain('The proxy could not start: A worker exited with code 1 before the proxy listened')
+    } finally {
+      taken.close()
+    }
+  })
+})
+
 function sumOf(upstream: FakeUpstream, flag: string): { yes: number; no: number } {
   const total = { yes: 0, no: 0 }
   for (const post of upstream.requestsTo('/client/metrics')) {

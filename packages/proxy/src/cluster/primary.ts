@@ -104,7 +104,8 @@ export async function runProxyPrimary(config: ProxyConfig, argv: readonly string
     if (!entry) return
     switch (message.type) {
       case 'hello':
-        return snapshot(entry.channel)
+        // A worker that starts as the cluster stops is told to stop at once.
+        return stopping ? entry.channel.send({ vexil: 1, type: 'shutdown' }) : snapshot(entry.channel)
       case 'state':
         entry.readiness = { static: message.static, all: message.all, scopes: message.scopes }
         return updateReadiness()

@@ -41,7 +41,12 @@ export async function runProxyWorker(options: ProxyOptions): Promise<number> {
 
   // The primary's flags first, then the port: a replacement worker never answers 503 while the
   // others serve (the snapshot comes at once, with or without flags).
-  await sync.start()
+  const early = await Promise.race([sync.start().then(() => undefined), stopped])
+  if (early !== undefined) {
+    // Stopped before serving (the cluster stopped while this worker started).
+    await sync.close()
+    return 0
+  }
   const proxy = await serveProxy(config, { newEngine, sync }, false)
   const why = await stopped
   config.logger.debug(`Worker ${process.pid} stopping (${why})`)
