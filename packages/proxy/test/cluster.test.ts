@@ -1,8 +1,11 @@
-// The cluster's rules that need no processes (WORKERS=N): when it is ready, and how soon a dead
-// worker is replaced. The processes themselves are tested in workers.test.ts.
+// The cluster's rules that need no processes (WORKERS=N): when it is ready, how soon a dead
+// worker is replaced, and how a worker's token registry asks the primary. The processes
+// themselves are tested in workers.test.ts.
 import { describe, expect, it } from 'vitest'
 import { clusterReadiness } from '../src/cluster/cluster-readiness.js'
 import { createRestartPolicy } from '../src/cluster/restart-policy.js'
+import { createWorkerTokenRegistry } from '../src/cluster/worker-token-registry.js'
+import type { KnownToken } from '../src/tokens/api-token.js'
 
 const ready = { static: true, all: true, scopes: 1 }
 const primary = { static: true, all: true, scopes: 1 }
@@ -42,5 +45,37 @@ describe('restart policy', () => {
     expect(policy.nextDelay()).toBe(1_000)
     now = 61_000
     expect(policy.nextDelay()).toBe(0)
+  })
+})
+
+describe('a worker\'s token registry', () => {
+  const token: KnownToken = { secret: '*:development.abc', type: 'frontend', environment: 'development', projects: ['*'] }
+
+  it('asks the primary once for a secret however many requests wait for it, and then knows it', async () => {
+    const asked: Array<[number, string]> = []
+    const registry = createWorkerTokenRegistry({ mode: 'dynamic', configured: [], ask: (id, secret) => asked.push([id, secret]) })
+    const waiting = [registry.resolve(token.secret), registry.resolve(token.secret)]
+    expect(asked).toEqual([[1, token.secret]])
+    // The primary sends the learned token, then its answer.
+    registry.apply(token.secret, token, 0)
+    registry.settle(1, { ...token }, 0)
+    expect(await Promise.all(waiting)).toEqual([token, token])
+    expect(registry.known(token.secret)).toBe(token)
+    expect(await registry.resolve(token.secret)).toBe(token)
+    expect(asked).toHaveLength(1)
+  })
+
+  it('follows revocations, refuses unconfigured secrets in strict mode without asking, and turns waiters away on stop', async () => {
+    const asked: string[] = []
+    const strict = createWorkerTokenRegistry({ mode: 'strict', configured: [token.secret], ask: (_id, secret) => asked.push(secret) })
+    expect(await strict.resolve('*:development.other')).toBe('invalid')
+    expect(asked).toEqual([])
+    strict.apply(token.secret, token, 0)
+    strict.apply(token.secret, undefined, 3)
+    expect(strict.known(token.secret)).toBeUndefined()
+    expect(strict.invalidCount).toBe(3)
+    const waiting = strict.resolve(token.secret)
+    strict.stop()
+    expect(await waiting).toBe('unavailable')
   })
 })

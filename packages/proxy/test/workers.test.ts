@@ -230,7 +230,7 @@ describe.skipIf(process.platform !== 'linux')('WORKERS=2 (the built CLI)', () =>
       const now = childPids(primary.pid!)
       return now.length === 2 && !now.includes(victim!) && now.includes(survivor!)
     }, 'a new worker', 10_000)
-    expect(output).toMatch(new RegExp(`Worker ${victim} exited with signal SIGKILL; starting a new one`))
+    await until(() => output.includes(`Worker ${victim} exited with signal SIGKILL; starting a new one`), 'the log line', 5_000)
     await until(async () => (await send(port, 'GET', '/internal-backstage/ready')).status === 200, 'ready again', 5_000)
     const answers = await many(10, () => send(port, 'POST', '/proxy', { authorization: KEY }, '{"toggles":["on"]}'))
     for (const answer of answers) expect(answer.status).toBe(200)

@@ -130,9 +130,8 @@ export function createWorkerSync(options: WorkerSyncOptions): WorkerSync {
     scope,
     tokens,
     scopes,
-    get lastFetch() {
-      return Math.max(0, ...[...copies.values()].map((flags) => flags.current?.loadedAt ?? 0))
-    },
+    // The primary fetches: a cluster-wide scrape takes its figure (the largest).
+    lastFetch: 0,
     get ready() {
       return localAll() && cluster.all
     },
