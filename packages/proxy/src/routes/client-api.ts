@@ -32,18 +32,26 @@ export function clientApiRoutes(): RouteDeclaration[] {
 
 // --- Features ---
 
-/** Bodies already made, per flag set and query: an unchanged poll costs a lookup. */
+/**
+ * Bodies already made, per flag set and filter: an unchanged poll costs a lookup. Keyed by what
+ * the body depends on (the token's scope, the set of `project`s, `namePrefix`), not by the query
+ * string as sent, and bounded by bytes: with 10k flags a body is ~11 MB, and 64 spellings of one
+ * query once held 64 copies.
+ */
 const bodies = new WeakMap<FlagSet, Map<string, Body & { etag: string }>>()
 const MAX_BODIES_PER_SET = 64
+/** The most body characters kept per flag set; the newest body is kept whatever its size. */
+const MAX_BODY_CHARS_PER_SET = 32 * 1024 * 1024
 
-function featuresBody(flags: FlagSet, token: KnownToken, search: string): Body & { etag: string } {
+export function featuresBody(flags: FlagSet, token: KnownToken, search: string): Body & { etag: string } {
+  const query = new URLSearchParams(search)
+  const projects = [...new Set(query.getAll('project').filter((p) => p !== ''))].sort()
+  const namePrefix = query.get('namePrefix') ?? undefined
+  const key = JSON.stringify([token.environment, token.projects, projects, namePrefix ?? null])
   let forSet = bodies.get(flags)
   if (!forSet) bodies.set(flags, (forSet = new Map()))
-  const known = forSet.get(search)
+  const known = forSet.get(key)
   if (known) return known
-  const query = new URLSearchParams(search)
-  const projects = query.getAll('project').filter((p) => p !== '')
-  const namePrefix = query.get('namePrefix') ?? undefined
   const state = flags.engine.getState() as ClientFeaturesPayload<StoredFeature, StoredSegment>
   const features = state.features.filter(
     (feature) =>
@@ -58,9 +66,27 @@ function featuresBody(flags: FlagSet, token: KnownToken, search: string): Body &
   }
   const text = JSON.stringify(payload)
   const made = { text, etag: strongEtag(text) }
-  if (forSet.size >= MAX_BODIES_PER_SET) forSet.delete(forSet.keys().next().value as string)
-  forSet.set(search, made)
+  let kept = text.length
+  for (const body of forSet.values()) kept += body.text.length
+  for (const [oldest, body] of forSet) {
+    if (forSet.size < MAX_BODIES_PER_SET && kept <= MAX_BODY_CHARS_PER_SET) break
+    forSet.delete(oldest)
+    kept -= body.text.length
+  }
+  forSet.set(key, made)
   return made
+}
+
+/** Each flag set's definitions by name, made on the first `/api/client/features/<name>`. */
+const definitionsByName = new WeakMap<FlagSet, ReadonlyMap<string, StoredFeature>>()
+
+function definitionOf(flags: FlagSet, name: string): StoredFeature | undefined {
+  let byName = definitionsByName.get(flags)
+  if (!byName) {
+    byName = new Map(flags.engine.getState().features.map((feature) => [feature.name, feature]))
+    definitionsByName.set(flags, byName)
+  }
+  return byName.get(name)
 }
 
 /** A strong ETag over a body's text: the client API's ETags are strong, as Unleash's. */
@@ -85,7 +111,7 @@ function handleFeatures({ req, res, method, search, flags, caller }: RouteCall):
 
 function handleFeature({ req, res, method, flags }: RouteCall): void {
   const name = flagNameOf(req.url ?? '/')
-  const feature = name === undefined ? undefined : flags!.engine.getState().features.find((f) => f.name === name)
+  const feature = name === undefined ? undefined : definitionOf(flags!, name)
   if (!feature) throw new ProxyError('API_NOT_FOUND', `No flag named "${name ?? ''}" for this token`)
   const text = JSON.stringify(feature)
   sendJson(req, res, method, { text, etag: strongEtag(text) })
