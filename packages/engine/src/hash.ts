@@ -295,7 +295,7 @@ export function murmur3(text: string, seed: number): number {
 // twice as slow with its caches cold as warm).
 
 /** Numbers per record: the prefix state, the modulus, then three for the record's owner. */
-export const RECORD = 8
+const RECORD = 8
 const H = 0
 const TAIL = 1
 const TAIL_BYTES = 2
@@ -337,15 +337,15 @@ export function bucketAt(table: Float64Array, at: number, id: string): number {
   const hash = hashWithPrefix(table, at, id)
   const modulus = table[at + MODULUS]!
   // `(hash >>> 0) % modulus` is a float modulo in V8 (the unsigned value may not fit an int32),
-  // measured 1.5x slower than this integer form: hash = 2 * (hash >>> 1) + (hash & 1).
-  if (modulus < 0x40000000) {
-    const m = modulus | 0
-    return ((((hash >>> 1) % m) * 2 + (hash & 1)) % m) + 1
-  }
+  // measured 1.5x slower than this integer form: hash = 2 * (hash >>> 1) + (hash & 1). The table
+  // holds doubles, so a whole modulus is made an int32 first; a fractional one (variant weights
+  // sent as decimals) keeps the float modulo, as the Node SDK computes it.
+  const m = modulus | 0
+  if (m === modulus && m < 0x40000000) return ((((hash >>> 1) % m) * 2 + (hash & 1)) % m) + 1
   return ((hash >>> 0) % modulus) + 1
 }
 
-/** One bucket on its own (tests, and callers outside an engine). */
+/** One bucket on its own, outside a payload's table (the property tests). */
 export interface Bucketer {
   readonly table: Float64Array
   readonly at: number

@@ -156,6 +156,15 @@ describe('bucket arithmetic', () => {
     )
   })
 
+  it('bucketOf equals (murmur3 % modulus) + 1 for fractional moduli (variant weights given as decimals), as the Node SDK computes it', () => {
+    fc.assert(
+      fc.property(fc.string(), fc.string(), fc.double({ min: 0.5, max: 5000, noNaN: true }).filter((m) => !Number.isInteger(m)), (group, id, modulus) => {
+        expect(bucketOf(createBucketer(group, 0, modulus), id)).toBe((murmur3(`${group}:${id}`, 0) % modulus) + 1)
+      }),
+      { numRuns: 2000 },
+    )
+  })
+
   it('bucketOf equals (murmur3 % modulus) + 1 for small and huge moduli', () => {
     fc.assert(
       fc.property(fc.string(), fc.string(), fc.oneof(fc.integer({ min: 1, max: 1000 }), fc.integer({ min: 1, max: 2 ** 32 })), (group, id, modulus) => {
