@@ -51,39 +51,32 @@ export function createToggleSerializer(hasImpressionData: (name: string) => bool
     return made
   }
 
-  function body(toggles: readonly EvaluatedToggle[], mode: SerializationMode): string {
+  function answer(toggles: readonly EvaluatedToggle[], mode: SerializationMode): SerializedAnswer {
     let text = '{"toggles":['
+    let bytes = EMPTY_BODY_BYTES
+    let a: number = LANE_SEEDS[0]
+    let b: number = LANE_SEEDS[1]
+    let c: number = LANE_SEEDS[2]
     for (let i = 0; i < toggles.length; i++) {
-      if (i > 0) text += ','
-      text += fragment(toggles[i]!, mode).json
+      const made = fragment(toggles[i]!, mode)
+      if (i > 0) {
+        text += ','
+        bytes++
+      }
+      text += made.json
+      bytes += made.bytes
+      a = mix(a, made.a)
+      b = mix(b, made.b)
+      c = mix(c, made.c)
     }
-    return `${text}]}`
+    const n = toggles.length
+    return { body: `${text}]}`, bytes, etag: `W/"${bytes.toString(16)}-${base64Of(finish(a, n), finish(b, n), finish(c, n))}"` }
   }
 
   return {
     toggle: (toggle, mode) => fragment(toggle, mode).json,
-    body,
-    answer(toggles, mode) {
-      let text = '{"toggles":['
-      let bytes = EMPTY_BODY_BYTES
-      let a: number = LANE_SEEDS[0]
-      let b: number = LANE_SEEDS[1]
-      let c: number = LANE_SEEDS[2]
-      for (let i = 0; i < toggles.length; i++) {
-        const made = fragment(toggles[i]!, mode)
-        if (i > 0) {
-          text += ','
-          bytes++
-        }
-        text += made.json
-        bytes += made.bytes
-        a = mix(a, made.a)
-        b = mix(b, made.b)
-        c = mix(c, made.c)
-      }
-      const n = toggles.length
-      return { body: `${text}]}`, bytes, etag: `W/"${bytes.toString(16)}-${base64Of(finish(a, n), finish(b, n), finish(c, n))}"` }
-    },
+    body: (toggles, mode) => answer(toggles, mode).body,
+    answer,
   }
 }
 

@@ -33,7 +33,8 @@ export function sendRequest(url: string, options: HttpRequestOptions): Promise<H
       },
       (res) => {
         // Decoded as it arrives, into a string: never one buffer of the whole body (11 MB with
-        // 10k flags), whose release would raise glibc's mmap threshold (see scope/packed-state.ts).
+        // 10k flags), whose release raises glibc's mmap threshold to its size, after which the
+        // ~300 KB /proxy answers come from malloc arenas that keep freed memory resident.
         const decoder = decoderFor(res.headers['content-encoding'])
         const text = decoder ? res.pipe(decoder) : res
         let body = ''
