@@ -13,6 +13,21 @@ export type { RawResponse, RequestOptions } from './raw-request.ts'
 export type { StrategyInput, TokenType, UnleashAdmin } from './unleash-admin.ts'
 export { UNLEASH_SERVER_INSTALL, UNLEASH_SERVER_VERSION, unleashServerAvailable, unleashServerInstall, unleashServerMissing } from './unleash-install.ts'
 
+/**
+ * What a real Unleash 8.2 answers to a CORS preflight of `/api/frontend` from any origin asking to
+ * POST with `authorization,content-type`: the fixture's smoke test checks it against the real
+ * server, and the proxy's tests hold Vexil to it.
+ */
+export const UNLEASH_FRONTEND_PREFLIGHT_HEADERS: Readonly<Record<string, string>> = Object.freeze({
+  vary: 'Origin, Access-Control-Request-Headers',
+  'access-control-allow-origin': '*',
+  'access-control-allow-credentials': 'true',
+  'access-control-allow-methods': 'GET,HEAD,PUT,PATCH,POST,DELETE',
+  'access-control-allow-headers': 'authorization,content-type',
+  'access-control-max-age': '86400',
+  'access-control-expose-headers': 'ETag',
+})
+
 export interface FrontendToggle {
   name: string
   enabled: boolean

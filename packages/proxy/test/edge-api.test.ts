@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { type FakeUpstream, startFakeUpstream } from '@vexil/test-fixtures/fake-upstream.ts'
+import { UNLEASH_FRONTEND_PREFLIGHT_HEADERS } from '@vexil/test-fixtures/unleash-server.ts'
 import { waitFor } from '@vexil/test-fixtures/wait-for.ts'
 import { CLIENT_KEY, startTestProxy, type TestProxy } from './helpers/proxy.js'
 
@@ -172,15 +173,7 @@ describe('frontend API (/api/frontend), as Unleash 8.2 answers it', () => {
     res.headers.forEach((value, name) => {
       if (name.startsWith('access-control') || name === 'vary') cors[name] = value
     })
-    expect(cors).toEqual({
-      vary: 'Origin, Access-Control-Request-Headers',
-      'access-control-allow-origin': '*',
-      'access-control-allow-credentials': 'true',
-      'access-control-allow-methods': 'GET,HEAD,PUT,PATCH,POST,DELETE',
-      'access-control-allow-headers': 'authorization,content-type',
-      'access-control-max-age': '86400',
-      'access-control-expose-headers': 'ETag',
-    })
+    expect(cors).toEqual(UNLEASH_FRONTEND_PREFLIGHT_HEADERS)
   })
 
   it('frontend metrics answer 200 OK and reach the upstream with the scope\'s client token', async () => {
