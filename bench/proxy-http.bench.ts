@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { freePort } from '@vexil/test-fixtures/ports.ts'
+import type { Context } from '@vexil/engine'
 import { makeContexts, makeFeatures } from '@vexil/test-fixtures/workload.ts'
 import { type BudgetRow, inCI } from './budget.js'
 
@@ -25,6 +26,31 @@ export interface WrkResult {
   p50Ms: number
   p99Ms: number
   non2xx: number
+}
+
+/**
+ * Whether wrk can run the benchmark `what`: under CI=true a missing wrk is an error (`.ci/run`
+ * installs it); elsewhere the benchmark is skipped with a line saying so.
+ */
+export function wrkOrSkip(what: string): boolean {
+  if (wrkAvailable()) return true
+  if (inCI) throw new Error('wrk is required for the HTTP benchmark under CI=true (apt-get install wrk; see .ci/run)')
+  console.log(`wrk not found: skipping ${what} (apt-get install wrk)`)
+  return false
+}
+
+export const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!
+
+/** The context as a new user: `__N__` (a number never used before, see newUserWrkScript) in the userId, sessionId and email. */
+export function asNewUser(context: Context): Context {
+  return { ...context, userId: 'user-__N__', sessionId: '__N__', properties: { ...context.properties, email: `person__N__@${String(context.properties?.email ?? '').split('@')[1] ?? 'example.com'}` } }
+}
+
+/** GET /proxy with the context in the query string, as the frontend SDKs send it. */
+export function proxyGet(context: Context): { method: 'GET'; path: string } {
+  const query = new URLSearchParams({ appName: context.appName!, userId: context.userId!, sessionId: context.sessionId! })
+  for (const [key, value] of Object.entries(context.properties ?? {})) query.append(`properties[${key}]`, String(value))
+  return { method: 'GET', path: `/proxy?${query}` }
 }
 
 export function wrkAvailable(): boolean {
@@ -118,41 +144,22 @@ export async function stopServer(child: ChildProcess): Promise<void> {
   })
 }
 
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!
-
 export async function runProxyHttpBench(): Promise<BudgetRow[]> {
-  if (!wrkAvailable()) {
-    if (inCI) throw new Error('wrk is required for the HTTP benchmark under CI=true (apt-get install wrk; see .ci/run)')
-    console.log('wrk not found: skipping the HTTP benchmark (apt-get install wrk)')
-    return []
-  }
+  if (!wrkOrSkip('the HTTP benchmark')) return []
   const dir = mkdtempSync(join(tmpdir(), 'vexil-bench-'))
   try {
     const payloadFile = join(dir, 'payload.json')
     writeFileSync(payloadFile, JSON.stringify(makeFeatures(200)))
     const contexts = makeContexts(1000)
-    const get = contexts.map((c) => {
-      const query = new URLSearchParams({ appName: c.appName!, userId: c.userId!, sessionId: c.sessionId! })
-      for (const [key, value] of Object.entries(c.properties ?? {})) query.append(`properties[${key}]`, String(value))
-      return { method: 'GET' as const, path: `/proxy?${query}` }
-    })
+    const get = contexts.map(proxyGet)
     const post = contexts.map((context) => ({ method: 'POST' as const, path: '/proxy', body: JSON.stringify({ context }) }))
     const scripts = { GET: join(dir, 'get.lua'), POST: join(dir, 'post.lua') }
     writeFileSync(scripts.GET, wrkScript(get))
     writeFileSync(scripts.POST, wrkScript(post))
     // Every request a new user: the same contexts with a userId, sessionId and email never seen before.
-    const fresh = contexts.map((c) => ({ ...c, userId: 'user-__N__', sessionId: '__N__', properties: { ...c.properties, email: `person__N__@${String(c.properties?.email ?? '').split('@')[1] ?? 'example.com'}` } }))
+    const fresh = contexts.map(asNewUser)
     const newUserScripts = { GET: join(dir, 'new-get.lua'), POST: join(dir, 'new-post.lua') }
-    writeFileSync(
-      newUserScripts.GET,
-      newUserWrkScript(
-        fresh.map((c) => {
-          const query = new URLSearchParams({ appName: c.appName!, userId: c.userId, sessionId: c.sessionId })
-          for (const [key, value] of Object.entries(c.properties ?? {})) query.append(`properties[${key}]`, String(value))
-          return { method: 'GET' as const, path: `/proxy?${query}` }
-        }),
-      ),
-    )
+    writeFileSync(newUserScripts.GET, newUserWrkScript(fresh.map(proxyGet)))
     writeFileSync(newUserScripts.POST, newUserWrkScript(fresh.map((context) => ({ method: 'POST' as const, path: '/proxy', body: JSON.stringify({ context }) }))))
     // The same contexts on the frontend API, with a frontend token (Unleash 8.2's answer shape).
     const frontendScripts = { GET: join(dir, 'frontend-get.lua'), POST: join(dir, 'frontend-post.lua') }

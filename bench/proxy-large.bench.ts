@@ -10,8 +10,8 @@ import { join } from 'node:path'
 import type { ChildProcess } from 'node:child_process'
 import { freePort } from '@vexil/test-fixtures/ports.ts'
 import { makeContexts, makeFeatures } from '@vexil/test-fixtures/workload.ts'
-import { type BudgetRow, inCI } from './budget.js'
-import { newUserWrkScript, runWrk, startServer, stopServer, wrkAvailable } from './proxy-http.bench.js'
+import type { BudgetRow } from './budget.js'
+import { asNewUser, newUserWrkScript, proxyGet, runWrk, startServer, stopServer, wrkOrSkip } from './proxy-http.bench.js'
 
 const FLAGS = 10_000
 const LOAD_SECONDS = Number(process.env.BENCH_LARGE_LOAD_SECONDS ?? 20)
@@ -68,20 +68,12 @@ async function unchangedPolls(payloadFile: string, port: number): Promise<{ poll
 }
 
 export async function runProxyLargeBench(): Promise<BudgetRow[]> {
-  if (!wrkAvailable()) {
-    if (inCI) throw new Error('wrk is required for the HTTP benchmark under CI=true (apt-get install wrk; see .ci/run)')
-    console.log('wrk not found: skipping the 10k-flag benchmark (apt-get install wrk)')
-    return []
-  }
+  if (!wrkOrSkip('the 10k-flag benchmark')) return []
   const dir = mkdtempSync(join(tmpdir(), 'vexil-bench-large-'))
   try {
     const payloadFile = join(dir, 'payload.json')
     writeFileSync(payloadFile, JSON.stringify(makeFeatures(FLAGS)))
-    const requests = makeContexts(1000).map((c) => {
-      const query = new URLSearchParams({ appName: c.appName!, userId: 'user-__N__', sessionId: '__N__' })
-      for (const [key, value] of Object.entries(c.properties ?? {})) query.append(`properties[${key}]`, String(value))
-      return { method: 'GET' as const, path: `/proxy?${query}` }
-    })
+    const requests = makeContexts(1000).map(asNewUser).map(proxyGet)
     const script = join(dir, 'new-get.lua')
     writeFileSync(script, newUserWrkScript(requests))
     const port = await freePort()

@@ -9,33 +9,21 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { freePort } from '@vexil/test-fixtures/ports.ts'
 import { makeContexts, makeFeatures } from '@vexil/test-fixtures/workload.ts'
-import { type BudgetRow, inCI } from './budget.js'
-import { newUserWrkScript, runWrk, startServer, stopServer, type WrkResult, wrkAvailable } from './proxy-http.bench.js'
+import type { BudgetRow } from './budget.js'
+import { asNewUser, median, newUserWrkScript, proxyGet, runWrk, startServer, stopServer, type WrkResult, wrkOrSkip } from './proxy-http.bench.js'
 
 const DURATION_S = Number(process.env.BENCH_HTTP_SECONDS ?? 3)
 const ROUNDS = Number(process.env.BENCH_WORKERS_ROUNDS ?? 3)
 const WORKER_COUNTS = [1, 2] as const
 
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!
-
 export async function runProxyWorkersBench(): Promise<BudgetRow[]> {
-  if (!wrkAvailable()) {
-    if (inCI) throw new Error('wrk is required for the HTTP benchmark under CI=true (apt-get install wrk; see .ci/run)')
-    console.log('wrk not found: skipping the workers benchmark (apt-get install wrk)')
-    return []
-  }
+  if (!wrkOrSkip('the workers benchmark')) return []
   const dir = mkdtempSync(join(tmpdir(), 'vexil-bench-workers-'))
   try {
     const payloadFile = join(dir, 'payload.json')
     writeFileSync(payloadFile, JSON.stringify(makeFeatures(200)))
     // Every request a new user: a userId, sessionId and email never seen before (no response-cache hits).
-    const requests = makeContexts(1000).map((c) => {
-      const query = new URLSearchParams({ appName: c.appName!, userId: 'user-__N__', sessionId: '__N__' })
-      for (const [key, value] of Object.entries({ ...c.properties, email: `person__N__@${String(c.properties?.email ?? '').split('@')[1] ?? 'example.com'}` })) {
-        query.append(`properties[${key}]`, String(value))
-      }
-      return { method: 'GET' as const, path: `/proxy?${query}` }
-    })
+    const requests = makeContexts(1000).map(asNewUser).map(proxyGet)
     const script = join(dir, 'new-get.lua')
     writeFileSync(script, newUserWrkScript(requests))
     const port = await freePort()
