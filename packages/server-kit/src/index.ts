@@ -7,5 +7,8 @@ export { ABORTED_BODY_MESSAGE, type BodyReadOptions, COMPRESSION_FRAMING_BYTES, 
 export { matchesIfNoneMatch } from './if-none-match.js'
 export { sendStaticAsset, type StaticAsset } from './static-asset.js'
 
+// Server-sent events
+export { EVENT_STREAM_BACKLOG_BYTES, type EventStream, openEventStream } from './event-stream.js'
+
 // Processes
 export { nextShutdownSignal } from './shutdown.js'

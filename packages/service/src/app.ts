@@ -30,6 +30,8 @@ import { registerUserRoutes } from './routes/admin/users.js'
 import { registerVariantRoutes } from './routes/admin/variants.js'
 import { registerClientFeatureRoutes } from './routes/client/features.js'
 import { registerClientMetricsRoutes } from './routes/client/metrics.js'
+import { registerClientStreamingRoutes } from './routes/client/streaming.js'
+import { type ClientStreams, createClientStreams } from './client-streams.js'
 import { registerEdgeRoutes } from './routes/edge.js'
 import { registerHealthRoutes } from './routes/health.js'
 import { registerSignalIngestRoutes } from './routes/signal-ingest.js'
@@ -81,10 +83,12 @@ const ROUTE_MODULES: ((api: ApiRouter, ctx: ServiceContext) => void)[] = [
   registerActionRoutes,
 ]
 
-/** The h3 app and its route table (method, path, access of every API route). */
+/** The h3 app, its route table (method, path, access of every API route), and its open streams. */
 export interface ServiceApp {
   app: App
   routes: readonly RouteSpec[]
+  /** `/api/client/streaming` connections; `close()` them before the server stops. */
+  streams: ClientStreams
 }
 
 /**
@@ -112,9 +116,11 @@ export function createServiceAppWithRoutes(options: ServiceAppOptions): ServiceA
   app.use(eventHandler(bodyLimit))
   const { api, handler } = createApiRouter(createAuthorizer(ctx), options.onRouteHandled)
   for (const register of ROUTE_MODULES) register(api, ctx)
+  const streams = createClientStreams({ db: ctx.db, logger: ctx.logger, clock: ctx.clock, config: ctx.config.streaming })
+  registerClientStreamingRoutes(api, ctx, streams)
   registerSignalIngestRoutes(api, ctx, options.actionRunner)
   app.use(handler)
   // Last: the admin UI answers only GET/HEAD paths that no API route took (and never /api/*).
   app.use(createUiHandler(options.uiDir ? { root: options.uiDir } : {}))
-  return { app, routes: api.routes }
+  return { app, routes: api.routes, streams }
 }

@@ -1,6 +1,7 @@
 import { resolve } from 'node:path'
 import type { LogLevel } from './logger.js'
 import { parseSignalConfig, type SignalConfig } from './signals/config.js'
+import { parseStreamingConfig, type StreamingConfig } from './streaming-config.js'
 import { parseTokenSpec, type TokenSpec } from './token-secrets.js'
 
 /** Everything the service reads from its environment, parsed and checked once at startup. */
@@ -24,6 +25,8 @@ export interface ServiceConfig {
   userSeenThrottleMs: number
   /** Signal endpoint and action limits and the action runner's sweep interval (`signals/config.ts`). */
   signals: SignalConfig
+  /** Streaming and delta routes for clients (`streaming-config.ts`). */
+  streaming: StreamingConfig
 }
 
 export class ConfigError extends Error {
@@ -46,7 +49,8 @@ export const INIT_SECRET_MIN_LENGTH = 32
 
 /**
  * Builds the config from environment variables (`PORT`, `HOST`, `DATABASE_URL`, `DATA_DIR`,
- * `INIT_ADMIN_API_TOKENS`, `INIT_CLIENT_API_TOKENS`, `LOG_LEVEL`, `PUBLIC_URL`, the signal limits)
+ * `INIT_ADMIN_API_TOKENS`, `INIT_CLIENT_API_TOKENS`, `LOG_LEVEL`, `PUBLIC_URL`, the signal limits,
+ * the streaming settings)
  * and explicit overrides, which win.
  * Throws one `ConfigError` naming every bad variable.
  */
@@ -67,6 +71,7 @@ export function parseServiceConfig(env: NodeJS.ProcessEnv = process.env, overrid
     publicUrl: overrides.publicUrl ?? parsePublicUrl(env.PUBLIC_URL, problems),
     userSeenThrottleMs: overrides.userSeenThrottleMs ?? 60_000,
     signals: overrides.signals ?? parseSignalConfig(env, problems),
+    streaming: overrides.streaming ?? parseStreamingConfig(env, problems),
   }
   for (const token of config.initAdminTokens) {
     if (token.project !== '*' || token.environment !== '*') problems.push(`INIT_ADMIN_API_TOKENS: an admin token must have the form *:*.<secret>`)

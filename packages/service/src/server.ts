@@ -2,7 +2,7 @@ import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { toNodeListener } from 'h3'
 import { type ActionRunner, createActionRunner } from './actions/runner.js'
-import { createServiceApp } from './app.js'
+import { createServiceAppWithRoutes } from './app.js'
 import { parseServiceConfig } from './config.js'
 import type { Clock } from './context.js'
 import { openDatabase } from './db/open.js'
@@ -80,6 +80,7 @@ export async function startService(options: StartServiceOptions = {}): Promise<R
     const demo = options.seedDemo ? await seedDemo(db, { dataDir: config.dataDir, clock }) : undefined
     actionRunner = createActionRunner({ db, logger, clock, sweepIntervalMs: config.signals.sweepIntervalMs })
     const timeouts = { ...HTTP_TIMEOUTS, ...options.timeouts }
+    const { app, streams } = createServiceAppWithRoutes({ db, config, logger, clock, actionRunner })
     const server = createServer(
       {
         headersTimeout: timeouts.headersMs,
@@ -87,7 +88,7 @@ export async function startService(options: StartServiceOptions = {}): Promise<R
         // How often Node looks for connections past those timeouts (its default, 30 s, is longer than both).
         connectionsCheckingInterval: Math.min(1_000, timeouts.headersMs),
       },
-      toNodeListener(createServiceApp({ db, config, logger, clock, actionRunner })),
+      toNodeListener(app),
     )
     const port = await listen(server, config.port, config.host)
     const insights = createInsightsScheduler({ db, clock, logger, ...(options.timers ? { timers: options.timers } : {}) })
@@ -101,8 +102,9 @@ export async function startService(options: StartServiceOptions = {}): Promise<R
       ...(demo ? { demo } : {}),
       snapshotInsights: () => insights.runNow(),
       // The scheduler and the runner stop (their work in flight done) before the database closes.
+      // Open streams end first: their SDKs reconnect (to another instance) with their Last-Event-ID.
       close: () =>
-        (closing ??= insights.stop().then(() =>
+        (closing ??= Promise.all([insights.stop(), streams.close()]).then(() =>
           stop(server, async () => {
             await runner.close()
             await db.close()

@@ -119,6 +119,12 @@ function deniedStatus(access: Access, credential: Credential): number {
 function send(method: string, path: string, authorization: string | undefined): Promise<{ status: number; body: string }> {
   return new Promise((resolve, reject) => {
     const req = request(`${service.url}/`, { method, path, agent, headers: authorization === undefined ? {} : { authorization } }, (res) => {
+      // A stream (/api/client/streaming) never ends by itself: its status is the answer.
+      if (res.headers['content-type'] === 'text/event-stream') {
+        res.destroy()
+        resolve({ status: res.statusCode ?? 0, body: '' })
+        return
+      }
       let body = ''
       res.setEncoding('utf8')
       res.on('data', (chunk: string) => (body += chunk))

@@ -22,6 +22,7 @@ function recordingDatabase(db: Database): { db: Database; log: string[] } {
       log.push('BEGIN')
       return db.transaction((tx) => fn({ query: (sql, params) => (log.push(sql), tx.query(sql, params)) }))
     },
+    listen: (channel, onNotify) => db.listen(channel, onNotify),
     close: () => db.close(),
   }
   return { db: recording, log }

@@ -223,6 +223,7 @@ function gatedDatabase(inner: Database) {
       return inner.query(sql, params)
     },
     transaction: (fn) => inner.transaction((tx) => fn({ query: async (sql, params) => (await pass(), tx.query(sql, params)) })),
+    listen: (channel, onNotify) => inner.listen(channel, onNotify),
     close: async () => {
       closed = true
       await inner.close()

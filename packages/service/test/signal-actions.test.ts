@@ -303,6 +303,7 @@ describe('the action runner', () => {
         }
         return tx.query(sql, params)
       } })),
+      listen: (channel, onNotify) => service.db.listen(channel, onNotify),
       close: async () => {},
     }
   }
@@ -356,6 +357,7 @@ describe('the action runner', () => {
         ;(closed ? afterClose : queries).push(sql)
         return tx.query(sql, params)
       } })),
+      listen: (channel, onNotify) => service.db.listen(channel, onNotify),
       close: async () => {},
     }
     const runner = createActionRunner({ db, logger: silentLogger, clock: () => new Date(), sweepIntervalMs: 10 })

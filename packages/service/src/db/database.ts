@@ -13,6 +13,13 @@ export interface Database extends Queryable {
   readonly driver: 'pglite' | 'postgres'
   /** Runs `fn` in one transaction: committed when it resolves, rolled back when it throws. */
   transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T>
+  /**
+   * Calls `onNotify` after each committed `NOTIFY channel`, whichever connection (or service
+   * instance) sent it; resolves once listening, to a function that stops. Should the listening
+   * connection drop, it is re-opened and `onNotify` called once, as notifications may have been
+   * missed meanwhile.
+   */
+  listen(channel: string, onNotify: () => void): Promise<() => Promise<void>>
   /** Flushes and releases the database; the instance is unusable afterwards. */
   close(): Promise<void>
 }

@@ -23,6 +23,11 @@ export async function createPgliteDatabase(options: PgliteOptions = {}): Promise
     driver: 'pglite',
     query: run(pg),
     transaction: (fn) => pg.transaction((tx) => fn({ query: run(tx) })),
+    // One in-process connection: nothing to drop, so nothing to re-open.
+    async listen(channel, onNotify) {
+      const stop = await pg.listen(channel, () => onNotify())
+      return () => stop()
+    },
     async close() {
       if (closed) return
       closed = true

@@ -47,10 +47,63 @@ export async function createPostgresDatabase(options: PostgresOptions): Promise<
         client.release()
       }
     },
+    listen: (channel, onNotify) => listenOn(options.connectionString, channel, onNotify),
     async close() {
       if (closed) return
       closed = true
       await pool.end()
     },
+  }
+}
+
+const RELISTEN_MS = { first: 250, max: 10_000 }
+
+/**
+ * LISTEN on a connection of its own (a pooled one is handed to others between queries). When it
+ * drops, it is re-opened with backoff and `onNotify` called, since a notification sent meanwhile
+ * was lost.
+ */
+async function listenOn(connectionString: string, channel: string, onNotify: () => void): Promise<() => Promise<void>> {
+  let stopped = false
+  let client: pg.Client | undefined
+  let retry: NodeJS.Timeout | undefined
+  let delay = RELISTEN_MS.first
+  const open = async () => {
+    const next = new pg.Client({ connectionString })
+    next.on('notification', (message) => {
+      if (message.channel === channel) onNotify()
+    })
+    next.on('error', () => dropped(next))
+    next.on('end', () => dropped(next))
+    try {
+      await next.connect()
+      await next.query(`LISTEN "${channel.replaceAll('"', '""')}"`)
+    } catch (error) {
+      await next.end().catch(() => undefined)
+      throw error
+    }
+    client = next
+    delay = RELISTEN_MS.first
+  }
+  const dropped = (which: pg.Client) => {
+    if (stopped || which !== client) return
+    client = undefined
+    which.end().catch(() => undefined)
+    schedule()
+  }
+  const schedule = () => {
+    retry = setTimeout(() => {
+      open().then(onNotify, () => {
+        delay = Math.min(delay * 2, RELISTEN_MS.max)
+        if (!stopped) schedule()
+      })
+    }, delay)
+    retry.unref()
+  }
+  await open()
+  return async () => {
+    stopped = true
+    clearTimeout(retry)
+    await client?.end().catch(() => undefined)
   }
 }

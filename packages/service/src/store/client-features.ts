@@ -8,6 +8,8 @@ export interface ClientFeaturesQuery {
   namePrefix?: string
   /** A flag is included when it has any of these tags. */
   tags?: Tag[]
+  /** Only these flags (the ones a delta says changed). */
+  names?: string[]
 }
 
 interface FeatureRow {
@@ -60,8 +62,8 @@ export function readClientFeaturesSnapshot(db: Database, query: ClientFeaturesQu
   })
 }
 
-/** `readClientFeaturesSnapshot`'s queries, on a snapshot the caller provides. */
-async function loadClientFeatures(q: Queryable, query: ClientFeaturesQuery) {
+/** `readClientFeaturesSnapshot`'s queries, on a snapshot the caller provides (store/client-delta.ts). */
+export async function loadClientFeatures(q: Queryable, query: ClientFeaturesQuery) {
   // meta.revisionId stays Unleash's: the latest event's id.
   const [revision] = await q.query<{ revision: number; id: number | null }>(
     'SELECT (SELECT value FROM revision) AS revision, (SELECT max(id) FROM events) AS id',
@@ -81,8 +83,9 @@ async function loadClientFeatures(q: Queryable, query: ClientFeaturesQuery) {
          SELECT 1 FROM feature_tag ft JOIN unnest($4::text[], $5::text[]) AS t(type, value)
            ON ft.tag_type = t.type AND ft.tag_value = t.value
          WHERE ft.feature_name = f.name))
+       AND ($6::text[] IS NULL OR f.name = ANY($6::text[]))
      ORDER BY f.name`,
-    [query.environment, query.projects ?? null, query.namePrefix ?? null, tagTypes, tagValues],
+    [query.environment, query.projects ?? null, query.namePrefix ?? null, tagTypes, tagValues, query.names ?? null],
   )
   const names = features.map((feature) => feature.name)
   const strategies = await q.query<StrategyRow>(

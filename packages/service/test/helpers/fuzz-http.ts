@@ -28,6 +28,13 @@ export function sendRaw(port: number, agent: Agent, fuzz: FuzzRequest, timeoutMs
   return new Promise((resolve, reject) => {
     const headers = { ...fuzz.headers, ...(fuzz.body && !fuzz.chunked ? { 'content-length': String(fuzz.body.length) } : {}) }
     const req = request({ host: '127.0.0.1', port, method: fuzz.method, path: fuzz.path, agent, headers, setHost: false }, (res) => {
+      // A stream (/api/client/streaming) never ends by itself: its status and headers are the answer.
+      if (res.headers['content-type'] === 'text/event-stream') {
+        clearTimeout(timer)
+        res.destroy()
+        resolve({ status: res.statusCode ?? 0, headers: res.headers, text: '' })
+        return
+      }
       const chunks: Buffer[] = []
       res.on('data', (chunk: Buffer) => chunks.push(chunk))
       res.on('end', () => {

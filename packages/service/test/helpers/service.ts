@@ -64,7 +64,7 @@ export async function startTestService(options: TestServiceOptions = {}): Promis
     clock,
     sweepIntervalMs: options.actionRunner?.sweepIntervalMs ?? config.signals.sweepIntervalMs,
   })
-  const { app, routes } = createServiceAppWithRoutes({
+  const { app, routes, streams } = createServiceAppWithRoutes({
     db,
     config,
     logger: silentLogger,
@@ -113,6 +113,7 @@ export async function startTestService(options: TestServiceOptions = {}): Promis
       return secret
     },
     async close() {
+      await streams.close()
       server.closeAllConnections()
       await new Promise<void>((resolve) => server.close(() => resolve()))
       await actionRunner?.close()

@@ -1,12 +1,12 @@
 import { createHash } from 'node:crypto'
 import { matchesIfNoneMatch } from '@vexil/server-kit'
 import type { H3Event } from 'h3'
-import { eventHandler, getQuery, getRequestHeader, setResponseHeader, setResponseStatus } from 'h3'
-import { clientToken } from '../../auth.js'
+import { eventHandler, getRequestHeader, setResponseHeader, setResponseStatus } from 'h3'
 import type { ServiceContext } from '../../context.js'
-import { badData, notFound } from '../../errors.js'
+import { notFound } from '../../errors.js'
 import { createLruCache } from '../../lru-cache.js'
 import { type ClientFeaturesQuery, readClientFeatures, readClientFeaturesSnapshot } from '../../store/client-features.js'
+import { clientQuery, scopeKey } from './client-query.js'
 import { readRevision } from '../../store/revision.js'
 import { param } from '../http.js'
 import type { ApiRouter } from '../api-router.js'
@@ -58,36 +58,6 @@ export function registerClientFeatureRoutes(api: ApiRouter, ctx: ServiceContext)
 }
 
 // --- Internal helpers ---
-
-function clientQuery(event: H3Event): ClientFeaturesQuery {
-  const token = clientToken(event)
-  const query = getQuery(event)
-  const asked = list(query.project)
-  const all = token.projects.includes('*')
-  const projects = all ? (asked.length > 0 ? asked : undefined) : asked.length > 0 ? asked.filter((p) => token.projects.includes(p)) : token.projects
-  const tags = list(query.tag).map((text) => {
-    const at = text.indexOf(':')
-    if (at <= 0 || at === text.length - 1) throw badData(`query.tag must have the form type:value, got "${text}".`)
-    return { type: text.slice(0, at), value: text.slice(at + 1) }
-  })
-  const namePrefix = typeof query.namePrefix === 'string' && query.namePrefix !== '' ? query.namePrefix : undefined
-  return {
-    environment: token.environment,
-    ...(projects ? { projects } : {}),
-    ...(namePrefix ? { namePrefix } : {}),
-    ...(tags.length > 0 ? { tags } : {}),
-  }
-}
-
-function list(value: unknown): string[] {
-  const items = Array.isArray(value) ? value : value === undefined ? [] : [value]
-  return items.flatMap((item) => String(item).split(',')).map((item) => item.trim()).filter(Boolean)
-}
-
-/** The cache key of a query: the same scope and filters, in the same order, give the same body. */
-function scopeKey(query: ClientFeaturesQuery): string {
-  return JSON.stringify([query.environment, query.projects ?? null, query.namePrefix ?? null, query.tags?.map((tag) => [tag.type, tag.value]) ?? null])
-}
 
 function etagOf(body: string): string {
   return `"${createHash('sha256').update(body).digest('base64url').slice(0, 32)}"`
