@@ -77,6 +77,7 @@ describe('defaults', () => {
       clientKeysHeaderName: 'authorization',
       enableOAS: false,
       enableAllEndpoint: false,
+      streaming: true,
       rejectUnauthorized: true,
       serverSideTokens: [],
       enrichers: [],
@@ -119,6 +120,7 @@ describe('parsing', () => {
       EXP_BOOTSTRAP_AUTHORIZATION: 'boot',
       EXP_SERVER_SIDE_SDK_CONFIG_TOKENS: 'st1,st2',
       RESPONSE_CACHE_SIZE: '0',
+      STREAMING: 'false',
     })
     expect(config).toMatchObject({
       port: 4000,
@@ -143,6 +145,7 @@ describe('parsing', () => {
       bootstrap: { url: 'https://bootstrap.example/features', authorization: 'boot' },
       serverSideTokens: ['st1', 'st2'],
       responseCacheSize: 0,
+      streaming: false,
     })
   })
 
@@ -157,6 +160,7 @@ describe('parsing', () => {
     ['PORT', '70000', /PORT must be between 0 and 65535/],
     ['ENABLE_ALL_ENDPOINT', 'yes please', /ENABLE_ALL_ENDPOINT must be true or false/],
     ['JSON_LOGGER', 'maybe', /JSON_LOGGER must be true or false/],
+    ['STREAMING', 'sometimes', /STREAMING must be true or false/],
     ['SERVICE_URL', 'not a url', /SERVICE_URL must be an http\(s\) URL/],
     ['SERVICE_URL', 'ftp://host/api', /SERVICE_URL must be an http\(s\) URL/],
     ['TRUST_PROXY', '10.0.0.0/99', /TRUST_PROXY must be true, false, or a comma-separated list/],

@@ -76,6 +76,7 @@ const ENV = {
   requestTimeout: ['HTTP_REQUEST_TIMEOUT_MS'],
   keepAliveTimeout: ['HTTP_KEEP_ALIVE_TIMEOUT_MS'],
   workers: ['WORKERS'],
+  streaming: ['STREAMING'],
 } as const
 
 /** Environment variable names the proxy reads, for `--help` and the README. */
@@ -368,6 +369,7 @@ export async function createProxyConfig(options: ProxyOptions = {}, env: Environ
     tokenMode: bool(options.strict, ENV.strict, false) ? 'strict' : 'dynamic',
     frontendAllEndpoint: !bool(options.disableAllEndpoint, ENV.disableAllEndpoint, false),
     workers,
+    streaming: bool(options.streaming, ENV.streaming, true),
     tokenRevalidateMs: read(ENV.tokenRevalidate) ? int(undefined, ENV.tokenRevalidate, 0, { min: 0 }) * 1000 : Math.max(refreshInterval, 1_000),
   }
 }

@@ -49,6 +49,8 @@ export interface ProxyOptions {
   clientKeysHeaderName?: string
   storageProvider?: StorageProvider
   enableOAS?: boolean
+  /** Follow the upstream's stream of changes when it offers one (default true); false: always poll. */
+  streaming?: boolean
   enableAllEndpoint?: boolean
   cors?: CorsOptions
   httpOptions?: { rejectUnauthorized?: boolean }
@@ -141,4 +143,6 @@ export interface ProxyConfig {
   tokenRevalidateMs: number
   /** Worker processes `vexil proxy` runs behind its port (1: a single process, no cluster). */
   workers: number
+  /** STREAMING: follow the upstream's stream of changes when it offers one, else poll (sync/feed.ts). */
+  streaming: boolean
 }

@@ -1,12 +1,13 @@
 // What keeps one scope's flags and usage counts in step with the upstream, for the static scope
 // and every token scope alike: the scope's flags (one owner, scope-flags.ts), polling with the
-// scope's upstream client, the stored backup, and usage reports sent with the same client.
+// scope's upstream client (its stream where it offers one, sync/feed.ts), the stored backup, and usage reports sent with the same client.
 import type { Engine } from '@vexil/engine'
 import type { ProxyConfig } from '../config/types.js'
 import type { Logger } from '../logger.js'
 import type { StorageProvider } from '../storage/types.js'
 import { loadBackup } from '../sync/fallbacks.js'
-import { createPoller, type PollerOptions } from '../sync/poller.js'
+import { createFeed } from '../sync/feed.js'
+import type { PollerOptions } from '../sync/poller.js'
 import type { Upstream } from '../sync/upstream.js'
 import { createUsageAggregator, type UsageAggregator } from '../usage/aggregator.js'
 import { createUsageReporter } from '../usage/reporter.js'
@@ -44,7 +45,7 @@ export function createScopeSync(options: ScopeSyncOptions): ScopeSync {
   const { config, logger, upstream, storage, storageKey } = options
   const flags = createScopeFlags({ newEngine: options.newEngine, responseCacheSize: config.responseCacheSize, logger, storage, storageKey, name: options.name })
   const usage = createUsageAggregator({ countedVariants: (name) => flags.current?.countedVariants.get(name) })
-  const poller = createPoller({ upstream, flags, logger, refreshInterval: config.refreshInterval, onFetch: options.onFetch })
+  const poller = createFeed({ upstream, flags, logger, refreshInterval: config.refreshInterval, streaming: config.streaming, onFetch: options.onFetch })
   const reporter = createUsageReporter({ upstream, aggregator: usage, logger, interval: config.metricsInterval, jitter: config.metricsJitter })
 
   return {

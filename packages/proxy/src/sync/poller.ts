@@ -87,6 +87,9 @@ export function createPoller(options: PollerOptions): Poller {
         options.onFetch?.('failed')
         return backoff()
       }
+      // Stopped while the request was out (the stream took over): an older answer must not
+      // replace what the stream has applied since.
+      if (stopped) return base
       const header = res.headers.etag
       flags.offer({ payload, source: 'upstream', etag: typeof header === 'string' ? header : undefined })
       upstreamAnswered = true

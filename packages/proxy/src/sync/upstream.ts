@@ -3,6 +3,7 @@
 import { randomUUID } from 'node:crypto'
 import { BUILT_IN_STRATEGY_NAMES } from '@vexil/engine'
 import type { ProxyConfig } from '../config/types.js'
+import { type EventSourceHandlers, openEventSource } from './event-source.js'
 import { type HttpResponse, sendRequest } from './http-client.js'
 
 export const SDK_NAME = 'vexil-proxy'
@@ -10,9 +11,16 @@ export const SDK_VERSION = '0.1.0'
 /** The client-specification version the proxy sends (the old proxy's SDK sent 5.2.0). */
 export const CLIENT_SPEC_VERSION = '5.2.0'
 const TIMEOUT_MS = 10_000
+/** A stream silent this long is dead: the Vexil service sends keep-alives every 15 s, Edge every 30 s. */
+const STREAM_READ_TIMEOUT_MS = 60_000
 
 export interface Upstream {
   fetchFeatures(etag: string | undefined): Promise<HttpResponse>
+  /**
+   * Opens the upstream's `/api/client/streaming` (same token and filters as `fetchFeatures`),
+   * resuming after `lastEventId` when given; returns the function that closes it.
+   */
+  openStream(lastEventId: string | undefined, handlers: EventSourceHandlers): () => void
   register(): Promise<HttpResponse>
   sendMetrics(bucket: MetricsBucket): Promise<HttpResponse>
   /** A one-off GET with an Authorization header (expBootstrap). */
@@ -35,13 +43,13 @@ export interface MetricsBucket {
   toggles: Record<string, { yes: number; no: number; variants: Record<string, number> }>
 }
 
-export function featuresUrl(config: Pick<ProxyConfig, 'serviceUrl' | 'projectName' | 'namePrefix' | 'tags'>): string {
+export function featuresUrl(config: Pick<ProxyConfig, 'serviceUrl' | 'projectName' | 'namePrefix' | 'tags'>, route = 'features'): string {
   const query = new URLSearchParams()
   if (config.projectName) query.append('project', config.projectName)
   if (config.namePrefix) query.append('namePrefix', config.namePrefix)
   for (const tag of config.tags) query.append('tag', `${tag.name}:${tag.value}`)
   const search = query.toString()
-  return `${apiBase(config.serviceUrl)}/client/features${search ? `?${search}` : ''}`
+  return `${apiBase(config.serviceUrl)}/client/${route}${search ? `?${search}` : ''}`
 }
 
 /** The API root without a trailing slash; a trailing `/features` is dropped, as the SDK did. */
@@ -79,7 +87,9 @@ export function createHttpUpstream(config: ProxyConfig, identityOptions: Upstrea
       timeoutMs: TIMEOUT_MS,
       rejectUnauthorized: config.rejectUnauthorized,
     })
-  const url = identityOptions.filters === false ? featuresUrl({ serviceUrl: config.serviceUrl, projectName: undefined, namePrefix: undefined, tags: [] }) : featuresUrl(config)
+  const scope = identityOptions.filters === false ? { serviceUrl: config.serviceUrl, projectName: undefined, namePrefix: undefined, tags: [] } : config
+  const url = featuresUrl(scope)
+  const streamUrl = featuresUrl(scope, 'streaming')
 
   return {
     fetchFeatures: (etag) =>
@@ -89,6 +99,16 @@ export function createHttpUpstream(config: ProxyConfig, identityOptions: Upstrea
         timeoutMs: TIMEOUT_MS,
         rejectUnauthorized: config.rejectUnauthorized,
       }),
+    openStream: (lastEventId, handlers) =>
+      openEventSource(
+        streamUrl,
+        {
+          headers: { ...identity(undefined), ...(lastEventId !== undefined ? { 'last-event-id': lastEventId } : {}) },
+          rejectUnauthorized: config.rejectUnauthorized,
+          readTimeoutMs: STREAM_READ_TIMEOUT_MS,
+        },
+        handlers,
+      ),
     register: () =>
       post(
         '/client/register',
