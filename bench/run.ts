@@ -6,6 +6,7 @@ import { runInsightsBench } from './insights.bench.js'
 import { runProxyHttpBench } from './proxy-http.bench.js'
 import { runProxyLargeBench } from './proxy-large.bench.js'
 import { runProxyWorkersBench } from './proxy-workers.bench.js'
+import { runStreamingBench } from './streaming.bench.js'
 
 const groups: Record<string, { title: string; run: () => Promise<BudgetRow[]> }> = {
   engine: { title: 'Engine (tinybench)', run: runEngineBench },
@@ -13,6 +14,7 @@ const groups: Record<string, { title: string; run: () => Promise<BudgetRow[]> }>
   proxy: { title: 'Proxy HTTP (wrk, 32 connections)', run: runProxyHttpBench },
   large: { title: 'Proxy with 10k flags (wrk, every request a new user)', run: runProxyLargeBench },
   workers: { title: 'Proxy with WORKERS=1 and WORKERS=2 (wrk, every request a new user)', run: runProxyWorkersBench },
+  streaming: { title: 'Streaming: admin change to proxy and SDK', run: runStreamingBench },
 }
 
 const selected = process.argv.slice(2).filter((arg) => arg in groups)

@@ -65,8 +65,10 @@ describe('@vexil/server-kit public surface', () => {
     expect(Object.keys(await import('@vexil/server-kit')).sort()).toEqual([
       'ABORTED_BODY_MESSAGE',
       'COMPRESSION_FRAMING_BYTES',
+      'EVENT_STREAM_BACKLOG_BYTES',
       'matchesIfNoneMatch',
       'nextShutdownSignal',
+      'openEventStream',
       'readLimitedBody',
       'sendStaticAsset',
     ])
