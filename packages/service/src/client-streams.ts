@@ -5,7 +5,7 @@ import type { Database } from './db/database.js'
 import type { Logger } from './logger.js'
 import type { ApiTokenRow } from './store/api-tokens.js'
 import { type ClientDelta, readClientDelta } from './store/client-delta.js'
-import type { ClientFeaturesQuery } from './store/client-features.js'
+import { type ClientFeaturesQuery, scopeKey } from './store/client-features.js'
 import { readRevision } from './store/revision.js'
 import type { StreamingConfig } from './streaming-config.js'
 
@@ -18,7 +18,7 @@ export interface ClientStreams {
    * Starts a stream on `res` for `query`'s scope: `unleash-connected` with what a client at
    * revision `since` (its Last-Event-ID) lacks, then `unleash-updated` for each change.
    */
-  open(res: ServerResponse, token: ApiTokenRow, query: ClientFeaturesQuery, scope: string, since: number | undefined): Promise<void>
+  open(res: ServerResponse, token: ApiTokenRow, query: ClientFeaturesQuery, since: number | undefined): Promise<void>
   /** Whether another stream may open (`STREAMING_MAX_CONNECTIONS`). */
   readonly full: boolean
   readonly size: number
@@ -30,7 +30,7 @@ interface Connection {
   stream: EventStream
   token: ApiTokenRow
   query: ClientFeaturesQuery
-  /** The scope's cache key (routes/client/client-query.ts): equal keys, equal deltas. */
+  /** The scope's key (store/client-features.ts): equal keys, equal deltas. */
   scope: string
   /** The revision this client has: every change up to it was sent. */
   revision: number
@@ -115,14 +115,14 @@ export function createClientStreams(options: { db: Database; logger: Logger; clo
   }
 
   return {
-    async open(res, token, query, scope, since) {
+    async open(res, token, query, since) {
       await watch()
       const delta = await readClientDelta(db, query, since)
       const stream = openEventStream(res)
       if (closed) return stream.close()
       // The first message is sent even when empty: the SDK counts the stream as connected on it.
       stream.send('unleash-connected', messageOf(delta), delta.events.length > 0 ? delta.revision : undefined)
-      const connection: Connection = { stream, token, query, scope, revision: delta.revision }
+      const connection: Connection = { stream, token, query, scope: scopeKey(query), revision: delta.revision }
       connections.add(connection)
       void stream.ended.then(() => connections.delete(connection))
       // A change committed between the read above and this connection joining is sent now.

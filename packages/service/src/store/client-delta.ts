@@ -101,19 +101,18 @@ async function hydration(tx: Queryable, query: ClientFeaturesQuery, revision: nu
 }
 
 async function deltaEvents(tx: Queryable, query: ClientFeaturesQuery, revision: number, changed: Changed): Promise<DeltaEvent[]> {
-  const names = [...changed.flags.keys()]
-  const { payload } = await loadClientFeatures(tx, { ...query, names })
   // A changed segment matters to this scope only when one of its flags uses it: that takes the
-  // whole scope's strategies (segment edits are rare; their constraints stay out of other scopes).
-  const used = changed.segments.size > 0 ? (await loadClientFeatures(tx, query)).payload.segments : []
-  const segments = new Map<number, ClientSegment>()
-  for (const segment of used) if (changed.segments.has(segment.id)) segments.set(segment.id, segment)
-  // An updated flag's segments go first, in case the client has not seen them (as Unleash does).
-  for (const segment of payload.segments) segments.set(segment.id, segment)
-
-  const events: DeltaEvent[] = [...segments.values()].map((segment) => ({ type: 'segment-updated', eventId: revision, segment }))
+  // whole scope, read once (segment edits are rare; their constraints stay out of other scopes).
+  // Otherwise only the changed flags are read.
+  const { payload } = await loadClientFeatures(tx, changed.segments.size > 0 ? query : { ...query, names: [...changed.flags.keys()] })
+  const features = payload.features.filter((feature) => changed.flags.has(feature.name))
+  // Sent first: the changed segments the scope uses, and every segment an updated flag uses, in
+  // case the client has not seen it (as Unleash does).
+  const wanted = new Set(changed.segments)
+  for (const feature of features) for (const strategy of feature.strategies) for (const id of strategy.segments ?? []) wanted.add(id)
+  const events: DeltaEvent[] = payload.segments.filter((segment) => wanted.has(segment.id)).map((segment) => ({ type: 'segment-updated', eventId: revision, segment }))
   const present = new Set<string>()
-  for (const feature of payload.features) {
+  for (const feature of features) {
     present.add(feature.name)
     events.push({ type: 'feature-updated', eventId: revision, feature })
   }

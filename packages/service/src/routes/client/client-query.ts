@@ -32,8 +32,3 @@ function list(value: unknown): string[] {
   const items = Array.isArray(value) ? value : value === undefined ? [] : [value]
   return items.flatMap((item) => String(item).split(',')).map((item) => item.trim()).filter(Boolean)
 }
-
-/** The cache key of a query: the same scope and filters, in the same order, give the same body. */
-export function scopeKey(query: ClientFeaturesQuery): string {
-  return JSON.stringify([query.environment, query.projects ?? null, query.namePrefix ?? null, query.tags?.map((tag) => [tag.type, tag.value]) ?? null])
-}

@@ -6,7 +6,7 @@ import type { ServiceContext } from '../../context.js'
 import { notFound, ServiceError } from '../../errors.js'
 import { readClientDelta } from '../../store/client-delta.js'
 import type { ApiRouter } from '../api-router.js'
-import { clientQuery, scopeKey } from './client-query.js'
+import { clientQuery } from './client-query.js'
 
 /**
  * `GET /api/client/delta` and `GET /api/client/streaming` (reference/edge-and-frontend-api.md
@@ -45,8 +45,7 @@ export function registerClientStreamingRoutes(api: ApiRouter, ctx: ServiceContex
       setResponseHeader(event, 'retry-after', 60)
       throw new ServiceError('RateLimitError', `This instance has ${ctx.config.streaming.maxConnections} open streams (STREAMING_MAX_CONNECTIONS); poll /api/client/features instead.`)
     }
-    const query = clientQuery(event)
-    await streams.open(event.node.res, clientToken(event), query, scopeKey(query), revisionOf(getRequestHeader(event, 'last-event-id')))
+    await streams.open(event.node.res, clientToken(event), clientQuery(event), revisionOf(getRequestHeader(event, 'last-event-id')))
   }))
 }
 
