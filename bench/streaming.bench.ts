@@ -8,6 +8,7 @@ import type { AddressInfo } from 'node:net'
 import { createLogger, createProxyApp, createProxyConfig } from '@vexil/proxy'
 import { silentLogger, startService } from '@vexil/service'
 import { tempDir } from '@vexil/test-fixtures/temp-dir.ts'
+import { timeUntil } from '@vexil/test-fixtures/wait-for.ts'
 import { InMemStorageProvider, Unleash } from 'unleash-client'
 import type { BudgetRow } from './budget.js'
 import { median } from './proxy-http.bench.js'
@@ -40,15 +41,6 @@ async function startProxy(serviceUrl: string, streaming: boolean): Promise<{ url
   }
 }
 
-/** ms from `start` until `check` holds, checking every 2 ms (up to `timeoutMs`). */
-async function until(start: number, check: () => Promise<boolean> | boolean, timeoutMs: number): Promise<number> {
-  while (!(await check())) {
-    if (performance.now() - start > timeoutMs) throw new Error(`no change within ${timeoutMs} ms`)
-    await new Promise((resolve) => setTimeout(resolve, 2))
-  }
-  return performance.now() - start
-}
-
 export async function runStreamingBench(): Promise<BudgetRow[]> {
   const data = tempDir('bench-streaming')
   const service = await startService({ port: 0, host: '127.0.0.1', dataDir: data.path, logger: silentLogger, env: { INIT_ADMIN_API_TOKENS: ADMIN, INIT_CLIENT_API_TOKENS: CLIENT } })
@@ -78,7 +70,10 @@ export async function runStreamingBench(): Promise<BudgetRow[]> {
       // From the admin request's start: the change can arrive before its answer does.
       const start = performance.now()
       await toggle(enabled)
-      const [proxyMs, sdkMs] = await Promise.all([until(start, () => proxyHas(streamed.url, enabled), 10_000), until(start, () => client.isEnabled(FLAG) === enabled, 10_000)])
+      const [proxyMs, sdkMs] = await Promise.all([
+        timeUntil(() => proxyHas(streamed.url, enabled), 'the streaming proxy', { since: start, timeoutMs: 10_000, everyMs: 2 }),
+        timeUntil(() => client.isEnabled(FLAG) === enabled, 'the streaming SDK', { since: start, timeoutMs: 10_000, everyMs: 2 }),
+      ])
       toProxy.push(proxyMs)
       toSdk.push(sdkMs)
     }
@@ -87,7 +82,7 @@ export async function runStreamingBench(): Promise<BudgetRow[]> {
       const enabled = (CHANGES + i) % 2 === 0
       const start = performance.now()
       await toggle(enabled)
-      toPolled.push(await until(start, () => proxyHas(polled.url, enabled), 30_000))
+      toPolled.push(await timeUntil(() => proxyHas(polled.url, enabled), 'the polling proxy', { since: start, timeoutMs: 30_000, everyMs: 2 }))
     }
     const row = (name: string, values: number[]) => `| ${name} | ${values.length} | ${median(values).toFixed(0)} ms | ${percentile(values, 99).toFixed(0)} ms | ${Math.max(...values).toFixed(0)} ms |`
     console.log(`\n| from an admin change to | changes | median | p99 | max |\n|---|---:|---:|---:|---:|\n${row('/proxy (proxy streaming)', toProxy)}\n${row('isEnabled in unleash-client, streaming', toSdk)}\n${row('/proxy (proxy polling, 5 s)', toPolled)}`)

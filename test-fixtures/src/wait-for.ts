@@ -8,3 +8,15 @@ export async function waitFor<T>(probe: () => Promise<T | undefined | false>, wh
     await new Promise((resolve) => setTimeout(resolve, 20))
   }
 }
+
+/**
+ * The ms from `since` (default: now) until `check` holds, checking every `everyMs` (10; timed
+ * checks need finer steps than waitFor's); throws naming `what` after `timeoutMs`.
+ */
+export async function timeUntil(check: () => boolean | Promise<boolean>, what: string, { timeoutMs = 5_000, since = performance.now(), everyMs = 10 } = {}): Promise<number> {
+  while (!(await check())) {
+    if (performance.now() - since > timeoutMs) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`)
+    await new Promise((resolve) => setTimeout(resolve, everyMs))
+  }
+  return performance.now() - since
+}

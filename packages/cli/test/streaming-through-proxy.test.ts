@@ -4,6 +4,7 @@
 import { describe, expect, it } from 'vitest'
 import { type RunningService, silentLogger, startService } from '@vexil/service'
 import { tempDir } from '@vexil/test-fixtures/temp-dir.ts'
+import { timeUntil } from '@vexil/test-fixtures/wait-for.ts'
 import { startVexilProxy, type VexilProxy } from './helpers/vexil-proxy.js'
 import { serviceAdmin } from './helpers/service-admin.js'
 
@@ -12,16 +13,6 @@ const CLIENT = '*:development.streaming-proxy-client-secret-0123456789abcdef'
 
 function start(dataDir: string, port = 0, env: Record<string, string> = {}): Promise<RunningService> {
   return startService({ port, host: '127.0.0.1', dataDir, logger: silentLogger, env: { INIT_ADMIN_API_TOKENS: ADMIN, INIT_CLIENT_API_TOKENS: CLIENT, ...env } })
-}
-
-/** Resolves when `check` holds, polling every 10 ms; the time it took. */
-async function until(check: () => Promise<boolean>, timeoutMs: number): Promise<number> {
-  const begin = performance.now()
-  while (!(await check())) {
-    if (performance.now() - begin > timeoutMs) throw new Error(`not within ${timeoutMs} ms`)
-    await new Promise((resolve) => setTimeout(resolve, 10))
-  }
-  return performance.now() - begin
 }
 
 async function flagOn(admin: ReturnType<typeof serviceAdmin>, name: string): Promise<void> {
@@ -48,9 +39,9 @@ describe('the proxy on the service stream', () => {
       const took: number[] = []
       for (let i = 0; i < 5; i++) {
         await flagOn(admin, `streamed-${i}`)
-        took.push(await until(async () => (await proxy.enabled()).includes(`streamed-${i}`), 2_000))
+        took.push(await timeUntil(async () => (await proxy.enabled()).includes(`streamed-${i}`), `streamed-${i} on`, { timeoutMs: 2_000 }))
         await admin('POST', `/api/admin/projects/default/features/streamed-${i}/environments/development/off`)
-        took.push(await until(async () => !(await proxy.enabled()).includes(`streamed-${i}`), 2_000))
+        took.push(await timeUntil(async () => !(await proxy.enabled()).includes(`streamed-${i}`), `streamed-${i} off`, { timeoutMs: 2_000 }))
       }
       expect(Math.max(...took)).toBeLessThan(1_000)
       await expectSameFlags(proxy, service)
@@ -68,20 +59,20 @@ describe('the proxy on the service stream', () => {
     const proxy = await startVexilProxy(service.url, CLIENT, { refreshInterval: 60_000 })
     try {
       await flagOn(serviceAdmin(() => service.url, ADMIN), 'before-restart')
-      await until(async () => (await proxy.enabled()).includes('before-restart'), 2_000)
+      await timeUntil(async () => (await proxy.enabled()).includes('before-restart'), 'before-restart on', { timeoutMs: 2_000 })
       await service.close()
       service = await start(data.path, port)
       const admin = serviceAdmin(() => service.url, ADMIN)
       // Made before the proxy is back: it must come with the replay from Last-Event-ID.
       await flagOn(admin, 'during-reconnect')
       await admin('POST', '/api/admin/projects/default/features/before-restart/environments/development/off')
-      await until(async () => {
+      await timeUntil(async () => {
         const enabled = await proxy.enabled()
         return enabled.includes('during-reconnect') && !enabled.includes('before-restart')
-      }, 10_000)
+      }, 'the changes made during the reconnect', { timeoutMs: 10_000 })
       expect(proxy.logs.join('\n')).toMatch(/stream .*reconnecting/)
       await flagOn(admin, 'after-reconnect')
-      await until(async () => (await proxy.enabled()).includes('after-reconnect'), 2_000)
+      await timeUntil(async () => (await proxy.enabled()).includes('after-reconnect'), 'after-reconnect on', { timeoutMs: 2_000 })
       await expectSameFlags(proxy, service)
     } finally {
       await proxy.close()
@@ -100,7 +91,7 @@ describe('the proxy on the service stream', () => {
       expect(noStream.logs.join('\n')).toContain('The upstream offers no stream (404); polling every 200 ms')
       expect(off.logs.join('\n')).not.toMatch(/Streaming|no stream|the stream/)
       await flagOn(admin, 'polled')
-      for (const proxy of [noStream, off]) await until(async () => (await proxy.enabled()).includes('polled'), 3_000)
+      for (const proxy of [noStream, off]) await timeUntil(async () => (await proxy.enabled()).includes('polled'), 'polled on', { timeoutMs: 3_000 })
     } finally {
       await noStream.close()
       await off.close()

@@ -66,6 +66,7 @@ describe('@vexil/server-kit public surface', () => {
       'ABORTED_BODY_MESSAGE',
       'COMPRESSION_FRAMING_BYTES',
       'EVENT_STREAM_BACKLOG_BYTES',
+      'createEventStreamParser',
       'matchesIfNoneMatch',
       'nextShutdownSignal',
       'openEventStream',

@@ -6,6 +6,7 @@ import { InMemStorageProvider, Unleash } from 'unleash-client'
 import { describe, expect, it } from 'vitest'
 import { openStream } from '@vexil/test-fixtures/event-stream.ts'
 import { tempDir } from '@vexil/test-fixtures/temp-dir.ts'
+import { timeUntil } from '@vexil/test-fixtures/wait-for.ts'
 import { silentLogger } from '../src/logger.js'
 import { startService } from '../src/server.js'
 import { databaseDrivers } from './helpers/drivers.js'
@@ -36,16 +37,6 @@ function streamingClient(service: TestService, token: string): Unleash {
   return client
 }
 
-/** Resolves when `check` holds, polling every 10 ms; the time it took. */
-async function until(check: () => boolean, timeoutMs = 5_000): Promise<number> {
-  const start = performance.now()
-  while (!check()) {
-    if (performance.now() - start > timeoutMs) throw new Error(`not within ${timeoutMs} ms`)
-    await new Promise((resolve) => setTimeout(resolve, 10))
-  }
-  return performance.now() - start
-}
-
 describe('GET /api/client/streaming', () => {
   it('the real unleash-client in streaming mode gets each change at once, and stays streaming', async () => {
     const service = await startTestService()
@@ -58,13 +49,13 @@ describe('GET /api/client/streaming', () => {
       expect(client.isEnabled('streamed')).toBe(false)
       for (const enabled of [true, false, true]) {
         await on(service, 'streamed', enabled)
-        const took = await until(() => client.isEnabled('streamed') === enabled)
+        const took = await timeUntil(() => client.isEnabled('streamed') === enabled, `streamed ${enabled}`)
         expect(took).toBeLessThan(1_000)
       }
       await createFlag(service, 'default', 'created-later')
-      await until(() => client.getFeatureToggleDefinition('created-later') !== undefined)
+      await timeUntil(() => client.getFeatureToggleDefinition('created-later') !== undefined, 'created-later')
       await service.api('DELETE', '/api/admin/projects/default/features/created-later')
-      await until(() => client.getFeatureToggleDefinition('created-later') === undefined)
+      await timeUntil(() => client.getFeatureToggleDefinition('created-later') === undefined, 'created-later removed')
       expect(modes).toEqual([])
     } finally {
       client.destroy()
@@ -92,7 +83,7 @@ describe('GET /api/client/streaming', () => {
       expect(updated.event).toBe('unleash-updated')
       expect(JSON.parse(updated.data).events).toMatchObject([{ type: 'feature-updated', feature: { name: 'wire', enabled: true } }])
       expect(Number(updated.id)).toBeGreaterThan(Number(connected.id))
-      await until(() => stream.comments >= 2, 2_000)
+      await timeUntil(() => stream.comments >= 2, 'two keep-alives', { timeoutMs: 2_000 })
 
       // Reconnecting with the first id replays just the change since; with the latest, nothing.
       const replay = await openStream(url, { authorization: token, 'last-event-id': connected.id! })
@@ -126,7 +117,7 @@ describe('GET /api/client/streaming', () => {
       expect((await service.api('GET', '/api/client/streaming', { token })).status).toBe(404)
       expect((await service.api('GET', '/api/client/delta', { token })).status).toBe(404)
       // unleash-client 6.12 warns "Not Found" and polls /api/client/features (it emits no 'mode' event).
-      await until(() => client.isEnabled('polled'))
+      await timeUntil(() => client.isEnabled('polled'), 'polled on')
       expect(warnings).toContain('Not Found')
     } finally {
       client.destroy()
@@ -199,7 +190,7 @@ describe.each(drivers.filter((driver) => driver.name === 'postgres'))('several i
       expect(client.getFeatureToggleDefinition('shared')).toBeDefined()
       for (const enabled of [true, false]) {
         await on(a, 'shared', enabled)
-        expect(await until(() => client.isEnabled('shared') === enabled)).toBeLessThan(1_000)
+        expect(await timeUntil(() => client.isEnabled('shared') === enabled, `shared ${enabled}`)).toBeLessThan(1_000)
       }
     } finally {
       client.destroy()

@@ -11,7 +11,7 @@
 //   stream is back (an answer still in flight is dropped, never applied over newer changes).
 // - An unreadable message: reconnect without Last-Event-ID, for a fresh hydration.
 import { type Poller, type PollerOptions, createPoller } from './poller.js'
-import type { StreamEvent } from './event-source.js'
+import type { StreamEvent } from '@vexil/server-kit'
 
 export interface FeedOptions extends PollerOptions {
   /** STREAMING: use the upstream's stream when it offers one (default true). */

@@ -1,8 +1,8 @@
-// The upstream stream's parser (sync/event-source.ts): whatever the chunking and line endings,
+// The event-stream parser (the proxy reads its upstream's stream with it): whatever the chunking and line endings,
 // messages come out as sent, ids included, comments skipped.
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { createEventStreamParser, type StreamEvent } from '../src/sync/event-source.js'
+import { createEventStreamParser, type StreamEvent } from '@vexil/server-kit'
 
 const line = fc.stringMatching(/^[^\r\n]*$/, { maxLength: 40 })
 const message = fc.record({ event: fc.constantFrom('unleash-connected', 'unleash-updated', 'fetch-mode'), id: fc.option(fc.nat({ max: 1e6 }).map(String), { nil: undefined }), data: fc.array(line, { minLength: 1, maxLength: 3 }) })
