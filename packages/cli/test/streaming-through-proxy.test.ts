@@ -1,6 +1,8 @@
 // The proxy follows the service's stream of changes (issue 18): a change made on the service
 // reaches /proxy within a second although the proxy's poll interval is a minute; a service
 // restart loses nothing; an upstream without a stream (or STREAMING=false) is polled.
+import { once } from 'node:events'
+import { InMemStorageProvider, Unleash } from 'unleash-client'
 import { describe, expect, it } from 'vitest'
 import { type RunningService, silentLogger, startService } from '@vexil/service'
 import { tempDir } from '@vexil/test-fixtures/temp-dir.ts'
@@ -75,6 +77,61 @@ describe('the proxy on the service stream', () => {
       await timeUntil(async () => (await proxy.enabled()).includes('after-reconnect'), 'after-reconnect on', { timeoutMs: 2_000 })
       await expectSameFlags(proxy, service)
     } finally {
+      await proxy.close()
+      await service.close()
+      data.remove()
+    }
+  }, 60_000)
+
+  it('the real unleash-client streams from the proxy: each change reaches it within a second, through a service restart', async () => {
+    const data = tempDir('stream-sdk-proxy')
+    let service = await start(data.path)
+    const port = service.port
+    let admin = serviceAdmin(() => service.url, ADMIN)
+    const proxy = await startVexilProxy(service.url, CLIENT, { refreshInterval: 60_000 })
+    const sdkRequests: string[] = []
+    const client = new Unleash({
+      url: proxy.at('/api/'),
+      appName: 'streaming-through-proxy',
+      customHeaders: { Authorization: CLIENT },
+      disableMetrics: true,
+      refreshInterval: 60_000,
+      storageProvider: new InMemStorageProvider(),
+      experimentalMode: { type: 'streaming' },
+    })
+    client.on('error', () => {})
+    client.on('warn', (warning) => sdkRequests.push(`warn ${String(warning)}`))
+    const modes: unknown[] = []
+    client.on('mode', (mode) => modes.push(mode))
+    const synchronized = once(client, 'synchronized')
+    try {
+      await synchronized
+      expect(proxy.app.streams).toBe(1)
+      const took: number[] = []
+      for (let i = 0; i < 3; i++) {
+        await flagOn(admin, `sdk-${i}`)
+        took.push(await timeUntil(() => client.isEnabled(`sdk-${i}`), `sdk-${i} on in the SDK`, { timeoutMs: 2_000 }))
+        await admin('POST', `/api/admin/projects/default/features/sdk-${i}/environments/development/off`)
+        took.push(await timeUntil(() => !client.isEnabled(`sdk-${i}`), `sdk-${i} off in the SDK`, { timeoutMs: 2_000 }))
+      }
+      expect(Math.max(...took)).toBeLessThan(1_000)
+      await admin('DELETE', '/api/admin/projects/default/features/sdk-0')
+      await timeUntil(() => client.getFeatureToggleDefinition('sdk-0') === undefined, 'sdk-0 removed in the SDK')
+
+      // The service restarts; a change made meanwhile reaches the SDK once the proxy catches up.
+      await service.close()
+      service = await start(data.path, port)
+      admin = serviceAdmin(() => service.url, ADMIN)
+      await flagOn(admin, 'after-restart')
+      await timeUntil(() => client.isEnabled('after-restart'), 'after-restart on in the SDK', { timeoutMs: 10_000 })
+      const upstream = (await (await fetch(`${service.url}/api/client/features`, { headers: { authorization: CLIENT } })).json()) as { features: Array<{ name: string }> }
+      const held = upstream.features.map((feature) => [feature.name, client.getFeatureToggleDefinition(feature.name)])
+      expect(held).toEqual(upstream.features.map((feature) => [feature.name, feature]))
+      // Streaming all along: no failover to polling, one stream open.
+      expect(modes).toEqual([])
+      expect(proxy.app.streams).toBe(1)
+    } finally {
+      client.destroy()
       await proxy.close()
       await service.close()
       data.remove()

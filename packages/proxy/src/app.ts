@@ -12,6 +12,7 @@ import { createDocsHandler, createOpenApiDocument } from './openapi/index.js'
 import { createPrometheusExporter } from './prometheus.js'
 import { clientApiRoutes } from './routes/client-api.js'
 import { clientMetricsRoutes } from './routes/client-metrics.js'
+import { clientStreamingRoutes } from './routes/client-streaming.js'
 import { docsRoutes } from './routes/docs.js'
 import { edgeOperationsRoutes } from './routes/edge-operations.js'
 import { evaluateRoutes } from './routes/evaluate.js'
@@ -63,9 +64,13 @@ export interface ProxyApp {
   /** Every route (one entry per method) with who may call it, for tests and tools. */
   readonly routes: readonly RouteDescription[]
   readonly ready: boolean
+  /** Open `/api/client/streaming` connections. */
+  readonly streams: number
   /** Starts syncing (first fetch, bootstrap, backup) and metrics; resolves after the first fetch. */
   start(): Promise<void>
-  /** Stops syncing, sends pending metrics, releases storage. */
+  /** Ends every open stream (a server waits for them before it can close); later ones are refused. */
+  endStreams(): void
+  /** Ends the streams, stops syncing, sends pending metrics, releases storage. */
   close(): Promise<void>
 }
 
@@ -97,6 +102,13 @@ export function createProxyApp(options: ProxyAppOptions): ProxyApp {
   const frontendCorsHeaders = compileFrontendCors(config.cors.origin)
   const clientAddress = compileClientAddress(config.trustProxy)
   const ready = () => sync.ready
+  const streaming = clientStreamingRoutes({
+    enabled: config.streaming,
+    keepAliveMs: config.streamingKeepAliveMs,
+    maxConnections: config.streamingMaxConnections,
+    tokens,
+    logger,
+  })
   const oldProxyRoutes: RouteDeclaration[] = scope
     ? [
         ...evaluateRoutes({ config, logger, usage: scope.usage, prometheus }, clientAddress),
@@ -112,6 +124,7 @@ export function createProxyApp(options: ProxyAppOptions): ProxyApp {
       ...oldProxyRoutes,
       ...frontendRoutes({ config, logger, prometheus, clientAddress }),
       ...clientApiRoutes(),
+      ...streaming.routes,
       ...edgeOperationsRoutes({ registry: metrics, tokens, scopes, ready }),
       ...(config.enableOAS ? docsRoutes(() => docs!) : []),
     ],
@@ -153,7 +166,14 @@ export function createProxyApp(options: ProxyAppOptions): ProxyApp {
     get ready() {
       return ready()
     },
+    get streams() {
+      return streaming.streams.size
+    },
     start: () => sync.start(),
-    close: () => sync.close(),
+    endStreams: () => streaming.streams.close(),
+    close() {
+      streaming.streams.close()
+      return sync.close()
+    },
   }
 }

@@ -47,6 +47,8 @@ export async function serveProxy(config: ProxyConfig, app: Omit<ProxyAppOptions,
   let closing: Promise<void> | undefined
   const close = () =>
     (closing ??= (async () => {
+      // A stream never ends by itself, and the server waits for every response in flight.
+      proxy.endStreams()
       await closeServer(server)
       await proxy.close()
     })())

@@ -178,6 +178,12 @@ function send(target: TestProxy, route: RouteDescription, path: string, credenti
   return new Promise((resolve, reject) => {
     // node:http sends the path byte for byte (fetch would normalise `..`, `\` and `%2e`).
     const req = request({ host: '127.0.0.1', port, method: route.method, path, headers, agent }, (res) => {
+      // A stream (/api/client/streaming) never ends by itself: its status is the answer.
+      if (res.headers['content-type'] === 'text/event-stream') {
+        res.destroy()
+        resolve({ status: res.statusCode ?? 0, text: '', cell })
+        return
+      }
       let text = ''
       res.setEncoding('latin1')
       res.on('data', (chunk: string) => (text += chunk))

@@ -1,6 +1,6 @@
 import { createEngine } from '@vexil/engine'
 import { describe, expect, it } from 'vitest'
-import { featuresBody } from '../src/routes/client-api.js'
+import { clientFilter, featuresBody as bodyFor } from '../src/routes/client-features.js'
 import { createFlagSet } from '../src/scope/flag-set.js'
 import type { KnownToken } from '../src/tokens/api-token.js'
 
@@ -9,6 +9,7 @@ import type { KnownToken } from '../src/tokens/api-token.js'
 // (with 10k flags a body is ~11 MB).
 
 const token: KnownToken = { secret: '*:development.x', type: 'client', projects: ['*'], environment: 'development' }
+const featuresBody = (flags: Parameters<typeof bodyFor>[0], caller: KnownToken, search: string) => bodyFor(flags, clientFilter(caller, search))
 
 function flagSet(count: number, descriptionLength = 10) {
   const features = Array.from({ length: count }, (_, i) => ({ name: `f-${i}`, project: i % 2 ? 'a' : 'b', description: 'd'.repeat(descriptionLength), enabled: true, strategies: [] }))

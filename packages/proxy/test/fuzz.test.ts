@@ -83,14 +83,14 @@ const METHODS = ['GET', 'POST', 'PUT', 'DELETE', 'OPTIONS', 'HEAD', 'PATCH']
 const ROUTES = [
   '/proxy', '/proxy/all', '/proxy/client/metrics', '/proxy/all/client/metrics', '/proxy/client/register', '/proxy/client/features', '/proxy/health', '/proxy/internal-backstage/prometheus',
   '/api/frontend', '/api/frontend/all', '/api/frontend/features/fz.users', '/api/frontend/client/metrics', '/api/frontend/client/register', '/api/proxy', '/api/proxy/all',
-  '/api/client/features', '/api/client/features/fz.users', '/api/client/metrics', '/api/client/metrics/bulk', '/api/client/register', '/edge/validate',
+  '/api/client/features', '/api/client/features/fz.users', '/api/client/metrics', '/api/client/metrics/bulk', '/api/client/register', '/api/client/streaming', '/api/client/delta', '/edge/validate',
   '/internal-backstage/health', '/internal-backstage/ready', '/internal-backstage/metrics', '/internal-backstage/tokens',
 ]
 /** Routes that evaluate for a caller (the old proxy's and the frontend API): no flag configuration in their answers. */
 const EVALUATION_ROUTES = ['/proxy', '/proxy/all', '/api/frontend', '/api/frontend/all', '/api/proxy', '/api/proxy/all']
 const isEvaluation = (r: string) => EVALUATION_ROUTES.includes(r) || /^\/api\/(frontend|proxy)\/features\/[^/]+$/.test(r)
 /** The client API hands flag definitions to client tokens: configuration is its answer. */
-const isClientApi = (r: string) => r.startsWith('/api/client/features')
+const isClientApi = (r: string) => r.startsWith('/api/client/features') || r === '/api/client/delta' || r === '/api/client/streaming'
 const ODD_PATHS = [
   '/', '', '/PROXY', '/Proxy/All/', '/proxy/', '/proxy//all', '//proxy', '/proxy/../proxy', '/proxy/./all', '/proxy/%2e%2e/all', '/%70roxy', '/proxy%2Fall', '/proxy/all/..',
   '/proxy/all/x', '/proxyx', '/proxy/client', '/proxy/client/', '/proxy/CLIENT/METRICS', '/docs/openapi.json', '/proxy?', '/proxy%', '/proxy/%zz', '/proxy/%', '/proxy;a=b', '/proxy#frag', '*',
@@ -373,6 +373,12 @@ function send(request: FuzzRequest, timeoutMs = 10_000): Promise<FuzzResponse> {
     const req = httpRequest(
       { host: '127.0.0.1', port, method: request.method, path: request.path, agent, headers: { ...request.headers, ...(request.body ? { 'content-length': String(request.body.length) } : {}) } },
       (res) => {
+        // A stream (/api/client/streaming) never ends by itself: its status and headers are the answer.
+        if (res.headers['content-type'] === 'text/event-stream') {
+          res.destroy()
+          resolve({ status: res.statusCode ?? 0, headers: res.headers, text: '' })
+          return
+        }
         const chunks: Buffer[] = []
         res.on('data', (chunk: Buffer) => chunks.push(chunk))
         res.on('end', () => {

@@ -123,6 +123,19 @@ describe('when the upstream misbehaves', () => {
   })
 })
 
+describe('an upstream that refuses the stream', () => {
+  it("403 on /client/streaming (Edge's open-source build): polls for good, never asks for the stream again, and serves changes", async () => {
+    const upstream = await upstreamWith(payload('a'))
+    upstream.fail({ status: 403 }, '/client/streaming')
+    const proxy = await proxyFor(upstream, { refreshInterval: 30 })
+    expect(proxy.logs.join('\n')).toContain('The upstream offers no stream (403); polling every 30 ms')
+    upstream.setFeatures(payload('a', 'b'))
+    await expect.poll(() => names(proxy), { timeout: 5000 }).toEqual(['a', 'b'])
+    expect(upstream.requestsTo('/client/streaming')).toHaveLength(1)
+    expect(proxy.logs.some((line) => line.startsWith('ERROR:'))).toBe(false)
+  })
+})
+
 describe('bootstrap and backup', () => {
   it('becomes ready from the bootstrap URL (with its Authorization) while the upstream is down', async () => {
     const upstream = await upstreamWith(payload('live'))

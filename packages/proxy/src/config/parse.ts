@@ -77,6 +77,8 @@ const ENV = {
   keepAliveTimeout: ['HTTP_KEEP_ALIVE_TIMEOUT_MS'],
   workers: ['WORKERS'],
   streaming: ['STREAMING'],
+  streamingKeepAlive: ['STREAMING_KEEPALIVE_MS'],
+  streamingMaxConnections: ['STREAMING_MAX_CONNECTIONS'],
 } as const
 
 /** Environment variable names the proxy reads, for `--help` and the README. */
@@ -370,6 +372,9 @@ export async function createProxyConfig(options: ProxyOptions = {}, env: Environ
     frontendAllEndpoint: !bool(options.disableAllEndpoint, ENV.disableAllEndpoint, false),
     workers,
     streaming: bool(options.streaming, ENV.streaming, true),
+    // SDKs drop a stream silent for 60 s: at most 50 s between keep-alives.
+    streamingKeepAliveMs: int(options.streamingKeepAliveMs, ENV.streamingKeepAlive, 15_000, { min: 1, max: 50_000 }),
+    streamingMaxConnections: int(options.streamingMaxConnections, ENV.streamingMaxConnections, 10_000, { min: 1 }),
     tokenRevalidateMs: read(ENV.tokenRevalidate) ? int(undefined, ENV.tokenRevalidate, 0, { min: 0 }) * 1000 : Math.max(refreshInterval, 1_000),
   }
 }

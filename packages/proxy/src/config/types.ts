@@ -49,8 +49,12 @@ export interface ProxyOptions {
   clientKeysHeaderName?: string
   storageProvider?: StorageProvider
   enableOAS?: boolean
-  /** Follow the upstream's stream of changes when it offers one (default true); false: always poll. */
+  /** Follow the upstream's stream of changes when it offers one, and stream to server SDKs (default true); false: poll, and 404 on /api/client/streaming and /delta. */
   streaming?: boolean
+  /** The longest silence on a stream to an SDK, ms (default 15000, at most 50000). */
+  streamingKeepAliveMs?: number
+  /** Open SDK streams per process (default 10000); past it an SDK gets 429 and polls. */
+  streamingMaxConnections?: number
   enableAllEndpoint?: boolean
   cors?: CorsOptions
   httpOptions?: { rejectUnauthorized?: boolean }
@@ -143,6 +147,10 @@ export interface ProxyConfig {
   tokenRevalidateMs: number
   /** Worker processes `vexil proxy` runs behind its port (1: a single process, no cluster). */
   workers: number
-  /** STREAMING: follow the upstream's stream of changes when it offers one, else poll (sync/feed.ts). */
+  /** STREAMING: follow the upstream's stream of changes when it offers one, else poll (sync/feed.ts); serve /api/client/streaming and /delta (routes/client-streaming.ts). */
   streaming: boolean
+  /** STREAMING_KEEPALIVE_MS: the longest silence on a stream to an SDK. */
+  streamingKeepAliveMs: number
+  /** STREAMING_MAX_CONNECTIONS: open SDK streams per process. */
+  streamingMaxConnections: number
 }

@@ -21,6 +21,7 @@ export type ProxyErrorCode =
   | 'API_NOT_FOUND'
   | 'API_BAD_REQUEST'
   | 'API_BAD_DATA'
+  | 'TOO_MANY_STREAMS'
 
 export class ProxyError extends Error {
   override name = 'ProxyError'
@@ -93,6 +94,7 @@ const RENDER: Record<ProxyErrorCode, (error: ProxyError) => ErrorResponse> = {
   SCOPE_NOT_READY: (e) => message(503, e.message),
   API_NOT_FOUND: (e) => message(404, e.message),
   API_BAD_REQUEST: (e) => message(400, e.message),
+  TOO_MANY_STREAMS: (e) => message(429, e.message),
   API_BAD_DATA: (e) => ({ status: 400, contentType: JSON_TYPE, body: JSON.stringify({ id: randomUUID(), name: 'BadDataError', message: e.message, details: e.details }) }),
 }
 

@@ -84,6 +84,32 @@ export function edgePaths(): Record<string, Json> {
     '/api/client/features/{featureName}': {
       get: { tags: CLIENT, security: TOKEN, summary: 'One flag definition', parameters: [featureName], responses: { '200': json('The definition.'), '404': message('No such flag for this token.'), ...TOKEN_ERRORS } },
     },
+    '/api/client/streaming': {
+      get: {
+        tags: CLIENT,
+        security: TOKEN,
+        summary: 'The flag definitions as a stream of changes (server-sent events)',
+        description:
+          '`unleash-connected` first (a hydration, or `{"events":[]}` when `Last-Event-ID` names the flags the client has), then `unleash-updated` with delta events for each change; a `:keep-alive` comment every STREAMING_KEEPALIVE_MS. The same filters as `/api/client/features`.',
+        parameters: [{ name: 'Last-Event-ID', in: 'header', required: false, schema: { type: 'string' } }],
+        responses: {
+          '200': { description: 'The stream.', content: { 'text/event-stream': { schema: { type: 'string' } } } },
+          '404': message('Streaming is off (STREAMING=false): poll instead.'),
+          '429': message('STREAMING_MAX_CONNECTIONS streams are open (Retry-After): poll instead.'),
+          ...TOKEN_ERRORS,
+        },
+      },
+    },
+    '/api/client/delta': {
+      get: {
+        tags: CLIENT,
+        security: TOKEN,
+        summary: 'The flag definitions as delta events',
+        description: '`{"events":[{"type":"hydration",...}]}` with an ETag naming the flags; 304 when If-None-Match names them. The same filters as `/api/client/features`.',
+        parameters: [parameterRef('IfNoneMatch')],
+        responses: { '200': json('`{ events }`.'), '304': { description: 'Not modified.' }, '404': message('Streaming is off (STREAMING=false).'), ...TOKEN_ERRORS },
+      },
+    },
     '/api/client/metrics': posted(CLIENT, 'Send usage metrics of a server SDK', '202'),
     '/api/client/metrics/bulk': posted(CLIENT, "Send usage metrics in Edge's bulk form", '202'),
     '/api/client/register': posted(CLIENT, 'Register a server SDK', '202'),

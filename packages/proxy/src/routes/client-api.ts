@@ -3,17 +3,16 @@
 // and `namePrefix` filters), /api/client/features/<name>, and the SDK's metrics (plain and Edge's
 // bulk form) and registration, answered 202 as Unleash does. Counts go to the caller's scope,
 // whose sync sends them upstream with its own client token.
-import { createHash } from 'node:crypto'
 import type { IncomingMessage, ServerResponse } from 'node:http'
-import type { ClientFeaturesPayload, StoredFeature, StoredSegment } from '@vexil/engine'
+import type { StoredFeature } from '@vexil/engine'
 import { isObject } from '../http/body.js'
 import { ProxyError } from '../http/errors.js'
 import { matchesIfNoneMatch } from '../http/etag.js'
-import { type Body, JSON_CONTENT_TYPE, sendBody } from '../http/respond.js'
+import { JSON_CONTENT_TYPE, sendBody } from '../http/respond.js'
 import type { RouteCall, RouteDeclaration } from '../routing/route-declaration.js'
 import { flagNameOf } from '../routing/route-path.js'
 import type { FlagSet } from '../scope/flag-set.js'
-import type { KnownToken } from '../tokens/api-token.js'
+import { clientFilter, featuresBody, strongEtag, type TaggedBody } from './client-features.js'
 import { readJson, validateMetrics, validateRegistration } from './client-metrics.js'
 
 const EXAMPLE_METRICS = JSON.stringify({ appName: 'example', instanceId: 'i', bucket: { start: '2026-01-01T00:00:00.000Z', stop: '2026-01-01T00:01:00.000Z', toggles: {} } })
@@ -32,51 +31,6 @@ export function clientApiRoutes(): RouteDeclaration[] {
 
 // --- Features ---
 
-/**
- * Bodies already made, per flag set and filter: an unchanged poll costs a lookup. Keyed by what
- * the body depends on (the token's scope, the set of `project`s, `namePrefix`), not by the query
- * string as sent, and bounded by bytes: with 10k flags a body is ~11 MB, and 64 spellings of one
- * query once held 64 copies.
- */
-const bodies = new WeakMap<FlagSet, Map<string, Body & { etag: string }>>()
-const MAX_BODIES_PER_SET = 64
-/** The most body characters kept per flag set; the newest body is kept whatever its size. */
-const MAX_BODY_CHARS_PER_SET = 32 * 1024 * 1024
-
-export function featuresBody(flags: FlagSet, token: KnownToken, search: string): Body & { etag: string } {
-  const query = new URLSearchParams(search)
-  const projects = [...new Set(query.getAll('project').filter((p) => p !== ''))].sort()
-  const namePrefix = query.get('namePrefix') ?? undefined
-  const key = JSON.stringify([token.environment, token.projects, projects, namePrefix ?? null])
-  let forSet = bodies.get(flags)
-  if (!forSet) bodies.set(flags, (forSet = new Map()))
-  const known = forSet.get(key)
-  if (known) return known
-  const state = flags.engine.getState() as ClientFeaturesPayload<StoredFeature, StoredSegment>
-  const features = state.features.filter(
-    (feature) =>
-      (projects.length === 0 || (typeof feature.project === 'string' && projects.includes(feature.project))) &&
-      (namePrefix === undefined || feature.name.startsWith(namePrefix)),
-  )
-  const payload = {
-    version: state.version ?? 2,
-    features,
-    segments: state.segments ?? [],
-    query: { projects: token.projects, environment: token.environment, inlineSegmentConstraints: false, ...(namePrefix !== undefined ? { namePrefix } : {}) },
-  }
-  const text = JSON.stringify(payload)
-  const made = { text, etag: strongEtag(text) }
-  let kept = text.length
-  for (const body of forSet.values()) kept += body.text.length
-  for (const [oldest, body] of forSet) {
-    if (forSet.size < MAX_BODIES_PER_SET && kept <= MAX_BODY_CHARS_PER_SET) break
-    forSet.delete(oldest)
-    kept -= body.text.length
-  }
-  forSet.set(key, made)
-  return made
-}
-
 /** Each flag set's definitions by name, made on the first `/api/client/features/<name>`. */
 const definitionsByName = new WeakMap<FlagSet, ReadonlyMap<string, StoredFeature>>()
 
@@ -89,10 +43,7 @@ function definitionOf(flags: FlagSet, name: string): StoredFeature | undefined {
   return byName.get(name)
 }
 
-/** A strong ETag over a body's text: the client API's ETags are strong, as Unleash's. */
-const strongEtag = (text: string) => `"${createHash('sha1').update(text).digest('base64url')}"`
-
-function sendJson(req: IncomingMessage, res: ServerResponse, method: string, body: Body & { etag: string }): void {
+function sendJson(req: IncomingMessage, res: ServerResponse, method: string, body: TaggedBody): void {
   res.setHeader('content-type', JSON_CONTENT_TYPE)
   res.setHeader('cache-control', 'no-cache')
   res.setHeader('etag', body.etag)
@@ -106,7 +57,7 @@ function sendJson(req: IncomingMessage, res: ServerResponse, method: string, bod
 }
 
 function handleFeatures({ req, res, method, search, flags, caller }: RouteCall): void {
-  sendJson(req, res, method, featuresBody(flags!, caller!.token, search))
+  sendJson(req, res, method, featuresBody(flags!, clientFilter(caller!.token, search)))
 }
 
 function handleFeature({ req, res, method, flags }: RouteCall): void {

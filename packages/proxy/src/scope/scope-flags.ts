@@ -18,11 +18,15 @@ export interface CurrentFlags {
   readonly current: FlagSet | undefined
 }
 
-export interface ScopeFlags extends CurrentFlags {
-  /** Publishes the candidate unless the current set came from a source that outranks it; returns the set published, or undefined when refused. */
-  offer(candidate: PayloadCandidate): FlagSet | undefined
+/** The current set, and every set published after it (streams follow these). */
+export interface PublishedFlags extends CurrentFlags {
   /** Calls `listener` with every set published from now on; returns the function that stops it. */
   subscribe(listener: (set: FlagSet) => void): () => void
+}
+
+export interface ScopeFlags extends PublishedFlags {
+  /** Publishes the candidate unless the current set came from a source that outranks it; returns the set published, or undefined when refused. */
+  offer(candidate: PayloadCandidate): FlagSet | undefined
 }
 
 export interface ScopeFlagsOptions extends FlagSetOptions {

@@ -9,14 +9,14 @@ import type { Logger } from '../logger.js'
 import { covers, type KnownToken, scopeKey, type TokenScope } from '../tokens/api-token.js'
 import type { UsageAggregator } from '../usage/aggregator.js'
 import type { FlagSet, FlagSetOptions } from './flag-set.js'
-import { createScopeFlags, type CurrentFlags } from './scope-flags.js'
+import { createScopeFlags, type CurrentFlags, type PublishedFlags } from './scope-flags.js'
 import type { TokenSync } from './token-sync.js'
 
 /** What a request with a token is answered from. */
 export interface ScopeView {
   readonly key: string
   readonly scope: TokenScope
-  readonly flags: CurrentFlags
+  readonly flags: PublishedFlags
   /** Where usage counts of callers of this scope go (sent upstream with the source's token). */
   readonly usage: UsageSink
 }
@@ -26,7 +26,6 @@ export type UsageSink = Pick<UsageAggregator, 'count' | 'merge'>
 
 /** A scope whose flags come from the upstream: a token sync, or the static scope. */
 export interface ScopeSource extends ScopeView {
-  readonly flags: CurrentFlags & { subscribe(listener: (set: FlagSet) => void): () => void }
   /** The source's own aggregator: it counts only the source's flags. */
   readonly usage: UsageAggregator
 }

@@ -5,7 +5,9 @@
 // - The stream's `unleash-connected` and `unleash-updated` messages (a hydration or delta events)
 //   are offered to the scope's flags in the order they arrive; the last message id is kept.
 // - The upstream has no stream (404, 405, 501, or a 200 that is not an event stream): poll, for good.
-// - The stream fails or drops (network, 5xx, 429, 401/403, 60 s without a byte): poll meanwhile,
+//   So too for 401/403: Edge's open-source build answers 403 to every stream, and the poller is
+//   the one that judges the token (and says so when the upstream refuses it).
+// - The stream fails or drops (network, 5xx, 429, 60 s without a byte): poll meanwhile,
 //   so flags never go stale, and reconnect with backoff (1 s doubling to 30 s) sending
 //   Last-Event-ID, so the upstream sends what was missed, in order; polling stops once the
 //   stream is back (an answer still in flight is dropped, never applied over newer changes).
@@ -19,7 +21,7 @@ export interface FeedOptions extends PollerOptions {
 }
 
 const RECONNECT_MS = { first: 1_000, max: 30_000 }
-const NO_STREAM = new Set([404, 405, 501])
+const NO_STREAM = new Set([401, 403, 404, 405, 501])
 
 export function createFeed(options: FeedOptions): Poller {
   if (!options.streaming) return createPoller(options)
@@ -128,10 +130,6 @@ export function createFeed(options: FeedOptions): Poller {
         }
         void startPolling().then(settle)
         if (unsupported) return
-        if (status === 401 || status === 403) {
-          logger.error(`The upstream answered ${status} to the stream: the API token is not allowed to read flags. Serving the last good configuration`)
-          delay = RECONNECT_MS.max
-        }
         options.onFetch?.('failed')
         reconnectLater(error ? `failed (${error.message})` : status === 200 ? 'closed' : `was refused (${status})`)
       },

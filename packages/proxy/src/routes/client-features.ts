@@ -1,0 +1,171 @@
+// What the server-SDK routes send of a flag set, for one caller: the flags its token's scope and
+// its `project`/`namePrefix` filters let it see, as the /api/client/features body, as a
+// hydration, and as the delta events from one set to the next. Each is made once per flag set
+// and filter, however many callers ask: a change streamed to a thousand SDKs is serialized once.
+import { createHash } from 'node:crypto'
+import type { ClientFeaturesPayload, StoredFeature, StoredSegment } from '@vexil/engine'
+import type { Body } from '../http/respond.js'
+import type { FlagSet } from '../scope/flag-set.js'
+import type { KnownToken } from '../tokens/api-token.js'
+
+/** What a caller sees of a flag set: its token's scope, narrowed by the query's filters. */
+export interface ClientFilter {
+  /** Equal for callers that see the same flags with the same `query` block. */
+  readonly key: string
+  readonly token: KnownToken
+  /** The `project` filters, sorted and unique; empty: every project of the token. */
+  readonly projects: readonly string[]
+  readonly namePrefix: string | undefined
+}
+
+/** The caller's filter, from its token and the query string (without `?`). */
+export function clientFilter(token: KnownToken, search: string): ClientFilter {
+  const query = new URLSearchParams(search)
+  const projects = [...new Set(query.getAll('project').filter((p) => p !== ''))].sort()
+  const namePrefix = query.get('namePrefix') ?? undefined
+  return { key: JSON.stringify([token.environment, token.projects, projects, namePrefix ?? null]), token, projects, namePrefix }
+}
+
+/** A body with its strong ETag: the client API's ETags are strong, as Unleash's. */
+export type TaggedBody = Body & { readonly etag: string }
+
+export const strongEtag = (text: string) => `"${createHash('sha1').update(text).digest('base64url')}"`
+
+/** A stream message's data (also a delta body), and the id a client sends back as Last-Event-ID. */
+export interface StreamMessage extends Body {
+  readonly id: string
+}
+
+// --- Per set and filter ---
+
+interface Seen {
+  /** Characters of the texts made (the body, the hydration), for the bound. */
+  chars: number
+  /** The visible definitions by name, in payload order. */
+  features: ReadonlyMap<string, StoredFeature>
+  segments: readonly StoredSegment[]
+  body?: TaggedBody
+  hydration?: StreamMessage
+  /** Messages from this set to later ones, by the later set's revision. */
+  deltas?: Map<number, StreamMessage | null>
+}
+
+/**
+ * Per flag set, per filter key (in the order made). Bounded per set, as callers choose filters:
+ * at most 64 filters and about 32 MB of texts (with 10k flags a body is ~11 MB, and 64
+ * spellings of one query once held 64 copies); past either, the oldest filters' entries are
+ * dropped and made again when asked.
+ */
+const seen = new WeakMap<FlagSet, Map<string, Seen>>()
+const MAX_FILTERS_PER_SET = 64
+/** The most text characters kept per flag set; the newest entry is kept whatever its size. */
+const MAX_CHARS_PER_SET = 32 * 1024 * 1024
+
+function seenBy(flags: FlagSet, filter: ClientFilter): Seen {
+  let forSet = seen.get(flags)
+  if (!forSet) seen.set(flags, (forSet = new Map()))
+  let entry = forSet.get(filter.key)
+  if (entry) return entry
+  const state = flags.engine.getState() as ClientFeaturesPayload<StoredFeature, StoredSegment>
+  const features = new Map<string, StoredFeature>()
+  for (const feature of state.features) {
+    if (filter.projects.length > 0 && !(typeof feature.project === 'string' && filter.projects.includes(feature.project))) continue
+    if (filter.namePrefix !== undefined && !feature.name.startsWith(filter.namePrefix)) continue
+    features.set(feature.name, feature)
+  }
+  entry = { chars: 0, features, segments: state.segments ?? [] }
+  forSet.set(filter.key, entry)
+  trim(forSet, entry)
+  return entry
+}
+
+/** Counts `text` against its set's bound, dropping the oldest other entries past it; returns `text`. */
+function kept(flags: FlagSet, entry: Seen, text: string): string {
+  entry.chars += text.length
+  const forSet = seen.get(flags)
+  if (forSet) trim(forSet, entry)
+  return text
+}
+
+function trim(forSet: Map<string, Seen>, newest: Seen): void {
+  let chars = 0
+  for (const entry of forSet.values()) chars += entry.chars
+  for (const [key, entry] of forSet) {
+    if (entry === newest || (forSet.size <= MAX_FILTERS_PER_SET && chars <= MAX_CHARS_PER_SET)) break
+    forSet.delete(key)
+    chars -= entry.chars
+  }
+}
+
+/** `/api/client/features`: `{ version, features, segments, query }`, and its strong ETag. */
+export function featuresBody(flags: FlagSet, filter: ClientFilter): TaggedBody {
+  const entry = seenBy(flags, filter)
+  if (entry.body) return entry.body
+  const { token, namePrefix } = filter
+  const payload = {
+    version: flags.engine.getState().version ?? 2,
+    features: [...entry.features.values()],
+    segments: entry.segments,
+    query: { projects: token.projects, environment: token.environment, inlineSegmentConstraints: false, ...(namePrefix !== undefined ? { namePrefix } : {}) },
+  }
+  const text = kept(flags, entry, JSON.stringify(payload))
+  entry.body = { text, etag: strongEtag(text) }
+  return entry.body
+}
+
+/**
+ * The id of the caller's view of `flags`: its features body's ETag, unquoted. It names the flags
+ * themselves, not a counter, so it means the same in every worker and after a restart: a client
+ * reconnecting with it anywhere is told it is current, and with any other id gets a hydration.
+ */
+export function viewId(flags: FlagSet, filter: ClientFilter): string {
+  return featuresBody(flags, filter).etag.slice(1, -1)
+}
+
+/** `{"events":[{"type":"hydration",...}]}`: everything the caller sees of `flags`. */
+export function hydrationMessage(flags: FlagSet, filter: ClientFilter): StreamMessage {
+  const entry = seenBy(flags, filter)
+  entry.hydration ??= {
+    text: kept(flags, entry, JSON.stringify({ events: [{ type: 'hydration', eventId: flags.revision, features: [...entry.features.values()], segments: entry.segments }] })),
+    id: viewId(flags, filter),
+  }
+  return entry.hydration
+}
+
+/**
+ * The events that take a client holding `from` to `to`, as the caller sees them (undefined when
+ * it sees no difference): segments updated first (a flag may use them), then flags updated and
+ * removed, then segments removed (nothing uses them any more). Unchanged definitions are the
+ * same objects when the upstream sent a delta, and compared as JSON when it sent everything.
+ */
+export function deltaMessage(from: FlagSet, to: FlagSet, filter: ClientFilter): StreamMessage | undefined {
+  const before = seenBy(from, filter)
+  const deltas = (before.deltas ??= new Map())
+  const known = deltas.get(to.revision)
+  if (known !== undefined) return known ?? undefined
+  const after = seenBy(to, filter)
+  const eventId = to.revision
+  const events: unknown[] = []
+  const oldSegments = new Map(before.segments.map((segment) => [segment.id, segment]))
+  const newSegmentIds = new Set<number>()
+  for (const segment of after.segments) {
+    newSegmentIds.add(segment.id)
+    if (!same(oldSegments.get(segment.id), segment)) events.push({ type: 'segment-updated', eventId, segment })
+  }
+  for (const feature of after.features.values()) {
+    if (!same(before.features.get(feature.name), feature)) events.push({ type: 'feature-updated', eventId, feature })
+  }
+  for (const feature of before.features.values()) {
+    if (!after.features.has(feature.name)) events.push({ type: 'feature-removed', eventId, featureName: feature.name, project: feature.project })
+  }
+  for (const id of oldSegments.keys()) if (!newSegmentIds.has(id)) events.push({ type: 'segment-removed', eventId, segmentId: id })
+  const message = events.length === 0 ? undefined : { text: JSON.stringify({ events }), id: viewId(to, filter) }
+  // Only the newest is asked for: keep one entry.
+  deltas.clear()
+  deltas.set(to.revision, message ?? null)
+  return message
+}
+
+function same(a: unknown, b: unknown): boolean {
+  return a === b || (a !== undefined && JSON.stringify(a) === JSON.stringify(b))
+}
