@@ -223,6 +223,17 @@ describe('reconnecting, keep-alives and limits', () => {
     expect((await fetch(proxy.at('/api/client/streaming'), { headers: { authorization: P1_CLIENT } })).status).toBe(401)
   })
 
+  it('a revalidation that finds the token unchanged leaves its stream open', async () => {
+    const { upstream, proxy } = await setUp({ env: { STREAMING_KEEPALIVE_MS: '50', TOKEN_REVALIDATION_INTERVAL_SECONDS: '1' } })
+    const opened = await stream(proxy, CLIENT)
+    await opened.next()
+    const validations = upstream.requestsTo('/edge/validate').length
+    await timeUntil(() => upstream.requestsTo('/edge/validate').length >= validations + 2, 'two revalidations', { timeoutMs: 5_000 })
+    const comments = opened.comments
+    await timeUntil(() => opened.comments > comments + 2, 'keep-alives after the revalidations')
+    expect(proxy.proxy.streams).toBe(1)
+  })
+
   it('closing the proxy ends its streams at once', async () => {
     const { proxy } = await setUp()
     const opened = await stream(proxy, CLIENT)

@@ -72,14 +72,18 @@ export function createTokenRegistry(options: TokenRegistryOptions): TokenRegistr
   let revalidation: NodeJS.Timeout | undefined
   let stopped = false
 
+  /**
+   * Keeps a token the upstream validated. A revalidation that changes nothing keeps the very
+   * object: callers compare by identity to learn that a token changed or went (the token gate's
+   * admitted callers, the open SDK streams).
+   */
   function remember(token: KnownToken): void {
     const previous = valid.get(token.secret)
     const next = { ...token, projects: normalizeProjects(token.projects) }
-    valid.set(token.secret, next)
     invalid.delete(token.secret)
-    if (!previous || previous.environment !== next.environment || previous.type !== next.type || previous.projects.join() !== next.projects.join()) {
-      options.onChange?.(token.secret, next)
-    }
+    if (previous && previous.environment === next.environment && previous.type === next.type && previous.projects.join() === next.projects.join()) return
+    valid.set(token.secret, next)
+    options.onChange?.(token.secret, next)
   }
 
   function forget(secret: string): void {
