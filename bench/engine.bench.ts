@@ -59,6 +59,11 @@ export async function runEngineBench(): Promise<BudgetRow[]> {
     contexts = templates.map((context, index) => asReceived(context, index, round))
   }
   const big = makeFeatures(10_000, 1)
+  // A delta that changes one flag of the 10k (issue 18): what a streamed change costs a proxy.
+  const bigEngine = createEngine()
+  bigEngine.load(big)
+  const changed = big.features[big.features.length >> 1]!
+  const oneFlagDelta = { events: [{ type: 'feature-updated', eventId: 2, feature: { ...changed, enabled: !changed.enabled } }] }
 
   const engine = createEngine()
   engine.load(payload)
@@ -115,6 +120,15 @@ export async function runEngineBench(): Promise<BudgetRow[]> {
     .add('vexil: compile 10k flags', () => {
       sink += createEngine().load(big).length
     })
+    .add('vexil: a one-flag delta on 10k flags, on a fork of the engine', () => {
+      const fork = bigEngine.fork()
+      sink += fork.load(oneFlagDelta).length + fork.size
+    })
+    .add('vexil: a one-flag delta on 10k flags, on a new engine loaded with the state', () => {
+      const fresh = createEngine()
+      fresh.load(bigEngine.getState())
+      sink += fresh.load(oneFlagDelta).length + fresh.size
+    })
   await bench.run()
   unleash.destroy()
   console.table(bench.table())
@@ -137,5 +151,14 @@ export async function runEngineBench(): Promise<BudgetRow[]> {
     { metric: 'isEnabled, one flag', value: (medianMs(bench, 'vexil: isEnabled, one flag x 1000 contexts') * 1000) / SINGLE_CALLS, unit: 'us', kind: 'max', limit: 1, absolute: true },
     { metric: 'getVariant, one flag', value: (medianMs(bench, 'vexil: getVariant, one flag x 1000 contexts') * 1000) / SINGLE_CALLS, unit: 'us', kind: 'max', limit: 1, absolute: true },
     { metric: 'compile 10k flags', value: medianMs(bench, 'vexil: compile 10k flags'), unit: 'ms', kind: 'max', limit: 100, absolute: true },
+    { metric: 'a one-flag delta on 10k flags: forked engine (reference)', value: medianMs(bench, 'vexil: a one-flag delta on 10k flags, on a fork of the engine'), unit: 'ms', kind: 'max', limit: Number.POSITIVE_INFINITY, absolute: true },
+    {
+      metric: 'a one-flag delta on 10k flags: forked engine over a new engine loading the state (issue 18: recompile only what changed)',
+      value: medianMs(bench, 'vexil: a one-flag delta on 10k flags, on a fork of the engine') / medianMs(bench, 'vexil: a one-flag delta on 10k flags, on a new engine loaded with the state'),
+      unit: 'x',
+      kind: 'max',
+      limit: 0.1,
+      absolute: false,
+    },
   ]
 }

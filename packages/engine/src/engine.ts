@@ -6,7 +6,7 @@ import { parseAddress } from './ip.js'
 import { type ParseCaches, createParseCache } from './parse-cache.js'
 import { isObject } from './coerce.js'
 import type { Frame } from './frame.js'
-import { createSlotTable } from './slot-table.js'
+import { createSlotTable, type SlotTable } from './slot-table.js'
 import { evaluateFeature, evaluateIfEnabled, isFeatureEnabled } from './evaluate.js'
 import { DATE, type GateOf } from './gates.js'
 import { DISABLED_VARIANT, unknownToggle } from './outcomes.js'
@@ -24,6 +24,12 @@ export interface Engine {
   evaluateAll(context?: Context, options?: EvaluateAllOptions): EvaluatedToggle[]
   /** The current state as a full payload (definitions as received, with segments). */
   getState(): ClientFeaturesPayload<StoredFeature, StoredSegment>
+  /**
+   * A new engine with this one's flags, sharing their compiled form: delta events loaded into it
+   * compile only the flags they touch, where a new engine loading `getState()` compiles them all.
+   * This engine answers as before whatever the fork loads.
+   */
+  fork(): Engine
   /** The first DATE constraint instant at or after `after` (epoch ms), or Infinity. */
   nextTimeBoundary(after: number): number
   /** Number of features loaded. */
@@ -70,22 +76,48 @@ function defaultHostname(): string {
 export function createEngine(options: EngineOptions = {}): Engine {
   const customStrategies = validateStrategies(options.strategies)
   const hostname = (options.hostname ?? defaultHostname()).toLowerCase()
-  // Replaced with every full payload, so slots of constraints no flag uses are not kept forever.
-  let slots = createSlotTable()
-  let constraints: ConstraintCache = new Map()
   // Kept across loads: they hold parses of context values, which do not depend on the payload.
   const caches: ParseCaches = {
     versions: createParseCache(parseContextVersion),
     addresses: createParseCache((text) => parseAddress(text) ?? null),
   }
+  return engineFrom(
+    { customStrategies, hostname, caches },
+    { slots: createSlotTable(), constraints: new Map(), definitions: new Map(), segments: new Map(), features: new Map(), fullSize: 0 },
+  )
+}
 
-  let definitions = new Map<string, StoredFeature>()
-  let segments = new Map<number, StoredSegment>()
-  let features = new Map<string, CompiledFeature>()
-  let order: CompiledFeature[] = []
-  let dateTargets: number[] | undefined
+/** What an engine and its forks share: the options, and the parses of context values. */
+interface EngineSettings {
+  customStrategies: Map<string, CustomStrategy>
+  hostname: string
+  caches: ParseCaches
+}
+
+/** The compiled state an engine starts from: empty, or its parent's when forked. */
+interface CompiledState {
+  slots: SlotTable
+  constraints: ConstraintCache
+  definitions: Map<string, StoredFeature>
+  segments: Map<number, StoredSegment>
+  features: Map<string, CompiledFeature>
   /** `slots.size` after the last full compile (see `apply`). */
-  let fullSize = 0
+  fullSize: number
+}
+
+function engineFrom(settings: EngineSettings, start: CompiledState): Engine {
+  const { customStrategies, hostname, caches } = settings
+  // Replaced with every full payload, so slots of constraints no flag uses are not kept forever.
+  // Shared with forks until either compiles a full payload: the table only grows (a recompiled
+  // flag takes new slots), so flags compiled into it by one engine never disturb the other's.
+  let slots = start.slots
+  let constraints = start.constraints
+  let definitions = start.definitions
+  let segments = start.segments
+  let features = start.features
+  let order: CompiledFeature[] = [...features.values()]
+  let dateTargets: number[] | undefined
+  let fullSize = start.fullSize
 
   function compileAll(names: Iterable<string>, warnings: EngineWarning[]): void {
     const env: CompileEnvironment = { customStrategies, segments, hostname, slots, constraints, caches, segmentGates: new Map(), warn: (flag, code, message) => warnings.push({ flag, code, message }) }
@@ -225,6 +257,9 @@ export function createEngine(options: EngineOptions = {}): Engine {
     },
     getState() {
       return { version: 2, features: [...definitions.values()], segments: [...segments.values()] }
+    },
+    fork() {
+      return engineFrom(settings, { slots, constraints, definitions: new Map(definitions), segments: new Map(segments), features: new Map(features), fullSize })
     },
     get size() {
       return features.size

@@ -240,6 +240,23 @@ describe('loading', () => {
     expect(enabled({ properties: { x: '2' } })).toEqual(['e', 'f'])
   })
 
+  it('a fork compiles only what a delta touches: a flag it leaves alone is not compiled again (no second warning)', () => {
+    const parent = createEngine()
+    const warned = parent.load({ version: 2, features: [on('odd', [{ name: 'no-such-strategy' }]), on('plain', [{ name: 'default' }])] })
+    expect(warned.map((w) => w.flag)).toEqual(['odd'])
+    const fork = parent.fork()
+    expect(fork.load({ events: [{ type: 'feature-updated', feature: { ...on('plain', [{ name: 'default' }]), enabled: false } }] })).toEqual([])
+    expect(fork.isEnabled('plain')).toBe(false)
+    expect(parent.isEnabled('plain')).toBe(true)
+    // A new engine loading the same state compiles everything, and warns again.
+    expect(createEngine().load(fork.getState()).map((w) => w.flag)).toEqual(['odd'])
+    // A full payload into the fork starts afresh; the parent is untouched.
+    fork.load({ version: 2, features: [on('other', [{ name: 'default' }])] })
+    expect(fork.getState().features.map((f) => f.name)).toEqual(['other'])
+    expect(parent.getState().features.map((f) => f.name)).toEqual(['odd', 'plain'])
+    expect(parent.isEnabled('plain')).toBe(true)
+  })
+
   it('keeps the previous state and warns when the payload is unusable', () => {
     const engine = createEngine()
     engine.load({ features: [on('a', [])] })

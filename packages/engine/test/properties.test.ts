@@ -137,6 +137,43 @@ describe('engine properties', () => {
   })
 })
 
+describe('forks (issue 18: a delta compiles only what it touches)', () => {
+  const contexts = fc.array(contextArb.map((c) => ({ ...c, userId: c.userId || 'u1', sessionId: c.sessionId || 's1', remoteAddress: '10.0.0.1', currentTime: '2024-06-01T00:00:00Z' })), { minLength: 1, maxLength: 4 })
+  const names = fc.array(fc.constantFrom('f1', 'f2', 'f3', 'f4', 'f5', 'flag-ø', 'missing'), { maxLength: 2 })
+  const segmentIds = fc.array(fc.integer({ min: 1, max: 5 }), { maxLength: 2 })
+  /** Delta events from another payload: its segments and features updated, then some removed. */
+  const deltaArb = fc.tuple(payloadArb({ deterministic: true }), names, segmentIds).map(([other, removed, removedSegments]) => ({
+    events: [
+      ...other.segments.map((segment) => ({ type: 'segment-updated', segment })),
+      ...other.features.slice(0, 3).map((feature) => ({ type: 'feature-updated', feature })),
+      ...removed.map((featureName) => ({ type: 'feature-removed', featureName })),
+      ...removedSegments.map((segmentId) => ({ type: 'segment-removed', segmentId })),
+    ],
+  }))
+
+  it('a fork that loads deltas answers as a new engine loaded with its state, and its parent answers as before', () => {
+    fc.assert(
+      fc.property(payloadArb({ deterministic: true }), fc.array(deltaArb, { minLength: 1, maxLength: 3 }), contexts, (payload, deltas, contexts) => {
+        const parent = createEngine({ hostname: 'localhost' })
+        parent.load(payload)
+        const before = contexts.map((context) => parent.evaluateAll(context, { includeDisabled: true }))
+        const stateBefore = JSON.stringify(parent.getState())
+        let engine = parent
+        for (const delta of deltas) {
+          engine = engine.fork()
+          engine.load(delta)
+          const fresh = createEngine({ hostname: 'localhost' })
+          fresh.load(JSON.parse(JSON.stringify(engine.getState())))
+          for (const context of contexts) expect(engine.evaluateAll(context, { includeDisabled: true })).toEqual(fresh.evaluateAll(context, { includeDisabled: true }))
+        }
+        expect(contexts.map((context) => parent.evaluateAll(context, { includeDisabled: true }))).toEqual(before)
+        expect(JSON.stringify(parent.getState())).toBe(stateBefore)
+      }),
+      { numRuns: 500 },
+    )
+  })
+})
+
 describe('bucket arithmetic', () => {
   it('ids hashed from their prepared blocks equal murmur3, for every prefix alignment, long ids and ids hashed in turn', () => {
     fc.assert(

@@ -60,10 +60,9 @@ export interface FlagSetOptions {
 
 /** Compiles `input.payload` into a new, frozen flag set; `input.base` is only read. */
 export function createFlagSet(input: FlagSetInput, options: FlagSetOptions): FlagSet {
-  const engine = options.newEngine()
-  // A delta names only what changed: start from the base's definitions (their warnings were
-  // reported with the base).
-  if (input.base && isDelta(input.payload)) engine.load(input.base.engine.getState())
+  // A delta names only what changed: start from a fork of the base's engine, which compiles only
+  // the flags the delta touches (the others' warnings were reported with the base).
+  const engine = input.base && isDelta(input.payload) ? input.base.engine.fork() : options.newEngine()
   const warnings = engine.load(input.payload)
   const state: ClientFeaturesPayload<StoredFeature, StoredSegment> = engine.getState()
   const impressionData: ReadonlySet<string> = new Set(state.features.filter((f) => Object.prototype.hasOwnProperty.call(f, 'impressionData')).map((f) => f.name))
