@@ -5,6 +5,7 @@ import { runEngineBench } from './engine.bench.js'
 import { runInsightsBench } from './insights.bench.js'
 import { runProxyHttpBench } from './proxy-http.bench.js'
 import { runProxyLargeBench } from './proxy-large.bench.js'
+import { runProxyStreamsBench } from './proxy-streams.bench.js'
 import { runProxyWorkersBench } from './proxy-workers.bench.js'
 import { runStreamingBench } from './streaming.bench.js'
 
@@ -15,6 +16,7 @@ const groups: Record<string, { title: string; run: () => Promise<BudgetRow[]> }>
   large: { title: 'Proxy with 10k flags (wrk, every request a new user)', run: runProxyLargeBench },
   workers: { title: 'Proxy with WORKERS=1 and WORKERS=2 (wrk, every request a new user)', run: runProxyWorkersBench },
   streaming: { title: 'Streaming: admin change to proxy and SDK', run: runStreamingBench },
+  streams: { title: 'Proxy with 1,000 SDK streams (fan-out, soak, /proxy beside them)', run: runProxyStreamsBench },
 }
 
 const selected = process.argv.slice(2).filter((arg) => arg in groups)
