@@ -136,6 +136,14 @@ export async function startServer(script: string, args: string[]): Promise<Child
   return child
 }
 
+/** What a benchmark server (servers/*.mjs) answers over IPC when sent 'stats'. */
+export function serverStats<T>(child: ChildProcess): Promise<T> {
+  return new Promise((resolve) => {
+    child.once('message', (message) => resolve(message as T))
+    child.send('stats')
+  })
+}
+
 export async function stopServer(child: ChildProcess): Promise<void> {
   if (child.exitCode !== null) return
   await new Promise((resolve) => {

@@ -11,7 +11,7 @@ import type { ChildProcess } from 'node:child_process'
 import { freePort } from '@vexil/test-fixtures/ports.ts'
 import { makeContexts, makeFeatures } from '@vexil/test-fixtures/workload.ts'
 import type { BudgetRow } from './budget.js'
-import { asNewUser, newUserWrkScript, proxyGet, runWrk, startServer, stopServer, wrkOrSkip } from './proxy-http.bench.js'
+import { asNewUser, newUserWrkScript, proxyGet, runWrk, serverStats, startServer, stopServer, wrkOrSkip } from './proxy-http.bench.js'
 
 const FLAGS = 10_000
 const LOAD_SECONDS = Number(process.env.BENCH_LARGE_LOAD_SECONDS ?? 20)
@@ -37,12 +37,7 @@ function rssMb(pid: number): number {
 
 const mb = (bytes: number) => bytes / 1048576
 
-function stats(server: ChildProcess): Promise<ServerStats> {
-  return new Promise((resolve) => {
-    server.once('message', (message) => resolve(message as ServerStats))
-    server.send('stats')
-  })
-}
+const stats = (server: ChildProcess) => serverStats<ServerStats>(server)
 
 function memoryLine(label: string, server: ChildProcess, s: ServerStats): string {
   const m = s.memory

@@ -19,7 +19,7 @@ import { createEventStreamParser } from '@vexil/server-kit'
 import { freePort } from '@vexil/test-fixtures/ports.ts'
 import { makeContexts, makeFeatures } from '@vexil/test-fixtures/workload.ts'
 import type { BudgetRow } from './budget.js'
-import { asNewUser, median, newUserWrkScript, proxyGet, runWrk, startServer, stopServer, type WrkResult, wrkOrSkip } from './proxy-http.bench.js'
+import { asNewUser, median, newUserWrkScript, proxyGet, runWrk, serverStats, startServer, stopServer, type WrkResult, wrkOrSkip } from './proxy-http.bench.js'
 
 const here = fileURLToPath(new URL('.', import.meta.url))
 const STREAMS = Number(process.env.BENCH_STREAMS ?? 1_000)
@@ -72,12 +72,6 @@ async function openClients(port: number, count: number): Promise<StreamClient[]>
   for (let i = 0; i < count; i += 100) clients.push(...(await Promise.all(Array.from({ length: Math.min(100, count - i) }, () => openClient(port)))))
   return clients
 }
-
-const ask = <T>(child: ChildProcess, message: unknown): Promise<T> =>
-  new Promise((resolve) => {
-    child.once('message', (answer) => resolve(answer as T))
-    child.send(message as string)
-  })
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 
@@ -138,13 +132,13 @@ export async function runProxyStreamsBench(): Promise<BudgetRow[]> {
     const soakFanOuts: number[] = []
     while (performance.now() < soakEnd) {
       soakFanOuts.push(await fanOut(upstream, clients, change++))
-      rss.push((await ask<{ memory: NodeJS.MemoryUsage }>(proxy, 'stats')).memory.rss / 1024 / 1024)
+      rss.push((await serverStats<{ memory: NodeJS.MemoryUsage }>(proxy)).memory.rss / 1024 / 1024)
       await sleep(Math.max(0, Math.min(SOAK_CHANGE_EVERY_MS, soakEnd - performance.now())))
     }
     const expected = change - 1
     const lost = clients.reduce((sum, client) => sum + Math.max(0, expected - client.arrivals.length), 0)
     const closed = clients.filter((client) => !client.open).length
-    const { streams } = await ask<{ streams: number }>(proxy, 'stats')
+    const { streams } = await serverStats<{ streams: number }>(proxy)
     // RSS: the first minute's median against the last minute's (a third of the soak each when shorter).
     const span = Math.max(1, Math.min(12, Math.floor(rss.length / 3)))
     const rssFirst = median(rss.slice(0, span))

@@ -13,14 +13,44 @@ import { serviceAdmin } from './helpers/service-admin.js'
 const ADMIN = '*:*.streaming-proxy-admin-secret-0123456789abcdef'
 const CLIENT = '*:development.streaming-proxy-client-secret-0123456789abcdef'
 
-function start(dataDir: string, port = 0, env: Record<string, string> = {}): Promise<RunningService> {
-  return startService({ port, host: '127.0.0.1', dataDir, logger: silentLogger, env: { INIT_ADMIN_API_TOKENS: ADMIN, INIT_CLIENT_API_TOKENS: CLIENT, ...env } })
+type Admin = ReturnType<typeof serviceAdmin>
+
+/** The service on PGlite in a temp folder, with an admin client that follows it across restarts. */
+async function startStreamingService(name: string, env: Record<string, string> = {}) {
+  const data = tempDir(name)
+  const start = (port: number) => startService({ port, host: '127.0.0.1', dataDir: data.path, logger: silentLogger, env: { INIT_ADMIN_API_TOKENS: ADMIN, INIT_CLIENT_API_TOKENS: CLIENT, ...env } })
+  let service = await start(0)
+  return {
+    get service(): RunningService {
+      return service
+    },
+    admin: serviceAdmin(() => service.url, ADMIN),
+    /** Stops the service and starts it again on the same port and data. */
+    async restart() {
+      const { port } = service
+      await service.close()
+      service = await start(port)
+    },
+    async close() {
+      await service.close()
+      data.remove()
+    },
+  }
 }
 
-async function flagOn(admin: ReturnType<typeof serviceAdmin>, name: string): Promise<void> {
+async function flagOn(admin: Admin, name: string): Promise<void> {
   await admin('POST', '/api/admin/projects/default/features', { name })
   await admin('POST', `/api/admin/projects/default/features/${name}/environments/development/strategies`, { name: 'default' })
   await admin('POST', `/api/admin/projects/default/features/${name}/environments/development/on`)
+}
+
+/** Makes `name` and turns it on, then off; the ms until `enabled` agrees, each time. */
+async function onThenOff(admin: Admin, name: string, enabled: () => boolean | Promise<boolean>): Promise<number[]> {
+  await flagOn(admin, name)
+  const on = await timeUntil(enabled, `${name} on`, { timeoutMs: 2_000 })
+  await admin('POST', `/api/admin/projects/default/features/${name}/environments/development/off`)
+  const off = await timeUntil(async () => !(await enabled()), `${name} off`, { timeoutMs: 2_000 })
+  return [on, off]
 }
 
 /** The proxy's flag definitions equal the service's /api/client/features. */
@@ -32,39 +62,28 @@ async function expectSameFlags(proxy: VexilProxy, service: RunningService): Prom
 
 describe('the proxy on the service stream', () => {
   it('gets each change within a second though it polls once a minute', async () => {
-    const data = tempDir('stream-proxy')
-    const service = await start(data.path)
-    const admin = serviceAdmin(() => service.url, ADMIN)
-    const proxy = await startVexilProxy(service.url, CLIENT, { refreshInterval: 60_000 })
+    const platform = await startStreamingService('stream-proxy')
+    const proxy = await startVexilProxy(platform.service.url, CLIENT, { refreshInterval: 60_000 })
     try {
       expect(proxy.logs.join('\n')).toContain('Streaming flag changes from the upstream')
       const took: number[] = []
-      for (let i = 0; i < 5; i++) {
-        await flagOn(admin, `streamed-${i}`)
-        took.push(await timeUntil(async () => (await proxy.enabled()).includes(`streamed-${i}`), `streamed-${i} on`, { timeoutMs: 2_000 }))
-        await admin('POST', `/api/admin/projects/default/features/streamed-${i}/environments/development/off`)
-        took.push(await timeUntil(async () => !(await proxy.enabled()).includes(`streamed-${i}`), `streamed-${i} off`, { timeoutMs: 2_000 }))
-      }
+      for (let i = 0; i < 5; i++) took.push(...(await onThenOff(platform.admin, `streamed-${i}`, async () => (await proxy.enabled()).includes(`streamed-${i}`))))
       expect(Math.max(...took)).toBeLessThan(1_000)
-      await expectSameFlags(proxy, service)
+      await expectSameFlags(proxy, platform.service)
     } finally {
       await proxy.close()
-      await service.close()
-      data.remove()
+      await platform.close()
     }
   }, 60_000)
 
   it('a service restart mid-stream loses no change: the proxy resumes from its last revision', async () => {
-    const data = tempDir('stream-restart')
-    let service = await start(data.path)
-    const port = service.port
-    const proxy = await startVexilProxy(service.url, CLIENT, { refreshInterval: 60_000 })
+    const platform = await startStreamingService('stream-restart')
+    const { admin } = platform
+    const proxy = await startVexilProxy(platform.service.url, CLIENT, { refreshInterval: 60_000 })
     try {
-      await flagOn(serviceAdmin(() => service.url, ADMIN), 'before-restart')
+      await flagOn(admin, 'before-restart')
       await timeUntil(async () => (await proxy.enabled()).includes('before-restart'), 'before-restart on', { timeoutMs: 2_000 })
-      await service.close()
-      service = await start(data.path, port)
-      const admin = serviceAdmin(() => service.url, ADMIN)
+      await platform.restart()
       // Made before the proxy is back: it must come with the replay from Last-Event-ID.
       await flagOn(admin, 'during-reconnect')
       await admin('POST', '/api/admin/projects/default/features/before-restart/environments/development/off')
@@ -75,21 +94,17 @@ describe('the proxy on the service stream', () => {
       expect(proxy.logs.join('\n')).toMatch(/stream .*reconnecting/)
       await flagOn(admin, 'after-reconnect')
       await timeUntil(async () => (await proxy.enabled()).includes('after-reconnect'), 'after-reconnect on', { timeoutMs: 2_000 })
-      await expectSameFlags(proxy, service)
+      await expectSameFlags(proxy, platform.service)
     } finally {
       await proxy.close()
-      await service.close()
-      data.remove()
+      await platform.close()
     }
   }, 60_000)
 
   it('the real unleash-client streams from the proxy: each change reaches it within a second, through a service restart', async () => {
-    const data = tempDir('stream-sdk-proxy')
-    let service = await start(data.path)
-    const port = service.port
-    let admin = serviceAdmin(() => service.url, ADMIN)
-    const proxy = await startVexilProxy(service.url, CLIENT, { refreshInterval: 60_000 })
-    const sdkRequests: string[] = []
+    const platform = await startStreamingService('stream-sdk-proxy')
+    const { admin } = platform
+    const proxy = await startVexilProxy(platform.service.url, CLIENT, { refreshInterval: 60_000 })
     const client = new Unleash({
       url: proxy.at('/api/'),
       appName: 'streaming-through-proxy',
@@ -100,7 +115,7 @@ describe('the proxy on the service stream', () => {
       experimentalMode: { type: 'streaming' },
     })
     client.on('error', () => {})
-    client.on('warn', (warning) => sdkRequests.push(`warn ${String(warning)}`))
+    client.on('warn', () => {})
     const modes: unknown[] = []
     client.on('mode', (mode) => modes.push(mode))
     const synchronized = once(client, 'synchronized')
@@ -108,23 +123,16 @@ describe('the proxy on the service stream', () => {
       await synchronized
       expect(proxy.app.streams).toBe(1)
       const took: number[] = []
-      for (let i = 0; i < 3; i++) {
-        await flagOn(admin, `sdk-${i}`)
-        took.push(await timeUntil(() => client.isEnabled(`sdk-${i}`), `sdk-${i} on in the SDK`, { timeoutMs: 2_000 }))
-        await admin('POST', `/api/admin/projects/default/features/sdk-${i}/environments/development/off`)
-        took.push(await timeUntil(() => !client.isEnabled(`sdk-${i}`), `sdk-${i} off in the SDK`, { timeoutMs: 2_000 }))
-      }
+      for (let i = 0; i < 3; i++) took.push(...(await onThenOff(admin, `sdk-${i}`, () => client.isEnabled(`sdk-${i}`))))
       expect(Math.max(...took)).toBeLessThan(1_000)
       await admin('DELETE', '/api/admin/projects/default/features/sdk-0')
       await timeUntil(() => client.getFeatureToggleDefinition('sdk-0') === undefined, 'sdk-0 removed in the SDK')
 
       // The service restarts; a change made meanwhile reaches the SDK once the proxy catches up.
-      await service.close()
-      service = await start(data.path, port)
-      admin = serviceAdmin(() => service.url, ADMIN)
+      await platform.restart()
       await flagOn(admin, 'after-restart')
       await timeUntil(() => client.isEnabled('after-restart'), 'after-restart on in the SDK', { timeoutMs: 10_000 })
-      const upstream = (await (await fetch(`${service.url}/api/client/features`, { headers: { authorization: CLIENT } })).json()) as { features: Array<{ name: string }> }
+      const upstream = (await (await fetch(`${platform.service.url}/api/client/features`, { headers: { authorization: CLIENT } })).json()) as { features: Array<{ name: string }> }
       const held = upstream.features.map((feature) => [feature.name, client.getFeatureToggleDefinition(feature.name)])
       expect(held).toEqual(upstream.features.map((feature) => [feature.name, feature]))
       // Streaming all along: no failover to polling, one stream open.
@@ -133,27 +141,23 @@ describe('the proxy on the service stream', () => {
     } finally {
       client.destroy()
       await proxy.close()
-      await service.close()
-      data.remove()
+      await platform.close()
     }
   }, 60_000)
 
   it('polls an upstream without a stream, and polls when STREAMING=false', async () => {
-    const data = tempDir('stream-off')
-    const service = await start(data.path, 0, { STREAMING: 'false' })
-    const admin = serviceAdmin(() => service.url, ADMIN)
-    const noStream = await startVexilProxy(service.url, CLIENT, { refreshInterval: 200 })
-    const off = await startVexilProxy(service.url, CLIENT, { refreshInterval: 200, streaming: false })
+    const platform = await startStreamingService('stream-off', { STREAMING: 'false' })
+    const noStream = await startVexilProxy(platform.service.url, CLIENT, { refreshInterval: 200 })
+    const off = await startVexilProxy(platform.service.url, CLIENT, { refreshInterval: 200, streaming: false })
     try {
       expect(noStream.logs.join('\n')).toContain('The upstream offers no stream (404); polling every 200 ms')
       expect(off.logs.join('\n')).not.toMatch(/Streaming|no stream|the stream/)
-      await flagOn(admin, 'polled')
+      await flagOn(platform.admin, 'polled')
       for (const proxy of [noStream, off]) await timeUntil(async () => (await proxy.enabled()).includes('polled'), 'polled on', { timeoutMs: 3_000 })
     } finally {
       await noStream.close()
       await off.close()
-      await service.close()
-      data.remove()
+      await platform.close()
     }
   }, 60_000)
 })

@@ -41,6 +41,8 @@ export interface StreamMessage extends Body {
 interface Seen {
   /** Characters of the texts made (the body, the hydration), for the bound. */
   chars: number
+  /** The payload's `version`, as the engine keeps it. */
+  version: unknown
   /** The visible definitions by name, in payload order. */
   features: ReadonlyMap<string, StoredFeature>
   segments: readonly StoredSegment[]
@@ -73,7 +75,7 @@ function seenBy(flags: FlagSet, filter: ClientFilter): Seen {
     if (filter.namePrefix !== undefined && !feature.name.startsWith(filter.namePrefix)) continue
     features.set(feature.name, feature)
   }
-  entry = { chars: 0, features, segments: state.segments ?? [] }
+  entry = { chars: 0, version: state.version ?? 2, features, segments: state.segments ?? [] }
   forSet.set(filter.key, entry)
   trim(forSet, entry)
   return entry
@@ -103,7 +105,7 @@ export function featuresBody(flags: FlagSet, filter: ClientFilter): TaggedBody {
   if (entry.body) return entry.body
   const { token, namePrefix } = filter
   const payload = {
-    version: flags.engine.getState().version ?? 2,
+    version: entry.version,
     features: [...entry.features.values()],
     segments: entry.segments,
     query: { projects: token.projects, environment: token.environment, inlineSegmentConstraints: false, ...(namePrefix !== undefined ? { namePrefix } : {}) },

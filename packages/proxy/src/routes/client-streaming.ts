@@ -107,7 +107,7 @@ export function clientStreamingRoutes(options: ClientStreamsOptions): { routes: 
     const stream = openEventStream(res)
     const lastEventId = req.headers['last-event-id']
     // The first message is sent even when empty: the SDK counts the stream as connected on it.
-    if (lastEventId !== undefined && lastEventId === viewId(current, filter)) stream.send('unleash-connected', '{"events":[]}')
+    if (lastEventId === viewId(current, filter)) stream.send('unleash-connected', '{"events":[]}')
     else {
       const hydration = hydrationMessage(current, filter)
       stream.send('unleash-connected', hydration.text, hydration.id)
