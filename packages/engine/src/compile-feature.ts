@@ -1,6 +1,7 @@
 import { isObject, stringify, toNumber } from './coerce.js'
 import { type CompileEnvironment, type CompiledStrategy, compileStrategy } from './compile-strategy.js'
 import type { StoredFeature } from './raw-payload.js'
+import type { FeatureDescription } from './details.js'
 import type { EvaluatedToggle } from './types.js'
 import { type VariantSet, compileVariantSet } from './variants.js'
 import type { Warn } from './warnings.js'
@@ -33,6 +34,10 @@ export interface CompiledFeature {
   readonly segmentIds: readonly number[]
   /** The strategies' offset in the payload's code (program.ts); unused when the flag is off. */
   readonly pc: number
+  /** Why the flag could not be compiled (it is then always off). */
+  readonly invalid: string | undefined
+  /** What `engine.evaluate` derives from the flag, made on its first call (details.ts). */
+  described: FeatureDescription | undefined
 }
 
 function compileDependencies(raw: unknown, warn: Warn): CompiledDependency[] | undefined {
@@ -59,8 +64,8 @@ function segmentIdsOf(strategies: readonly unknown[]): number[] {
   return [...ids]
 }
 
-/** A flag that could not be compiled: always off (the warning says why). */
-export function compileAlwaysOff(definition: StoredFeature): CompiledFeature {
+/** A flag that could not be compiled: always off (the warning, and `invalid`, say why). */
+export function compileAlwaysOff(definition: StoredFeature, invalid: string): CompiledFeature {
   return {
     name: definition.name,
     definition,
@@ -73,6 +78,8 @@ export function compileAlwaysOff(definition: StoredFeature): CompiledFeature {
     outcomes: [],
     segmentIds: [],
     pc: -1,
+    invalid,
+    described: undefined,
   }
 }
 
@@ -81,7 +88,7 @@ export function compileFeature(definition: StoredFeature, env: CompileEnvironmen
   const name = definition.name
   if (!Array.isArray(definition.strategies)) {
     env.warn(name, 'invalid-flag', '"strategies" is not an array; the flag is off')
-    return compileAlwaysOff(definition)
+    return compileAlwaysOff(definition, '"strategies" is not an array')
   }
   const definitions: readonly unknown[] = definition.strategies
   const featureVariants: readonly unknown[] = Array.isArray(definition.variants) ? definition.variants : []
@@ -107,5 +114,8 @@ export function compileFeature(definition: StoredFeature, env: CompileEnvironmen
     outcomes: [],
     segmentIds: segmentIdsOf(definitions),
     pc: env.slots.encode(strategies),
+    // Every compiled flag has one shape (V8 sees one hidden class on the hot path).
+    invalid: undefined,
+    described: undefined,
   }
 }

@@ -33,6 +33,30 @@ export interface CompiledStrategy {
   variantDefinitions: readonly unknown[]
   /** The toggle for each of this strategy's variants, built on first use. */
   outcomes: Array<EvaluatedToggle | undefined>
+  /** Why a flag is on when this strategy matched and chose no variant (engine.evaluate). */
+  reason: StrategyReason
+}
+
+export type StrategyReason = 'STATIC' | 'TARGETING_MATCH' | 'SPLIT'
+
+const ROLLOUT_PERCENTAGE: Readonly<Record<string, string>> = {
+  flexibleRollout: 'rollout',
+  gradualRolloutUserId: 'percentage',
+  gradualRolloutSessionId: 'percentage',
+  gradualRolloutRandom: 'percentage',
+}
+
+/**
+ * OpenFeature's reason for a match: a strategy with constraints or segments, or one that picks
+ * users (userWithId, remoteAddress, applicationHostname, a custom one) targets; a rollout below
+ * 100 % splits; `default` and a full rollout are the same for everyone.
+ */
+function strategyReason(name: string, parameters: Record<string, unknown>, targeted: boolean): StrategyReason {
+  if (targeted) return 'TARGETING_MATCH'
+  if (name === 'default') return 'STATIC'
+  const percentage = ROLLOUT_PERCENTAGE[name]
+  if (percentage === undefined) return 'TARGETING_MATCH'
+  return toNumber(parameters[percentage]) >= 100 ? 'STATIC' : 'SPLIT'
 }
 
 /** A host strategy: its exception becomes a CustomStrategyError naming the flag. */
@@ -84,7 +108,7 @@ export function compileStrategy(definition: unknown, featureName: string, env: C
   const warn: Warn = (code, message) => env.warn(featureName, code, message)
   if (!isObject(definition)) {
     warn('invalid-strategy', 'a strategy is not an object; it never matches')
-    return { gates: [neverGate()], variants: undefined, variantDefinitions: [], outcomes: [] }
+    return { gates: [neverGate()], variants: undefined, variantDefinitions: [], outcomes: [], reason: 'TARGETING_MATCH' }
   }
   const raw: RawStrategy = definition
   const parameters = isObject(raw.parameters) ? raw.parameters : {}
@@ -109,7 +133,9 @@ export function compileStrategy(definition: unknown, featureName: string, env: C
   // list rejects most contexts; a NOT_IN list passes most). The strategy's own test stays last,
   // as in the Node SDK, where a custom strategy only runs once its constraints pass.
   if (gates.length > 1) gates.sort(byCost)
-  gates.push(compileTest(stringify(raw.name) ?? '', parameters, featureName, env, warn))
+  const targeted = gates.length > 0
+  const name = stringify(raw.name) ?? ''
+  gates.push(compileTest(name, parameters, featureName, env, warn))
 
   const variants: readonly unknown[] = Array.isArray(raw.variants) ? raw.variants : []
   const first = variants[0]
@@ -128,5 +154,6 @@ export function compileStrategy(definition: unknown, featureName: string, env: C
           }),
     variantDefinitions: variants,
     outcomes: [],
+    reason: strategyReason(name, parameters, targeted),
   }
 }

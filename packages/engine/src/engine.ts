@@ -13,7 +13,9 @@ import { DISABLED_VARIANT, unknownToggle } from './outcomes.js'
 import { type PayloadChange, readPayload } from './read-payload.js'
 import type { ClientFeaturesPayload, StoredFeature, StoredSegment } from './raw-payload.js'
 import type { EngineWarning } from './warnings.js'
-import type { Context, CustomStrategy, EngineOptions, EvaluateAllOptions, EvaluatedToggle, EvaluationTrace, Variant } from './types.js'
+import { evaluateDetails, evaluationFailed, flagNotFound } from './details.js'
+import { CustomStrategyError } from './errors.js'
+import type { Context, CustomStrategy, EngineOptions, EvaluateAllOptions, EvaluatedToggle, EvaluationDetails, EvaluationTrace, Variant } from './types.js'
 
 export interface Engine {
   /** Applies a full payload or delta events; returns warnings (never throws). */
@@ -22,6 +24,15 @@ export interface Engine {
   getVariant(name: string, context?: Context): Variant
   /** The evaluated toggles `/proxy` returns: enabled ones in payload order, unless options say otherwise. */
   evaluateAll(context?: Context, options?: EvaluateAllOptions): EvaluatedToggle[]
+  /**
+   * One flag's result in OpenFeature's vocabulary: value, variant, reason, error code, and
+   * Unleash's answer beside them. Never throws: an unknown name is FLAG_NOT_FOUND, a flag that did
+   * not compile or a payload that does not fit its type PARSE_ERROR, a throwing custom strategy
+   * GENERAL.
+   */
+  evaluate(name: string, context?: Context): EvaluationDetails
+  /** `evaluate` for every flag, in payload order, with one resolution of the context. */
+  evaluateAllDetails(context?: Context, options?: { trace?: EvaluationTrace }): EvaluationDetails[]
   /** The current state as a full payload (definitions as received, with segments). */
   getState(): ClientFeaturesPayload<StoredFeature, StoredSegment>
   /**
@@ -62,6 +73,16 @@ function copyTrace(frame: Frame, trace: EvaluationTrace): void {
   trace.usedRandom = frame.usedRandom
   trace.usedClock = frame.usedClock
   trace.usedCustomStrategy = frame.usedCustomStrategy
+}
+
+/** A flag's details; a custom strategy that throws makes this flag's result an error, not the call's. */
+function detailsOf(feature: CompiledFeature, frame: Frame, features: ReadonlyMap<string, CompiledFeature>): EvaluationDetails {
+  try {
+    return evaluateDetails(feature, frame, features)
+  } catch (error) {
+    if (error instanceof CustomStrategyError) return evaluationFailed(feature, error.message)
+    throw error
+  }
 }
 
 function defaultHostname(): string {
@@ -130,8 +151,9 @@ function engineFrom(settings: EngineSettings, start: CompiledState): Engine {
       try {
         features.set(name, compileFeature(definition, env))
       } catch (error) {
-        warnings.push({ flag: name, code: 'invalid-flag', message: `could not be compiled (${error instanceof Error ? error.message : String(error)}); the flag is off` })
-        features.set(name, compileAlwaysOff(definition))
+        const reason = error instanceof Error ? error.message : String(error)
+        warnings.push({ flag: name, code: 'invalid-flag', message: `could not be compiled (${reason}); the flag is off` })
+        features.set(name, compileAlwaysOff(definition, `could not be compiled (${reason})`))
       }
     }
   }
@@ -242,6 +264,17 @@ function engineFrom(settings: EngineSettings, start: CompiledState): Engine {
           if (enabled !== undefined) result.push(enabled)
         }
       }
+      if (options?.trace) copyTrace(frame, options.trace)
+      return result
+    },
+    evaluate(name, context) {
+      const feature = features.get(name)
+      return feature ? detailsOf(feature, slots.frame(asContext(context)), features) : flagNotFound(String(name))
+    },
+    evaluateAllDetails(context, options) {
+      const frame = slots.frame(asContext(context))
+      const result: EvaluationDetails[] = new Array(order.length)
+      for (let i = 0; i < order.length; i++) result[i] = detailsOf(order[i]!, frame, features)
       if (options?.trace) copyTrace(frame, options.trace)
       return result
     },

@@ -23,7 +23,7 @@ function dependencySatisfied(dependency: CompiledDependency, frame: Frame, featu
 }
 
 /** OFF, ON_WITHOUT_STRATEGIES, or the index of the first matching strategy. */
-function matchFeature(feature: CompiledFeature, frame: Frame, features: FeatureLookup): number {
+export function matchFeature(feature: CompiledFeature, frame: Frame, features: FeatureLookup): number {
   if (!feature.enabled) return OFF
   const dependencies = feature.dependencies
   if (dependencies) {
@@ -37,11 +37,11 @@ export function isFeatureEnabled(feature: CompiledFeature, frame: Frame, feature
 }
 
 // Slots of `CompiledFeature.outcomes`.
-const OFF_OUTCOME = 0
-const ON_WITHOUT_VARIANT_OUTCOME = 1
-const FIRST_VARIANT_OUTCOME = 2
+export const OFF_OUTCOME = 0
+export const ON_WITHOUT_VARIANT_OUTCOME = 1
+export const FIRST_VARIANT_OUTCOME = 2
 
-function outcome(feature: CompiledFeature, slot: number): EvaluatedToggle {
+export function outcome(feature: CompiledFeature, slot: number): EvaluatedToggle {
   const built = feature.outcomes[slot]
   if (built) return built
   const { name, impressionData } = feature
@@ -53,7 +53,7 @@ function outcome(feature: CompiledFeature, slot: number): EvaluatedToggle {
         : toggle(name, true, featureVariant(feature.variantDefinitions[slot - FIRST_VARIANT_OUTCOME]), impressionData))
 }
 
-function strategyOutcome(feature: CompiledFeature, strategy: CompiledStrategy, index: number): EvaluatedToggle {
+export function strategyOutcome(feature: CompiledFeature, strategy: CompiledStrategy, index: number): EvaluatedToggle {
   return (strategy.outcomes[index] ??= toggle(feature.name, true, strategyVariant(strategy.variantDefinitions[index]), feature.impressionData))
 }
 

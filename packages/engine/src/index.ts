@@ -51,6 +51,13 @@ export type {
   EvaluateAllOptions,
   EvaluationTrace,
   EvaluatedToggle,
+  EvaluationDetails,
+  EvaluationErrorCode,
+  FlagMetadata,
+  FlagValue,
+  FlagValueType,
+  JsonValue,
+  ResolutionReason,
   Variant,
   VariantPayload,
 } from './types.js'

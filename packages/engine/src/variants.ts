@@ -15,6 +15,8 @@ export interface VariantSet {
   /** Field stickiness treats an empty value as missing. */
   emptyIsMissing: boolean
   overrides: Array<{ field: FieldAccessor; values: Set<string>; index: number }>
+  /** Two or more variants can be chosen by weight (OpenFeature's SPLIT). */
+  splits: boolean
 }
 
 interface VariantSetOptions {
@@ -72,17 +74,29 @@ export function compileVariantSet(variants: readonly unknown[], options: Variant
         : [slots.field(stickiness)],
     emptyIsMissing: !isDefault,
     overrides: options.overrides ? compileOverrides(variants, slots) : [],
+    splits: weights.filter((weight) => weight > 0).length >= 2,
   }
 }
 
 /** The index of the chosen variant: a matching override, else the stickiness value's bucket. */
 export function selectVariant(set: VariantSet, frame: Frame): number {
+  const overridden = overrideIndex(set, frame)
+  return overridden >= 0 ? overridden : weightedIndex(set, frame)
+}
+
+/** The index of the variant whose override matches the context, or -1. */
+export function overrideIndex(set: VariantSet, frame: Frame): number {
   const overrides = set.overrides
   for (let i = 0; i < overrides.length; i++) {
     const override = overrides[i]!
     const value = readField(frame, override.field)
     if (value !== undefined && override.values.has(value)) return override.index
   }
+  return -1
+}
+
+/** The index of the variant the stickiness value's bucket falls in (-1 when none has weight). */
+export function weightedIndex(set: VariantSet, frame: Frame): number {
   let seed: string | undefined
   const stickiness = set.stickiness
   for (let i = 0; i < stickiness.length && seed === undefined; i++) seed = readField(frame, stickiness[i]!)
