@@ -6,7 +6,7 @@ import { type App, createApp, type NodeListener, toNodeListener } from 'h3'
 import { createEngine, type Engine } from '@vexil/engine'
 import type { ProxyConfig } from './config/types.js'
 import { compileClientAddress } from './http/client-ip.js'
-import { compileCorsHeaders, compileFrontendCors } from './http/cors.js'
+import { compileCorsHeaders, compileFrontendCors, compileOfrepCors } from './http/cors.js'
 import type { Logger } from './logger.js'
 import { createDocsHandler, createOpenApiDocument } from './openapi/index.js'
 import { createPrometheusExporter } from './prometheus.js'
@@ -17,6 +17,7 @@ import { docsRoutes } from './routes/docs.js'
 import { edgeOperationsRoutes } from './routes/edge-operations.js'
 import { evaluateRoutes } from './routes/evaluate.js'
 import { frontendRoutes } from './routes/frontend.js'
+import { ofrepRoutes } from './routes/ofrep.js'
 import { operationalRoutes } from './routes/operational.js'
 import { serverSideFeaturesRoutes } from './routes/server-side-features.js'
 import { compileAccessCheck } from './routing/access.js'
@@ -100,6 +101,7 @@ export function createProxyApp(options: ProxyAppOptions): ProxyApp {
   const metrics: MetricsSource = sync.metricsSource?.(prometheus.registry) ?? prometheus.registry
   const corsHeaders = compileCorsHeaders(config.cors)
   const frontendCorsHeaders = compileFrontendCors(config.cors.origin)
+  const ofrepCorsHeaders = compileOfrepCors(config.cors.origin)
   const clientAddress = compileClientAddress(config.trustProxy)
   const ready = () => sync.ready
   const streaming = clientStreamingRoutes({
@@ -123,6 +125,7 @@ export function createProxyApp(options: ProxyAppOptions): ProxyApp {
     [
       ...oldProxyRoutes,
       ...frontendRoutes({ config, logger, prometheus, clientAddress }),
+      ...ofrepRoutes({ config, prometheus, clientAddress, staticUsage: scope?.usage }),
       ...clientApiRoutes(),
       ...streaming.routes,
       ...edgeOperationsRoutes({ registry: metrics, tokens, scopes, ready }),
@@ -134,6 +137,7 @@ export function createProxyApp(options: ProxyAppOptions): ProxyApp {
       currentFlags: () => flags.current,
       corsHeaders,
       frontendCorsHeaders,
+      ofrepCorsHeaders,
       tokenGate: createTokenGate(tokens, scopes),
       instrument: options.instrumentRoute,
     },
@@ -153,7 +157,7 @@ export function createProxyApp(options: ProxyAppOptions): ProxyApp {
     : undefined
   const app = createApp()
   app.use(
-    createRequestHandler({ router: router.handler, basePath: config.proxyBasePath, cors: config.cors, corsHeaders, frontendCorsHeaders, logger }),
+    createRequestHandler({ router: router.handler, basePath: config.proxyBasePath, cors: config.cors, corsHeaders, frontendCorsHeaders, ofrepCorsHeaders, logger }),
   )
 
   return {

@@ -42,6 +42,8 @@ interface Credential {
   value: string | undefined
   /** What the proxy should take it for, once HTTP has parsed the header. */
   is?: Holder
+  /** What OFREP takes it for, where that differs (it reads `Bearer ` before a client key too). */
+  ofrep?: Holder
 }
 
 const CREDENTIALS: Credential[] = [
@@ -59,7 +61,7 @@ const CREDENTIALS: Credential[] = [
   // A no-break space is not HTTP whitespace: a different key.
   { name: 'client key + trailing no-break space', value: `${CLIENT_KEY}\u00a0` },
   { name: 'client key + one more character', value: `${CLIENT_KEY}0` },
-  { name: 'Bearer client key', value: `Bearer ${CLIENT_KEY}` },
+  { name: 'Bearer client key', value: `Bearer ${CLIENT_KEY}`, ofrep: 'client-key' },
   { name: 'client key + server token', value: `${CLIENT_KEY},${SERVER_TOKEN}` },
   { name: 'frontend token', value: FRONTEND_TOKEN, is: 'frontend-token' },
   { name: 'Bearer frontend token', value: `Bearer ${FRONTEND_TOKEN}`, is: 'frontend-token' },
@@ -78,10 +80,16 @@ const GRANTED: Record<Access, readonly Holder[]> = {
   'client-key-or-server-token': ['client-key', 'server-token'],
   'frontend-token': ['frontend-token'],
   'client-token': ['client-token'],
+  'client-key-or-frontend-token': ['client-key', 'frontend-token'],
 }
 /** Routes answered as Unleash's API: refusals are 401 or 403 with a JSON message, not the old proxy's 401 text. */
-const isTokenRoute = (access: Access) => access === 'frontend-token' || access === 'client-token'
-const permitted = (access: Access, credential: Credential) => access === 'open' || (credential.is !== undefined && GRANTED[access].includes(credential.is))
+const isTokenRoute = (access: Access) => access === 'frontend-token' || access === 'client-token' || access === 'client-key-or-frontend-token'
+const permitted = (access: Access, credential: Credential) => {
+  const is = access === 'client-key-or-frontend-token' ? (credential.ofrep ?? credential.is) : credential.is
+  return access === 'open' || (is !== undefined && GRANTED[access].includes(is))
+}
+/** How a refusal's body starts: Unleash's `{ message }`, OFREP's `{ errorDetails }`. */
+const refusalStart = (access: Access) => (access === 'client-key-or-frontend-token' ? '{"errorDetails":' : '{"message":')
 
 // --- Path spellings ---
 
@@ -253,7 +261,7 @@ describe(`authorization matrix (${size})`, () => {
       }
       if (!allowed && isTokenRoute(route.access)) {
         if (answer.status !== 401 && answer.status !== 403) problems.push(`${where}answered ${answer.status}, expected 401 or 403`)
-        if (route.method !== 'HEAD' && !answer.text.startsWith('{"message":')) problems.push(`${where}refusal body ${JSON.stringify(answer.text.slice(0, 80))}`)
+        if (route.method !== 'HEAD' && !answer.text.startsWith(refusalStart(route.access))) problems.push(`${where}refusal body ${JSON.stringify(answer.text.slice(0, 80))}`)
         continue
       }
       if (!allowed) {

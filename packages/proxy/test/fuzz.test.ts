@@ -85,17 +85,19 @@ const ROUTES = [
   '/api/frontend', '/api/frontend/all', '/api/frontend/features/fz.users', '/api/frontend/client/metrics', '/api/frontend/client/register', '/api/proxy', '/api/proxy/all',
   '/api/client/features', '/api/client/features/fz.users', '/api/client/metrics', '/api/client/metrics/bulk', '/api/client/register', '/api/client/streaming', '/api/client/delta', '/edge/validate',
   '/internal-backstage/health', '/internal-backstage/ready', '/internal-backstage/metrics', '/internal-backstage/tokens',
+  '/ofrep/v1/evaluate/flags', '/ofrep/v1/evaluate/flags/fz.users', '/ofrep/v1/evaluate/flags/fz.variants',
 ]
 /** Routes that evaluate for a caller (the old proxy's and the frontend API): no flag configuration in their answers. */
 const EVALUATION_ROUTES = ['/proxy', '/proxy/all', '/api/frontend', '/api/frontend/all', '/api/proxy', '/api/proxy/all']
-const isEvaluation = (r: string) => EVALUATION_ROUTES.includes(r) || /^\/api\/(frontend|proxy)\/features\/[^/]+$/.test(r)
+const isOfrep = (r: string) => r.startsWith('/ofrep/')
+const isEvaluation = (r: string) => EVALUATION_ROUTES.includes(r) || /^\/api\/(frontend|proxy)\/features\/[^/]+$/.test(r) || isOfrep(r)
 /** The client API hands flag definitions to client tokens: configuration is its answer. */
 const isClientApi = (r: string) => r.startsWith('/api/client/features') || r === '/api/client/delta' || r === '/api/client/streaming'
 const ODD_PATHS = [
   '/', '', '/PROXY', '/Proxy/All/', '/proxy/', '/proxy//all', '//proxy', '/proxy/../proxy', '/proxy/./all', '/proxy/%2e%2e/all', '/%70roxy', '/proxy%2Fall', '/proxy/all/..',
   '/proxy/all/x', '/proxyx', '/proxy/client', '/proxy/client/', '/proxy/CLIENT/METRICS', '/docs/openapi.json', '/proxy?', '/proxy%', '/proxy/%zz', '/proxy/%', '/proxy;a=b', '/proxy#frag', '*',
   '/API/FRONTEND', '/%61pi/frontend', '/api/frontend/', '/api//frontend', '/api/frontend/features/', '/api/frontend/features/%zz', '/api/frontend/features/a/b', '/api/client/features/%2e%2e',
-  '/api/client/features/FZ.USERS', '/api/frontend/features/fz.users;x', '/edge/validate/', '/EDGE/VALIDATE', '/internal-backstage/', '/internal-backstage/features', '/api', '/api/admin/features',
+  '/api/client/features/FZ.USERS', '/api/frontend/features/fz.users;x', '/ofrep', '/ofrep/v1/evaluate', '/ofrep/v1/evaluate/flags/', '/ofrep/v1/evaluate/flags/a/b', '/ofrep/v1/evaluate/flags/%zz', '/OFREP/V1/EVALUATE/FLAGS', '/edge/validate/', '/EDGE/VALIDATE', '/internal-backstage/', '/internal-backstage/features', '/api', '/api/admin/features',
 ]
 /** Printable ASCII without space (what an HTTP request line can carry raw). */
 const urlChar = fc.constantFrom(...'abcxyzABC019-._~!$&\'()*+,;=:@/?%[]{}|\\^`"<>'.split(''))
@@ -296,6 +298,15 @@ const endpoint = fc.oneof(
     }),
   },
   {
+    weight: 3,
+    arbitrary: fc.record({
+      method: fc.constantFrom('POST', 'POST', 'POST', 'GET', 'OPTIONS'),
+      path: fc.constantFrom('/ofrep/v1/evaluate/flags', '/ofrep/v1/evaluate/flags/fz.users', '/ofrep/v1/evaluate/flags/fz.variants', '/ofrep/v1/evaluate/flags/nope', '/OFREP/v1/evaluate/flags/'),
+      query,
+      body: fc.oneof(body, asBuffer(context.map((c) => JSON.stringify({ context: c }) ?? 'null')), asBuffer(context.map((c) => JSON.stringify(c) ?? 'null')), asBuffer(hugeBody)),
+    }),
+  },
+  {
     weight: 2,
     arbitrary: fc.record({
       method: fc.constant('POST'),
@@ -439,15 +450,18 @@ async function check(request: FuzzRequest): Promise<string[]> {
   statuses.push(`${request.method} ${evaluation || ROUTES.includes(r) ? r : 'other'} ${response.status}`)
   // Spec 1.5: a POST evaluation may come without a body, and ignores the query string (the old
   // proxy's routes with a client key; the frontend API's with a frontend token, flag routes aside).
-  const authorised = r.startsWith('/proxy') ? request.headers.authorization === CLIENT_KEY : request.headers.authorization === FRONTEND_TOKEN && !r.includes('/features/')
+  const authorised = r.startsWith('/proxy') ? request.headers.authorization === CLIENT_KEY : request.headers.authorization === FRONTEND_TOKEN && !r.includes('/features/') && !isOfrep(r)
   if (evaluation && request.method === 'POST' && request.body === undefined && authorised && request.path.length < 8_000 && response.status !== 200) {
     problems.push(`an authorised POST without a body answered ${response.status}: ${response.text.slice(0, 200)}`)
   }
   if (evaluation && response.status === 200 && request.method !== 'HEAD' && request.method !== 'OPTIONS') {
     try {
-      const parsed = JSON.parse(response.text) as { toggles?: unknown; name?: unknown }
-      // `/features/<name>` answers one toggle; every other evaluation a toggles array.
-      if (r.includes('/features/') ? typeof parsed.name !== 'string' : !Array.isArray(parsed.toggles)) problems.push('a 200 evaluation without its toggles')
+      const parsed = JSON.parse(response.text) as { toggles?: unknown; name?: unknown; flags?: unknown; key?: unknown }
+      // `/features/<name>` answers one toggle; OFREP a `flags` array or one item; every other evaluation a toggles array.
+      if (isOfrep(r)) {
+        if (r === '/ofrep/v1/evaluate/flags' ? !Array.isArray(parsed.flags) : typeof parsed.key !== 'string') problems.push('a 200 OFREP evaluation without its flags')
+        if (!/^application\/json/.test(String(response.headers['content-type']))) problems.push(`a 200 OFREP evaluation of type ${response.headers['content-type']}`)
+      } else if (r.includes('/features/') ? typeof parsed.name !== 'string' : !Array.isArray(parsed.toggles)) problems.push('a 200 evaluation without its toggles')
     } catch {
       problems.push(`a 200 evaluation that is not JSON: ${response.text.slice(0, 200)}`)
     }
@@ -505,6 +519,9 @@ const SEEDS: FuzzRequest[] = [
   request('GET', '/api/client/features', { authorization: CLIENT_TOKEN }),
   request('POST', '/edge/validate', JSON_TYPE, JSON.stringify({ tokens: [FRONTEND_TOKEN, 'garbage'] })),
   request('GET', '/api/frontend', { authorization: CLIENT_TOKEN }),
+  request('POST', '/ofrep/v1/evaluate/flags', { authorization: FRONTEND_TOKEN, ...JSON_TYPE }, '{"context":{"targetingKey":"leak-uid-9f3a"}}'),
+  request('POST', '/ofrep/v1/evaluate/flags', { authorization: CLIENT_KEY, ...JSON_TYPE }, '{"context":{"targetingKey":"u1","region":"leak-cv-51e0"}}'),
+  request('POST', '/ofrep/v1/evaluate/flags/fz.variants', { authorization: `Bearer ${FRONTEND_TOKEN}`, ...JSON_TYPE }, '{"context":{"targetingKey":"u1"}}'),
 ]
 
 describe('fuzzing the proxy over HTTP', () => {
@@ -525,7 +542,7 @@ describe('fuzzing the proxy over HTTP', () => {
       /^(GET|HEAD) \/proxy 200$/, /^POST \/proxy 200$/, /^(GET|HEAD) \/proxy\/all 200$/, /^POST \/proxy\/all 200$/, /^POST \/proxy\/client\/metrics 200$/,
       /^POST \/proxy\/client\/register 200$/, / 400$/, / 401$/, / 404$/, / 413$/, / 415$/, /^OPTIONS .* 204$/,
       /^(GET|HEAD) \/api\/frontend 200$/, /^POST \/api\/frontend 200$/, /^POST \/api\/frontend\/client\/metrics 200$/, /^GET \/api\/client\/features 200$/, /^POST \/api\/client\/metrics 202$/,
-      /^POST \/edge\/validate 200$/, /^GET \/api\/frontend 403$/,
+      /^POST \/edge\/validate 200$/, /^GET \/api\/frontend 403$/, /^POST \/ofrep\/v1\/evaluate\/flags 200$/, /^POST \/ofrep\/v1\/evaluate\/flags\/fz\.variants 200$/,
     ]
     if (process.env.FUZZ_STATS) console.log([...new Set(statuses)].sort().join('\n'))
     for (const pattern of coverage) expect(statuses.some((s) => pattern.test(s)), `no ${pattern} among ${statuses.length} fuzzed requests`).toBe(true)

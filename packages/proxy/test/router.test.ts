@@ -35,8 +35,8 @@ const options = (overrides: Partial<ProxyRouterOptions> = {}): ProxyRouterOption
 const create = (routes: RouteDeclaration[], instrument?: ProxyRouterOptions['instrument']) => createProxyRouter(routes, options({ instrument }))
 
 describe('createProxyRouter', () => {
-  it('knows exactly six access kinds', () => {
-    expect([...ACCESS_KINDS].sort()).toEqual(['client-key', 'client-key-or-server-token', 'client-token', 'frontend-token', 'open', 'server-token'])
+  it('knows exactly seven access kinds', () => {
+    expect([...ACCESS_KINDS].sort()).toEqual(['client-key', 'client-key-or-frontend-token', 'client-key-or-server-token', 'client-token', 'frontend-token', 'open', 'server-token'])
   })
 
   it.each([

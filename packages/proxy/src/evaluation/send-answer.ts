@@ -10,6 +10,8 @@ import type { RouteMethod } from '../routing/route-declaration.js'
 import type { CachedResponse } from './response-cache.js'
 
 export interface AnswerHeaders {
+  /** A POST that names the ETag is answered 304 too (OFREP's bulk evaluation); else only GET and HEAD. */
+  revalidatesPost?: boolean
   /** A 200's headers as a flat name/value list. */
   ok(cors: CorsHeaders, etag: string, length: number, encoding: string | undefined): string[]
   /** A 304's headers. */
@@ -21,7 +23,7 @@ export interface AnswerHeaders {
  * shared object when every origin is allowed), so a repeated answer builds nothing.
  */
 export function sendAnswer(req: IncomingMessage, res: ServerResponse, method: RouteMethod, cors: CorsHeaders, answer: CachedResponse, headers: AnswerHeaders): void {
-  if (method !== 'POST' && matchesIfNoneMatch(req.headers['if-none-match'], answer.etag)) {
+  if ((method !== 'POST' || headers.revalidatesPost === true) && matchesIfNoneMatch(req.headers['if-none-match'], answer.etag)) {
     res.writeHead(304, headers.notModified(cors, answer.etag))
     res.end()
     return

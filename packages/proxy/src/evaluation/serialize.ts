@@ -7,8 +7,8 @@
 // fingerprints in order, so an evaluated answer costs no hash over its bytes (SHA-1 over a
 // 200-flag body measured 4-5% of a new-user request). The fingerprint depends on the JSON
 // alone, so equal bodies get equal ETags on every instance and across payload reloads.
-import { createHash } from 'node:crypto'
 import type { EvaluatedToggle } from '@vexil/engine'
+import { FoldedBody, type Fragment, fingerprinted } from './fingerprint.js'
 
 /**
  * How toggles are written: `default` for GET and POST without a list; `listed` for POST with one,
@@ -52,25 +52,9 @@ export function createToggleSerializer(hasImpressionData: (name: string) => bool
   }
 
   function answer(toggles: readonly EvaluatedToggle[], mode: SerializationMode): SerializedAnswer {
-    let text = '{"toggles":['
-    let bytes = EMPTY_BODY_BYTES
-    let a: number = LANE_SEEDS[0]
-    let b: number = LANE_SEEDS[1]
-    let c: number = LANE_SEEDS[2]
-    for (let i = 0; i < toggles.length; i++) {
-      const made = fragment(toggles[i]!, mode)
-      if (i > 0) {
-        text += ','
-        bytes++
-      }
-      text += made.json
-      bytes += made.bytes
-      a = mix(a, made.a)
-      b = mix(b, made.b)
-      c = mix(c, made.c)
-    }
-    const n = toggles.length
-    return { body: `${text}]}`, bytes, etag: `W/"${bytes.toString(16)}-${base64Of(finish(a, n), finish(b, n), finish(c, n))}"` }
+    const folded = new FoldedBody('{"toggles":[', ']}')
+    for (let i = 0; i < toggles.length; i++) folded.add(fragment(toggles[i]!, mode))
+    return { body: folded.body(), bytes: folded.bytes, etag: `W/"${folded.tag()}"` }
   }
 
   return {
@@ -79,53 +63,3 @@ export function createToggleSerializer(hasImpressionData: (name: string) => bool
     answer,
   }
 }
-
-// --- Fingerprints ---
-
-/** A toggle's JSON, its UTF-8 length, and 96 bits of SHA-1 of it (made once per fragment). */
-interface Fragment {
-  readonly json: string
-  readonly bytes: number
-  readonly a: number
-  readonly b: number
-  readonly c: number
-}
-
-const EMPTY_BODY_BYTES = '{"toggles":[]}'.length
-const LANE_SEEDS = [0x3c6ef372, 0x5be0cd19, 0x1f83d9ab] as const
-
-function fingerprinted(json: string): Fragment {
-  const digest = createHash('sha1').update(json, 'utf8').digest()
-  return { json, bytes: Buffer.byteLength(json, 'utf8'), a: digest.readInt32LE(0), b: digest.readInt32LE(4), c: digest.readInt32LE(8) }
-}
-
-/** One step of MurmurHash3's block mix: order-sensitive, so a sequence's fold depends on its order. */
-function mix(h: number, k: number): number {
-  k = Math.imul(k, 0xcc9e2d51)
-  k = (k << 15) | (k >>> 17)
-  h ^= Math.imul(k, 0x1b873593)
-  h = (h << 13) | (h >>> 19)
-  return (Math.imul(h, 5) + 0xe6546b64) | 0
-}
-
-/** MurmurHash3's finaliser, with the number of fragments folded in. */
-function finish(h: number, count: number): number {
-  h ^= count
-  h ^= h >>> 16
-  h = Math.imul(h, 0x85ebca6b)
-  h ^= h >>> 13
-  h = Math.imul(h, 0xc2b2ae35)
-  return h ^ (h >>> 16)
-}
-
-const BASE64 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/'
-
-/** Three 32-bit words as 16 base64 characters (96 bits, six at a time). */
-function base64Of(a: number, b: number, c: number): string {
-  let out = ''
-  for (const word of [a >>> 8, ((a & 0xff) << 16) | (b >>> 16), ((b & 0xffff) << 8) | (c >>> 24), c & 0xffffff]) {
-    out += BASE64[(word >>> 18) & 63]! + BASE64[(word >>> 12) & 63]! + BASE64[(word >>> 6) & 63]! + BASE64[word & 63]!
-  }
-  return out
-}
-

@@ -88,3 +88,29 @@ export function sendFrontendPreflight(res: ServerResponse, cors: CorsHeaders, re
   res.writeHead(204, headers)
   res.end()
 }
+
+// --- OFREP's CORS (README, "OpenFeature (OFREP)") ---
+// The web provider sends Authorization or X-API-Key, a JSON content type and If-None-Match, and
+// reads the ETag (without it exposed, a browser hides it and the provider never revalidates).
+// Origins as configured by CORS_ORIGIN (`*` by default); no credentials (keys travel in headers).
+
+const OFREP_ALLOWED_HEADERS = 'Authorization, X-API-Key, Content-Type, If-None-Match'
+const OFREP_EXPOSED_HEADERS = 'ETag, Retry-After'
+
+export function compileOfrepCors(origins: '*' | string[]): (origin: string | undefined) => CorsHeaders {
+  const pairs = (allow: string) => ['Access-Control-Allow-Origin', allow, 'Access-Control-Expose-Headers', OFREP_EXPOSED_HEADERS]
+  if (origins === '*') {
+    const fixed: CorsHeaders = { pairs: pairs('*'), vary: undefined }
+    return () => fixed
+  }
+  return (origin) => (origin !== undefined && origins.includes(origin) ? { pairs: pairs(origin), vary: 'Origin' } : { pairs: [], vary: 'Origin' })
+}
+
+/** Answers a preflight on an OFREP path: 204, POST allowed with the provider's headers, for a day. */
+export function sendOfrepPreflight(res: ServerResponse, cors: CorsHeaders): void {
+  const headers: string[] = [...cors.pairs, ...(cors.vary ? ['Vary', cors.vary] : [])]
+  if (cors.pairs.length > 0) headers.push('Access-Control-Allow-Methods', 'POST, OPTIONS', 'Access-Control-Allow-Headers', OFREP_ALLOWED_HEADERS, 'Access-Control-Max-Age', '86400')
+  headers.push('Content-Length', '0')
+  res.writeHead(204, headers)
+  res.end()
+}

@@ -22,6 +22,11 @@ export type ProxyErrorCode =
   | 'API_BAD_REQUEST'
   | 'API_BAD_DATA'
   | 'TOO_MANY_STREAMS'
+  | 'METHOD_NOT_ALLOWED'
+  // OFREP (routes/ofrep.ts): bodies as the protocol's, `details` is `{ key }` on the single-flag route.
+  | 'OFREP_PARSE_ERROR'
+  | 'OFREP_INVALID_CONTEXT'
+  | 'OFREP_FLAG_NOT_FOUND'
 
 export class ProxyError extends Error {
   override name = 'ProxyError'
@@ -95,6 +100,10 @@ const RENDER: Record<ProxyErrorCode, (error: ProxyError) => ErrorResponse> = {
   API_NOT_FOUND: (e) => message(404, e.message),
   API_BAD_REQUEST: (e) => message(400, e.message),
   TOO_MANY_STREAMS: (e) => message(429, e.message),
+  METHOD_NOT_ALLOWED: (e) => message(405, e.message),
+  OFREP_PARSE_ERROR: (e) => ofrepFailure(400, 'PARSE_ERROR', e),
+  OFREP_INVALID_CONTEXT: (e) => ofrepFailure(400, 'INVALID_CONTEXT', e),
+  OFREP_FLAG_NOT_FOUND: (e) => ofrepFailure(404, 'FLAG_NOT_FOUND', e),
   API_BAD_DATA: (e) => ({ status: 400, contentType: JSON_TYPE, body: JSON.stringify({ id: randomUUID(), name: 'BadDataError', message: e.message, details: e.details }) }),
 }
 
@@ -102,8 +111,26 @@ function message(status: number, text: string): ErrorResponse {
   return { status, contentType: JSON_TYPE, body: JSON.stringify({ message: text }) }
 }
 
+/** OFREP's `evaluationFailure` (single-flag route: with the key) or `bulkEvaluationFailure`. */
+function ofrepFailure(status: number, errorCode: string, error: ProxyError): ErrorResponse {
+  const key = (error.details as { key?: string } | undefined)?.key
+  return { status, contentType: JSON_TYPE, body: JSON.stringify({ ...(key !== undefined ? { key } : {}), errorCode, errorDetails: error.message }) }
+}
+
 export function renderError(error: ProxyError): ErrorResponse {
   return RENDER[error.code](error)
+}
+
+/**
+ * Any error on an OFREP route in the protocol's shapes: its own codes as they render, a body the
+ * proxy could not read as PARSE_ERROR, everything else with its status and `{ errorDetails }`.
+ */
+export function renderOfrepError(error: ProxyError): ErrorResponse {
+  if (error.code.startsWith('OFREP_')) return renderError(error)
+  if (error.code === 'INVALID_JSON') return ofrepFailure(400, 'PARSE_ERROR', error)
+  const { status } = renderError(error)
+  const details = status === 401 ? 'A client key or a frontend token is required (X-API-Key, or Authorization with or without Bearer)' : status === 403 ? 'This token may not evaluate flags here: use a frontend token or a client key' : error.message
+  return { status, contentType: JSON_TYPE, body: JSON.stringify({ errorDetails: details }) }
 }
 
 export function validationError(instancePath: string, keyword: string, params: Record<string, unknown>, message: string, schemaPath: string): ProxyError {

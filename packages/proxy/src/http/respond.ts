@@ -2,7 +2,7 @@
 // ends; h3 sees the response handled and stays out of the way.
 import type { ServerResponse } from 'node:http'
 import { type Encoding, chooseEncoding, COMPRESSION_THRESHOLD, compress } from './compression.js'
-import { renderError, type ProxyError } from './errors.js'
+import { type ErrorResponse, renderError, type ProxyError } from './errors.js'
 import { weakEtag } from './etag.js'
 
 export const CACHE_CONTROL = 'public, max-age=2'
@@ -44,8 +44,8 @@ export function sendNotModified(res: ServerResponse): void {
   res.end()
 }
 
-export function sendError(res: ServerResponse, error: ProxyError, head = false): void {
-  const { status, contentType, body } = renderError(error)
+export function sendError(res: ServerResponse, error: ProxyError, head = false, render: (error: ProxyError) => ErrorResponse = renderError): void {
+  const { status, contentType, body } = render(error)
   res.statusCode = status
   res.removeHeader('cache-control')
   if (contentType) res.setHeader('content-type', contentType)

@@ -2,6 +2,7 @@
 // so the app builds it once at startup; nothing here runs per request.
 import { clientPaths } from './paths-client.js'
 import { edgePaths } from './paths-edge.js'
+import { OFREP_SECURITY_SCHEMES, ofrepPaths } from './paths-ofrep.js'
 import { operationalPaths } from './paths-operational.js'
 import { serverSidePaths } from './paths-server-side.js'
 import { COMPONENT_HEADERS, COMPONENT_PARAMETERS, COMPONENT_RESPONSES } from './responses.js'
@@ -60,11 +61,12 @@ const EDGE_TAGS = [
   { name: 'Frontend API', description: "Unleash's frontend API for frontend tokens, answered as Unleash 8.2 answers it, with Edge's additions." },
   { name: 'Server-side SDK API', description: "Unleash's client API for server SDKs with client tokens, per token scope." },
   { name: 'Edge operations', description: "Unleash Edge's operational and daisy-chaining routes." },
+  { name: 'OpenFeature (OFREP)', description: "OpenFeature's Remote Evaluation Protocol 0.3.0, for client keys and frontend tokens." },
 ]
 
 export function createOpenApiDocument(options: OpenApiDocumentOptions): Record<string, unknown> {
   const paths: Record<string, Record<string, unknown>> = options.routes
-    ? pathsOf({ ...clientPaths(options), ...serverSidePaths(), ...operationalPaths(), ...edgePaths() } as Record<string, Record<string, unknown>>, options.routes)
+    ? pathsOf({ ...clientPaths(options), ...serverSidePaths(), ...operationalPaths(), ...edgePaths(), ...ofrepPaths() } as Record<string, Record<string, unknown>>, options.routes)
     : ({ ...clientPaths(options), ...serverSidePaths(), ...operationalPaths() } as Record<string, Record<string, unknown>>)
   const used = new Set(Object.values(paths).flatMap((operations) => Object.values(operations).flatMap((operation) => (operation as { tags?: string[] }).tags ?? [])))
   const edgeTags = EDGE_TAGS.filter((tag) => used.has(tag.name))
@@ -88,6 +90,7 @@ export function createOpenApiDocument(options: OpenApiDocumentOptions): Record<s
               },
             }
           : {}),
+        ...(used.has('OpenFeature (OFREP)') ? OFREP_SECURITY_SCHEMES : {}),
       },
       schemas: COMPONENT_SCHEMAS,
       responses: COMPONENT_RESPONSES,

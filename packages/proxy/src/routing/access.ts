@@ -8,7 +8,10 @@
 // token gate (token-gate.ts), never by this function:
 //   frontend-token               /api/frontend*, /api/proxy*
 //   client-token                 /api/client/*
-export const ACCESS_KINDS = ['client-key', 'server-token', 'client-key-or-server-token', 'open', 'frontend-token', 'client-token'] as const
+// and, for OFREP, either a client key (answered from the /proxy scope) or a frontend token (from
+// its own scope), read from X-API-Key or Authorization (`Bearer ` optional) by the router:
+//   client-key-or-frontend-token /ofrep/v1/*
+export const ACCESS_KINDS = ['client-key', 'server-token', 'client-key-or-server-token', 'open', 'frontend-token', 'client-token', 'client-key-or-frontend-token'] as const
 export const TOKEN_ACCESS_KINDS = { 'frontend-token': 'frontend', 'client-token': 'client' } as const
 export type TokenAccess = keyof typeof TOKEN_ACCESS_KINDS
 export type Access = (typeof ACCESS_KINDS)[number]

@@ -6,8 +6,8 @@
 import { type EventHandler, type H3Event, defineEventHandler, isError } from 'h3'
 import type { ResolvedCors } from '../config/types.js'
 import { hasBody } from '../http/body.js'
-import { applyCors, applyPreflight, type CorsHeaders, sendFrontendPreflight } from '../http/cors.js'
-import { ProxyError } from '../http/errors.js'
+import { applyCors, applyPreflight, type CorsHeaders, sendFrontendPreflight, sendOfrepPreflight } from '../http/cors.js'
+import { ProxyError, renderOfrepError } from '../http/errors.js'
 import { sendError } from '../http/respond.js'
 import type { Logger } from '../logger.js'
 import { routePath } from './route-path.js'
@@ -20,11 +20,15 @@ export interface RequestHandlerOptions {
   corsHeaders: (origin: string | undefined) => CorsHeaders
   /** The frontend API's CORS headers (its paths answer preflights as Unleash 8.2 does). */
   frontendCorsHeaders?: (origin: string | undefined) => CorsHeaders
+  /** OFREP's CORS headers (its paths answer preflights and errors with them). */
+  ofrepCorsHeaders?: (origin: string | undefined) => CorsHeaders
   logger: Logger
 }
 
 /** Paths (as routed) of the frontend API, whose preflights and errors carry its CORS headers. */
 const isFrontendPath = (path: string | undefined) => path !== undefined && /^\/api\/(frontend|proxy)(\/|$)/.test(path)
+/** Paths of OFREP, whose preflights, errors and refusals are the protocol's. */
+const isOfrepPath = (path: string | undefined) => path !== undefined && /^\/ofrep(\/|$)/.test(path)
 /** Paths of Unleash's client API and Edge's routes: no CORS headers at all, as Unleash and Edge. */
 const isWithoutCors = (path: string | undefined) => path !== undefined && /^\/(api\/client|edge|internal-backstage)(\/|$)/.test(path)
 
@@ -51,6 +55,10 @@ export function createRequestHandler(options: RequestHandlerOptions): EventHandl
       sendFrontendPreflight(res, options.frontendCorsHeaders(req.headers.origin), req.headers['access-control-request-headers'])
       return
     }
+    if (req.method === 'OPTIONS' && options.ofrepCorsHeaders && isOfrepPath(routed)) {
+      sendOfrepPreflight(res, options.ofrepCorsHeaders(req.headers.origin))
+      return
+    }
     if (req.method === 'OPTIONS') {
       // The old proxy answered every preflight, on any path, before routing.
       applyPreflight(corsConfig, req.headers.origin, req.headers['access-control-request-headers'], res)
@@ -69,7 +77,9 @@ export function createRequestHandler(options: RequestHandlerOptions): EventHandl
         res.destroy()
         return
       }
-      if (options.frontendCorsHeaders && isFrontendPath(routed)) {
+      const ofrep = options.ofrepCorsHeaders !== undefined && isOfrepPath(routed)
+      if (ofrep) applyCors(res, options.ofrepCorsHeaders!(req.headers.origin))
+      else if (options.frontendCorsHeaders && isFrontendPath(routed)) {
         applyCors(res, options.frontendCorsHeaders(req.headers.origin))
         // Unleash's compression middleware varies every answer by Accept-Encoding, errors too.
         res.setHeader('Vary', 'Origin, Accept-Encoding')
@@ -81,7 +91,11 @@ export function createRequestHandler(options: RequestHandlerOptions): EventHandl
       const head = method === 'HEAD'
       if (error instanceof ProxyError) {
         if (error.code === 'INTERNAL') logger.error(`Request failed: ${error.message}`)
-        sendError(res, error, head)
+        sendError(res, error, head, ofrep ? renderOfrepError : undefined)
+      } else if (ofrep && isError(error) && error.statusCode === 405) {
+        // OFREP's routes take POST only.
+        res.setHeader('Allow', 'POST, OPTIONS')
+        sendError(res, new ProxyError('METHOD_NOT_ALLOWED', `${method} is not allowed here: OFREP evaluates with POST`), head, renderOfrepError)
       } else if (isError(error) && (error.statusCode === 404 || error.statusCode === 405)) {
         // No route for the path (404) or for the method (405): Express answered both 404. Also
         // the docs handler's unknown paths.

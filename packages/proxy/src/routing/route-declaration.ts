@@ -55,8 +55,8 @@ export interface RouteDeclaration {
   waitsForFlags: boolean
   /** Writes its own CORS headers (the evaluation routes send every header in one writeHead). */
   ownCors?: boolean
-  /** Whose CORS headers: the old proxy's (default) or Unleash 8.2's frontend API's. */
-  cors?: 'proxy' | 'frontend' | 'none'
+  /** Whose CORS headers: the old proxy's (default), Unleash 8.2's frontend API's, or OFREP's. */
+  cors?: 'proxy' | 'frontend' | 'ofrep' | 'none'
   example: RouteExample
   handle: RouteHandler
 }

@@ -4,6 +4,7 @@
 // that waits for flags, before there are any) and then 401 (a caller the route's access
 // declaration does not admit). A path or method no route has is h3's 404 or 405, thrown
 // (preemptive router) for the request handler to answer.
+import type { IncomingHttpHeaders } from 'node:http'
 import { createRouter, defineEventHandler, type EventHandler, type RouterMethod } from 'h3'
 import { applyCors, type CorsHeaders } from '../http/cors.js'
 import { ProxyError } from '../http/errors.js'
@@ -21,6 +22,8 @@ export interface ProxyRouterOptions {
   corsHeaders: (origin: string | undefined) => CorsHeaders
   /** The CORS headers of the frontend API routes (Unleash 8.2's), for routes that declare `cors: 'frontend'`. */
   frontendCorsHeaders?: (origin: string | undefined) => CorsHeaders
+  /** The CORS headers of the OFREP routes, for routes that declare `cors: 'ofrep'`. */
+  ofrepCorsHeaders?: (origin: string | undefined) => CorsHeaders
   /** Admits the callers of routes with token access; required when such a route is declared. */
   tokenGate?: TokenGate
   /** Wraps each route's handler once (tests spy with it). */
@@ -62,12 +65,14 @@ export function createProxyRouter(declarations: readonly RouteDeclaration[], opt
 function routeHandler(route: RouteDeclaration, options: ProxyRouterOptions): EventHandler {
   const { keyHeader, permits, currentFlags, instrument } = options
   const { access, waitsForFlags, ownCors } = route
-  const corsHeaders = route.cors === 'none' ? noCors : route.cors === 'frontend' ? options.frontendCorsHeaders : options.corsHeaders
-  if (!corsHeaders) throw new RouteDeclarationError(`Route ${route.path}: no frontend CORS configured`)
+  const corsHeaders =
+    route.cors === 'none' ? noCors : route.cors === 'frontend' ? options.frontendCorsHeaders : route.cors === 'ofrep' ? options.ofrepCorsHeaders : options.corsHeaders
+  if (!corsHeaders) throw new RouteDeclarationError(`Route ${route.path}: no ${route.cors} CORS configured`)
   const handle = instrument ? instrument(withoutHandle(route), route.handle) : route.handle
   const tokenType = access in TOKEN_ACCESS_KINDS ? TOKEN_ACCESS_KINDS[access as TokenAccess] : undefined
   const gate = options.tokenGate
-  if (tokenType && !gate) throw new RouteDeclarationError(`Route ${route.path}: token access needs a token gate`)
+  const keyOrToken = access === 'client-key-or-frontend-token'
+  if ((tokenType || keyOrToken) && !gate) throw new RouteDeclarationError(`Route ${route.path}: token access needs a token gate`)
   return defineEventHandler((event) => {
     const { req, res } = event.node
     const cors = corsHeaders(req.headers.origin)
@@ -76,6 +81,18 @@ function routeHandler(route: RouteDeclaration, options: ProxyRouterOptions): Eve
     const url = req.url ?? '/'
     const queryAt = url.indexOf('?')
     const call: RouteCall = { event, req, res, method: req.method as RouteMethod, search: queryAt === -1 ? '' : url.slice(queryAt + 1), cors, flags: undefined }
+    if (keyOrToken) {
+      // OFREP: a client key is answered from the /proxy scope, anything else must be a frontend
+      // token; the credential first (401, 403), then the flags (503).
+      const credential = ofrepCredential(req.headers, keyHeader)
+      if (credential !== undefined && permits('client-key', credential)) {
+        call.flags = currentFlags()
+        if (waitsForFlags && !call.flags) throw new ProxyError('NOT_READY', 'not ready')
+        return handle(call)
+      }
+      const caller = gate!('frontend', credential)
+      return caller instanceof Promise ? caller.then((admitted) => handleAs(call, admitted)) : handleAs(call, caller)
+    }
     if (tokenType) {
       // The Unleash API: the token first (401, 403), then its scope's flags (503).
       const header = req.headers.authorization
@@ -99,6 +116,19 @@ function routeHandler(route: RouteDeclaration, options: ProxyRouterOptions): Eve
     }
     return handle(call)
   }
+}
+
+/**
+ * OFREP's credential: `X-API-Key`, else `Authorization` (with or without `Bearer `), else the
+ * configured key header. Undefined when none is sent.
+ */
+function ofrepCredential(headers: IncomingHttpHeaders, keyHeader: string): string | undefined {
+  const apiKey = headers['x-api-key']
+  if (typeof apiKey === 'string') return apiKey
+  const authorization = headers.authorization
+  if (authorization !== undefined) return /^bearer\s/i.test(authorization) ? authorization.slice(7).trim() : authorization
+  const key = headers[keyHeader]
+  return typeof key === 'string' ? key : undefined
 }
 
 const NO_CORS: CorsHeaders = { pairs: [], vary: undefined }
