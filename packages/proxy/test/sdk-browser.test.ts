@@ -2,8 +2,7 @@
 // real headless Chromium, on a page served from another origin than the proxy, so CORS is
 // exercised for real: preflights carrying Authorization, the ETag exposed to the SDK (it sends
 // it back as If-None-Match), then flags, variants, an upstream change and usage metrics.
-import { createServer, type IncomingMessage, type Server } from 'node:http'
-import type { AddressInfo } from 'node:net'
+import type { IncomingMessage } from 'node:http'
 import { dirname } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { isDeepStrictEqual } from 'node:util'
@@ -12,6 +11,7 @@ import type { Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { chromiumAvailable, launchChromium, type LaunchedBrowser } from '@vexil/test-fixtures/chromium.ts'
 import { startFakeUpstream, type FakeUpstream } from '@vexil/test-fixtures/fake-upstream.ts'
+import { startPageServer } from './helpers/page-server.js'
 import { until } from './helpers/until.js'
 import { CLIENT_KEY, startTestProxy, type TestProxy } from './helpers/proxy.js'
 import { changedSdkFlags, createTally, forwardedCounts, SDK_CONTEXT, sdkFlags, sumMetrics } from './helpers/sdk-flags.js'
@@ -59,29 +59,6 @@ function page(sdk: string, proxyUrl: string): string {
 <script>window.client = new UnleashSdk.UnleashClient(${JSON.stringify(options)})</script>
 </head><body>SDK test page</body></html>`
 }
-
-/** A tiny page server: the HTML at `/`, nothing else (no favicon request fails: 204). */
-async function startPageServer(html: string): Promise<{ origin: string; close(): Promise<void> }> {
-  const server: Server = createServer((req, res) => {
-    if (req.url === '/') {
-      res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' })
-      res.end(html)
-    } else {
-      res.writeHead(204)
-      res.end()
-    }
-  })
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-  return {
-    origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    close: () =>
-      new Promise((resolve) => {
-        server.closeAllConnections()
-        server.close(() => resolve())
-      }),
-  }
-}
-
 
 describe.runIf(chromiumAvailable())('unleash-proxy-client in headless Chromium through the Vexil proxy', () => {
   let upstream: FakeUpstream
