@@ -2,7 +2,7 @@
 // most once per evaluation, see `frame.ts`), per shared constraint result, and per list
 // membership (see `list-index.ts`). One table per full payload; frames are its evaluations.
 import { fieldResolver, type TopLevelField, topLevelResolver } from './field-resolvers.js'
-import { type FieldAccessor, type Frame, type Resolver, UNSET } from './frame.js'
+import type { FieldAccessor, Frame, Resolver } from './frame.js'
 import { type ListIndex, type Membership, addList, createListIndex } from './list-index.js'
 import { addBucket, createBucketTable } from './hash.js'
 import type { Gate } from './gates.js'
@@ -39,6 +39,8 @@ export function createSlotTable(): SlotTable {
   const indexes = new Map<FieldAccessor, ListIndex>()
   let marks = new Uint32Array(0)
   let answers = new Uint8Array(0)
+  let values: Array<string | undefined> = []
+  let resolved = new Uint32Array(0)
   let epoch = 0
   const buckets = createBucketTable()
   const program = createProgram()
@@ -78,19 +80,23 @@ export function createSlotTable(): SlotTable {
       return memos + program.size
     },
     frame(context) {
-      if (marks.length < memos) {
+      if (marks.length < memos || resolved.length < resolvers.length) {
         // Slots were added (a load): new arrays, all unset.
         marks = new Uint32Array(memos)
         answers = new Uint8Array(memos)
+        values = new Array<string | undefined>(resolvers.length).fill(undefined)
+        resolved = new Uint32Array(resolvers.length)
         epoch = 0
       }
       if (++epoch === 0xffffffff) {
         marks.fill(0)
+        resolved.fill(0)
         epoch = 1
       }
       return {
         context,
-        values: new Array(resolvers.length).fill(UNSET),
+        values,
+        resolved,
         resolvers,
         buckets: buckets.data,
         code: program.code,
