@@ -3,6 +3,7 @@
 import { type BudgetRow, inCI, report } from './budget.js'
 import { runEngineBench } from './engine.bench.js'
 import { runInsightsBench } from './insights.bench.js'
+import { runOpenFeatureBench } from './openfeature.bench.js'
 import { runProxyHttpBench } from './proxy-http.bench.js'
 import { runProxyLargeBench } from './proxy-large.bench.js'
 import { runProxyStreamsBench } from './proxy-streams.bench.js'
@@ -17,6 +18,7 @@ const groups: Record<string, { title: string; run: () => Promise<BudgetRow[]> }>
   workers: { title: 'Proxy with WORKERS=1 and WORKERS=2 (wrk, every request a new user)', run: runProxyWorkersBench },
   streaming: { title: 'Streaming: admin change to proxy and SDK', run: runStreamingBench },
   streams: { title: 'Proxy with 1,000 SDK streams (fan-out, soak, /proxy beside them)', run: runProxyStreamsBench },
+  openfeature: { title: 'OpenFeature provider (tinybench)', run: runOpenFeatureBench },
 }
 
 const selected = process.argv.slice(2).filter((arg) => arg in groups)

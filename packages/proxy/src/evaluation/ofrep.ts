@@ -43,8 +43,8 @@ function itemJson(details: EvaluationDetails): string {
 const STANDARD_FIELDS = ['userId', 'sessionId', 'remoteAddress', 'environment', 'appName'] as const
 
 /**
- * An OFREP evaluation context as Unleash's (README table "OFREP context"): `targetingKey` is the
- * `userId` unless one is given; the standard fields stay at the top (numbers and booleans as
+ * An OFREP evaluation context as Unleash's (README table "OFREP context"), as @vexil/openfeature
+ * maps it: `targetingKey` is the `userId` unless one is given (and a property too); the standard fields stay at the top (numbers and booleans as
  * strings); `currentTime` is parsed as on `/proxy`; a `properties` object's entries and every other
  * key become properties (strings as sent, numbers and booleans as strings, objects and arrays as
  * JSON, null dropped); `remoteAddress` defaults to the caller's address.
@@ -54,7 +54,7 @@ export function ofrepContext(raw: Record<string, unknown>, clientAddress: string
   const properties: Record<string, string> = {}
   for (const key of Object.keys(raw)) {
     const value = raw[key]
-    if (key === 'targetingKey' || key === 'currentTime') continue
+    if (key === 'currentTime') continue
     if (key === 'properties' && isObject(value)) {
       for (const name of Object.keys(value)) {
         const text = propertyText(value[name])
