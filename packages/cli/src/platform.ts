@@ -33,6 +33,7 @@ export async function runPlatform(): Promise<number> {
   }
   // The proxy's URL names /proxy; the frontend API sits beside it.
   const frontendUrl = proxy.url.replace(/\/proxy$/, '/api/frontend')
+  const ofrepUrl = proxy.url.replace(/\/proxy$/, '/ofrep/v1/evaluate/flags')
   process.stdout.write(
     [
       '',
@@ -44,10 +45,12 @@ export async function runPlatform(): Promise<number> {
       `  Proxy client key:           ${demo.proxyClientKey}`,
       `  Frontend API (as Edge):     ${frontendUrl}`,
       `  Frontend token:             ${demo.frontendToken}`,
+      `  OpenFeature (OFREP):        ${ofrepUrl}  (either key)`,
       '',
       'Try it:',
       `  curl -H 'Authorization: ${demo.proxyClientKey}' '${proxy.url}?userId=42'`,
       `  curl -H 'Authorization: ${demo.frontendToken}' '${frontendUrl}?userId=42'`,
+      `  curl -H 'Authorization: ${demo.frontendToken}' -H 'Content-Type: application/json' -d '{"context":{"targetingKey":"42"}}' '${ofrepUrl}'`,
       '',
       'Press Ctrl-C to stop.',
       '',

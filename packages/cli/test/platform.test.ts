@@ -87,6 +87,13 @@ describe('vexil start', () => {
     // The demo's gradual-* flags depend on a random sessionId per request (both APIs invent one).
     const steady = (list: Array<{ name: string }>) => list.map((t) => t.name).filter((name) => !name.startsWith('gradual-'))
     expect(steady(((await frontend.json()) as { toggles: Array<{ name: string }> }).toggles)).toEqual(steady(toggles))
+    // OFREP, at the URL printed, with the printed frontend token: every flag, the enabled ones true.
+    const ofrepUrl = /OpenFeature \(OFREP\):\s+(\S+)/.exec(output)![1]!
+    const frontendToken = /Frontend token:\s+(\S+)/.exec(output)![1]!
+    const ofrep = await fetch(ofrepUrl, { method: 'POST', headers: { authorization: frontendToken, 'content-type': 'application/json' }, body: '{"context":{"targetingKey":"42"}}' })
+    expect(ofrep.status).toBe(200)
+    const flags = ((await ofrep.json()) as { flags: Array<{ key: string; metadata?: { enabled: boolean } }> }).flags
+    expect(steady(flags.filter((f) => f.metadata?.enabled).map((f) => ({ name: f.key })))).toEqual(steady(toggles))
 
     platform.child.kill('SIGINT')
     expect(await platform.exited).toBe(0)
