@@ -120,7 +120,15 @@ function valueOf(name: string, payload: { type: string; value: string } | undefi
     return { problem: 'the json payload does not parse' }
   }
   if (typeof parsed !== 'object' || parsed === null) return { problem: 'the json payload is not an object or an array' }
-  return { value: deepFreeze(parsed) as FlagValue }
+  try {
+    // Both recurse: a payload nested past the stack (JSON.parse reads it) would make every
+    // serializer of the value throw, so it is refused here, once.
+    deepFreeze(parsed)
+    JSON.stringify(parsed)
+  } catch {
+    return { problem: 'the json payload is nested too deeply' }
+  }
+  return { value: parsed as FlagValue }
 }
 
 function deepFreeze(value: unknown): unknown {

@@ -77,6 +77,7 @@ describe('engine.evaluate: typed flags (variants)', () => {
     badNumber: on([DEFAULT], { variants: [variant('n', { type: 'number', value: 'ten' })] }),
     badJson: on([DEFAULT], { variants: [variant('j', { type: 'json', value: '{nope' })] }),
     scalarJson: on([DEFAULT], { variants: [variant('j', { type: 'json', value: '42' })] }),
+    deepJson: on([DEFAULT], { variants: [variant('j', { type: 'json', value: `${'{"a":'.repeat(12_000)}1${'}'.repeat(12_000)}` })] }),
     names: on([DEFAULT], { variants: [variant('red'), variant('green')] }),
     csv: on([DEFAULT], { variants: [variant('list', { type: 'csv', value: 'a,b' })] }),
     mixed: on([DEFAULT], { variants: [variant('n', { type: 'number', value: '7' }), variant('j', { type: 'json', value: '{"a":1}' })] }),
@@ -133,7 +134,7 @@ describe('engine.evaluate: typed flags (variants)', () => {
   })
 
   it('a payload that does not fit the type is PARSE_ERROR, with the toggle still as Unleash answers', () => {
-    for (const name of ['badNumber', 'badJson', 'scalarJson']) {
+    for (const name of ['badNumber', 'badJson', 'scalarJson', 'deepJson']) {
       const details = engine.evaluate(name)
       expect(of(details)).toEqual({ reason: 'ERROR', errorCode: 'PARSE_ERROR' })
       expect(details.errorMessage).toMatch(/payload/)

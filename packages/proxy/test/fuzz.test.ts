@@ -504,6 +504,9 @@ const REGRESSIONS: FuzzRequest[] = [
   // The frontend API's 400 printed the refused value with JSON.stringify: a deeply nested body overflowed the stack, 500.
   request('POST', '/api/frontend', { authorization: FRONTEND_TOKEN }, `${'['.repeat(20_000)}${']'.repeat(20_000)}`),
   request('POST', '/api/frontend', { authorization: FRONTEND_TOKEN }, `{"context":{"userId":${'['.repeat(20_000)}${']'.repeat(20_000)}}}`),
+  // Found by the fuzzer: a property nested past JSON.stringify's stack (JSON.parse reads it).
+  request('POST', '/ofrep/v1/evaluate/flags', { authorization: CLIENT_KEY }, `{"context":{"properties":{"a":${'{"a":'.repeat(12_000)}1${'}'.repeat(12_000)}}}}`),
+  request('POST', '/ofrep/v1/evaluate/flags/fz.users', { authorization: FRONTEND_TOKEN }, `{"context":{"deep":${'['.repeat(20_000)}${']'.repeat(20_000)}}}`),
 ]
 
 /** Well-formed requests, run first, so every run reaches the success answers the coverage check asks for. */

@@ -85,5 +85,11 @@ function scalarText(value: unknown): string | undefined {
 
 function propertyText(value: unknown): string | undefined {
   if (value === null || value === undefined) return undefined
-  return typeof value === 'object' ? JSON.stringify(value) : String(value)
+  if (typeof value !== 'object') return String(value)
+  try {
+    return JSON.stringify(value)
+  } catch {
+    // Nested too deeply to write back (JSON.parse read it; stringify recurses): it cannot match.
+    return undefined
+  }
 }
