@@ -2,15 +2,11 @@
 // (npm, bundled with esbuild) in headless Chromium, on a page served from another origin than the
 // proxy: CORS preflights with Authorization and If-None-Match, the exposed ETag sent back (304
 // while nothing changed), values of every type, a context change, an upstream change, errors.
-import type { IncomingMessage } from 'node:http'
-import { dirname } from 'node:path'
-import { fileURLToPath } from 'node:url'
-import { build } from 'esbuild'
 import type { Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { chromiumAvailable, launchChromium, type LaunchedBrowser } from '@vexil/test-fixtures/chromium.ts'
 import { type FakeUpstream, startFakeUpstream } from '@vexil/test-fixtures/fake-upstream.ts'
-import { startPageServer } from './helpers/page-server.js'
+import { bundleForBrowser, recordInto, type Seen, startPageServer } from './helpers/page-server.js'
 import { startTestProxy, type TestProxy } from './helpers/proxy.js'
 import { until } from './helpers/until.js'
 
@@ -29,13 +25,6 @@ const FEATURES = {
     { name: 'typed-off', enabled: false, strategies: [DEFAULT], variants: one('x', 'string', 'never') },
   ],
   segments: [],
-}
-
-interface Seen {
-  method: string
-  path: string
-  headers: IncomingMessage['headers']
-  status: number
 }
 
 /** What the bundle puts on the page. */
@@ -65,24 +54,6 @@ interface Details {
   errorCode?: string
 }
 
-async function bundle(): Promise<string> {
-  const result = await build({
-    stdin: {
-      contents: "export { OpenFeature, ProviderEvents } from '@openfeature/web-sdk'\nexport { OFREPWebProvider } from '@openfeature/ofrep-web-provider'",
-      resolveDir: dirname(fileURLToPath(import.meta.url)),
-      loader: 'js',
-    },
-    bundle: true,
-    format: 'iife',
-    globalName: 'OF',
-    platform: 'browser',
-    target: 'es2020',
-    write: false,
-    logLevel: 'silent',
-  })
-  return result.outputFiles[0]!.text
-}
-
 const page = (code: string) => `<!doctype html><html><head><meta charset="utf-8"><title>OFREP</title><script>${code}</script><script>window.changed = []</script></head><body>OFREP test page</body></html>`
 
 describe.runIf(chromiumAvailable())('@openfeature/web-sdk with the OFREP web provider in headless Chromium through the Vexil proxy', () => {
@@ -109,9 +80,9 @@ describe.runIf(chromiumAvailable())('@openfeature/web-sdk with the OFREP web pro
     proxy = await startTestProxy(upstream.url, {
       tokens: [CLIENT_TOKEN],
       refreshInterval: 200,
-      onRequest: (req, res) => res.on('finish', () => seen.push({ method: req.method ?? '', path: req.url ?? '', headers: req.headers, status: res.statusCode })),
+      onRequest: recordInto(seen),
     })
-    pages = await startPageServer(page(await bundle()))
+    pages = await startPageServer(page(await bundleForBrowser("export { OpenFeature, ProviderEvents } from '@openfeature/web-sdk'\nexport { OFREPWebProvider } from '@openfeature/ofrep-web-provider'", 'OF')))
     browser = await launchChromium()
     tab = await browser.browser.newPage()
     tab.on('pageerror', (error) => problems.push(`page error: ${error.message}`))

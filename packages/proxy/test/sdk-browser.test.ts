@@ -2,27 +2,15 @@
 // real headless Chromium, on a page served from another origin than the proxy, so CORS is
 // exercised for real: preflights carrying Authorization, the ETag exposed to the SDK (it sends
 // it back as If-None-Match), then flags, variants, an upstream change and usage metrics.
-import type { IncomingMessage } from 'node:http'
-import { dirname } from 'node:path'
-import { fileURLToPath } from 'node:url'
 import { isDeepStrictEqual } from 'node:util'
-import { build } from 'esbuild'
 import type { Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { chromiumAvailable, launchChromium, type LaunchedBrowser } from '@vexil/test-fixtures/chromium.ts'
 import { startFakeUpstream, type FakeUpstream } from '@vexil/test-fixtures/fake-upstream.ts'
-import { startPageServer } from './helpers/page-server.js'
+import { bundleForBrowser, recordInto, type Seen, startPageServer } from './helpers/page-server.js'
 import { until } from './helpers/until.js'
 import { CLIENT_KEY, startTestProxy, type TestProxy } from './helpers/proxy.js'
 import { changedSdkFlags, createTally, forwardedCounts, SDK_CONTEXT, sdkFlags, sumMetrics } from './helpers/sdk-flags.js'
-
-/** A request as it reached the proxy, with the status it got. */
-interface Seen {
-  method: string
-  path: string
-  headers: IncomingMessage['headers']
-  status: number
-}
 
 /** What the page holds: the SDK's client, built by the bundle and the inline script. */
 interface PageGlobals {
@@ -36,20 +24,6 @@ interface PageGlobals {
     isReady(): boolean
     sendMetrics(): Promise<void>
   }
-}
-
-async function bundleSdk(): Promise<string> {
-  const result = await build({
-    stdin: { contents: "export { UnleashClient } from 'unleash-proxy-client'", resolveDir: dirname(fileURLToPath(import.meta.url)), loader: 'js' },
-    bundle: true,
-    format: 'iife',
-    globalName: 'UnleashSdk',
-    platform: 'browser',
-    target: 'es2020',
-    write: false,
-    logLevel: 'silent',
-  })
-  return result.outputFiles[0]!.text
 }
 
 function page(sdk: string, proxyUrl: string): string {
@@ -88,10 +62,9 @@ describe.runIf(chromiumAvailable())('unleash-proxy-client in headless Chromium t
     proxy = await startTestProxy(upstream.url, {
       refreshInterval: 200,
       metricsInterval: 300,
-      onRequest: (req, res) =>
-        res.on('finish', () => seen.push({ method: req.method ?? '', path: req.url ?? '', headers: req.headers, status: res.statusCode })),
+      onRequest: recordInto(seen),
     })
-    pages = await startPageServer(page(await bundleSdk(), proxy.url))
+    pages = await startPageServer(page(await bundleForBrowser("export { UnleashClient } from 'unleash-proxy-client'", 'UnleashSdk'), proxy.url))
     browser = await launchChromium()
     tab = await browser.browser.newPage()
     tab.on('pageerror', (error) => problems.push(`page error: ${error.message}`))

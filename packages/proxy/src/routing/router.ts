@@ -11,6 +11,7 @@ import { ProxyError } from '../http/errors.js'
 import type { FlagSet } from '../scope/flag-set.js'
 import { type Access, TOKEN_ACCESS_KINDS, type TokenAccess } from './access.js'
 import { checkDeclaration, type RouteCall, type RouteDeclaration, RouteDeclarationError, type RouteDescription, type RouteInstrument, type RouteMethod } from './route-declaration.js'
+import { withoutBearer } from '../tokens/api-token.js'
 import type { TokenCaller, TokenGate } from './token-gate.js'
 
 export interface ProxyRouterOptions {
@@ -126,7 +127,7 @@ function ofrepCredential(headers: IncomingHttpHeaders, keyHeader: string): strin
   const apiKey = headers['x-api-key']
   if (typeof apiKey === 'string') return apiKey
   const authorization = headers.authorization
-  if (authorization !== undefined) return /^bearer\s/i.test(authorization) ? authorization.slice(7).trim() : authorization
+  if (authorization !== undefined) return withoutBearer(authorization)
   const key = headers[keyHeader]
   return typeof key === 'string' ? key : undefined
 }

@@ -27,6 +27,11 @@ export interface KnownToken extends TokenScope {
 /** The longest secret read from a header; longer ones are refused without asking anyone. */
 export const MAX_TOKEN_LENGTH = 1_024
 
+/** A trimmed `Authorization` value without its `Bearer ` scheme, if it has one. */
+export function withoutBearer(value: string): string {
+  return /^bearer\s/i.test(value) ? value.slice(7).trim() : value
+}
+
 /**
  * The secret in an `Authorization` header value: trimmed, a `Bearer ` prefix removed (Unleash
  * 8.2 accepts it). Undefined when it cannot be an Unleash token (no `:` before a `.`), so a
@@ -34,8 +39,7 @@ export const MAX_TOKEN_LENGTH = 1_024
  */
 export function readTokenSecret(header: string | undefined): string | undefined {
   if (header === undefined) return undefined
-  let secret = header.trim()
-  if (/^bearer\s/i.test(secret)) secret = secret.slice(7).trim()
+  const secret = withoutBearer(header.trim())
   if (secret.length === 0 || secret.length > MAX_TOKEN_LENGTH) return undefined
   const colon = secret.indexOf(':')
   return colon > 0 && secret.indexOf('.', colon) > colon + 1 ? secret : undefined

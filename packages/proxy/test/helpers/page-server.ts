@@ -1,7 +1,39 @@
-// A page for browser tests, served from its own origin (another port than the proxy's), so the
-// browser's requests to the proxy are cross-origin and CORS is exercised for real.
-import { createServer, type Server } from 'node:http'
+// What the browser tests share: SDKs from npm bundled for the page, the page served from its own
+// origin (another port than the proxy's, so the browser's requests to the proxy are cross-origin
+// and CORS is exercised for real), and a record of what reached the proxy.
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
+import { dirname } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { build } from 'esbuild'
+
+/** A request as it reached the proxy, with the status it got. */
+export interface Seen {
+  method: string
+  path: string
+  headers: IncomingMessage['headers']
+  status: number
+}
+
+/** An `onRequest` for startTestProxy that appends each request to `seen` once it is answered. */
+export function recordInto(seen: Seen[]): (req: IncomingMessage, res: ServerResponse) => void {
+  return (req, res) => res.on('finish', () => seen.push({ method: req.method ?? '', path: req.url ?? '', headers: req.headers, status: res.statusCode }))
+}
+
+/** `exports` (an ES module's source, importing from npm) bundled for the browser as a script defining `globalName`. */
+export async function bundleForBrowser(exports: string, globalName: string): Promise<string> {
+  const result = await build({
+    stdin: { contents: exports, resolveDir: dirname(fileURLToPath(import.meta.url)), loader: 'js' },
+    bundle: true,
+    format: 'iife',
+    globalName,
+    platform: 'browser',
+    target: 'es2020',
+    write: false,
+    logLevel: 'silent',
+  })
+  return result.outputFiles[0]!.text
+}
 
 /** A tiny page server: the HTML at `/`, nothing else (no favicon request fails: 204). */
 export async function startPageServer(html: string): Promise<{ origin: string; close(): Promise<void> }> {
