@@ -31,6 +31,8 @@ export interface StartServiceOptions {
   env?: NodeJS.ProcessEnv
   /** How long a client may take to send its headers, and its whole request (tests shorten them). */
   timeouts?: Partial<HttpTimeouts>
+  /** The built admin UI to serve. Default: dist/ui of this package. */
+  uiDir?: string
 }
 
 export interface HttpTimeouts {
@@ -80,7 +82,7 @@ export async function startService(options: StartServiceOptions = {}): Promise<R
     const demo = options.seedDemo ? await seedDemo(db, { dataDir: config.dataDir, clock }) : undefined
     actionRunner = createActionRunner({ db, logger, clock, sweepIntervalMs: config.signals.sweepIntervalMs })
     const timeouts = { ...HTTP_TIMEOUTS, ...options.timeouts }
-    const { app, streams } = createServiceAppWithRoutes({ db, config, logger, clock, actionRunner })
+    const { app, streams } = createServiceAppWithRoutes({ db, config, logger, clock, actionRunner, ...(options.uiDir ? { uiDir: options.uiDir } : {}) })
     const server = createServer(
       {
         headersTimeout: timeouts.headersMs,

@@ -1,11 +1,13 @@
 // The admin UI (issue 8): Preact with Oxc's automatic JSX runtime (no Babel), Chart.js, plain
 // CSS. Built by the package's `build` script into dist/ui, which routes/ui.ts serves at `/`.
 import { fileURLToPath } from 'node:url'
-import { defineConfig } from 'vite'
+import { defaultClientConditions, defineConfig } from 'vite'
 
 export default defineConfig({
   root: fileURLToPath(new URL('.', import.meta.url)),
   base: '/',
+  // The engine (playground, strategy editor) is bundled from its TypeScript source.
+  resolve: { conditions: ['@vexil/source', ...defaultClientConditions] },
   oxc: { jsx: { runtime: 'automatic', importSource: 'preact' } },
   build: {
     outDir: fileURLToPath(new URL('../dist/ui', import.meta.url)),

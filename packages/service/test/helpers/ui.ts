@@ -15,10 +15,17 @@ export const DESKTOP = { width: 1280, height: 900 }
 export const MOBILE = { width: 390, height: 844 }
 const DAY_MS = 86_400_000
 
+/**
+ * The built UI the tests drive: dist/ui, or `VEXIL_TEST_UI_DIR` (a build made with
+ * `vite build --config ui/vite.config.ts --outDir <dir>`, so that two people working on the UI
+ * at once do not overwrite each other's build).
+ */
+export const UI_DIR = process.env.VEXIL_TEST_UI_DIR || DEFAULT_UI_DIR
+
 /** The UI tests drive the built UI: fail (never skip) when `npm run build` has not made it. */
 export function requireBuiltUi(): void {
-  if (!existsSync(join(DEFAULT_UI_DIR, 'index.html'))) {
-    throw new Error(`The admin UI is not built: ${DEFAULT_UI_DIR}/index.html is missing. Run \`npm run build\` at the repository root first (npm ci does it).`)
+  if (!existsSync(join(UI_DIR, 'index.html'))) {
+    throw new Error(`The admin UI is not built: ${UI_DIR}/index.html is missing. Run \`npm run build\` at the repository root first (npm ci does it).`)
   }
 }
 
@@ -46,6 +53,7 @@ export async function startUiService(options: { startDaysFromNow?: number } = {}
     host: '127.0.0.1',
     dataDir: data.path,
     seedDemo: true,
+    uiDir: UI_DIR,
     logger: silentLogger,
     clock: () => new Date(Date.now() + offsetMs),
     // The test takes snapshots itself (snapshotInsights); the daily timer never fires.

@@ -3,6 +3,7 @@ import { useCallback, useEffect, useMemo, useState } from 'preact/hooks'
 import { ApiContext, type ApiError, createApi, request } from './api.ts'
 import { Button, Loading } from './components/controls.tsx'
 import { ErrorNote } from './components/error-note.tsx'
+import { lazyPage } from './components/lazy-page.tsx'
 import { asApiError } from './hooks.ts'
 import { ActionSetFormPage } from './pages/action-set-form.tsx'
 import { ActionSetRunsPage } from './pages/action-set-runs.tsx'
@@ -25,8 +26,30 @@ interface Route {
 
 const part = (match: RegExpMatchArray, i: number) => decodeURIComponent(match[i] as string)
 
+// Pages beyond the flags list load on first visit (components/lazy-page.tsx).
+const NewFlagPage = lazyPage('new flag', async () => (await import('./pages/flag/new-flag.tsx')).NewFlagPage)
+const FlagPage = lazyPage('flag', async () => (await import('./pages/flag/flag-page.tsx')).FlagPage)
+const StrategyFormPage = lazyPage('strategy', async () => (await import('./pages/strategies/strategy-form.tsx')).StrategyFormPage)
+const SegmentsPage = lazyPage('segments', async () => (await import('./pages/segments/segments-page.tsx')).SegmentsPage)
+const SegmentFormPage = lazyPage('segment', async () => (await import('./pages/segments/segment-form.tsx')).SegmentFormPage)
+const ApiTokensPage = lazyPage('API tokens', async () => (await import('./pages/admin/api-tokens.tsx')).ApiTokensPage)
+const ProjectsPage = lazyPage('projects', async () => (await import('./pages/admin/projects.tsx')).ProjectsPage)
+const EnvironmentsPage = lazyPage('environments', async () => (await import('./pages/admin/environments.tsx')).EnvironmentsPage)
+const ArchivePage = lazyPage('archive', async () => (await import('./pages/admin/archive.tsx')).ArchivePage)
+const PlaygroundPage = lazyPage('playground', async () => (await import('./pages/playground/playground.tsx')).PlaygroundPage)
+
+const FLAG = String.raw`\/projects\/([^/]+)\/flags\/([^/]+)`
+
 const ROUTES: Route[] = [
   { pattern: /^\/flags$/, admin: true, render: () => <FlagsPage /> },
+  { pattern: /^\/flags\/new$/, admin: true, render: () => <NewFlagPage project={new URLSearchParams(window.location.search).get('project') ?? undefined} /> },
+  { pattern: new RegExp(`^${FLAG}$`), admin: true, render: (m) => <FlagPage project={part(m, 1)} name={part(m, 2)} /> },
+  { pattern: new RegExp(`^${FLAG}\\/strategies\\/([^/]+)\\/new$`), admin: true, render: (m) => <StrategyFormPage project={part(m, 1)} name={part(m, 2)} environment={part(m, 3)} /> },
+  { pattern: new RegExp(`^${FLAG}\\/strategies\\/([^/]+)\\/([^/]+)\\/edit$`), admin: true, render: (m) => <StrategyFormPage project={part(m, 1)} name={part(m, 2)} environment={part(m, 3)} id={part(m, 4)} /> },
+  { pattern: /^\/segments$/, admin: true, render: () => <SegmentsPage /> },
+  { pattern: /^\/segments\/new$/, admin: true, render: () => <SegmentFormPage /> },
+  { pattern: /^\/segments\/(\d+)\/edit$/, admin: true, render: (m) => <SegmentFormPage id={Number(m[1])} /> },
+  { pattern: /^\/playground$/, admin: true, render: () => <PlaygroundPage /> },
   { pattern: /^\/integrations\/signal-endpoints$/, admin: true, render: () => <SignalEndpointsPage /> },
   { pattern: /^\/integrations\/signal-endpoints\/(\d+)$/, admin: true, render: (m) => <SignalEndpointPage id={Number(m[1])} /> },
   { pattern: /^\/actions$/, admin: true, render: () => <ActionsPage /> },
@@ -34,13 +57,24 @@ const ROUTES: Route[] = [
   { pattern: /^\/actions\/([^/]+)\/(\d+)\/edit$/, admin: true, render: (m) => <ActionSetFormPage project={part(m, 1)} id={Number(m[2])} /> },
   { pattern: /^\/actions\/([^/]+)\/(\d+)\/runs$/, admin: true, render: (m) => <ActionSetRunsPage project={part(m, 1)} id={Number(m[2])} /> },
   { pattern: /^\/insights$/, admin: false, render: () => <InsightsPage /> },
+  { pattern: /^\/api-tokens$/, admin: true, render: () => <ApiTokensPage /> },
+  { pattern: /^\/projects$/, admin: true, render: () => <ProjectsPage /> },
+  { pattern: /^\/environments$/, admin: true, render: () => <EnvironmentsPage /> },
+  { pattern: /^\/archive$/, admin: true, render: () => <ArchivePage /> },
 ]
 
-const NAV = [
-  { href: '/flags', label: 'Flags', admin: true },
-  { href: '/integrations/signal-endpoints', label: 'Signal endpoints', admin: true, match: '/integrations' },
-  { href: '/actions', label: 'Actions', admin: true },
-  { href: '/insights', label: 'Insights', admin: false },
+/** The main menu; an item is marked current on its own pages (`under`: the path prefixes that are its). */
+const NAV: { href: string; label: string; admin: boolean; under: string[] }[] = [
+  { href: '/flags', label: 'Flags', admin: true, under: ['/flags/', '/projects/'] },
+  { href: '/segments', label: 'Segments', admin: true, under: ['/segments/'] },
+  { href: '/playground', label: 'Playground', admin: true, under: [] },
+  { href: '/integrations/signal-endpoints', label: 'Signal endpoints', admin: true, under: ['/integrations/'] },
+  { href: '/actions', label: 'Actions', admin: true, under: ['/actions/'] },
+  { href: '/insights', label: 'Insights', admin: false, under: [] },
+  { href: '/api-tokens', label: 'API tokens', admin: true, under: [] },
+  { href: '/projects', label: 'Projects', admin: true, under: [] },
+  { href: '/environments', label: 'Environments', admin: true, under: [] },
+  { href: '/archive', label: 'Archive', admin: true, under: [] },
 ]
 
 type State =
@@ -152,7 +186,7 @@ function Header({ me, path, onSignOut }: { me: Me; path: string; onSignOut: () =
       </div>
       <nav class="nav" aria-label="Main">
         {NAV.filter((item) => admin || !item.admin).map((item) => {
-          const active = path === item.href || path.startsWith(`${item.match ?? item.href}/`)
+          const active = path === item.href || item.under.some((prefix) => path.startsWith(prefix))
           return (
             <Link key={item.href} href={item.href} class={active ? 'active' : ''} aria-current={active ? 'page' : undefined}>
               {item.label}

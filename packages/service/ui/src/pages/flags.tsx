@@ -6,7 +6,8 @@ import { ErrorNote } from '../components/error-note.tsx'
 import { useProject } from '../components/project-select.tsx'
 import { useAction, useLoad, useTitle } from '../hooks.ts'
 import { href, navigate, useLocation } from '../router.tsx'
-import type { Flag, FlagDetail, ProjectDetail, Segment, Strategy } from '../types.ts'
+import type { Flag, ProjectDetail } from '../types.ts'
+import { FlagStrategies } from './strategies/flag-strategies.tsx'
 
 /**
  * Flags of a project with their state in each of its environments: search by name, turn a flag
@@ -157,81 +158,5 @@ function FlagRow({ flag, environments, onChanged }: { flag: Flag; environments: 
         </tr>
       )}
     </>
-  )
-}
-
-const STRATEGY_LABELS: Record<string, string> = {
-  default: 'Standard: on for everyone',
-  flexibleRollout: 'Gradual rollout',
-  userWithId: 'User IDs',
-  remoteAddress: 'IP addresses',
-  applicationHostname: 'Host names',
-  gradualRolloutUserId: 'Gradual rollout by user ID (legacy)',
-  gradualRolloutSessionId: 'Gradual rollout by session ID (legacy)',
-  gradualRolloutRandom: 'Random gradual rollout (legacy)',
-}
-
-/** A flag's strategies per environment, read-only. */
-function FlagStrategies({ project, name }: { project: string; name: string }) {
-  const api = useApi()
-  const detail = useLoad(() => api.get<FlagDetail>(`/api/admin/projects/${seg(project)}/features/${seg(name)}`), [project, name])
-  const segments = useLoad(() => api.get<{ segments: Segment[] }>('/api/admin/segments'), [])
-  if (detail.error) return <ErrorNote error={detail.error} />
-  if (!detail.data) return <Loading what="strategies" />
-  const segmentName = (id: number) => segments.data?.segments.find((s) => s.id === id)?.name ?? `segment ${id}`
-  return (
-    <div class="strategies" aria-label={`Strategies of ${name}`}>
-      {detail.data.environments.map((env) => (
-        <section key={env.name} class="strategy-env">
-          <h3>
-            {env.name} <Badge tone={env.enabled ? 'good' : 'neutral'}>{env.enabled ? 'on' : 'off'}</Badge>
-          </h3>
-          {env.strategies.length === 0 ? (
-            <p class="muted">No strategies{env.enabled ? '' : ' (turning the flag on adds the standard one)'}.</p>
-          ) : (
-            <ol class="strategy-list">
-              {env.strategies.map((strategy) => <StrategyView key={strategy.id} strategy={strategy} segmentName={segmentName} />)}
-            </ol>
-          )}
-        </section>
-      ))}
-    </div>
-  )
-}
-
-function StrategyView({ strategy, segmentName }: { strategy: Strategy; segmentName: (id: number) => string }) {
-  const parameters = Object.entries(strategy.parameters ?? {}).filter(([, value]) => value !== '')
-  return (
-    <li class="strategy">
-      <div class="strategy-title">
-        <strong>{strategy.title || STRATEGY_LABELS[strategy.name] || strategy.name}</strong> <code>{strategy.name}</code>
-        {strategy.disabled && <Badge tone="warn">disabled</Badge>}
-      </div>
-      {parameters.length > 0 && (
-        <dl class="params">
-          {parameters.map(([key, value]) => (
-            <div key={key}>
-              <dt>{key}</dt>
-              <dd>{key === 'rollout' ? `${value}%` : value}</dd>
-            </div>
-          ))}
-        </dl>
-      )}
-      {strategy.constraints.length > 0 && (
-        <ul class="constraints">
-          {strategy.constraints.map((c, i) => (
-            <li key={i}>
-              <code>{c.contextName}</code> {c.inverted && <strong>NOT </strong>}
-              <span class="operator">{c.operator}</span> {(c.values?.length ? c.values : [c.value ?? '']).join(', ')}
-              {c.caseInsensitive && <span class="muted"> (case-insensitive)</span>}
-            </li>
-          ))}
-        </ul>
-      )}
-      {strategy.segments.length > 0 && <p class="muted">Segments: {strategy.segments.map(segmentName).join(', ')}</p>}
-      {strategy.variants.length > 0 && (
-        <p class="muted">Variants: {strategy.variants.map((v) => `${v.name} (${v.weight / 10}%)`).join(', ')}</p>
-      )}
-    </li>
   )
 }

@@ -1,0 +1,5 @@
+// Placeholder (issue 20): replaced by the page itself.
+export function PlaygroundPage(_props: object) {
+  void [_props]
+  return <div class="page"><h1>PlaygroundPage</h1><p>Not built yet.</p></div>
+}
