@@ -20,6 +20,7 @@ import { registerFeatureRoutes } from './routes/admin/features.js'
 import { registerInsightsRoutes } from './routes/admin/insights.js'
 import { registerMetricsRoutes } from './routes/admin/metrics.js'
 import { registerPersonalTokenRoutes } from './routes/admin/personal-tokens.js'
+import { registerPlaygroundRoutes } from './routes/admin/playground.js'
 import { registerProjectRoutes } from './routes/admin/projects.js'
 import { registerSegmentRoutes } from './routes/admin/segments.js'
 import { registerSignalEndpointRoutes } from './routes/admin/signal-endpoints.js'
@@ -81,6 +82,7 @@ const ROUTE_MODULES: ((api: ApiRouter, ctx: ServiceContext) => void)[] = [
   registerSignalEndpointRoutes,
   registerSignalRoutes,
   registerActionRoutes,
+  registerPlaygroundRoutes,
 ]
 
 /** The h3 app, its route table (method, path, access of every API route), and its open streams. */

@@ -60,6 +60,7 @@ const SHAPES: [RegExp, unknown][] = [
   ],
   [/\/client\/metrics$/, { appName: 'fz-app', instanceId: 'i', environment: 'development', bucket: { start: date, stop: date, toggles: { [pg('flag')]: { yes: 1, no: 2, variants: { v1: 1 } } } } }],
   [/\/client\/register$/, { appName: 'fz-app', instanceId: 'i', sdkVersion: 'unleash-client-node:6.0.0', environment: 'x', strategies: ['default'], started: date, interval: 15_000 }],
+  [/^POST \/api\/admin\/playground\/contexts$/, { context: { userId: 'fz-«n»', sessionId: 's', remoteAddress: '10.0.0.1', properties: { plan: 'pro' } } }],
   [/\/signal-endpoint\/:name$/, { data: { severity: 'high', n: 4 }, tags: ['a'] }],
 ]
 

@@ -81,7 +81,7 @@ const queryKey = fc.oneof(
 const queryValue = fc.oneof(
   { weight: 4, arbitrary: oddText.map(encode) },
   { weight: 3, arbitrary: fc.constantFrom(...ODD_DATES, ...ODD_NUMBERS).map(encode) },
-  { weight: 1, arbitrary: fc.constantFrom('%', '%zz', '%00', '%ED%A0%80', 'a=b', '&', 'x:y', ':', 'pg-tags:pg-value') },
+  { weight: 1, arbitrary: fc.constantFrom('%', '%zz', '%00', '%ED%A0%80', 'a=b', '&', 'x:y', ':', 'pg-tags:pg-value', 'pg-env', 'development') },
   { weight: 1, arbitrary: fc.integer({ min: 1_000, max: 4_000 }).map((n) => 'x'.repeat(n)) },
 )
 

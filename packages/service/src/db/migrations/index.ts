@@ -8,9 +8,10 @@ import { migration as signalAttempts } from './007-signal-attempts.js'
 import { migration as revision } from './008-revision.js'
 import { migration as actionSetVersion } from './009-action-set-version.js'
 import { migration as clientDeltas } from './010-client-deltas.js'
+import { migration as playgroundContexts } from './011-playground-contexts.js'
 import type { Migration } from './types.js'
 
 export type { Migration } from './types.js'
 
 /** Every migration, in version order. Append new ones; never edit an applied one. */
-export const MIGRATIONS: readonly Migration[] = [flags, access, eventsAndMetrics, signals, insights, initTokens, signalAttempts, revision, actionSetVersion, clientDeltas]
+export const MIGRATIONS: readonly Migration[] = [flags, access, eventsAndMetrics, signals, insights, initTokens, signalAttempts, revision, actionSetVersion, clientDeltas, playgroundContexts]
