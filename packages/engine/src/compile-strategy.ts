@@ -96,7 +96,7 @@ function compileTest(name: string, parameters: Record<string, unknown>, featureN
   const custom = env.customStrategies.get(name)
   if (custom) return compileCustom(custom, parameters, featureName)
   const builtIn = BUILT_IN_STRATEGIES.get(name)
-  if (builtIn) return builtIn({ parameters, featureName, hostname: env.hostname, slots: env.slots, caches: env.caches })
+  if (builtIn) return builtIn({ parameters, featureName, hostname: env.hostname, slots: env.slots, caches: env.caches, warn })
   warn('unknown-strategy', `unknown strategy "${name}"; it never matches`)
   return neverGate()
 }

@@ -98,14 +98,18 @@ export function createEngine(options: EngineOptions = {}): Engine {
   const customStrategies = validateStrategies(options.strategies)
   const hostname = (options.hostname ?? defaultHostname()).toLowerCase()
   // Kept across loads: they hold parses of context values, which do not depend on the payload.
-  const caches: ParseCaches = {
+  return engineFrom(
+    { customStrategies, hostname, caches: createParseCaches() },
+    { slots: createSlotTable(), constraints: new Map(), definitions: new Map(), segments: new Map(), features: new Map(), fullSize: 0 },
+  )
+}
+
+/** An engine's caches of parsed context values (see parse-cache.ts). */
+export function createParseCaches(): ParseCaches {
+  return {
     versions: createParseCache(parseContextVersion),
     addresses: createParseCache((text) => parseAddress(text) ?? null),
   }
-  return engineFrom(
-    { customStrategies, hostname, caches },
-    { slots: createSlotTable(), constraints: new Map(), definitions: new Map(), segments: new Map(), features: new Map(), fullSize: 0 },
-  )
 }
 
 /** What an engine and its forks share: the options, and the parses of context values. */

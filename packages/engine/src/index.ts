@@ -8,6 +8,9 @@ export type { Engine } from './engine.js'
 export { CustomStrategyError } from './errors.js'
 export type { EngineWarning, WarningCode } from './warnings.js'
 
+// Checks for editors: the warnings `load` would give for one constraint or strategy
+export { checkConstraint, checkStrategy } from './check.js'
+
 // Hashing (exposed for tools that must agree with the engine's buckets)
 export { murmur3, ROLLOUT_SEED, VARIANT_SEED } from './hash.js'
 

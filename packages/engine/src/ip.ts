@@ -45,11 +45,17 @@ export function rangeContains(range: IpRange, address: IpRange): boolean {
 }
 
 /**
- * Returns `address => whether it is inside any of the ranges`; invalid entries are skipped.
- * Context addresses are parsed through the engine's cache (they repeat across flags and requests).
+ * Returns `address => whether it is inside any of the ranges`; invalid entries are skipped, each
+ * passed to `skipped` (the load warns). Context addresses are parsed through the engine's cache
+ * (they repeat across flags and requests).
  */
-export function compileRangeMatcher(entries: string[], addresses: ParseCache<IpRange>): (address: string) => boolean {
-  const ranges = entries.map(parseRange).filter((range): range is IpRange => range !== undefined)
+export function compileRangeMatcher(entries: string[], addresses: ParseCache<IpRange>, skipped: (entry: string) => void): (address: string) => boolean {
+  const ranges: IpRange[] = []
+  for (const entry of entries) {
+    const range = parseRange(entry)
+    if (range) ranges.push(range)
+    else skipped(entry)
+  }
   if (ranges.length === 0) return () => false
   return (text) => {
     const address = parseCached(addresses, text)

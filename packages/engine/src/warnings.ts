@@ -11,7 +11,7 @@ export type WarningCode =
   | 'invalid-segment'
   /** A delta event that is not an object or has an unknown type (ignored). */
   | 'invalid-event'
-  /** A strategy that is not an object: it never matches. */
+  /** A strategy that is not an object, or a rollout percentage that is not a number: it never matches. */
   | 'invalid-strategy'
   /** A strategy name neither built in nor given to createEngine: it never matches. */
   | 'unknown-strategy'
@@ -29,6 +29,11 @@ export type WarningCode =
   | 'invalid-semver'
   /** A REGEX pattern RE2 rejects: the constraint is false (true when inverted). */
   | 'invalid-regex'
+  /**
+   * An IN_CIDR value, or a remoteAddress `IPs` entry, that is neither an IP address nor a CIDR
+   * range: IN_CIDR skips it; remoteAddress only compares it with the context's text.
+   */
+  | 'invalid-cidr'
   /** A dependency that names no parent flag: it is never satisfied. */
   | 'invalid-dependency'
   /** A dependency on a flag the payload does not have: it is never satisfied. */

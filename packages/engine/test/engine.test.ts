@@ -7,7 +7,7 @@ const on = (name: string, strategies: unknown[], extra: Record<string, unknown> 
 describe('public surface', () => {
   it('exports exactly these names', () => {
     expect(Object.keys(api).sort()).toEqual(
-      ['BUILT_IN_STRATEGY_NAMES', 'CustomStrategyError', 'ROLLOUT_SEED', 'SUPPORTED_OPERATORS', 'VARIANT_SEED', 'createEngine', 'murmur3'].sort(),
+      ['BUILT_IN_STRATEGY_NAMES', 'CustomStrategyError', 'ROLLOUT_SEED', 'SUPPORTED_OPERATORS', 'VARIANT_SEED', 'checkConstraint', 'checkStrategy', 'createEngine', 'murmur3'].sort(),
     )
   })
 })

@@ -2,7 +2,7 @@ import { isObject, stringify } from '../coerce.js'
 import type { ParseCaches } from '../parse-cache.js'
 import type { RawConstraint } from '../raw-payload.js'
 import type { SlotTable } from '../slot-table.js'
-import { DATE, type Gate, IN, NEVER, NOT_IN, NUMBER, PREDICATE, SEMVER, STRING, gate, neverGate } from '../gates.js'
+import { DATE, type Gate, IN, NOT_IN, NUMBER, PREDICATE, SEMVER, STRING, gate, neverGate } from '../gates.js'
 import { compileCidr } from './cidr.js'
 import { compileDate } from './date.js'
 import { compileNumber } from './number.js'
@@ -34,7 +34,7 @@ const numberGate: OperatorCompiler = (spec, warn) => checked(spec, warn, compile
 const dateGate: OperatorCompiler = (spec, warn) => checked(spec, warn, compileDate(spec), (data) => gate(DATE, data, spec.inverted))
 const semverGate: OperatorCompiler = (spec, warn) => checked(spec, warn, compileSemver(spec), (data) => gate(SEMVER, data, spec.inverted))
 const regexGate: OperatorCompiler = (spec, warn) => checked(spec, warn, compileRegexConstraint(spec), (data) => gate(PREDICATE, data, spec.inverted))
-const cidrGate: OperatorCompiler = (spec) => gate(PREDICATE, compileCidr(spec), spec.inverted)
+const cidrGate: OperatorCompiler = (spec, warn) => gate(PREDICATE, compileCidr(spec, warn), spec.inverted)
 
 /** Each operator's compiler. */
 const OPERATORS: Record<string, OperatorCompiler> = {
@@ -130,9 +130,14 @@ export function compileConstraint(definition: unknown, env: ConstraintEnvironmen
     if (cached.memo < 0) cached.memo = slots.memo()
     return cached
   }
-  const compiled = compile({ contextName, operator, values, value, caseInsensitive, inverted, field: slots.field(contextName), slots, caches: env.caches }, warn)
-  // A valid constraint never compiles to NEVER: one that did had an unusable literal, and is
-  // compiled again wherever it recurs, so that every flag that has it gets its warning.
-  if (shareable && compiled.kind !== NEVER) cache.set(key, compiled)
+  let warned = false
+  const noted: Warn = (code, message) => {
+    warned = true
+    warn(code, message)
+  }
+  const compiled = compile({ contextName, operator, values, value, caseInsensitive, inverted, field: slots.field(contextName), slots, caches: env.caches }, noted)
+  // A constraint with an unusable literal is compiled again wherever it recurs, so that every
+  // flag that has it gets its warning.
+  if (shareable && !warned) cache.set(key, compiled)
   return compiled
 }

@@ -1,6 +1,6 @@
 import { ROLLOUT_DEFAULT, ROLLOUT_FIELD, ROLLOUT_RANDOM, gate, neverGate } from '../gates.js'
 import { ROLLOUT_SEED } from '../hash.js'
-import { groupIdParameter, percentageParameter } from './params.js'
+import { groupIdParameter, rolloutParameter } from './params.js'
 import { rolloutExtra } from './rollout.js'
 import type { StrategyCompiler } from './types.js'
 
@@ -9,8 +9,8 @@ import type { StrategyCompiler } from './types.js'
  * userId, else sessionId, else random; `random` is random; any other name is a context field,
  * and a missing value is off (spec 10 and 12).
  */
-export const compileFlexibleRollout: StrategyCompiler = ({ parameters, featureName, slots }) => {
-  const rollout = percentageParameter(parameters.rollout)
+export const compileFlexibleRollout: StrategyCompiler = ({ parameters, featureName, slots, warn }) => {
+  const rollout = rolloutParameter(parameters, 'rollout', warn)
   if (!(rollout > 0)) return neverGate()
   const stickiness = typeof parameters.stickiness === 'string' && parameters.stickiness !== '' ? parameters.stickiness : 'default'
   if (stickiness === 'random') return gate(ROLLOUT_RANDOM, rollout)

@@ -1,6 +1,7 @@
 import type { ParseCaches } from '../parse-cache.js'
 import type { SlotTable } from '../slot-table.js'
 import type { Gate } from '../gates.js'
+import type { Warn } from '../warnings.js'
 
 export interface StrategyInput {
   /** The strategy's parameters as received (values may be of any type). */
@@ -10,6 +11,8 @@ export interface StrategyInput {
   hostname: string
   slots: SlotTable
   caches: ParseCaches
+  /** Reports a parameter the strategy cannot use (the load's warnings; checkStrategy). */
+  warn: Warn
 }
 
 /** Compiles a built-in strategy's own test, without constraints or segments. */
