@@ -1,0 +1,68 @@
+# Vexil: the platform (flag service + evaluation proxy), or either part alone.
+#   docker build -t vexil .                      (podman build works the same)
+#   docker run -p 3000:3000 -p 4242:4242 -v vexil-data:/data vexil            # vexil start
+#   docker run -p 3000:3000 -e UNLEASH_URL=... -e UNLEASH_API_TOKEN=... -e UNLEASH_PROXY_CLIENT_KEYS=... vexil proxy
+#   docker run -p 4242:4242 -e DATABASE_URL=postgres://... vexil service
+# The base image is a build argument (an ordinary Node 20 image by default). No install script
+# of any dependency runs: everything is installed with --ignore-scripts and built explicitly.
+ARG NODE_IMAGE=node:20-slim
+
+# --- build: every dependency, then the TypeScript and the admin UI ---
+FROM ${NODE_IMAGE} AS build
+WORKDIR /app
+# The manifests first, so the install layer is reused while only sources change.
+COPY package.json package-lock.json ./
+COPY packages/engine/package.json packages/engine/
+COPY packages/openfeature/package.json packages/openfeature/
+COPY packages/server-kit/package.json packages/server-kit/
+COPY packages/proxy/package.json packages/proxy/
+COPY packages/service/package.json packages/service/
+COPY packages/cli/package.json packages/cli/
+COPY test-fixtures/package.json test-fixtures/
+COPY bench/package.json bench/
+RUN npm ci --ignore-scripts --no-audit --no-fund
+COPY . .
+RUN npm run build
+
+# --- production dependencies of the vexil command only ---
+FROM ${NODE_IMAGE} AS deps
+WORKDIR /app
+COPY --from=build /app/package.json /app/package-lock.json ./
+COPY --from=build /app/packages/engine/package.json packages/engine/
+COPY --from=build /app/packages/openfeature/package.json packages/openfeature/
+COPY --from=build /app/packages/server-kit/package.json packages/server-kit/
+COPY --from=build /app/packages/proxy/package.json packages/proxy/
+COPY --from=build /app/packages/service/package.json packages/service/
+COPY --from=build /app/packages/cli/package.json packages/cli/
+COPY --from=build /app/test-fixtures/package.json test-fixtures/
+COPY --from=build /app/bench/package.json bench/
+RUN npm ci --omit=dev --ignore-scripts --no-audit --no-fund --workspace @vexil/cli
+
+# --- runtime: built code and production dependencies, run as the unprivileged `node` user ---
+FROM ${NODE_IMAGE}
+WORKDIR /app
+ENV NODE_ENV=production \
+    DATA_DIR=/data/service \
+    STORAGE_FILE_DIRECTORY=/data/proxy
+COPY --from=deps /app/node_modules node_modules
+COPY --from=build /app/package.json ./
+COPY --from=build /app/packages/engine/package.json packages/engine/
+COPY --from=build /app/packages/engine/dist packages/engine/dist
+COPY --from=build /app/packages/server-kit/package.json packages/server-kit/
+COPY --from=build /app/packages/server-kit/dist packages/server-kit/dist
+COPY --from=build /app/packages/proxy/package.json packages/proxy/
+COPY --from=build /app/packages/proxy/dist packages/proxy/dist
+COPY --from=build /app/packages/service/package.json packages/service/
+COPY --from=build /app/packages/service/dist packages/service/dist
+COPY --from=build /app/packages/cli/package.json packages/cli/
+COPY --from=build /app/packages/cli/dist packages/cli/dist
+# The service's PGlite data and the proxy's backups: one volume, owned by the user that runs.
+RUN mkdir -p /data && chown node:node /data \
+ && ln -s /app/packages/cli/dist/cli.js /usr/local/bin/vexil
+VOLUME /data
+USER node
+# 3000: the proxy (/proxy, /api/frontend, /api/client, /ofrep); 4242: the service (admin UI, APIs).
+EXPOSE 3000 4242
+# Probes: GET /proxy/health (proxy, also /ready) and GET /health (service).
+ENTRYPOINT ["vexil"]
+CMD ["start"]
