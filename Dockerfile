@@ -64,5 +64,5 @@ USER node
 # 3000: the proxy (/proxy, /api/frontend, /api/client, /ofrep); 4242: the service (admin UI, APIs).
 EXPOSE 3000 4242
 # Probes: GET /proxy/health (proxy, also /ready) and GET /health (service).
-ENTRYPOINT ["vexil"]
+ENTRYPOINT ["node", "/app/packages/cli/dist/cli.js"]
 CMD ["start"]
