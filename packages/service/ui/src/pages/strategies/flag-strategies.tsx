@@ -3,17 +3,13 @@ import { Badge, Loading } from '../../components/controls.tsx'
 import { ErrorNote } from '../../components/error-note.tsx'
 import { useLoad } from '../../hooks.ts'
 import type { FlagDetail, Segment, Strategy } from '../../types.ts'
+import { STRATEGY_LABELS } from './strategy-labels.ts'
 
-export const STRATEGY_LABELS: Record<string, string> = {
-  default: 'Standard: on for everyone',
-  flexibleRollout: 'Gradual rollout',
-  userWithId: 'User IDs',
-  remoteAddress: 'IP addresses',
-  applicationHostname: 'Host names',
-  gradualRolloutUserId: 'Gradual rollout by user ID (legacy)',
-  gradualRolloutSessionId: 'Gradual rollout by session ID (legacy)',
-  gradualRolloutRandom: 'Random gradual rollout (legacy)',
-}
+export { STRATEGY_LABELS }
+
+// The flag page's editable list of one environment's strategies (contract C). A module of its
+// own, so that the flags list, which imports this file, does not load it.
+export { EnvironmentStrategies, type EnvironmentStrategiesProps } from './environment-strategies.tsx'
 
 /** A flag's strategies per environment, read-only. */
 export function FlagStrategies({ project, name }: { project: string; name: string }) {
