@@ -11,6 +11,7 @@ import { registerActionRoutes } from './routes/admin/actions.js'
 import { registerApiTokenRoutes } from './routes/admin/api-tokens.js'
 import { registerArchiveRoutes } from './routes/admin/archive.js'
 import { registerCloneRoutes } from './routes/admin/clone.js'
+import { registerDefaultStrategyRoutes } from './routes/admin/default-strategies.js'
 import { registerDependencyRoutes } from './routes/admin/dependencies.js'
 import { registerEnvironmentRoutes } from './routes/admin/environments.js'
 import { registerEventRoutes } from './routes/admin/events.js'
@@ -62,6 +63,7 @@ const ROUTE_MODULES: ((api: ApiRouter, ctx: ServiceContext) => void)[] = [
   registerClientMetricsRoutes,
   registerEdgeRoutes,
   registerProjectRoutes,
+  registerDefaultStrategyRoutes,
   registerEnvironmentRoutes,
   registerFeatureRoutes,
   registerCloneRoutes,

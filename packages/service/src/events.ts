@@ -5,7 +5,7 @@ import { json } from './store/rows.js'
 /** Unleash event type names for the changes the service makes. */
 export type EventType =
   | 'project-created' | 'project-updated' | 'project-deleted'
-  | 'project-environment-added' | 'project-environment-removed'
+  | 'project-environment-added' | 'project-environment-removed' | 'default-strategy-updated'
   | 'environment-created' | 'environment-updated' | 'environment-deleted'
   | 'feature-created' | 'feature-updated' | 'feature-metadata-updated' | 'feature-type-updated'
   | 'feature-impression-data-updated' | 'feature-stale-on' | 'feature-stale-off'

@@ -1,4 +1,5 @@
 import { nameExists, notFound, ServiceError } from '../errors.js'
+import { defaultStrategiesUsingSegment } from '../store/default-strategies.js'
 import * as segments from '../store/segments.js'
 import { type Change, recordEvent } from './change.js'
 import { requireProject } from './lookups.js'
@@ -26,11 +27,18 @@ export async function updateSegment(change: Change, id: number, input: SegmentIn
   await recordEvent(change, { type: 'segment-updated', project: input.project ?? null, data: { id, ...input }, preData: segments.toSegment(before) })
 }
 
-/** Deletes an unused segment (409 while a strategy uses it, as Unleash answers). */
+/**
+ * Deletes an unused segment (409 while a strategy uses it, as Unleash answers), nor while a
+ * project's default strategy does: enabling a flag would add a strategy naming a lost segment.
+ */
 export async function deleteSegment(change: Change, id: number): Promise<void> {
   const row = await segments.getSegment(change.tx, id)
   if (!row) throw notFound(`Segment ${id}`)
   if ((row.used_in_features ?? 0) > 0) throw new ServiceError('ConflictError', `Segment ${id} is used by ${row.used_in_features} flag(s); remove it from their strategies first.`)
+  const [usedBy] = await defaultStrategiesUsingSegment(change.tx, id)
+  if (usedBy) {
+    throw new ServiceError('ConflictError', `Segment ${id} is used by the default strategy of project "${usedBy.project_id}" in "${usedBy.environment_name}"; remove it from there first.`)
+  }
   await segments.deleteSegment(change.tx, id)
   await recordEvent(change, { type: 'segment-deleted', project: row.project, preData: segments.toSegment(row) })
 }

@@ -1,4 +1,5 @@
 import type { StrategyBody } from '../schemas/strategy.js'
+import type { DefaultStrategy } from '../store/default-strategies.js'
 import { fixVariantWeights } from './variant-weights.js'
 
 /**
@@ -15,12 +16,18 @@ export function completeStrategy(body: StrategyBody, feature: string, defaultSti
   return { ...body, parameters, variants: fixVariantWeights(body.variants, 'body.variants') }
 }
 
-/** The strategy Unleash adds when a flag is enabled in an environment that has none. */
-export function defaultStrategy(feature: string, defaultStickiness: string): StrategyBody {
+/**
+ * Unleash's built-in default strategy, what a project environment without its own adds: a
+ * flexibleRollout of 100% with the project's default stickiness; its empty groupId becomes the
+ * flag's name when it is added (`completeStrategy`).
+ */
+export function builtInDefaultStrategy(defaultStickiness: string): DefaultStrategy {
   return {
     name: 'flexibleRollout',
+    title: null,
+    disabled: false,
     constraints: [],
-    parameters: { rollout: '100', stickiness: defaultStickiness, groupId: feature },
+    parameters: { rollout: '100', stickiness: defaultStickiness, groupId: '' },
     variants: [],
     segments: [],
   }

@@ -1,11 +1,11 @@
 import { badData } from '../errors.js'
 import { getEnvironment } from '../store/environments.js'
 import { recordLifecycle, setEnabled, type FeatureRow } from '../store/features.js'
-import { getProject } from '../store/projects.js'
 import { insertStrategy, listStrategies, setStrategyDisabled, toStrategy } from '../store/strategies.js'
 import { type Change, recordEvent } from './change.js'
-import { requireFeature, requireProjectEnvironment } from './lookups.js'
-import { defaultStrategy } from './strategy-defaults.js'
+import { projectDefaultStrategy } from './default-strategies.js'
+import { requireFeature, requireProject, requireProjectEnvironment } from './lookups.js'
+import { completeStrategy } from './strategy-defaults.js'
 
 export interface ToggleInput {
   project: string
@@ -39,8 +39,9 @@ export async function runToggleAction(change: Change, setProject: string, input:
 
 /**
  * Enables or disables a flag in one environment, as Unleash does: enabling a flag that has no
- * strategy there adds the default one (flexibleRollout 100%), `activateDisabled` turns disabled
- * strategies back on, and an event is written only when the state changes.
+ * strategy there adds the project's default strategy for the environment (default-strategies.ts),
+ * filled in as any added strategy is (groupId = the flag's name when empty); `activateDisabled`
+ * turns disabled strategies back on, and an event is written only when the state changes.
  */
 export async function toggleFeature(change: Change, feature: FeatureRow, environment: string, enabled: boolean, activateDisabled = false): Promise<void> {
   const { tx, actor, clock } = change
@@ -48,14 +49,9 @@ export async function toggleFeature(change: Change, feature: FeatureRow, environ
   if (enabled) {
     const strategies = await listStrategies(tx, feature.name, environment)
     if (strategies.length === 0) {
-      const project = await getProject(tx, feature.project)
-      const strategy = await insertStrategy(
-        tx,
-        { feature: feature.name, project: feature.project, environment },
-        defaultStrategy(feature.name, project?.default_stickiness ?? 'default'),
-        clock(),
-        actor.userId,
-      )
+      const project = await requireProject(tx, feature.project)
+      const body = completeStrategy(await projectDefaultStrategy(tx, project, environment), feature.name, project.default_stickiness)
+      const strategy = await insertStrategy(tx, { feature: feature.name, project: feature.project, environment }, body, clock(), actor.userId)
       await recordEvent(change, { type: 'feature-strategy-add', ...where, data: toStrategy(strategy) })
     } else if (activateDisabled) {
       for (const strategy of strategies.filter((s) => s.disabled)) {

@@ -70,7 +70,7 @@ interface Changed {
 }
 
 /** Event types that never change what `/api/client/features` serves. */
-const UNSERVED = /^(user|api-token|pat|signal-endpoint|signal-endpoint-token|actions)-|^(tag-created|tag-type-created|tag-type-updated|project-created|project-updated|environment-created|segment-created)$/
+const UNSERVED = /^(user|api-token|pat|signal-endpoint|signal-endpoint-token|actions)-|^(tag-created|tag-type-created|tag-type-updated|project-created|project-updated|default-strategy-updated|environment-created|segment-created)$/
 
 /**
  * The flags and segments the event rows changed, or `'hydrate'` when one of them changes the

@@ -28,6 +28,7 @@ const SHAPES: [RegExp, unknown][] = [
   [/^PATCH /, [{ op: 'copy', from: '/name', path: '/title' }, { op: 'test', path: '/name', value: 'x' }, { op: 'move', from: '/a', path: '/__proto__/b' }, { op: 'remove', path: '/0' }]],
   [/^POST \/api\/admin\/features\/validate$/, { name: 'fz-flag-«n»' }],
   [/^(POST|PUT) .*\/strategies(\/:strategyId)?$/, strategy(pg('segmentId'))],
+  [/^(PUT|POST) .*\/default-strategy$/, strategy(pg('segmentId'))],
   [/\/set-sort-order$/, [{ id: pg('strategyId'), sortOrder: 2 }, { id: 'x', sortOrder: -1 }]],
   [/^PUT .*\/variants$/, [variant, { ...variant, name: 'fz2', weightType: 'variable', weight: 0 }]],
   [/\/variants-batch$/, { variants: [variant], environments: [pg('environment')] }],

@@ -9,9 +9,13 @@ import { migration as revision } from './008-revision.js'
 import { migration as actionSetVersion } from './009-action-set-version.js'
 import { migration as clientDeltas } from './010-client-deltas.js'
 import { migration as playgroundContexts } from './011-playground-contexts.js'
+import { migration as defaultStrategies } from './012-default-strategies.js'
 import type { Migration } from './types.js'
 
 export type { Migration } from './types.js'
 
 /** Every migration, in version order. Append new ones; never edit an applied one. */
-export const MIGRATIONS: readonly Migration[] = [flags, access, eventsAndMetrics, signals, insights, initTokens, signalAttempts, revision, actionSetVersion, clientDeltas, playgroundContexts]
+export const MIGRATIONS: readonly Migration[] = [
+  flags, access, eventsAndMetrics, signals, insights, initTokens, signalAttempts, revision, actionSetVersion, clientDeltas,
+  playgroundContexts, defaultStrategies,
+]
