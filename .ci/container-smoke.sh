@@ -151,7 +151,7 @@ for _ in 1 2 3 4 5 6 7 8 9 10; do
   sleep 0.5
 done
 grep -q container-smoke "$WORK/body" || fail 'the new flag did not reach /proxy'
-[ "$(post_metrics "http://127.0.0.1:$PROXY_PORT" "$KEY" 5)" = 202 ] || fail "the proxy refused SDK metrics: $(cat "$WORK/body")"
+[ "$(post_metrics "http://127.0.0.1:$PROXY_PORT" "$KEY" 5)" = 200 ] || fail "the proxy refused SDK metrics: $(cat "$WORK/body")"
 podman stop -t 30 "$PLATFORM" >/dev/null
 [ "$(exit_code "$PLATFORM")" = 0 ] || fail "stopping the platform exited $(exit_code "$PLATFORM"): $(podman logs "$PLATFORM" 2>&1 | tail -20)"
 podman rm "$PLATFORM" >/dev/null
@@ -179,7 +179,7 @@ say "proxy alone ready in $(since "$started") s after podman run"
 [ "$(status -H 'Authorization: proxy-alone-key' "http://127.0.0.1:$ALONE_PORT/proxy?userId=1")" = 200 ] && grep -q container-smoke "$WORK/body" \
   || fail "the proxy alone did not serve the platform's flags: $(cat "$WORK/body")"
 before=$(yes_count container-smoke)
-[ "$(post_metrics "http://127.0.0.1:$ALONE_PORT" proxy-alone-key 7)" = 202 ] || fail "the proxy alone refused SDK metrics: $(cat "$WORK/body")"
+[ "$(post_metrics "http://127.0.0.1:$ALONE_PORT" proxy-alone-key 7)" = 200 ] || fail "the proxy alone refused SDK metrics: $(cat "$WORK/body")"
 podman stop -t 30 "$PROXY" >/dev/null
 [ "$(exit_code "$PROXY")" = 0 ] || fail "stopping the proxy exited $(exit_code "$PROXY"): $(podman logs "$PROXY" 2>&1 | tail -20)"
 after=$(yes_count container-smoke)
