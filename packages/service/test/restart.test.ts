@@ -18,14 +18,15 @@ const get = async (service: RunningService, path: string, token: string) => {
 
 /** Row counts of every table: what a restart must keep. */
 async function snapshot(service: RunningService, token: string) {
-  const [features, segments, events, tokens] = await Promise.all([
+  const [features, segments, events, tokens, users] = await Promise.all([
     get(service, '/api/admin/projects/demo/features', token),
     get(service, '/api/admin/segments', token),
     get(service, '/api/admin/events?limit=1000', token),
     get(service, '/api/admin/api-tokens', token),
+    get(service, '/api/admin/user-admin', token),
   ])
   return { features: features.body.features, segments: segments.body.segments, events: events.body.totalEvents, // seenAt moves on every start (first request of a new process).
-    tokens: tokens.body.tokens.map(({ seenAt: _seen, ...token }: { seenAt: string }) => token) }
+    tokens: tokens.body.tokens.map(({ seenAt: _seen, ...token }: { seenAt: string }) => token), users: users.body.users }
 }
 
 describe('startService on PGlite in a data folder, with the demo', () => {
@@ -54,6 +55,13 @@ describe('startService on PGlite in a data folder, with the demo', () => {
       expect(engine.load(payload.body)).toEqual([])
       expect(engine.isEnabled('beta-dashboard', { userId: 'alice' })).toBe(true)
       expect(engine.getVariant('theme', { userId: 'x' }).enabled).toBe(true)
+
+      // A person, seen at the seed: the insights of a fresh instance are not all zeros.
+      const users = (await get(service, '/api/admin/user-admin', first.adminToken)).body.users
+      expect(users).toEqual([expect.objectContaining({ name: 'Dana Demo', email: 'dana.demo@example.com', accountType: 'User', seenAt: expect.any(String) })])
+      const insights = (await get(service, '/api/admin/insights', first.adminToken)).body
+      expect(insights.users).toEqual({ total: 1, active: 1, inactive: 0 })
+      expect(insights.userTrends).toEqual([expect.objectContaining({ total: 1, active: 1 })])
 
       // Change something through the admin API, so the restart has more than the seed to keep.
       const made = await fetch(`${service.url}/api/admin/projects/demo/features`, {

@@ -1,5 +1,6 @@
 import type { StrategyBody } from '../schemas/strategy.js'
 import type { VariantInput } from '../schemas/variant.js'
+import type { UserInput } from '../store/users.js'
 
 export interface DemoFlag {
   name: string
@@ -11,6 +12,8 @@ export interface DemoFlag {
 }
 
 export const DEMO_PROJECT = 'demo'
+/** A person on the demo instance, seen at the seed: a fresh instance's insights count one (active) user, not zero. */
+export const DEMO_USER: UserInput = { name: 'Dana Demo', email: 'dana.demo@example.com', rootRole: 'Admin' }
 export const DEMO_SEGMENT = { name: 'demo-pro-plans', description: 'Users on a paid plan', constraints: [{ contextName: 'plan', operator: 'IN', values: ['pro', 'enterprise'], inverted: false, caseInsensitive: false }] }
 
 /** One flag per built-in strategy kind, plus a dependency and feature variants with payloads. */

@@ -9,11 +9,13 @@ import { createProject } from '../domain/projects.js'
 import { createSegment } from '../domain/segments.js'
 import { addStrategy } from '../domain/strategies.js'
 import { setFlagEnabled } from '../domain/toggle.js'
+import { createUser } from '../domain/users.js'
 import { setFlagVariants } from '../domain/variants.js'
 import { insertApiToken } from '../store/api-tokens.js'
 import { getProject } from '../store/projects.js'
+import { markUserSeen } from '../store/users.js'
 import { randomSecret } from '../token-secrets.js'
-import { DEMO_FLAGS, DEMO_PROJECT, DEMO_SEGMENT } from './demo-flags.js'
+import { DEMO_FLAGS, DEMO_PROJECT, DEMO_SEGMENT, DEMO_USER } from './demo-flags.js'
 
 /** Credentials that work as-is against a demo instance. */
 export interface DemoCredentials {
@@ -32,15 +34,18 @@ export const DEMO_CREDENTIALS_FILE = 'demo-credentials.json'
 const ACTOR: Actor = { name: 'vexil-demo' }
 
 /**
- * On an empty instance, creates the demo project and flags (enabled in `development`). Every
- * call returns the demo credentials: only their hashes are in the database, so the secrets live
- * in `<dataDir>/demo-credentials.json` (mode 0600) and are re-read on later starts.
+ * On an empty instance, creates the demo project and flags (enabled in `development`) and a
+ * person seen now, so the insights of a fresh instance count a user. Every call returns the demo
+ * credentials: only their hashes are in the database, so the secrets live in
+ * `<dataDir>/demo-credentials.json` (mode 0600) and are re-read on later starts.
  */
 export async function seedDemo(db: Database, options: { dataDir: string; clock: Clock }): Promise<DemoCredentials> {
   const { clock } = options
   await db.transaction(async (tx) => {
     if (await getProject(tx, DEMO_PROJECT)) return
-    await createDemoProject({ tx, actor: ACTOR, clock })
+    const change = { tx, actor: ACTOR, clock }
+    await createDemoProject(change)
+    await createDemoUser(change)
   })
   const credentials = (await readCredentials(options.dataDir)) ?? (await writeCredentials(options.dataDir))
   await db.transaction(async (tx) => {
@@ -68,6 +73,12 @@ async function createDemoProject(change: Change): Promise<void> {
     if (flag.parent) await addDependency(change, project, feature, { feature: flag.parent, enabled: true, variants: [] })
     await setFlagEnabled(change, { project, feature, environment, enabled: true })
   }
+}
+
+/** Made as the user admin API makes one, then marked seen as a request with their token would. */
+async function createDemoUser(change: Change): Promise<void> {
+  const user = await createUser(change, DEMO_USER)
+  await markUserSeen(change.tx, user.id, change.clock())
 }
 
 async function readCredentials(dataDir: string): Promise<DemoCredentials | undefined> {
