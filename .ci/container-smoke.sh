@@ -87,7 +87,8 @@ started=$(now)
 podman build --pull=never --network=host -t "$IMAGE" . > "$WORK/build.log" 2>&1 || fail "the image did not build: $(tail -40 "$WORK/build.log")"
 build_s=$(since "$started")
 size=$(podman image inspect --format '{{.Size}}' "$IMAGE")
-say "image built in ${build_s} s; size $((size / 1000000)) MB"
+base_size=$(podman image inspect --format '{{.Size}}' docker.io/library/node:20-slim)
+say "image built in ${build_s} s; size $((size / 1000000)) MB, $(((size - base_size) / 1000000)) MB over the base"
 
 # GET with optional headers; prints the status, the body goes to $WORK/body.
 status() { curl -s -o "$WORK/body" -w '%{http_code}' "$@" || true; }
@@ -191,4 +192,4 @@ after=$(yes_count container-smoke)
 [ "$((after - before))" -eq 7 ] || fail "the proxy alone's metrics were not delivered at stop ($before -> $after)"
 say "proxy alone stopped with exit 0 in $stop_s s, its $((after - before)) evaluations delivered"
 
-say "passed: image $((size / 1000000)) MB, built in ${build_s} s"
+say "passed: image $((size / 1000000)) MB ($(((size - base_size) / 1000000)) MB over the base), built in ${build_s} s"
