@@ -21,12 +21,12 @@ export interface SignalListener {
  */
 export function registerSignalIngestRoutes(api: ApiRouter, ctx: ServiceContext, listener?: SignalListener): void {
   const { ratePerSecond, payloadLimitBytes } = ctx.config.signals
-  const limiter = createSignalRateLimiter(ratePerSecond, ctx.clock)
+  const limiter = createSignalRateLimiter(ctx.db, ratePerSecond, ctx.clock)
 
   api.post('/api/signal-endpoint/:name', 'signal', eventHandler(async (event) => {
     // The route's `signal` access (auth.ts) answered 404 for an unknown endpoint and 401 for a wrong token.
     const { endpoint, token } = signalCaller(event)
-    rateLimit(event, limiter.take(endpoint.id))
+    rateLimit(event, await limiter.take(endpoint.id))
     const payload = await readSignalPayload(event, payloadLimitBytes)
     const signal = await insertSignal(ctx.db, { endpointId: endpoint.id, tokenId: token.id, payload }, ctx.clock())
     listener?.wake()

@@ -10,6 +10,7 @@ import { migration as actionSetVersion } from './009-action-set-version.js'
 import { migration as clientDeltas } from './010-client-deltas.js'
 import { migration as playgroundContexts } from './011-playground-contexts.js'
 import { migration as defaultStrategies } from './012-default-strategies.js'
+import { migration as signalRateWindows } from './013-signal-rate-windows.js'
 import type { Migration } from './types.js'
 
 export type { Migration } from './types.js'
@@ -17,5 +18,5 @@ export type { Migration } from './types.js'
 /** Every migration, in version order. Append new ones; never edit an applied one. */
 export const MIGRATIONS: readonly Migration[] = [
   flags, access, eventsAndMetrics, signals, insights, initTokens, signalAttempts, revision, actionSetVersion, clientDeltas,
-  playgroundContexts, defaultStrategies,
+  playgroundContexts, defaultStrategies, signalRateWindows,
 ]
