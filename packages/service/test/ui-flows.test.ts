@@ -140,17 +140,19 @@ describe.runIf(chromiumAvailable())('the admin UI in headless Chromium', () => {
       expect(await flagEnabled('welcome-banner', 'production')).toBe(false)
     })
 
-    it('shows a flag\'s strategies read-only', async () => {
-      await row('new-checkout').getByRole('button', { name: 'Strategies' }).click()
-      const strategies = page.getByLabel('Strategies of new-checkout')
-      await strategies.getByText('Gradual rollout').waitFor()
-      const text = await strategies.innerText()
-      for (const part of ['development', 'flexibleRollout', 'rollout', '100%', 'appName', 'NOT_IN', 'legacy-app', 'Segments: demo-pro-plans', 'one-page (50%)', 'production', 'No strategies']) {
+    it('opens a flag\'s page from its name, with its strategies in each environment', async () => {
+      await row('new-checkout').getByRole('link', { name: 'new-checkout' }).click()
+      await page.waitForURL(`${ui.url}/projects/demo/flags/new-checkout`)
+      const development = page.locator('section.flag-env[data-env="development"]')
+      await development.getByText('Gradual rollout').first().waitFor()
+      const text = await development.innerText()
+      for (const part of ['Gradual rollout', '100%', 'appName', 'legacy-app', 'demo-pro-plans', 'one-page']) {
         expect(text).toContain(part)
       }
-      expect(await strategies.locator('input, select, [role="switch"]').count()).toBe(0)
-      await screenshot(page, 'flags-strategies-1280')
-      await row('new-checkout').getByRole('button', { name: 'Hide strategies' }).click()
+      expect(await page.locator('section.flag-env[data-env="production"]').innerText()).toContain('No strategies in production yet.')
+      await screenshot(page, 'flags-flag-page-1280')
+      await page.goBack()
+      await row('new-checkout').waitFor()
     })
 
     it('marks a flag stale and back', async () => {

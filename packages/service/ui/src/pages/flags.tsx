@@ -5,13 +5,13 @@ import { ConfirmButton } from '../components/confirm-button.tsx'
 import { ErrorNote } from '../components/error-note.tsx'
 import { useProject } from '../components/project-select.tsx'
 import { useAction, useLoad, useTitle } from '../hooks.ts'
-import { href, navigate, useLocation } from '../router.tsx'
+import { href, Link, navigate, useLocation } from '../router.tsx'
 import type { Flag, ProjectDetail } from '../types.ts'
-import { FlagStrategies } from './strategies/flag-strategies.tsx'
 
 /**
  * Flags of a project with their state in each of its environments: search by name, turn a flag
- * on or off in one environment, read its strategies, mark it stale, archive it.
+ * on or off in one environment, mark it stale, archive it; a new flag, and each flag's own page
+ * (its strategies, variants, tags, dependencies) from its name.
  */
 export function FlagsPage() {
   useTitle('Flags')
@@ -37,7 +37,10 @@ export function FlagsPage() {
     <div class="page">
       <div class="page-header">
         <h1>Flags</h1>
-        <Button size="small" onClick={() => flags.reload()} busy={flags.loading && !!flags.data}>Refresh</Button>
+        <div class="form-actions">
+          <Button size="small" onClick={() => flags.reload()} busy={flags.loading && !!flags.data}>Refresh</Button>
+          <Link href={href('/flags/new', { project })} class="button primary small">New flag</Link>
+        </div>
       </div>
       <div class="toolbar">
         {select}
@@ -56,7 +59,11 @@ export function FlagsPage() {
             {needle ? `${shown.length} of ${flags.data.length} flags match "${search.trim()}"` : `${flags.data.length} flags`} in {project}
           </p>
           {shown.length === 0 ? (
-            <Empty>{flags.data.length === 0 ? 'This project has no flags yet.' : 'No flag name matches the search.'}</Empty>
+            <Empty>
+              {flags.data.length === 0
+                ? <>This project has no flags yet: <Link href={href('/flags/new', { project })}>create one</Link>.</>
+                : 'No flag name matches the search.'}
+            </Empty>
           ) : (
             <table class="flags-table">
               <thead>
@@ -84,7 +91,6 @@ function FlagRow({ flag, environments, onChanged }: { flag: Flag; environments: 
   const toggle = useAction()
   const stale = useAction()
   const [pending, setPending] = useState<string>()
-  const [open, setOpen] = useState(false)
   const base = `/api/admin/projects/${seg(flag.project)}/features/${seg(flag.name)}`
   const state = (env: string) => flag.environments.find((e) => e.name === env)?.enabled ?? false
 
@@ -104,7 +110,7 @@ function FlagRow({ flag, environments, onChanged }: { flag: Flag; environments: 
     <>
       <tr class="flag-row" data-flag={flag.name}>
         <th scope="row" class="flag-name">
-          <span class="name">{flag.name}</span>
+          <Link href={`/projects/${seg(flag.project)}/flags/${seg(flag.name)}`} class="name">{flag.name}</Link>
           <span class="flag-meta">
             <Badge>{flag.type}</Badge>
             {flag.stale && <Badge tone="warn">stale</Badge>}
@@ -125,9 +131,6 @@ function FlagRow({ flag, environments, onChanged }: { flag: Flag; environments: 
           </td>
         ))}
         <td class="row-actions">
-          <Button size="small" variant="ghost" aria-expanded={open} onClick={() => setOpen(!open)}>
-            {open ? 'Hide strategies' : 'Strategies'}
-          </Button>
           <Button size="small" variant="ghost" busy={stale.busy} onClick={setStale}>{flag.stale ? 'Not stale' : 'Mark stale'}</Button>
           <ConfirmButton
             label="Archive"
@@ -147,13 +150,6 @@ function FlagRow({ flag, environments, onChanged }: { flag: Flag; environments: 
         <tr class="row-error">
           <td colSpan={environments.length + 2}>
             <ErrorNote error={toggle.error ?? stale.error} />
-          </td>
-        </tr>
-      )}
-      {open && (
-        <tr class="row-detail">
-          <td colSpan={environments.length + 2}>
-            <FlagStrategies project={flag.project} name={flag.name} />
           </td>
         </tr>
       )}
