@@ -22,9 +22,11 @@ NET=vexil-smoke
 VOLUME=vexil-smoke-data
 PLATFORM=vexil-smoke-platform
 PROXY=vexil-smoke-proxy
+SERVICE=vexil-smoke-service
 PROXY_PORT=13000
 SERVICE_PORT=14242
 ALONE_PORT=13001
+ALONE_SERVICE_PORT=14243
 SUDO=""
 [ "$(id -u)" -eq 0 ] || SUDO="sudo -E"
 
@@ -56,7 +58,7 @@ export CONTAINERS_CONF="$WORK/containers.conf" CONTAINERS_STORAGE_CONF="$WORK/st
 podman() { $SUDO env CONTAINERS_CONF="$CONTAINERS_CONF" CONTAINERS_STORAGE_CONF="$CONTAINERS_STORAGE_CONF" podman "$@"; }
 
 cleanup() {
-  podman rm -f -t 5 "$PROXY" "$PLATFORM" >/dev/null 2>&1 || true
+  podman rm -f -t 5 "$SERVICE" "$PROXY" "$PLATFORM" >/dev/null 2>&1 || true
   podman volume rm -f "$VOLUME" >/dev/null 2>&1 || true
   podman network rm -f "$NET" >/dev/null 2>&1 || true
 }
@@ -191,5 +193,17 @@ stop_s=$(since "$started")
 after=$(yes_count container-smoke)
 [ "$((after - before))" -eq 7 ] || fail "the proxy alone's metrics were not delivered at stop ($before -> $after)"
 say "proxy alone stopped with exit 0 in $stop_s s, its $((after - before)) evaluations delivered"
+
+# --- the service alone, as `docker run -e INIT_ADMIN_API_TOKENS=... vexil service` ---
+SERVICE_TOKEN='*:*.container-smoke-admin-token-of-32-characters-or-more'
+started=$(now)
+podman run -d --name "$SERVICE" -p "127.0.0.1:$ALONE_SERVICE_PORT:4242" -e INIT_ADMIN_API_TOKENS="$SERVICE_TOKEN" "$IMAGE" service >/dev/null
+wait_for "http://127.0.0.1:$ALONE_SERVICE_PORT/health" 'the service alone' 60
+say "service alone ready in $(since "$started") s after podman run"
+[ "$(status -H "Authorization: $SERVICE_TOKEN" "http://127.0.0.1:$ALONE_SERVICE_PORT/api/admin/projects")" = 200 ] || fail "the service alone refused its INIT admin token: $(cat "$WORK/body")"
+[ "$(status "http://127.0.0.1:$ALONE_SERVICE_PORT/api/admin/projects")" = 401 ] || fail 'the service alone let the admin API in without a token'
+podman stop -t 10 "$SERVICE" >/dev/null
+[ "$(exit_code "$SERVICE")" = 0 ] || fail "stopping the service exited $(exit_code "$SERVICE"): $(podman logs "$SERVICE" 2>&1 | tail -20)"
+say 'service alone: its INIT admin token accepted, 401 without one, stopped with exit 0'
 
 say "passed: image $((size / 1000000)) MB ($(((size - base_size) / 1000000)) MB over the base), built in ${build_s} s"
