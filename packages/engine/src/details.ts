@@ -54,6 +54,30 @@ export function evaluateDetails(feature: CompiledFeature, frame: Frame, features
   return index < 0 ? ownResult(feature, described, ON_WITHOUT_VARIANT_OUTCOME, matched) : ownResult(feature, described, FIRST_VARIANT_OUTCOME + index, variants.splits ? 'SPLIT' : matched)
 }
 
+/**
+ * What evaluateDetails returns, for a decision taken by engine.explain: `match` as matchFeature
+ * gives it, then the variant chosen from the matched strategy's variants or the flag's (-1: none),
+ * the flag's by an override or not. The same shared results, by the same rules; the explain
+ * property test holds the two equal.
+ */
+export function decidedDetails(feature: CompiledFeature, match: number, strategyVariant: number, flagVariant: number, overridden: boolean): EvaluationDetails {
+  const described = (feature.described ??= describe(feature))
+  if (feature.invalid !== undefined) return ownResult(feature, described, OFF_OUTCOME, 'DISABLED')
+  if (match === OFF) return ownResult(feature, described, OFF_OUTCOME, feature.enabled ? 'DEFAULT' : 'DISABLED')
+  let matched: StrategyReason = 'STATIC'
+  if (match !== ON_WITHOUT_STRATEGIES) {
+    const strategy = feature.strategies[match]!
+    matched = strategy.reason
+    if (strategyVariant >= 0) {
+      const results = (described.strategyResults[match] ??= [])
+      return (results[strategyVariant] ??= result(feature, described, strategyOutcome(feature, strategy, strategyVariant), strategy.variants!.splits ? 'SPLIT' : matched))
+    }
+  }
+  if (flagVariant < 0) return ownResult(feature, described, ON_WITHOUT_VARIANT_OUTCOME, matched)
+  if (overridden) return ownResult(feature, described, FIRST_VARIANT_OUTCOME + flagVariant, 'TARGETING_MATCH')
+  return ownResult(feature, described, FIRST_VARIANT_OUTCOME + flagVariant, feature.variants!.splits ? 'SPLIT' : matched)
+}
+
 /** The result for a name the engine does not know. */
 export function flagNotFound(name: string): EvaluationDetails {
   return Object.freeze({

@@ -15,6 +15,8 @@ import type { ClientFeaturesPayload, StoredFeature, StoredSegment } from './raw-
 import type { EngineWarning } from './warnings.js'
 import { evaluateDetails, evaluationFailed, flagNotFound } from './details.js'
 import { CustomStrategyError } from './errors.js'
+import { explainFlags, type ExplainSource } from './explain/index.js'
+import type { FlagExplanation } from './explain/types.js'
 import type { Context, CustomStrategy, EngineOptions, EvaluateAllOptions, EvaluatedToggle, EvaluationDetails, EvaluationTrace, Variant } from './types.js'
 
 export interface Engine {
@@ -41,6 +43,15 @@ export interface Engine {
    * This engine answers as before whatever the fork loads.
    */
   fork(): Engine
+  /**
+   * Why the flag has its result for the context: its dependencies, each strategy with its
+   * constraints (the value each saw), segments and own test (a rollout's bucket), and how the
+   * variant was chosen. JSON-serialisable; built only when asked. `enabled`, `variant` and
+   * `details` equal isEnabled, getVariant and evaluate. An unknown name explains as `not-found`.
+   */
+  explain(name: string, context?: Context): FlagExplanation
+  /** `explain` for every flag, in payload order, with one evaluation of the context. */
+  explainAll(context?: Context): FlagExplanation[]
   /** The first DATE constraint instant at or after `after` (epoch ms), or Infinity. */
   nextTimeBoundary(after: number): number
   /** Number of features loaded. */
@@ -232,6 +243,8 @@ function engineFrom(settings: EngineSettings, start: CompiledState): Engine {
     }
   }
 
+  const explainSource = (): ExplainSource => ({ features, segments, slots, customStrategies, hostname })
+
   return {
     load(state) {
       dateTargets = undefined
@@ -281,6 +294,12 @@ function engineFrom(settings: EngineSettings, start: CompiledState): Engine {
       for (let i = 0; i < order.length; i++) result[i] = detailsOf(order[i]!, frame, features)
       if (options?.trace) copyTrace(frame, options.trace)
       return result
+    },
+    explain(name, context) {
+      return explainFlags([String(name)], asContext(context), explainSource())[0]!
+    },
+    explainAll(context) {
+      return explainFlags(order.map((feature) => feature.name), asContext(context), explainSource())
     },
     nextTimeBoundary(after) {
       // DATE constraints are the only clock readers: an answer computed at `after` holds until

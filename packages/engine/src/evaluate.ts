@@ -11,7 +11,7 @@ import { selectVariant } from './variants.js'
 
 export type FeatureLookup = ReadonlyMap<string, CompiledFeature>
 
-function dependencySatisfied(dependency: CompiledDependency, frame: Frame, features: FeatureLookup): boolean {
+export function dependencySatisfied(dependency: CompiledDependency, frame: Frame, features: FeatureLookup): boolean {
   // Looked up at evaluation time: parents can change through delta events.
   const parent = features.get(dependency.parent)
   // One level only: a parent with dependencies of its own never satisfies (defeats cycles).

@@ -131,7 +131,18 @@ export function matchStrategies(frame: Frame, at: number): number {
   return OFF
 }
 
-function testGateAt(frame: Frame, code: Int32Array, pc: number): boolean {
+/**
+ * The offset of strategy `strategy`'s last gate in the flag at `at`: its own test, which
+ * compile-strategy.ts always puts last.
+ */
+export function strategyTestOffset(code: Int32Array, at: number, strategy: number): number {
+  let pc = at + 1
+  for (let s = 0; s < strategy; s++) pc += 1 + code[pc]! * GATE_SIZE
+  return pc + 1 + (code[pc]! - 1) * GATE_SIZE
+}
+
+/** Tests the gate at `pc` (engine.explain tests a strategy's own test alone, by its offset). */
+export function testGateAt(frame: Frame, code: Int32Array, pc: number): boolean {
   const memo = code[pc + 1]!
   if (memo >= 0 && frame.marks[memo] === frame.epoch) return frame.answers[memo] === 1
   const head = code[pc]!

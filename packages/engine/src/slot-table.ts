@@ -10,6 +10,8 @@ import { createProgram, encodeStrategies } from './program.js'
 import type { Context } from './types.js'
 
 export interface SlotTable {
+  /** The context field a slot reads (engine.explain names what it saw). */
+  fieldName(slot: FieldAccessor): string
   /** A field resolved top-level first, then from `properties`. */
   field(name: string): FieldAccessor
   /** The same field, lowercased (for case-insensitive string operators). */
@@ -35,6 +37,7 @@ export interface SlotTable {
 
 export function createSlotTable(): SlotTable {
   const resolvers: Resolver[] = []
+  const names: string[] = []
   let memos = 0
   const indexes = new Map<FieldAccessor, ListIndex>()
   let marks = new Uint32Array(0)
@@ -52,6 +55,7 @@ export function createSlotTable(): SlotTable {
       let index = slots.get(name)
       if (index === undefined) {
         index = resolvers.push(makeResolver(name)) - 1
+        names[index] = name
         slots.set(name, index)
       }
       return index
@@ -59,6 +63,7 @@ export function createSlotTable(): SlotTable {
   }
 
   return {
+    fieldName: (slot) => names[slot] ?? '',
     field: kind(fieldResolver),
     lowerCased: kind((name: string) => {
       const resolve = fieldResolver(name)

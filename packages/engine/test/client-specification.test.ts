@@ -1,5 +1,5 @@
 // The official conformance suite, driven from the package's own index.json: every toggle and
-// variant case is its own test.
+// variant case is its own test, and engine.explain gives the same answer for each.
 import { readFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { dirname, join } from 'node:path'
@@ -43,6 +43,7 @@ describe.each(files)('$file', ({ spec }) => {
     it.each(toggleTests)('$description', ({ context, toggleName, expectedResult }) => {
       expect(engine.isEnabled(toggleName, context)).toBe(expectedResult)
       expect(engine.evaluateAll(context, { names: [toggleName] })[0]!.enabled).toBe(expectedResult)
+      expect(engine.explain(toggleName, context).enabled).toBe(expectedResult)
     })
   }
 
@@ -57,6 +58,9 @@ describe.each(files)('$file', ({ spec }) => {
         payload: expectedResult.payload,
       })
       expect(variant.featureEnabled).toBe(expectedResult.feature_enabled)
+      const explained = engine.explain(toggleName, context)
+      expect(explained.variant).toEqual(variant)
+      if (explained.variantExplanation.chosen !== null) expect(explained.variantExplanation.chosen).toBe(expectedResult.name)
     })
   }
 })

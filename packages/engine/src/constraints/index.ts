@@ -62,7 +62,7 @@ const OPERATORS: Record<string, OperatorCompiler> = {
 export const SUPPORTED_OPERATORS: readonly string[] = Object.keys(OPERATORS)
 
 /** Node SDK value cleaning: every value trimmed, empty ones dropped. */
-function cleanValues(values: unknown): string[] {
+export function cleanValues(values: unknown): string[] {
   if (!Array.isArray(values)) return []
   const out: string[] = []
   for (const raw of values) {

@@ -17,6 +17,11 @@ export function rolloutExtra(percentage: number, field: number, fallback: number
   return [percentage, field, fallback]
 }
 
+/** A rollout's record, read back (engine.explain): its percentage, stickiness field and fallback (-1: none). */
+export function rolloutRecord(table: Float64Array, at: number): { percentage: number; field: number; fallback: number } {
+  return { percentage: table[at + PERCENTAGE]!, field: table[at + FIELD]!, fallback: table[at + FALLBACK]! }
+}
+
 /** A named stickiness field: a missing or empty value is off (spec 10, 12). */
 export function testRolloutField(at: number, frame: Frame): boolean {
   const table = frame.buckets
