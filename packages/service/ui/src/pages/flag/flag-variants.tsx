@@ -31,7 +31,7 @@ export function EnvironmentVariants({ flag, env, onChanged }: { flag: FlagView; 
     return <VariantsEditor flag={flag} env={env} onDone={() => setEditing(false)} onChanged={onChanged} />
   }
   return (
-    <div class="flag-env-variants" aria-label={`Variants in ${env.name}`}>
+    <div class="flag-env-variants" role="group" aria-label={`Variants in ${env.name}`}>
       <div class="flag-env-variants-header">
         <h4>Variants</h4>
         <Button size="small" onClick={() => setEditing(true)} aria-label={`${variants.length ? 'Edit' : 'Add'} variants in ${env.name}`}>
