@@ -6,7 +6,7 @@ import { useAction, useLoad } from '../../hooks.ts'
 import { href, Link } from '../../router.tsx'
 import type { ProjectDetail } from '../../types.ts'
 import type { AdminProject, Environment } from './admin-types.ts'
-import { ProjectEnvironment } from './default-strategy.tsx'
+import { ProjectEnvironment } from './project-environment.tsx'
 
 const plural = (n: number, one: string) => `${n} ${one}${n === 1 ? '' : 's'}`
 
