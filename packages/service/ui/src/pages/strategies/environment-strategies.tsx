@@ -43,13 +43,14 @@ export function EnvironmentStrategies({ project, name, environment, strategies, 
   // Moving re-orders the list's DOM nodes, which drops focus: give it back to the moved
   // strategy's button, or to its other one when it reached the end of the list.
   useEffect(() => {
-    if (!focusAfterMove) return
+    // While the move is in flight the buttons are disabled, and a disabled button takes no focus.
+    if (!focusAfterMove || move.busy) return
     const { id, direction } = focusAfterMove
     const button = document.getElementById(moveButtonId(environment, id, direction)) as HTMLButtonElement | null
     const other = document.getElementById(moveButtonId(environment, id, direction === 'up' ? 'down' : 'up')) as HTMLButtonElement | null
     ;(button && !button.disabled ? button : other)?.focus()
     setFocusAfterMove(undefined)
-  }, [strategies])
+  }, [strategies, move.busy])
 
   const moveStrategy = (index: number, direction: 'up' | 'down') => {
     const order = sorted.map((s) => s.id)
@@ -125,9 +126,9 @@ function StrategyCard({ project, name, environment, strategy, base, onChanged, s
   return (
     <article class="strategy-box" aria-label={heading}>
       <header class="strategy-head">
-        <h4>
+        <h5>
           {heading} {strategy.title && <span class="muted kind">{STRATEGY_LABELS[strategy.name] ?? strategy.name}</span>}
-        </h4>
+        </h5>
         {strategy.disabled && <Badge tone="warn" title="Kept, but not evaluated: SDKs do not receive it">disabled</Badge>}
       </header>
       <StrategyDetails strategy={{ ...strategy, variants: strategy.variants as StrategyVariant[] }} flag={name} segmentName={segmentName} />

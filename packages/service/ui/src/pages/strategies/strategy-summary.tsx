@@ -30,9 +30,9 @@ export const OPERATOR_PHRASES: Record<string, string> = {
   DATE_BEFORE: 'is before',
   SEMVER_EQ: 'is version',
   SEMVER_GT: 'is a version after',
-  SEMVER_GTE: 'is version, or later than,',
+  SEMVER_GTE: 'is at least version',
   SEMVER_LT: 'is a version before',
-  SEMVER_LTE: 'is version, or earlier than,',
+  SEMVER_LTE: 'is at most version',
   REGEX: 'matches the pattern',
   IN_CIDR: 'is an address in',
 }
@@ -98,13 +98,13 @@ export function Values({ values }: { values: string[] }) {
   )
 }
 
-/** One constraint as a phrase: `email NOT ends with "@example.com" (ignoring case)`. */
+/** One constraint as a phrase: `NOT email ends with @example.com (ignoring case)`. */
 export function ConstraintInWords({ constraint }: { constraint: Constraint }) {
   const { contextName, operator, inverted, caseInsensitive } = constraint
   const values = isSingleValue(operator) ? [constraint.value ?? ''] : (constraint.values ?? [])
   return (
     <span class="constraint-words">
-      <code>{contextName}</code> {inverted && <strong class="not">NOT</strong>} <span class="operator" title={operator}>{OPERATOR_PHRASES[operator] ?? operator}</span>{' '}
+      {inverted && <><strong class="not" title="inverted">NOT</strong> </>}<code>{contextName}</code> <span class="operator" title={operator}>{OPERATOR_PHRASES[operator] ?? operator}</span>{' '}
       <Values values={values} />
       {caseInsensitive && takesCaseInsensitive(operator) && <span class="muted"> (ignoring case)</span>}
     </span>
