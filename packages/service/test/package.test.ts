@@ -40,6 +40,9 @@ describe('@vexil/service/admin-rules, the rules the admin UI shares with the API
       'SIGNAL_ENDPOINT_NAME_MAX_LENGTH',
       'SIGNAL_ENDPOINT_NAME_PATTERN',
       'SIGNAL_ENDPOINT_NAME_RULE',
+      'URL_SAFE_NAME_MAX_LENGTH',
+      'URL_SAFE_NAME_PATTERN',
+      'URL_SAFE_NAME_RULE',
       'flattenPayload',
     ])
   })

@@ -1,12 +1,13 @@
 import { SUPPORTED_OPERATORS } from '@vexil/engine'
 import { z } from 'zod'
+import { URL_SAFE_NAME_MAX_LENGTH, URL_SAFE_NAME_PATTERN, URL_SAFE_NAME_RULE } from '../url-safe-name.js'
 
 /** URL-safe names, as Unleash requires for flags, projects and environments. */
 export const urlSafeName = z
   .string()
   .min(1, 'must not be empty')
-  .max(100, 'must be at most 100 characters')
-  .regex(/^[a-zA-Z0-9\-._~]+$/, 'must be URL-friendly: letters, digits, "-", ".", "_" and "~"')
+  .max(URL_SAFE_NAME_MAX_LENGTH, `must be at most ${URL_SAFE_NAME_MAX_LENGTH} characters`)
+  .regex(URL_SAFE_NAME_PATTERN, URL_SAFE_NAME_RULE)
 
 const SINGLE_VALUE = /^(NUM_|DATE_|SEMVER_|REGEX$)/
 

@@ -1,14 +1,12 @@
-// The API's rule for project ids and environment names (`urlSafeName` in
-// src/schemas/constraint.ts), checked as the person types. A copy: @vexil/service/admin-rules
-// does not export it yet, and importing the schema would bundle zod into the page.
-const URL_SAFE = /^[a-zA-Z0-9\-._~]+$/
-const MAX_LENGTH = 100
+// The API's rule for project ids and environment names, from @vexil/service/admin-rules (the
+// schema's own constants, without zod), checked as the person types.
+import { URL_SAFE_NAME_MAX_LENGTH as MAX_LENGTH, URL_SAFE_NAME_PATTERN as URL_SAFE, URL_SAFE_NAME_RULE } from '@vexil/service/admin-rules'
 
 /** The problem with `value` as a project id or environment name, in words; undefined when fine. */
 export function urlSafeNameProblem(what: string, value: string): string | undefined {
   if (value === '') return `${what} is required.`
   if (value.length > MAX_LENGTH) return `${what} must be at most ${MAX_LENGTH} characters.`
-  if (!URL_SAFE.test(value)) return `${what} must be URL-friendly: letters, digits, "-", ".", "_" and "~".`
+  if (!URL_SAFE.test(value)) return `${what} ${URL_SAFE_NAME_RULE}.`
   return undefined
 }
 

@@ -1,18 +1,18 @@
-// A new flag's name, checked as the API checks it: the rule at once (the API's `urlSafeName`,
-// src/schemas/constraint.ts), then whether it is free (POST /api/admin/features/validate, which
+// A new flag's name, checked as the API checks it: the rule at once (the API's own, from
+// @vexil/service/admin-rules), then whether it is free (POST /api/admin/features/validate, which
 // also counts archived flags: names are unique across projects) once typing pauses.
+import { URL_SAFE_NAME_MAX_LENGTH, URL_SAFE_NAME_PATTERN, URL_SAFE_NAME_RULE } from '@vexil/service/admin-rules'
 import { useEffect, useState } from 'preact/hooks'
 import { type ApiError, useApi } from '../../api.ts'
 import { asApiError } from '../../hooks.ts'
 
-export const FLAG_NAME_MAX_LENGTH = 100
-const FLAG_NAME_PATTERN = /^[a-zA-Z0-9\-._~]+$/
+export const FLAG_NAME_MAX_LENGTH = URL_SAFE_NAME_MAX_LENGTH
 
 /** Why the API would refuse `name` by its form alone; undefined when the form is fine. */
 export function flagNameProblem(name: string): string | undefined {
   if (name === '') return 'Name is required.'
   if (name.length > FLAG_NAME_MAX_LENGTH) return `Name must be at most ${FLAG_NAME_MAX_LENGTH} characters.`
-  if (!FLAG_NAME_PATTERN.test(name)) return 'Name must be URL-friendly: letters, digits, "-", ".", "_" and "~" (no spaces).'
+  if (!URL_SAFE_NAME_PATTERN.test(name)) return `Name ${URL_SAFE_NAME_RULE} (no spaces).`
   return undefined
 }
 
