@@ -5,9 +5,10 @@ import { checkStrategy } from '@vexil/engine'
 import type { ApiError } from '../../api.ts'
 import type { Strategy } from '../../types.ts'
 import {
-  type ConstraintRow, constraintProblems, constraintServerProblems, engineSays, fromConstraint, newKey, type Problems, toConstraint, withDraft,
+  type ConstraintRow, constraintProblems, constraintServerProblems, engineSays, fromConstraint, type Problems, toConstraint, withDraft,
 } from './constraints-model.ts'
 import { splitList, type StrategyVariant } from './strategy-summary.tsx'
+import { fromVariant, toVariant, VARIANT_FIELD, variantProblems, type VariantRow } from './variants-model.ts'
 
 /** The kinds offered for a new strategy; the legacy gradual ones only when editing one. */
 export const NEW_KINDS = ['flexibleRollout', 'default', 'userWithId', 'remoteAddress', 'applicationHostname']
@@ -21,19 +22,6 @@ export const LIST_PARAMETER: Record<string, { name: string; noun: string; label:
 }
 
 export const STICKINESS = ['default', 'userId', 'sessionId', 'random']
-
-export type PayloadType = '' | 'string' | 'json' | 'number' | 'csv'
-
-export interface VariantRow {
-  key: number
-  name: string
-  weightType: 'variable' | 'fix'
-  /** A fixed weight in percent, as typed ("12.5"); variable ones are shared out (variantShares). */
-  percent: string
-  stickiness: string
-  payloadType: PayloadType
-  payload: string
-}
 
 export interface StrategyForm {
   name: string
@@ -74,8 +62,6 @@ export function withKind(form: StrategyForm, kind: string, flag: string, stickin
   return { ...form, name: kind, parameters: defaultParameters(kind, flag, stickiness), list: [], listDraft: '' }
 }
 
-export const newVariant = (stickiness: string): VariantRow => ({ key: newKey(), name: '', weightType: 'variable', percent: '', stickiness, payloadType: '', payload: '' })
-
 export function fromStrategy(strategy: Strategy): StrategyForm {
   const list = LIST_PARAMETER[strategy.name]
   const parameters = { ...strategy.parameters }
@@ -89,15 +75,7 @@ export function fromStrategy(strategy: Strategy): StrategyForm {
     listDraft: '',
     constraints: strategy.constraints.map(fromConstraint),
     segments: [...strategy.segments],
-    variants: (strategy.variants as StrategyVariant[]).map((v) => ({
-      key: newKey(),
-      name: v.name,
-      weightType: v.weightType === 'fix' ? 'fix' : 'variable',
-      percent: v.weightType === 'fix' ? String(v.weight / 10) : '',
-      stickiness: v.stickiness ?? 'default',
-      payloadType: (v.payload?.type ?? '') as PayloadType,
-      payload: v.payload?.value ?? '',
-    })),
+    variants: (strategy.variants as StrategyVariant[]).map(fromVariant),
     sortOrder: strategy.sortOrder,
   }
 }
@@ -120,42 +98,9 @@ export function toBody(form: StrategyForm) {
     parameters: parametersOf(form),
     constraints: form.constraints.map(toConstraint),
     segments: form.segments,
-    variants: form.variants.map((v) => ({
-      name: v.name.trim(),
-      weightType: v.weightType,
-      // Variable weights are shared out by the service (Unleash's rule); fixed ones are tenths of a percent.
-      weight: v.weightType === 'fix' ? Math.round(Number(v.percent) * 10) : 0,
-      stickiness: v.stickiness,
-      ...(v.payloadType ? { payload: { type: v.payloadType, value: v.payload } } : {}),
-    })),
+    variants: form.variants.map(toVariant),
     ...(form.sortOrder === undefined ? {} : { sortOrder: form.sortOrder }),
   }
-}
-
-const TOTAL = 1000
-
-/**
- * Each variant's weight in tenths of a percent, as the service will store it (Unleash's rule:
- * fixed weights kept, the rest shared evenly by the variable ones, the first getting the
- * remainder); undefined for a fixed weight that is not a number.
- */
-export function variantShares(variants: VariantRow[]): (number | undefined)[] {
-  const fixed = variants.map((v) => (v.weightType === 'fix' ? fixedWeight(v) : undefined))
-  const fixedTotal = fixed.reduce<number>((sum, w) => sum + (w ?? 0), 0)
-  const variable = variants.filter((v) => v.weightType === 'variable').length
-  const rest = Math.max(0, TOTAL - fixedTotal)
-  let remainder = variable > 0 ? rest % variable : 0
-  return variants.map((v, i) => {
-    if (v.weightType === 'fix') return fixed[i]
-    const extra = remainder > 0 ? 1 : 0
-    remainder -= extra
-    return Math.floor(rest / variable) + extra
-  })
-}
-
-function fixedWeight(v: VariantRow): number | undefined {
-  const percent = Number(v.percent)
-  return v.percent.trim() === '' || !Number.isFinite(percent) || percent < 0 || percent > 100 ? undefined : Math.round(percent * 10)
 }
 
 /** Ids of the form's fields that problems are keyed by. */
@@ -167,11 +112,7 @@ export const FIELD = {
   groupId: 'group-id',
   list: 'list-parameter',
   segments: 'segments',
-  variants: 'variants',
   parameters: 'parameters',
-  variantName: (v: VariantRow) => `variant-${v.key}-name`,
-  variantWeight: (v: VariantRow) => `variant-${v.key}-weight`,
-  variantPayload: (v: VariantRow) => `variant-${v.key}-payload`,
 }
 
 /** What the form can tell before asking the service: required fields once `submitted`; the engine's and the payloads' checks always. */
@@ -195,40 +136,6 @@ function parameterProblems(form: StrategyForm, submitted: boolean): Problems {
   return problems
 }
 
-function variantProblems(variants: VariantRow[], submitted: boolean): Problems {
-  const problems: Problems = {}
-  const names = new Set<string>()
-  for (const v of variants) {
-    const name = v.name.trim()
-    if (!name && submitted) problems[FIELD.variantName(v)] = 'A variant needs a name.'
-    else if (name && names.has(name)) problems[FIELD.variantName(v)] = `There is already a variant named ${name}.`
-    names.add(name)
-    if (v.weightType === 'fix' && (submitted || v.percent.trim() !== '') && fixedWeight(v) === undefined) problems[FIELD.variantWeight(v)] = 'A fixed weight is a percentage from 0 to 100.'
-    const payload = payloadProblem(v, submitted)
-    if (payload) problems[FIELD.variantPayload(v)] = payload
-  }
-  const shares = variantShares(variants)
-  const fixedTotal = variants.reduce((sum, v, i) => sum + (v.weightType === 'fix' ? (shares[i] ?? 0) : 0), 0)
-  const variable = variants.some((v) => v.weightType === 'variable')
-  if (fixedTotal > TOTAL) problems[FIELD.variants] = `The fixed weights add up to ${fixedTotal / 10}%, more than 100%.`
-  else if (variants.length > 0 && !variable && fixedTotal !== TOTAL) problems[FIELD.variants] = `The fixed weights add up to ${fixedTotal / 10}%: with no variant sharing the rest automatically, they must add up to 100%.`
-  return problems
-}
-
-/** A JSON payload must parse and a number payload be a number (what SDKs will read it as); an empty one is only flagged on saving. */
-function payloadProblem(v: VariantRow, submitted: boolean): string | undefined {
-  if (!v.payloadType || (v.payload.trim() === '' && !submitted)) return undefined
-  if (v.payloadType === 'json') {
-    try {
-      JSON.parse(v.payload)
-    } catch (error) {
-      return `Not valid JSON: ${error instanceof Error ? error.message : String(error)}.`
-    }
-  }
-  if (v.payloadType === 'number' && (v.payload.trim() === '' || !Number.isFinite(Number(v.payload)))) return 'Not a number: SDKs read this payload as one, such as 42 or 0.5.'
-  return undefined
-}
-
 /** The service's answer placed on the fields it names (`body.constraints.0.value`, `body.segments…`). */
 export function serverProblems(error: ApiError | undefined, form: StrategyForm): Problems {
   if (!error) return {}
@@ -239,7 +146,7 @@ export function serverProblems(error: ApiError | undefined, form: StrategyForm):
     if (path.startsWith('body.segments')) problems[FIELD.segments] = detail.message
     else if (path.startsWith('body.variants')) {
       const row = form.variants[Number(path.split('.')[2])]
-      problems[row ? FIELD.variantName(row) : FIELD.variants] = detail.message
+      problems[row ? VARIANT_FIELD.name(row) : VARIANT_FIELD.all] = detail.message
     } else if (path.startsWith('body.parameters')) problems[LIST_PARAMETER[form.name] ? FIELD.list : FIELD.parameters] = detail.message
     else if (path === 'body.name') problems[FIELD.kind] = detail.message
   }

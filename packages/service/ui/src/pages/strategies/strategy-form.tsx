@@ -12,12 +12,13 @@ import type { SegmentDetail } from '../segments/segment-types.ts'
 import { ConstraintsEditor } from './constraints-editor.tsx'
 import { ProblemsNote } from './problems-note.tsx'
 import {
-  checkForm, FIELD, fromDefault, fromStrategy, LEGACY_KINDS, NEW_KINDS, serverProblems, type StrategyForm, toBody, variantShares, withKind,
+  checkForm, FIELD, fromDefault, fromStrategy, LEGACY_KINDS, NEW_KINDS, serverProblems, type StrategyForm, toBody, withKind,
 } from './strategy-form-model.ts'
 import { STRATEGY_LABELS } from './strategy-labels.ts'
 import { StrategyParameters } from './strategy-parameters.tsx'
 import { StrategyDetails } from './strategy-summary.tsx'
 import { VariantsEditor } from './variants-editor.tsx'
+import { variantShares } from './variants-model.ts'
 
 export function StrategyFormPage({ project, name, environment, id }: { project: string; name: string; environment: string; id?: string | undefined }) {
   useTitle(id ? `Edit strategy · ${name}` : `New strategy · ${name}`)

@@ -3,7 +3,8 @@
 import type { ComponentChildren } from 'preact'
 import { Button, Empty } from '../../components/controls.tsx'
 import type { Problems } from './constraints-model.ts'
-import { FIELD, newVariant, type PayloadType, STICKINESS, type VariantRow, variantShares } from './strategy-form-model.ts'
+import { STICKINESS } from './strategy-form-model.ts'
+import { newVariant, type PayloadType, VARIANT_FIELD, type VariantRow, variantShares } from './variants-model.ts'
 
 const PAYLOAD_TYPES: [PayloadType, string][] = [['', 'No payload'], ['string', 'String'], ['json', 'JSON'], ['number', 'Number'], ['csv', 'CSV']]
 
@@ -19,7 +20,7 @@ export function VariantsEditor({ variants, problems, stickiness, onChange }: {
   const add = () => {
     const row = newVariant(stickiness || 'default')
     onChange([...variants, row])
-    requestAnimationFrame(() => document.getElementById(FIELD.variantName(row))?.focus())
+    requestAnimationFrame(() => document.getElementById(VARIANT_FIELD.name(row))?.focus())
   }
   return (
     <div class="variants-editor">
@@ -32,7 +33,7 @@ export function VariantsEditor({ variants, problems, stickiness, onChange }: {
           ))}
         </ol>
       )}
-      {problems[FIELD.variants] && <p class="field-error" id={FIELD.variants} tabIndex={-1}>{problems[FIELD.variants]}</p>}
+      {problems[VARIANT_FIELD.all] && <p class="field-error" id={VARIANT_FIELD.all} tabIndex={-1}>{problems[VARIANT_FIELD.all]}</p>}
       <Button size="small" onClick={add}>Add variant</Button>
     </div>
   )
@@ -47,9 +48,9 @@ function VariantRowEditor({ row, index, share, problems, stickiness, update, rem
   update: (patch: Partial<VariantRow>) => void
   remove: () => void
 }) {
-  const name = FIELD.variantName(row)
-  const weight = FIELD.variantWeight(row)
-  const payload = FIELD.variantPayload(row)
+  const name = VARIANT_FIELD.name(row)
+  const weight = VARIANT_FIELD.weight(row)
+  const payload = VARIANT_FIELD.payload(row)
   const stickinessChoices = [...new Set([...STICKINESS, ...(stickiness ? [stickiness] : []), row.stickiness])]
   const Multiline = row.payloadType === 'json' || row.payloadType === 'csv'
   return (
