@@ -27,7 +27,15 @@ export interface Api {
   get<T>(path: string): Promise<T>
   post<T>(path: string, body?: unknown): Promise<T>
   put<T>(path: string, body?: unknown): Promise<T>
+  /** A JSON Patch (RFC 6902), as Unleash's PATCH routes take: only the fields it names change. */
+  patch<T>(path: string, operations: JsonPatchOperation[]): Promise<T>
   delete<T>(path: string): Promise<T>
+}
+
+export interface JsonPatchOperation {
+  op: 'add' | 'remove' | 'replace'
+  path: string
+  value?: unknown
 }
 
 export interface ApiOptions {
@@ -50,6 +58,7 @@ export function createApi({ token, onUnauthorized }: ApiOptions): Api {
     get: (path) => call('GET', path),
     post: (path, body) => call('POST', path, body),
     put: (path, body) => call('PUT', path, body),
+    patch: (path, operations) => call('PATCH', path, operations),
     delete: (path) => call('DELETE', path),
   }
 }

@@ -116,11 +116,9 @@ function StrategyCard({ project, name, environment, strategy, base, onChanged, s
   const toggle = useAction()
   const heading = strategyHeading(strategy)
   const url = `${base}/${seg(strategy.id)}`
-  // The admin client has no PATCH: the stored strategy goes back whole with `disabled` flipped
-  // (the service validates a PUT body exactly as a new strategy's).
+  // Only `disabled` changes: an edit saved meanwhile in another tab is not overwritten.
   const setDisabled = (disabled: boolean) => toggle.run(async () => {
-    const { name: kind, title, parameters, constraints, variants, segments, sortOrder } = strategy
-    await api.put(url, { name: kind, title, parameters, constraints, variants, segments, sortOrder, disabled })
+    await api.patch(url, [{ op: 'replace', path: '/disabled', value: disabled }])
     await onChanged()
   })
   return (
