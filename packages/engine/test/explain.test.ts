@@ -3,7 +3,7 @@
 import fc from 'fast-check'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { createEngine, type Context, type Engine, type FlagExplanation, type StrategyExplanation } from '@vexil/engine'
-import { contextArb, payloadArb, smallContextArb } from './arbitraries.js'
+import { contextArb, hostileContextArb, hostilePayloadArb, payloadArb, smallContextArb } from './arbitraries.js'
 
 const NOW = Date.parse('2024-06-01T12:00:00Z')
 
@@ -85,6 +85,27 @@ describe.each([
       { numRuns: RUNS },
     )
     expect(runs).toBe(RUNS)
+  })
+})
+
+describe('explain never throws', () => {
+  it('for arbitrary payloads and contexts, hostile ones included, and its result is JSON', () => {
+    fc.assert(
+      fc.property(hostilePayloadArb, fc.array(hostileContextArb, { minLength: 1, maxLength: 3 }), (payload, contexts) => {
+        vi.spyOn(Math, 'random').mockReturnValue(0.5)
+        vi.spyOn(Date, 'now').mockReturnValue(NOW)
+        const engine = createEngine()
+        engine.load(payload)
+        for (const context of contexts) {
+          const all = engine.explainAll(context as Context)
+          for (const explained of all) expect(explained.enabled).toBe(engine.isEnabled(explained.name, context as Context))
+          JSON.stringify(all)
+          JSON.stringify(engine.explain('__proto__', context as Context))
+        }
+        vi.restoreAllMocks()
+      }),
+      { numRuns: 300 },
+    )
   })
 })
 

@@ -33,6 +33,7 @@ export interface Twins {
 }
 
 export function createTwins(customStrategies: ReadonlyMap<string, CustomStrategy>, hostname: string, segments: ReadonlyMap<number, StoredSegment>): Twins {
+  // Where the compiler's warnings go: emptied before each compile, read after it.
   let sink: ExplainedWarning[] = []
   const env: CompileEnvironment = {
     customStrategies,
@@ -44,18 +45,12 @@ export function createTwins(customStrategies: ReadonlyMap<string, CustomStrategy
     segmentGates: new Map(),
     warn: (_flag, code, message) => sink.push({ code, message }),
   }
-  const collect = (compile: () => void): ExplainedWarning[] => {
-    sink = []
-    compile()
-    return sink
-  }
   return {
     constraint(definition) {
       const raw: RawConstraint = isObject(definition) ? definition : {}
-      let gate
-      const [warning] = collect(() => {
-        gate = compileConstraint(definition, env, (code, message) => env.warn(undefined, code, message))
-      })
+      sink = []
+      const gate = compileConstraint(definition, env, (code, message) => env.warn(undefined, code, message))
+      const [warning] = sink
       const contextName = stringify(raw.contextName) ?? ''
       const operator = raw.operator === undefined ? '' : (stringify(raw.operator) ?? '')
       const value = raw.value === undefined || raw.value === null ? null : (stringify(raw.value) ?? null)
@@ -63,12 +58,14 @@ export function createTwins(customStrategies: ReadonlyMap<string, CustomStrategy
         shown: { contextName, operator, values: cleanValues(raw.values), value, inverted: raw.inverted === true, caseInsensitive: raw.caseInsensitive === true, warning: warning ?? null },
         field: env.slots.field(contextName),
         date: operator.startsWith('DATE_'),
-        pc: env.slots.encode([{ gates: [gate!] }]),
+        pc: env.slots.encode([{ gates: [gate] }]),
       }
     },
     strategyWarnings(definition, featureName) {
       const own = isObject(definition) && !Array.isArray(definition) ? { ...definition, constraints: [], segments: [] } : definition
-      return collect(() => compileStrategy(own, featureName, env))
+      sink = []
+      compileStrategy(own, featureName, env)
+      return sink
     },
     frame(context, time) {
       const frame = env.slots.frame(context)

@@ -21,6 +21,7 @@ export function percentageParameter(value: unknown): number {
  */
 export function rolloutParameter(parameters: Record<string, unknown>, name: string, warn: Warn): number {
   const percentage = percentageParameter(parameters[name])
+  if (percentage > 0 && percentage <= 100) return percentage
   const text = stringify(parameters[name])?.trim()
   if (!text || Number.isNaN(percentage)) {
     const given = text ? `${JSON.stringify(text)} is not a number` : `no ${name} given`
