@@ -1,4 +1,4 @@
-import { useState } from 'preact/hooks'
+import { useEffect, useState } from 'preact/hooks'
 import type { Context } from '@vexil/engine'
 import { Button, Field } from '../../components/controls.tsx'
 import { type ContextFields, contextOfFields, contextOfJson, emptyFields, FIELDS, type FieldName, type FieldProblems, fieldsOfContext, newRow } from './context-model.ts'
@@ -24,22 +24,17 @@ export function ContextForm({ busy, onEvaluate, picked }: { busy: boolean; onEva
   const [json, setJson] = useState('{\n  "userId": ""\n}')
   const [problems, setProblems] = useState<FieldProblems>({})
   const [jsonProblem, setJsonProblem] = useState<string>()
-  const [seenPick, setSeenPick] = useState(0)
 
-  if (picked && picked.seq !== seenPick) {
-    // A recent context was chosen: show it in the boxes when they can hold it, else as JSON.
-    setSeenPick(picked.seq)
+  // A recent context was chosen: show it in the boxes when they can hold it, else as JSON.
+  useEffect(() => {
+    if (!picked) return
     const asFields = fieldsOfContext(picked.context)
     setProblems({})
     setJsonProblem(undefined)
     setJson(JSON.stringify(picked.context, null, 2))
-    if (asFields) {
-      setFields(asFields)
-      setMode('fields')
-    } else {
-      setMode('json')
-    }
-  }
+    if (asFields) setFields(asFields)
+    setMode(asFields ? 'fields' : 'json')
+  }, [picked?.seq])
 
   const setValue = (name: FieldName, value: string) => setFields((f) => ({ ...f, values: { ...f.values, [name]: value } }))
   const setRow = (id: number, change: Partial<{ name: string; value: string }>) =>
