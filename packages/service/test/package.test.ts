@@ -43,7 +43,9 @@ describe('@vexil/service/admin-rules, the rules the admin UI shares with the API
       'URL_SAFE_NAME_MAX_LENGTH',
       'URL_SAFE_NAME_PATTERN',
       'URL_SAFE_NAME_RULE',
+      'VARIANT_WEIGHT_TOTAL',
       'flattenPayload',
+      'shareVariantWeights',
     ])
   })
 

@@ -5,8 +5,8 @@
 // archiving), what SDKs then receive, and the pages at 1280 and 390 px.
 import type { Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { chromiumAvailable, launchChromium, type LaunchedBrowser } from '@vexil/test-fixtures/chromium.ts'
-import { DESKTOP, expectNoHorizontalScroll, MOBILE, openPage, requireBuiltUi, screenshot, signIn, startUiService, type UiService } from './helpers/ui.js'
+import { chromiumAvailable, type LaunchedBrowser } from '@vexil/test-fixtures/chromium.ts'
+import { DESKTOP, expectNoHorizontalScroll, MOBILE, openPage, requireBuiltUi, screenshot, signedInPage, signIn, startUiService, type UiService } from './helpers/ui.js'
 
 const FLAG = 'checkout-redesign'
 const FEATURE = `/api/admin/projects/demo/features/${FLAG}`
@@ -24,9 +24,7 @@ describe.runIf(chromiumAvailable())('authoring a flag in the admin UI', () => {
   beforeAll(async () => {
     requireBuiltUi()
     ui = await startUiService()
-    browser = await launchChromium()
-    ;({ page, problems } = await openPage(browser.browser, ui.url))
-    await signIn(page, ui.url, ui.adminToken)
+    ;({ browser, page, problems } = await signedInPage(ui))
   }, 60_000)
 
   afterAll(async () => {
@@ -173,7 +171,7 @@ describe.runIf(chromiumAvailable())('authoring a flag in the admin UI', () => {
       await page.locator('#variants-development-1-name').fill('green')
       await page.locator('#variants-development-1-payload-type').selectOption('number')
       await page.locator('#variants-development-1-payload').fill('forty')
-      expect(await page.locator('#variants-development-1-payload-error').innerText()).toBe('Must be a number, like 42 or 0.5.')
+      expect(await page.locator('#variants-development-1-payload-error').innerText()).toBe('Not a number: SDKs read this payload as one, such as 42 or 0.5.')
       await page.locator('#variants-development-1-payload').fill('42')
       await development.locator('[data-variant="1"]').getByLabel('Custom percentage').check()
       await page.locator('#variants-development-1-percentage').fill('130')

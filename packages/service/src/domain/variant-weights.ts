@@ -1,12 +1,11 @@
 import { badData } from '../errors.js'
+import { shareVariantWeights, VARIANT_WEIGHT_TOTAL as TOTAL } from '../variant-shares.js'
 
 interface Weighted {
   name: string
   weight: number
   weightType: 'variable' | 'fix'
 }
-
-const TOTAL = 1000
 
 /**
  * Unleash's weight rule: `fix` variants keep their weight, the rest of 1000 is shared evenly by
@@ -26,12 +25,6 @@ export function fixVariantWeights<T extends Weighted>(variants: T[], field = 'va
     return variants
   }
   if (fixedTotal > TOTAL) throw badData(`${field}: the fixed weights add up to ${fixedTotal}, more than 1000.`)
-  const share = Math.floor((TOTAL - fixedTotal) / variable.length)
-  let remainder = (TOTAL - fixedTotal) % variable.length
-  return variants.map((variant) => {
-    if (variant.weightType === 'fix') return variant
-    const extra = remainder > 0 ? 1 : 0
-    remainder -= extra
-    return { ...variant, weight: share + extra }
-  })
+  const weights = shareVariantWeights(variants)
+  return variants.map((variant, i) => (variant.weightType === 'fix' ? variant : { ...variant, weight: weights[i] as number }))
 }

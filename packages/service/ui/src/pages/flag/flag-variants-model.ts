@@ -2,10 +2,12 @@
 // has them: one stickiness for all, each variant's share either fixed ("custom percentage") or a
 // part of what the fixed ones leave, a payload typed string, JSON, CSV or number, and overrides
 // that pin context values to a variant. Checked here as the service and the SDKs would take it.
+import { shareVariantWeights, VARIANT_WEIGHT_TOTAL } from '@vexil/service/admin-rules'
+import { variantPayloadProblem } from '../../variant-payload.ts'
 import type { PayloadType, Variant } from './flag-types.ts'
 
 /** Weights are per mille: 1000 is 100% (Unleash). */
-export const TOTAL_WEIGHT = 1000
+export const TOTAL_WEIGHT = VARIANT_WEIGHT_TOTAL
 
 export const STICKINESS_OPTIONS = ['default', 'userId', 'sessionId', 'random']
 
@@ -69,37 +71,18 @@ export function parsePercentage(text: string): number | undefined {
 export const percent = (weight: number) => `${weight % 10 === 0 ? weight / 10 : (weight / 10).toFixed(1)}%`
 
 /**
- * Each variant's weight as the service will store it (src/domain/variant-weights.ts, Unleash's
- * rule): fixed ones keep theirs, the variable ones share the rest evenly, the first ones taking
- * the remainder. A fixed share that is not a valid percentage counts as 0 here (it is a problem).
+ * Each variant's weight as the service will store it (Unleash's rule, the service's own
+ * shareVariantWeights). A fixed share that is not a valid percentage counts as 0 here (it is a
+ * problem).
  */
 export function shareWeights(form: VariantsForm): number[] {
-  const fixedTotal = form.variants.reduce((sum, v) => sum + (v.fixed ? parsePercentage(v.percentage) ?? 0 : 0), 0)
-  const variable = form.variants.filter((v) => !v.fixed).length
-  const rest = Math.max(0, TOTAL_WEIGHT - fixedTotal)
-  const share = variable > 0 ? Math.floor(rest / variable) : 0
-  let remainder = variable > 0 ? rest % variable : 0
-  return form.variants.map((v) => {
-    if (v.fixed) return parsePercentage(v.percentage) ?? 0
-    const extra = remainder > 0 ? 1 : 0
-    remainder -= extra
-    return share + extra
-  })
+  return shareVariantWeights(form.variants.map((v) => ({ weightType: v.fixed ? 'fix' : 'variable', weight: v.fixed ? parsePercentage(v.percentage) ?? 0 : 0 })))
 }
 
 /** Why a payload would be refused or misread by the SDKs; undefined when fine (or when there is none). */
 export function payloadProblem(type: PayloadType | '', value: string): string | undefined {
-  if (type === '') return undefined
-  if (value.trim() === '') return 'A payload needs a value (or choose "No payload").'
-  if (type === 'json') {
-    try {
-      JSON.parse(value)
-    } catch (error) {
-      return `Not valid JSON: ${error instanceof Error ? error.message : String(error)}.`
-    }
-  }
-  if (type === 'number' && !Number.isFinite(Number(value.trim()))) return 'Must be a number, like 42 or 0.5.'
-  return undefined
+  if (type !== '' && value.trim() === '') return 'A payload needs a value (or choose "No payload").'
+  return variantPayloadProblem(type, value)
 }
 
 const splitValues = (values: string) => values.split(',').map((v) => v.trim()).filter(Boolean)

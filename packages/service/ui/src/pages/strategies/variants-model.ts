@@ -1,5 +1,7 @@
 // A strategy's variant rows: to and from the API's variants, their weights as the service will
 // share them out, and their problems (names, fixed weights, JSON and number payloads).
+import { shareVariantWeights, VARIANT_WEIGHT_TOTAL as TOTAL } from '@vexil/service/admin-rules'
+import { variantPayloadProblem } from '../../variant-payload.ts'
 import { newKey, type Problems } from './constraints-model.ts'
 import type { StrategyVariant } from './strategy-summary.tsx'
 
@@ -49,8 +51,6 @@ export const VARIANT_FIELD = {
   payload: (v: VariantRow) => `variant-${v.key}-payload`,
 }
 
-const TOTAL = 1000
-
 /**
  * Each variant's weight in tenths of a percent, as the service will store it (Unleash's rule:
  * fixed weights kept, the rest shared evenly by the variable ones, the first getting the
@@ -58,16 +58,8 @@ const TOTAL = 1000
  */
 export function variantShares(variants: VariantRow[]): (number | undefined)[] {
   const fixed = variants.map((v) => (v.weightType === 'fix' ? fixedWeight(v) : undefined))
-  const fixedTotal = fixed.reduce<number>((sum, w) => sum + (w ?? 0), 0)
-  const variable = variants.filter((v) => v.weightType === 'variable').length
-  const rest = Math.max(0, TOTAL - fixedTotal)
-  let remainder = variable > 0 ? rest % variable : 0
-  return variants.map((v, i) => {
-    if (v.weightType === 'fix') return fixed[i]
-    const extra = remainder > 0 ? 1 : 0
-    remainder -= extra
-    return Math.floor(rest / variable) + extra
-  })
+  const shares = shareVariantWeights(variants.map((v, i) => ({ weightType: v.weightType, weight: fixed[i] ?? 0 })))
+  return variants.map((v, i) => (v.weightType === 'fix' ? fixed[i] : shares[i]))
 }
 
 function fixedWeight(v: VariantRow): number | undefined {
@@ -98,14 +90,6 @@ export function variantProblems(variants: VariantRow[], submitted: boolean): Pro
 
 /** A JSON payload must parse and a number payload be a number (what SDKs will read it as); an empty one is only flagged on saving. */
 function payloadProblem(v: VariantRow, submitted: boolean): string | undefined {
-  if (!v.payloadType || (v.payload.trim() === '' && !submitted)) return undefined
-  if (v.payloadType === 'json') {
-    try {
-      JSON.parse(v.payload)
-    } catch (error) {
-      return `Not valid JSON: ${error instanceof Error ? error.message : String(error)}.`
-    }
-  }
-  if (v.payloadType === 'number' && (v.payload.trim() === '' || !Number.isFinite(Number(v.payload)))) return 'Not a number: SDKs read this payload as one, such as 42 or 0.5.'
-  return undefined
+  if (v.payloadType && v.payload.trim() === '' && submitted) return 'A payload needs a value (or choose "No payload").'
+  return variantPayloadProblem(v.payloadType, v.payload)
 }
