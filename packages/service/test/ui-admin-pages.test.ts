@@ -5,8 +5,8 @@
 // good), errors in place, keyboard-only token creation, and every page at 1280 and 390 px.
 import type { Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { chromiumAvailable, launchChromium, type LaunchedBrowser } from '@vexil/test-fixtures/chromium.ts'
-import { DESKTOP, expectNoHorizontalScroll, MOBILE, openPage, requireBuiltUi, screenshot, signIn, startUiService, type UiService } from './helpers/ui.js'
+import { chromiumAvailable, type LaunchedBrowser } from '@vexil/test-fixtures/chromium.ts'
+import { DESKTOP, expectNoHorizontalScroll, MOBILE, openPage, requireBuiltUi, screenshot, signedInPage, signIn, startUiService, type UiService } from './helpers/ui.js'
 
 /** Presses Tab until the focused element matches `selector` (keyboard-only use: no clicks, no focus()). */
 async function tabTo(page: Page, selector: string): Promise<void> {
@@ -48,9 +48,7 @@ describe.runIf(chromiumAvailable())('the admin pages in headless Chromium', () =
   beforeAll(async () => {
     requireBuiltUi()
     ui = await startUiService()
-    browser = await launchChromium()
-    ;({ page, problems } = await openPage(browser.browser, ui.url))
-    await signIn(page, ui.url, ui.adminToken)
+    ;({ browser, page, problems } = await signedInPage(ui))
   }, 60_000)
 
   afterAll(async () => {

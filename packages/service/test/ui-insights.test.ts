@@ -5,8 +5,8 @@
 // 1280 and 390 px without sideways scrolling.
 import type { Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { chromiumAvailable, launchChromium, type LaunchedBrowser } from '@vexil/test-fixtures/chromium.ts'
-import { DESKTOP, expectNoHorizontalScroll, MOBILE, openPage, requireBuiltUi, screenshot, signIn, startUiService, type UiService } from './helpers/ui.js'
+import { chromiumAvailable, type LaunchedBrowser } from '@vexil/test-fixtures/chromium.ts'
+import { DESKTOP, expectNoHorizontalScroll, MOBILE, openPage, requireBuiltUi, screenshot, signedInPage, signIn, startUiService, type UiService } from './helpers/ui.js'
 
 const CHARTS = ['users', 'flags', 'health', 'time-to-production', 'metrics', 'updates']
 const WEEKS = 9
@@ -70,9 +70,7 @@ describe.runIf(chromiumAvailable())('the insights dashboard in headless Chromium
     }
     at(0)
 
-    browser = await launchChromium()
-    ;({ page, problems } = await openPage(browser.browser, ui.url))
-    await signIn(page, ui.url, ui.adminToken)
+    ;({ browser, page, problems } = await signedInPage(ui))
   }, 90_000)
 
   afterAll(async () => {

@@ -8,9 +8,9 @@ import { join } from 'node:path'
 import type { Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { murmur3, VARIANT_SEED } from '@vexil/engine'
-import { chromiumAvailable, launchChromium, type LaunchedBrowser } from '@vexil/test-fixtures/chromium.ts'
+import { chromiumAvailable, type LaunchedBrowser } from '@vexil/test-fixtures/chromium.ts'
 import { PROXY_HOSTNAME, type PlaygroundProxy, startPlaygroundProxy } from './helpers/playground-proxy.js'
-import { DESKTOP, expectNoHorizontalScroll, MOBILE, openPage, requireBuiltUi, screenshot, SCREENSHOTS, signIn, startUiService, type UiService } from './helpers/ui.js'
+import { DESKTOP, expectNoHorizontalScroll, MOBILE, openPage, requireBuiltUi, screenshot, SCREENSHOTS, signedInPage, signIn, startUiService, type UiService } from './helpers/ui.js'
 
 /** Presses Tab until the focused element matches `selector` (keyboard-only use: no clicks, no focus()). */
 async function tabTo(page: Page, selector: string): Promise<void> {
@@ -88,9 +88,7 @@ describe.runIf(chromiumAvailable())('the playground in headless Chromium', () =>
     })
     await ui.api('POST', '/api/admin/projects/shop/features/pg-rollout/environments/development/on')
     proxy = await startPlaygroundProxy(ui.url, ui.clientToken)
-    browser = await launchChromium()
-    ;({ page, problems } = await openPage(browser.browser, ui.url))
-    await signIn(page, ui.url, ui.adminToken)
+    ;({ browser, page, problems } = await signedInPage(ui))
   }, 60_000)
 
   afterAll(async () => {

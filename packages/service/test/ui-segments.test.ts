@@ -6,8 +6,8 @@
 import { createEngine } from '@vexil/engine'
 import type { Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { chromiumAvailable, launchChromium, type LaunchedBrowser } from '@vexil/test-fixtures/chromium.ts'
-import { DESKTOP, expectNoHorizontalScroll, MOBILE, openPage, requireBuiltUi, screenshot, signIn, startUiService, type UiService } from './helpers/ui.js'
+import { chromiumAvailable, type LaunchedBrowser } from '@vexil/test-fixtures/chromium.ts'
+import { DESKTOP, expectNoHorizontalScroll, MOBILE, openPage, requireBuiltUi, screenshot, signedInPage, signIn, startUiService, type UiService } from './helpers/ui.js'
 import { addConstraint, problemIn } from './helpers/ui-strategies-page.js'
 
 describe.runIf(chromiumAvailable())('segments in headless Chromium', () => {
@@ -24,9 +24,7 @@ describe.runIf(chromiumAvailable())('segments in headless Chromium', () => {
   beforeAll(async () => {
     requireBuiltUi()
     ui = await startUiService()
-    browser = await launchChromium()
-    ;({ page, problems } = await openPage(browser.browser, ui.url))
-    await signIn(page, ui.url, ui.adminToken)
+    ;({ browser, page, problems } = await signedInPage(ui))
   }, 60_000)
 
   afterAll(async () => {

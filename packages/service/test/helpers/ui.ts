@@ -9,6 +9,7 @@ import { silentLogger } from '../../src/logger.js'
 import { DEFAULT_UI_DIR } from '../../src/routes/ui.js'
 import { type RunningService, startService } from '../../src/server.js'
 import { tempDir } from '@vexil/test-fixtures/temp-dir.ts'
+import { launchChromium, type LaunchedBrowser } from '@vexil/test-fixtures/chromium.ts'
 
 export const SCREENSHOTS = fileURLToPath(new URL('../../test-results/ui/', import.meta.url))
 export const DESKTOP = { width: 1280, height: 900 }
@@ -132,6 +133,14 @@ export async function signIn(page: Page, url: string, token: string): Promise<vo
   await page.getByLabel('Admin token or personal access token').fill(token)
   await page.getByRole('button', { name: 'Sign in' }).click()
   await page.getByRole('button', { name: 'Sign out' }).waitFor()
+}
+
+/** Chromium with one recording page (openPage) signed in to `ui` with the demo admin token. */
+export async function signedInPage(ui: UiService, viewport = DESKTOP): Promise<{ browser: LaunchedBrowser; page: Page; problems: string[] }> {
+  const browser = await launchChromium()
+  const { page, problems } = await openPage(browser.browser, ui.url, viewport)
+  await signIn(page, ui.url, ui.adminToken)
+  return { browser, page, problems }
 }
 
 /** A full-page screenshot under test-results/ui/ (look at them). */
