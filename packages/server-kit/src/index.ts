@@ -2,6 +2,7 @@
 
 // Request bodies
 export { ABORTED_BODY_MESSAGE, type BodyReadOptions, COMPRESSION_FRAMING_BYTES, readLimitedBody } from './read-body.js'
+export { readLimitedWebBody } from './read-web-body.js'
 
 // Conditional requests and files
 export { matchesIfNoneMatch } from './if-none-match.js'

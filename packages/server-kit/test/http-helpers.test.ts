@@ -71,6 +71,7 @@ describe('@vexil/server-kit public surface', () => {
       'nextShutdownSignal',
       'openEventStream',
       'readLimitedBody',
+      'readLimitedWebBody',
       'sendStaticAsset',
     ])
   })

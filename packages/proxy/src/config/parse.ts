@@ -9,6 +9,7 @@ import { storageConfigProblems, type StorageProviderName } from '../storage/inde
 import { loadModuleArray } from './load-module.js'
 import type { ContextEnricher, ProxyConfig, ProxyOptions, ResolvedCors, TrustProxy } from './types.js'
 import { ConfigError, parseBoolean, parseInteger, parseList, parseTrustedAddress, parseUrl } from './values.js'
+import { systemTimers } from '../sync/timers.js'
 
 export type Environment = Record<string, string | undefined>
 
@@ -341,6 +342,7 @@ export async function createProxyConfig(options: ProxyOptions = {}, env: Environ
     environment: str(options.environment, ENV.environment),
     projectName: str(options.projectName, ENV.projectName),
     logger,
+    timers: options.timers ?? systemTimers,
     useJsonLogger,
     logLevel,
     customStrategies,

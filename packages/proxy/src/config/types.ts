@@ -1,6 +1,7 @@
 import type { CustomStrategy } from '@vexil/engine'
 import type { StorageProvider } from '../storage/types.js'
 import type { Logger, LogLevel } from '../logger.js'
+import type { Timers } from '../sync/timers.js'
 
 /** A custom context enricher (experimental): receives the context, returns the enriched one. */
 export type ContextEnricher = (context: Record<string, unknown>) => Record<string, unknown> | Promise<Record<string, unknown>>
@@ -38,6 +39,8 @@ export interface ProxyOptions {
   environment?: string
   projectName?: string
   logger?: Logger
+  /** What the sync's polls, metrics reports and token revalidation wait with (default: the runtime's setTimeout; the Worker's due-task list). */
+  timers?: Timers
   useJsonLogger?: boolean
   logLevel?: LogLevel
   /** Instantiated strategies, or paths of JavaScript files exporting arrays of them. */
@@ -119,6 +122,7 @@ export interface ProxyConfig {
   environment: string | undefined
   projectName: string | undefined
   logger: Logger
+  timers: Timers
   useJsonLogger: boolean
   logLevel: LogLevel
   /** Loaded strategies (files already imported). */

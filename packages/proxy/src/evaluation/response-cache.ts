@@ -27,7 +27,7 @@ export interface CachedResponse {
   /** Compressed bodies, made on first request per encoding. */
   compressed?: Partial<Record<'br' | 'gzip' | 'deflate', Buffer>>
   /** The uncompressed answer's header list, for the CORS headers (by identity) it was built with. */
-  head?: { cors: CorsHeaders; headers: string[] }
+  head?: { cors: CorsHeaders; headers: Record<string, string> }
 }
 
 /** Bodies larger than this are not kept (they are rare, and would crowd the cache out). */

@@ -6,6 +6,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http'
 import { chooseEncoding, COMPRESSION_THRESHOLD, compress } from '../http/compression.js'
 import type { CorsHeaders } from '../http/cors.js'
 import { matchesIfNoneMatch } from '../http/etag.js'
+import { headerObject } from '../http/respond.js'
 import type { RouteMethod } from '../routing/route-declaration.js'
 import type { CachedResponse } from './response-cache.js'
 
@@ -24,23 +25,23 @@ export interface AnswerHeaders {
  */
 export function sendAnswer(req: IncomingMessage, res: ServerResponse, method: RouteMethod, cors: CorsHeaders, answer: CachedResponse, headers: AnswerHeaders): void {
   if ((method !== 'POST' || headers.revalidatesPost === true) && matchesIfNoneMatch(req.headers['if-none-match'], answer.etag)) {
-    res.writeHead(304, headers.notModified(cors, answer.etag))
+    res.writeHead(304, headerObject(headers.notModified(cors, answer.etag)))
     res.end()
     return
   }
   const encoding = answer.bytes >= COMPRESSION_THRESHOLD ? chooseEncoding(req.headers['accept-encoding']) : undefined
   let body = answer.body
-  let list: string[]
+  let head: Record<string, string>
   if (encoding) {
     const compressed = ((answer.compressed ??= {})[encoding] ??= compress(answer.body, encoding))
     body = compressed
-    list = headers.ok(cors, answer.etag, compressed.length, encoding)
+    head = headerObject(headers.ok(cors, answer.etag, compressed.length, encoding))
   } else if (answer.head?.cors === cors) {
-    list = answer.head.headers
+    head = answer.head.headers
   } else {
-    list = headers.ok(cors, answer.etag, answer.bytes, undefined)
-    answer.head = { cors, headers: list }
+    head = headerObject(headers.ok(cors, answer.etag, answer.bytes, undefined))
+    answer.head = { cors, headers: head }
   }
-  res.writeHead(200, list)
+  res.writeHead(200, head)
   res.end(method === 'HEAD' ? undefined : body)
 }

@@ -4,6 +4,7 @@
 // 413 JSON for an oversize body and 415 for an unsupported encoding or charset (the old proxy
 // answered 500 for all three). read-body.ts reads them.
 import type { IncomingMessage } from 'node:http'
+import type { H3Event } from 'h3'
 import { ProxyError } from './errors.js'
 
 export const BODY_LIMIT_BYTES = 100 * 1024
@@ -15,7 +16,15 @@ export const isObject = (value: unknown): value is Record<string, unknown> => va
 const DATE_TIME = /^\d{4}-\d{2}-\d{2}[Tt ]\d{2}:\d{2}:\d{2}(\.\d+)?([Zz]|[+-]\d{2}:\d{2})$/
 export const isDateTime = (value: unknown): value is string => typeof value === 'string' && DATE_TIME.test(value) && !Number.isNaN(Date.parse(value))
 
-export function hasBody(req: IncomingMessage): boolean {
+/**
+ * Whether the request has a body: by its headers for Node's request; for a web `Request` (h3's
+ * web adapter, as the Worker runs it) by its body stream, since a runtime may drop the framing
+ * headers of what it received.
+ */
+export function hasBody(event: H3Event): boolean {
+  const web = event.web?.request
+  if (web) return web.body !== null
+  const req = event.node.req
   const length = req.headers['content-length']
   return req.headers['transfer-encoding'] !== undefined || (length !== undefined && length !== '0')
 }

@@ -3,8 +3,18 @@
 // with a list of trusted addresses/ranges, walk from the socket through X-Forwarded-For from
 // right to left and take the first untrusted hop. IPv4-mapped IPv6 (`::ffff:1.2.3.4`) is
 // reported as plain IPv4: the old proxy's `::ffff:` addresses broke remoteAddress strategies (#11).
+import type { H3Event } from 'h3'
 import ipaddr from 'ipaddr.js'
 import type { TrustProxy } from '../config/types.js'
+
+/**
+ * The address of the peer that sent the request: Node's socket's, or for a web `Request` (the
+ * Worker, through h3's web adapter, has no socket) the one the runtime gave the adapter as
+ * `event.context.peerAddress`.
+ */
+export function peerAddress(event: H3Event): string | undefined {
+  return event.node.req.socket?.remoteAddress || (event.context.peerAddress as string | undefined) || undefined
+}
 
 export function plainAddress(address: string): string {
   return address.startsWith('::ffff:') && ipaddr.IPv4.isValid(address.slice(7)) ? address.slice(7) : address

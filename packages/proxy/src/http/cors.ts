@@ -4,6 +4,7 @@
 // them with the rest in one `writeHead`.
 import type { ServerResponse } from 'node:http'
 import type { ResolvedCors } from '../config/types.js'
+import { headerObject } from './respond.js'
 
 /** The CORS headers of one response: flat name/value pairs, and the `Vary` field they need. */
 export interface CorsHeaders {
@@ -85,7 +86,7 @@ export function sendFrontendPreflight(res: ServerResponse, cors: CorsHeaders, re
     headers.push('Access-Control-Max-Age', FRONTEND_MAX_AGE, 'Access-Control-Expose-Headers', 'ETag')
   }
   headers.push('Content-Length', '0')
-  res.writeHead(204, headers)
+  res.writeHead(204, headerObject(headers))
   res.end()
 }
 
@@ -111,6 +112,6 @@ export function sendOfrepPreflight(res: ServerResponse, cors: CorsHeaders): void
   const headers: string[] = [...cors.pairs, ...(cors.vary ? ['Vary', cors.vary] : [])]
   if (cors.pairs.length > 0) headers.push('Access-Control-Allow-Methods', 'POST, OPTIONS', 'Access-Control-Allow-Headers', OFREP_ALLOWED_HEADERS, 'Access-Control-Max-Age', '86400')
   headers.push('Content-Length', '0')
-  res.writeHead(204, headers)
+  res.writeHead(204, headerObject(headers))
   res.end()
 }

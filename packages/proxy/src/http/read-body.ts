@@ -1,7 +1,10 @@
-// Reading a request body within BODY_LIMIT_BYTES (body.ts), with server-kit's reader: as it
+// Reading a request body within BODY_LIMIT_BYTES (body.ts), with server-kit's readers: as it
 // arrives, decompressing gzip/deflate, and stopping at the limit without reading any further.
+// Node's request is read as a Node stream; a web `Request` (the Worker, through h3's web
+// adapter) as a web stream, under the same limits.
 import type { IncomingMessage } from 'node:http'
-import { COMPRESSION_FRAMING_BYTES, readLimitedBody } from '@vexil/server-kit'
+import type { H3Event } from 'h3'
+import { COMPRESSION_FRAMING_BYTES, type BodyReadOptions, readLimitedBody, readLimitedWebBody } from '@vexil/server-kit'
 import { BODY_LIMIT_BYTES } from './body.js'
 import { ProxyError } from './errors.js'
 
@@ -11,18 +14,23 @@ import { ProxyError } from './errors.js'
  * before anything is read. Past the limit it rejects 413 and stops reading; the 413 answer
  * closes the connection. An encoding other than gzip or deflate is 415.
  */
-export async function readBodyText(req: IncomingMessage, limit = BODY_LIMIT_BYTES): Promise<string> {
+export async function readBodyText(event: H3Event, limit = BODY_LIMIT_BYTES): Promise<string> {
+  const req = event.node.req
   const encoding = contentEncoding(req)
   const declared = Number(req.headers['content-length'])
   if (Number.isFinite(declared) && declared > (encoding ? limit + COMPRESSION_FRAMING_BYTES : limit)) throw tooLarge(limit)
-  const body = await readLimitedBody(req, {
+  const options: BodyReadOptions = {
     limit,
     ...(encoding ? { encoding } : {}),
     tooLarge: () => tooLarge(limit),
     failed: (cause) => new ProxyError('INVALID_JSON', cause.message),
-  })
-  return body.toString('utf8')
+  }
+  const web = event.web?.request
+  if (web) return UTF8.decode(await readLimitedWebBody(web.body, options))
+  return (await readLimitedBody(req, options)).toString('utf8')
 }
+
+const UTF8 = new TextDecoder()
 
 // --- Internal helpers ---
 

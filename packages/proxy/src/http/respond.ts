@@ -6,6 +6,17 @@ import { type ErrorResponse, renderError, type ProxyError } from './errors.js'
 import { weakEtag } from './etag.js'
 
 export const CACHE_CONTROL = 'public, max-age=2'
+
+/**
+ * A flat name/value list as the object `writeHead` takes. Node writes both forms alike, in order,
+ * but an adapter over a mock response (h3's web adapter, which the Worker runs) keeps only an
+ * object's headers: every `writeHead` with headers goes through this.
+ */
+export function headerObject(list: readonly string[]): Record<string, string> {
+  const headers: Record<string, string> = {}
+  for (let i = 0; i < list.length; i += 2) headers[list[i]!] = list[i + 1]!
+  return headers
+}
 export const JSON_CONTENT_TYPE = 'application/json; charset=utf-8'
 
 export interface Body {

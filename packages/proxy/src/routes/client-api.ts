@@ -77,14 +77,14 @@ function accepted(res: ServerResponse): void {
 }
 
 async function handleMetrics(call: RouteCall): Promise<void> {
-  const toggles = validateMetrics(await readJson(call.req))
+  const toggles = validateMetrics(await readJson(call.event))
   call.caller!.view.usage.merge(toggles)
   accepted(call.res)
 }
 
 /** Edge's bulk form: `{ applications, metrics: [{ featureName, environment, yes, no, variants }] }`; other environments' rows are dropped, as Edge does. */
 async function handleBulkMetrics(call: RouteCall): Promise<void> {
-  const body = await readJson(call.req)
+  const body = await readJson(call.event)
   if (!isObject(body) || !Array.isArray(body.metrics)) throw new ProxyError('API_BAD_REQUEST', 'The body must be { "applications": [...], "metrics": [...] }')
   const { environment } = call.caller!.token
   const toggles: Record<string, { yes: number; no: number; variants: Record<string, number> }> = Object.create(null)
@@ -103,6 +103,6 @@ async function handleBulkMetrics(call: RouteCall): Promise<void> {
 const wholeCount = (value: unknown) => (typeof value === 'number' && Number.isSafeInteger(value) && value > 0 ? value : 0)
 
 async function handleRegister(call: RouteCall): Promise<void> {
-  validateRegistration(await readJson(call.req))
+  validateRegistration(await readJson(call.event))
   accepted(call.res)
 }

@@ -3,7 +3,7 @@
 // router before the body is read), no readiness check, bodies validated like the old
 // schemas (first error, same shape). Posted counts are merged into the proxy's own metrics;
 // registrations are accepted and not forwarded.
-import type { IncomingMessage } from 'node:http'
+import type { H3Event } from 'h3'
 import { assertJsonContentType, hasBody, isDateTime, isObject, parseStrictJson } from '../http/body.js'
 import { readBodyText } from '../http/read-body.js'
 import { validationError } from '../http/errors.js'
@@ -81,10 +81,10 @@ export function validateRegistration(body: unknown): void {
   for (const field of ['instanceId', 'sdkVersion', 'environment']) if (body[field] !== undefined) expectString(schema, body[field], `/body/${field}`)
 }
 
-export async function readJson(req: IncomingMessage): Promise<unknown> {
-  if (!hasBody(req)) return {}
-  assertJsonContentType(req)
-  return parseStrictJson(await readBodyText(req))
+export async function readJson(event: H3Event): Promise<unknown> {
+  if (!hasBody(event)) return {}
+  assertJsonContentType(event.node.req)
+  return parseStrictJson(await readBodyText(event))
 }
 
 const EXAMPLE_METRICS = JSON.stringify({ appName: 'example', instanceId: 'example', bucket: { start: '2024-01-01T00:00:00.000Z', stop: '2024-01-01T00:00:10.000Z', toggles: {} } })
@@ -119,14 +119,14 @@ export function clientMetricsRoutes(deps: ClientMetricsDependencies): RouteDecla
   ]
 }
 
-async function handleClientMetrics(deps: ClientMetricsDependencies, { req, res }: RouteCall): Promise<void> {
-  const toggles = validateMetrics(await readJson(req))
+async function handleClientMetrics(deps: ClientMetricsDependencies, { event, res }: RouteCall): Promise<void> {
+  const toggles = validateMetrics(await readJson(event))
   deps.usage.merge(toggles)
   sendText(res, 200, 'text/plain; charset=utf-8', 'OK')
 }
 
-async function handleRegister(deps: ClientMetricsDependencies, { req, res }: RouteCall): Promise<void> {
-  validateRegistration(await readJson(req))
+async function handleRegister(deps: ClientMetricsDependencies, { event, res }: RouteCall): Promise<void> {
+  validateRegistration(await readJson(event))
   deps.logger.debug('Client registration accepted (the proxy registers itself upstream; client registrations are not forwarded)')
   sendText(res, 200, 'text/plain; charset=utf-8', 'OK')
 }

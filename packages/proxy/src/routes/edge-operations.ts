@@ -83,8 +83,8 @@ export function edgeOperationsRoutes(deps: EdgeOperationsDependencies): RouteDec
       methods: ['POST'],
       path: '/edge/validate',
       example: { status: 200, body: '{"tokens":[]}' },
-      handle: async ({ req, res }) => {
-        const list = readTokenList(await readJson(req))
+      handle: async ({ event, res }) => {
+        const list = readTokenList(await readJson(event))
         if (!list) throw new ProxyError('API_BAD_REQUEST', `The body must be { "tokens": [<at most ${MAX_VALIDATE} strings>] }`)
         // Only what can be a token is asked about upstream.
         const secrets = [...new Set(list)].filter((secret) => readTokenSecret(secret) === secret)

@@ -17,7 +17,7 @@ function requireAppName(body: unknown): Record<string, unknown> {
 }
 
 export async function handleFrontendMetrics(call: RouteCall): Promise<void> {
-  const body = requireAppName(await readJson(call.req))
+  const body = requireAppName(await readJson(call.event))
   // The browser SDK sends an instanceId; Unleash does not require one.
   const toggles = validateMetrics({ instanceId: 'frontend', ...body })
   call.caller!.view.usage.merge(toggles)
@@ -25,6 +25,6 @@ export async function handleFrontendMetrics(call: RouteCall): Promise<void> {
 }
 
 export async function handleFrontendRegister(call: RouteCall): Promise<void> {
-  requireAppName(await readJson(call.req))
+  requireAppName(await readJson(call.event))
   sendText(call.res, 200, 'text/plain; charset=utf-8', 'OK')
 }

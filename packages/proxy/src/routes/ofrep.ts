@@ -4,7 +4,7 @@
 // (the /proxy scope) and frontend tokens (the token's scope, as /api/frontend). The router has
 // admitted the caller and picked its flag set; the engine's `evaluate` decides each value,
 // variant and reason; this file only reads the request and writes the protocol's bytes.
-import type { IncomingMessage } from 'node:http'
+import type { H3Event } from 'h3'
 import type { Context, EvaluationDetails, EvaluationTrace } from '@vexil/engine'
 import type { ProxyConfig } from '../config/types.js'
 import { enrich } from '../evaluation/context.js'
@@ -12,10 +12,10 @@ import { ofrepBulk, ofrepContext, ofrepItem } from '../evaluation/ofrep.js'
 import type { CachedResponse } from '../evaluation/response-cache.js'
 import { type AnswerHeaders, sendAnswer } from '../evaluation/send-answer.js'
 import { assertJsonContentType, hasBody, isObject } from '../http/body.js'
-import type { ClientAddress } from '../http/client-ip.js'
+import { type ClientAddress, peerAddress } from '../http/client-ip.js'
 import { ProxyError } from '../http/errors.js'
 import { readBodyText } from '../http/read-body.js'
-import { JSON_CONTENT_TYPE } from '../http/respond.js'
+import { headerObject, JSON_CONTENT_TYPE } from '../http/respond.js'
 import type { PrometheusExporter } from '../prometheus.js'
 import type { RouteCall, RouteDeclaration } from '../routing/route-declaration.js'
 import { flagNameOf } from '../routing/route-path.js'
@@ -75,8 +75,8 @@ const BULK_HEADERS: AnswerHeaders = {
 async function handleBulk(deps: OfrepDependencies, call: RouteCall): Promise<void> {
   const { req, res } = call
   const flags: FlagSet = call.flags!
-  const clientAddress = deps.clientAddress(req.socket.remoteAddress, req.headers['x-forwarded-for'] as string | undefined)
-  const raw = await readRequestBody(req, undefined)
+  const clientAddress = deps.clientAddress(peerAddress(call.event), req.headers['x-forwarded-for'] as string | undefined)
+  const raw = await readRequestBody(call.event, undefined)
   const cacheKey = `O${call.caller ? 'T' : 'K'}|${clientAddress ?? ''}|${raw}`
   const hit = flags.responseCache?.get(cacheKey, Date.now)
   if (hit) {
@@ -104,10 +104,10 @@ async function handleSingle(deps: OfrepDependencies, call: RouteCall): Promise<v
   const flags: FlagSet = call.flags!
   const key = flagNameOf(req.url ?? '/')
   if (key === undefined) throw new ProxyError('OFREP_FLAG_NOT_FOUND', 'No flag key after /ofrep/v1/evaluate/flags/', { key: '' })
-  const raw = await readRequestBody(req, key)
+  const raw = await readRequestBody(call.event, key)
   // Only flags of the caller's scope exist for it (a token's projects narrow its flag set).
   if (!flags.countedVariants.has(key)) throw new ProxyError('OFREP_FLAG_NOT_FOUND', `No flag named "${key}" for this key`, { key })
-  const clientAddress = deps.clientAddress(req.socket.remoteAddress, req.headers['x-forwarded-for'] as string | undefined)
+  const clientAddress = deps.clientAddress(peerAddress(call.event), req.headers['x-forwarded-for'] as string | undefined)
   const context = await evaluationContext(deps, call, parseRequest(raw, key), clientAddress)
   const details = flags.engine.evaluate(key, context)
   // An evaluation by an app is a use of the flag, counted as the server SDKs count theirs.
@@ -115,7 +115,7 @@ async function handleSingle(deps: OfrepDependencies, call: RouteCall): Promise<v
   usage?.count(key, details.toggle.enabled)
   const status = statusOf(details)
   const body = ofrepItem(details)
-  res.writeHead(status, [
+  res.writeHead(status, headerObject([
     ...call.cors.pairs,
     ...(call.cors.vary ? ['Vary', call.cors.vary] : []),
     'Content-Type',
@@ -124,7 +124,7 @@ async function handleSingle(deps: OfrepDependencies, call: RouteCall): Promise<v
     'no-store',
     'Content-Length',
     String(body.bytes),
-  ])
+  ]))
   res.end(body.json)
 }
 
@@ -143,11 +143,11 @@ function statusOf(details: EvaluationDetails): number {
 }
 
 /** The body as text: none is `{}` (the JS providers always send one; curl may not). */
-async function readRequestBody(req: IncomingMessage, key: string | undefined): Promise<string> {
-  if (!hasBody(req)) return ''
-  assertJsonContentType(req)
+async function readRequestBody(event: H3Event, key: string | undefined): Promise<string> {
+  if (!hasBody(event)) return ''
+  assertJsonContentType(event.node.req)
   try {
-    return await readBodyText(req)
+    return await readBodyText(event)
   } catch (error) {
     // A body that does not decompress is unparseable; 413 and 415 keep their status.
     if (error instanceof ProxyError && error.code === 'INVALID_JSON') throw new ProxyError('OFREP_PARSE_ERROR', error.message, { key })

@@ -86,7 +86,7 @@ export function createRequestHandler(options: RequestHandlerOptions): EventHandl
       }
       else if (!isWithoutCors(routed)) applyCors(res, corsHeaders(req.headers.origin))
       // Refused before its body was read (404, 503, 401, 415): close rather than drain the body.
-      if (hasBody(req) && !req.readableDidRead) res.setHeader('connection', 'close')
+      if (!event.web && hasBody(event) && !req.readableDidRead) res.setHeader('connection', 'close')
       const method = req.method ?? 'GET'
       const head = method === 'HEAD'
       if (error instanceof ProxyError) {

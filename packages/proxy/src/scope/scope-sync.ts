@@ -45,8 +45,8 @@ export function createScopeSync(options: ScopeSyncOptions): ScopeSync {
   const { config, logger, upstream, storage, storageKey } = options
   const flags = createScopeFlags({ newEngine: options.newEngine, responseCacheSize: config.responseCacheSize, logger, storage, storageKey, name: options.name })
   const usage = createUsageAggregator({ countedVariants: (name) => flags.current?.countedVariants.get(name) })
-  const poller = createFeed({ upstream, flags, logger, refreshInterval: config.refreshInterval, streaming: config.streaming, onFetch: options.onFetch })
-  const reporter = createUsageReporter({ upstream, aggregator: usage, logger, interval: config.metricsInterval, jitter: config.metricsJitter })
+  const poller = createFeed({ upstream, flags, logger, refreshInterval: config.refreshInterval, streaming: config.streaming, onFetch: options.onFetch, timers: config.timers })
+  const reporter = createUsageReporter({ upstream, aggregator: usage, logger, interval: config.metricsInterval, jitter: config.metricsJitter, timers: config.timers })
 
   return {
     flags,

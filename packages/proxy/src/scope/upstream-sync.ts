@@ -103,6 +103,7 @@ export function createUpstreamSync(options: UpstreamSyncOptions): UpstreamSync {
     logger,
     configured: config.tokens,
     revalidateMs: config.tokenRevalidateMs,
+    timers: config.timers,
     onChange: (secret, token) => {
       if (token) scopes.learn(token)
       options.onTokenChange?.(secret, token)

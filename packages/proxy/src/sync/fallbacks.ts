@@ -6,6 +6,7 @@ import type { Logger } from '../logger.js'
 import type { ScopeFlags } from '../scope/scope-flags.js'
 import { readBackup, type StorageProvider } from '../storage/index.js'
 import type { Upstream } from './upstream.js'
+import { systemTimers } from './timers.js'
 
 const BOOTSTRAP_ATTEMPTS = 3
 
@@ -54,7 +55,7 @@ export async function loadBootstrap(options: FallbackOptions, upstream: Upstream
       options.logger.warn(`Fetching the bootstrap failed (attempt ${attempt} of ${BOOTSTRAP_ATTEMPTS})`, error)
     }
     if (upstreamAnswered(options.flags)) return false
-    await new Promise((resolve) => setTimeout(resolve, 1000 * attempt).unref())
+    await new Promise((resolve) => systemTimers.set(() => resolve(undefined), 1000 * attempt, false))
   }
   return false
 }

@@ -13,6 +13,7 @@
 //   stream is back (an answer still in flight is dropped, never applied over newer changes).
 // - An unreadable message: reconnect without Last-Event-ID, for a fresh hydration.
 import { type Poller, type PollerOptions, createPoller } from './poller.js'
+import { systemTimers, type TimerHandle } from './timers.js'
 import type { StreamEvent } from '@vexil/server-kit'
 
 export interface FeedOptions extends PollerOptions {
@@ -37,7 +38,8 @@ export function createFeed(options: FeedOptions): Poller {
   let delay = RECONNECT_MS.first
   /** Set when the proxy itself closes the stream to open a fresh one. */
   let restart: string | undefined
-  let retry: NodeJS.Timeout | undefined
+  const timers = options.timers ?? systemTimers
+  let retry: TimerHandle | undefined
   let settle: () => void = () => undefined
   const first = new Promise<void>((resolve) => (settle = resolve))
 
@@ -59,7 +61,7 @@ export function createFeed(options: FeedOptions): Poller {
   function reconnectLater(why: string): void {
     if (stopped || unsupported || retry) return
     logger.warn(`The upstream's stream ${why}; polling meanwhile, reconnecting in ${delay} ms`)
-    retry = setTimeout(() => {
+    retry = timers.set(() => {
       retry = undefined
       connect()
     }, delay)
@@ -144,7 +146,7 @@ export function createFeed(options: FeedOptions): Poller {
     },
     stop() {
       stopped = true
-      clearTimeout(retry)
+      if (retry) timers.clear(retry)
       close?.()
       stopPolling()
     },

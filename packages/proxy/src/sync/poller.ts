@@ -6,6 +6,7 @@
 import type { Logger } from '../logger.js'
 import type { ScopeFlags } from '../scope/scope-flags.js'
 import type { HttpResponse } from './http-client.js'
+import { systemTimers, type TimerHandle, type Timers } from './timers.js'
 import type { Upstream } from './upstream.js'
 
 export interface PollerOptions {
@@ -16,6 +17,8 @@ export interface PollerOptions {
   refreshInterval: number
   /** Called after every poll: the outcome, for Prometheus. */
   onFetch?: (result: 'updated' | 'unchanged' | 'failed') => void
+  /** Default: the runtime's setTimeout. */
+  timers?: Timers
 }
 
 export interface Poller {
@@ -48,10 +51,11 @@ function isPayload(value: unknown): boolean {
 
 export function createPoller(options: PollerOptions): Poller {
   const { upstream, flags, logger, refreshInterval } = options
+  const timers = options.timers ?? systemTimers
   const base = refreshInterval > 0 ? refreshInterval : RETRY_BASE_WITHOUT_POLLING
   let failures = 0
   let lastFetch = 0
-  let timer: NodeJS.Timeout | undefined
+  let timer: TimerHandle | undefined
   let stopped = false
   let upstreamAnswered = false
   let inFlight: Promise<void> | undefined
@@ -59,9 +63,9 @@ export function createPoller(options: PollerOptions): Poller {
   const schedule = (delay: number) => {
     if (stopped) return
     if (refreshInterval <= 0 && upstreamAnswered) return
-    timer = setTimeout(() => {
+    timer = timers.set(() => {
       timer = undefined
-      void poll()
+      return poll()
     }, delay)
   }
 
@@ -126,7 +130,7 @@ export function createPoller(options: PollerOptions): Poller {
   }
 
   function poll(): Promise<void> {
-    if (timer) clearTimeout(timer)
+    if (timer) timers.clear(timer)
     timer = undefined
     inFlight ??= fetchOnce().finally(() => {
       inFlight = undefined
@@ -141,7 +145,7 @@ export function createPoller(options: PollerOptions): Poller {
     },
     stop() {
       stopped = true
-      if (timer) clearTimeout(timer)
+      if (timer) timers.clear(timer)
       timer = undefined
     },
     get lastFetch() {

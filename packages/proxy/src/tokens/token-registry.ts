@@ -7,6 +7,7 @@
 // `revalidateMs`, so a token revoked upstream stops working within that time.
 import type { Logger } from '../logger.js'
 import { type KnownToken, type KnownTokenType, normalizeProjects } from './api-token.js'
+import { systemTimers, type TimerHandle, type Timers } from '../sync/timers.js'
 
 /** The upstream's answer for some secrets: the valid ones, or a failure (nothing decided). */
 export type ValidateTokens = (secrets: readonly string[]) => Promise<KnownToken[]>
@@ -31,6 +32,8 @@ export interface TokenRegistryOptions {
   /** A token became known, or (undefined) was revoked upstream. */
   onChange?: (secret: string, token: KnownToken | undefined) => void
   now?: () => number
+  /** Default: the runtime's setTimeout. */
+  timers?: Timers
 }
 
 /** Why a secret was not accepted: unknown upstream, or not decided now (upstream down, too many waiting). */
@@ -69,7 +72,8 @@ export function createTokenRegistry(options: TokenRegistryOptions): TokenRegistr
   const waiting = new Map<string, Waiter[]>()
   let draining = false
   let lastCall = 0
-  let revalidation: NodeJS.Timeout | undefined
+  const timers = options.timers ?? systemTimers
+  let revalidation: TimerHandle | undefined
   let stopped = false
 
   /**
@@ -199,14 +203,13 @@ export function createTokenRegistry(options: TokenRegistryOptions): TokenRegistr
       if (restored.length > 0) void validateAll(restored, () => undefined)
       const schedule = () => {
         if (stopped || options.revalidateMs <= 0) return
-        revalidation = setTimeout(() => void revalidate().finally(schedule), options.revalidateMs)
-        revalidation.unref?.()
+        revalidation = timers.set(() => revalidate().finally(schedule), options.revalidateMs, false)
       }
       schedule()
     },
     stop() {
       stopped = true
-      if (revalidation) clearTimeout(revalidation)
+      if (revalidation) timers.clear(revalidation)
       for (const waiters of waiting.values()) for (const waiter of waiters) waiter('unavailable')
       waiting.clear()
     },

@@ -5,6 +5,7 @@
 // logged (see send-outcome.ts). flush() sends what is left at shutdown.
 import type { Logger } from '../logger.js'
 import type { MetricsBucket, Upstream } from '../sync/upstream.js'
+import { systemTimers, type TimerHandle, type Timers } from '../sync/timers.js'
 import type { UsageAggregator } from './aggregator.js'
 import { sendOutcome } from './send-outcome.js'
 import { splitBucket } from './split-bucket.js'
@@ -16,6 +17,8 @@ export interface UsageReporterOptions {
   interval: number
   jitter: number
   random?: () => number
+  /** Default: the runtime's setTimeout. */
+  timers?: Timers
 }
 
 export interface UsageReporter {
@@ -34,7 +37,8 @@ const ENVELOPE_ALLOWANCE_BYTES = 8 * 1024
 export function createUsageReporter(options: UsageReporterOptions): UsageReporter {
   const { upstream, aggregator, logger, interval, jitter } = options
   const random = options.random ?? Math.random
-  let timer: NodeJS.Timeout | undefined
+  const timers = options.timers ?? systemTimers
+  let timer: TimerHandle | undefined
   let failures = 0
   let registered = false
   let registering: Promise<void> | undefined
@@ -44,7 +48,7 @@ export function createUsageReporter(options: UsageReporterOptions): UsageReporte
   const schedule = () => {
     if (stopped || interval <= 0) return
     const delay = interval * (1 + failures) + Math.floor(random() * jitter)
-    timer = setTimeout(tick, delay)
+    timer = timers.set(tick, delay)
   }
 
   async function register(): Promise<void> {
@@ -117,9 +121,9 @@ export function createUsageReporter(options: UsageReporterOptions): UsageReporte
     return sending
   }
 
-  function tick(): void {
+  function tick(): Promise<void> {
     timer = undefined
-    void sendOnce().finally(schedule)
+    return sendOnce().finally(schedule)
   }
 
   return {
@@ -135,7 +139,7 @@ export function createUsageReporter(options: UsageReporterOptions): UsageReporte
     },
     stop() {
       stopped = true
-      if (timer) clearTimeout(timer)
+      if (timer) timers.clear(timer)
       timer = undefined
     },
   }
