@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto'
 import { redisAvailable, type RedisServer, startRedis } from '@vexil/test-fixtures/redis-server.ts'
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { createFileStorage, createMemoryStorage, createRedisStorage, type StorageProvider } from '../src/storage/index.js'
+import { createKvStorage } from '../src/storage/kv.js'
 import { largePayload, samplePayload } from './helpers/payloads.js'
 import { tempDir } from '@vexil/test-fixtures/temp-dir.ts'
 
@@ -36,6 +37,16 @@ const drivers: Driver[] = [
     backingStore: async () => {
       const dir = tempDir('storage')
       return { open: () => createFileStorage({ directory: dir.path }), dispose: async () => dir.remove() }
+    },
+  },
+  {
+    // Workers KV's binding as the proxy uses it (get as text, put); the real binding is
+    // exercised in workerd by the Worker's tests (cli/test/worker.test.ts).
+    name: 'kv',
+    backingStore: async () => {
+      const namespace = new Map<string, string>()
+      const kv = { get: async (key: string) => namespace.get(key) ?? null, put: async (key: string, value: string) => void namespace.set(key, value) }
+      return { open: () => createKvStorage(kv), dispose: async () => {} }
     },
   },
   {

@@ -19,6 +19,9 @@ export interface HttpRequestOptions {
   rejectUnauthorized: boolean
 }
 
+/** One upstream call: node:http's (`sendRequest`) or the runtime's fetch (fetch-client.ts). */
+export type SendRequest = (url: string, options: HttpRequestOptions) => Promise<HttpResponse>
+
 export function sendRequest(url: string, options: HttpRequestOptions): Promise<HttpResponse> {
   return new Promise((resolve, reject) => {
     const target = new URL(url)

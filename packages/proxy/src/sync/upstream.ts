@@ -4,7 +4,7 @@ import { randomUUID } from 'node:crypto'
 import { BUILT_IN_STRATEGY_NAMES } from '@vexil/engine'
 import type { ProxyConfig } from '../config/types.js'
 import { type EventSourceHandlers, openEventSource } from './event-source.js'
-import { type HttpResponse, sendRequest } from './http-client.js'
+import { type HttpResponse, type SendRequest, sendRequest as sendNodeRequest } from './http-client.js'
 
 export const SDK_NAME = 'vexil-proxy'
 export const SDK_VERSION = '0.1.0'
@@ -35,6 +35,8 @@ export interface UpstreamIdentity {
   token?: string
   /** Default true: PROJECT_NAME, NAME_PREFIX and TAGS narrow the fetch (the static scope); a token's scope uses none. */
   filters?: boolean
+  /** How calls are sent: node:http by default; the runtime's fetch in a Worker (fetch-client.ts). */
+  send?: SendRequest
 }
 
 export interface MetricsBucket {
@@ -64,6 +66,7 @@ export function edgeValidateUrl(serviceUrl: string): string {
 
 export function createHttpUpstream(config: ProxyConfig, identityOptions: UpstreamIdentity = {}): Upstream {
   const token = identityOptions.token ?? config.serviceApiToken
+  const sendRequest = identityOptions.send ?? sendNodeRequest
   const connectionId = randomUUID()
   const started = new Date().toISOString()
   const base = apiBase(config.serviceUrl)
@@ -78,7 +81,7 @@ export function createHttpUpstream(config: ProxyConfig, identityOptions: Upstrea
     ...(interval !== undefined ? { 'unleash-interval': String(interval) } : {}),
     ...(withToken ? { authorization: token } : {}),
   })
-  const platform = { platformName: 'node', platformVersion: process.versions.node, yggdrasilVersion: null, specVersion: CLIENT_SPEC_VERSION }
+  const platform = { ...runtimePlatform(), yggdrasilVersion: null, specVersion: CLIENT_SPEC_VERSION }
   const post = (path: string, body: unknown, interval: number | undefined) =>
     sendRequest(`${base}${path}`, {
       method: 'POST',
@@ -142,4 +145,13 @@ export function createHttpUpstream(config: ProxyConfig, identityOptions: Upstrea
         rejectUnauthorized: config.rejectUnauthorized,
       }),
   }
+}
+
+/** The runtime the proxy runs on, as it registers upstream (Unleash shows it per SDK instance). */
+export function runtimePlatform(): { platformName: string; platformVersion: string } {
+  const global = globalThis as { Bun?: { version: string }; Deno?: { version: { deno: string } }; navigator?: { userAgent?: string } }
+  if (global.Bun) return { platformName: 'bun', platformVersion: global.Bun.version }
+  if (global.Deno) return { platformName: 'deno', platformVersion: global.Deno.version.deno }
+  if (global.navigator?.userAgent === 'Cloudflare-Workers') return { platformName: 'workerd', platformVersion: '' }
+  return { platformName: 'node', platformVersion: process.versions.node }
 }
