@@ -85,12 +85,20 @@ const ENV = {
 /** Environment variable names the proxy reads, for `--help` and the README. */
 export const PROXY_ENVIRONMENT_VARIABLES: Readonly<Record<keyof typeof ENV, readonly string[]>> = ENV
 
-function defaultInstanceId(): string {
+/**
+ * `<user>-<host>`, as the old proxy's SDK named it; `generated-<uuid>-<pid>-<host>` when the user
+ * cannot be told: Deno without `--allow-sys=uid` refuses userInfo(), and Bun answers `unknown`
+ * when it cannot tell (a container without $USER), which would give every instance one id.
+ */
+export function defaultInstanceId(): string {
+  let user: string | undefined
   try {
-    return `${userInfo().username}-${hostname()}`
+    user = userInfo().username
   } catch {
-    return `generated-${randomUUID()}-${process.pid}-${hostname()}`
+    user = undefined
   }
+  if (!user || user === 'unknown') user = process.env.USER || process.env.LOGNAME || undefined
+  return user ? `${user}-${hostname()}` : `generated-${randomUUID()}-${process.pid}-${hostname()}`
 }
 
 /** `'  base/path/ '` → `/base/path`, as the old proxy sanitises it. */
