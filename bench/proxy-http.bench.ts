@@ -107,7 +107,7 @@ end
 }
 
 /** A wrk script cycling through pre-formatted requests (formatting per request would make wrk the bottleneck). */
-function wrkScript(requests: Array<{ method: 'GET' | 'POST'; path: string; body?: string }>, authorization = CLIENT_KEY): string {
+export function wrkScript(requests: Array<{ method: 'GET' | 'POST'; path: string; body?: string }>, authorization = CLIENT_KEY): string {
   const lua = (s: string) => JSON.stringify(s)
   const entries = requests.map((r) => `{${lua(r.method)}, ${lua(r.path)}, ${r.body === undefined ? 'nil' : lua(r.body)}}`).join(',\n')
   return `local specs = {\n${entries}\n}

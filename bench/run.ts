@@ -8,6 +8,7 @@ import { runProxyHttpBench } from './proxy-http.bench.js'
 import { runProxyLargeBench } from './proxy-large.bench.js'
 import { runProxyStreamsBench } from './proxy-streams.bench.js'
 import { runProxyWorkersBench } from './proxy-workers.bench.js'
+import { runRuntimesBench } from './runtimes.bench.js'
 import { runStreamingBench } from './streaming.bench.js'
 
 const groups: Record<string, { title: string; run: () => Promise<BudgetRow[]> }> = {
@@ -19,6 +20,7 @@ const groups: Record<string, { title: string; run: () => Promise<BudgetRow[]> }>
   streaming: { title: 'Streaming: admin change to proxy and SDK', run: runStreamingBench },
   streams: { title: 'Proxy with 1,000 SDK streams (fan-out, soak, /proxy beside them)', run: runProxyStreamsBench },
   openfeature: { title: 'OpenFeature provider (tinybench)', run: runOpenFeatureBench },
+  runtimes: { title: 'The proxy under Node, Bun and Deno (wrk, 32 connections, GET /proxy)', run: runRuntimesBench },
 }
 
 const selected = process.argv.slice(2).filter((arg) => arg in groups)
