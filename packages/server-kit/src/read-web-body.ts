@@ -21,8 +21,8 @@ export function readLimitedWebBody(body: ReadableStream<Uint8Array> | null, opti
       },
     }),
   )
-  const decoder = new DecompressionStream(options.encoding) as unknown as ReadableWritablePair<Uint8Array, Uint8Array>
-  return readAll(counted.pipeThrough(decoder), options, () => overSent)
+  const decoded = counted.pipeThrough(new DecompressionStream(options.encoding) as unknown as TransformStream<Uint8Array, Uint8Array>)
+  return readAll(decoded, options, () => overSent)
 }
 
 // --- Internal helpers ---
@@ -32,7 +32,7 @@ async function readAll(stream: ReadableStream<Uint8Array>, options: BodyReadOpti
   const chunks: Uint8Array[] = []
   let size = 0
   for (;;) {
-    let result: ReadableStreamReadResult<Uint8Array>
+    let result: Awaited<ReturnType<typeof reader.read>>
     try {
       result = await reader.read()
     } catch (error) {
