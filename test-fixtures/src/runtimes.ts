@@ -32,8 +32,13 @@ export function runtimeMissing(name: RuntimeName): string | undefined {
   return `${name} is not installed: run \`${RUNTIMES_INSTALL}\``
 }
 
-/** Deno's permissions for the proxy, the service and the platform (README, "Runtimes"). */
-export const DENO_PERMISSIONS = ['--allow-net', '--allow-env', '--allow-read', '--allow-write', '--allow-sys=hostname,userInfo']
+/**
+ * Deno's permissions for the proxy, the service and the platform (README, "Runtimes"). `uid`:
+ * the proxy's file backup is read only when it belongs to the process's user
+ * (process.getuid()); `userInfo` with `uid` and `gid`: Deno's os.userInfo() needs all three, for
+ * the default instance id `<user>-<host>`; `hostname`: that id and the applicationHostname strategy.
+ */
+export const DENO_PERMISSIONS = ['--allow-net', '--allow-env', '--allow-read', '--allow-write', '--allow-sys=hostname,userInfo,uid,gid']
 
 /**
  * Whether a suite that needs `name` can run here. Under CI a missing binary throws (the test file

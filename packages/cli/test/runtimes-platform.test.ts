@@ -199,5 +199,17 @@ for (const runtime of OTHER_RUNTIMES) {
       expect(await server.stop()).toBe(0)
       expect(server.logs()).toContain('SIGTERM: stopping the proxy (sending its metrics), then the service.')
     })
+
+    it('a restart reopens the data folder: the same demo credentials, the flag made before, no new migration', async () => {
+      const before = platforms.get(runtime)!
+      await startPlatform(runtime)
+      const after = platforms.get(runtime)!
+      expect(after.printed['Proxy client key']).toBe(before.printed['Proxy client key'])
+      expect(after.printed['Frontend token']).toBe(before.printed['Frontend token'])
+      expect(after.server.logs()).not.toMatch(/database migrated/)
+      const answer = await send(after.proxy, { method: 'GET', path: '/proxy?userId=42&sessionId=42', headers: { authorization: after.printed['Proxy client key']! } })
+      expect(answer.body.toString('utf8')).toContain(NEW_FLAG)
+      expect(await after.server.stop()).toBe(0)
+    }, 60_000)
   })
 }

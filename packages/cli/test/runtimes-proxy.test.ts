@@ -226,7 +226,7 @@ const servers = new Map<Runtime, { server: RuntimeServer; url: string }>()
 const answered = new Map<Runtime, Answer[][]>()
 let steps: Step[] = []
 
-async function startProxy(runtime: Runtime): Promise<void> {
+async function startProxy(runtime: Runtime, startTimeoutMs = 60_000): Promise<void> {
   const port = await freePort()
   const url = `http://127.0.0.1:${port}`
   const server = await startRuntimeServer(runtime, BUILT.proxyCli, [], {
@@ -248,6 +248,7 @@ async function startProxy(runtime: Runtime): Promise<void> {
       STORAGE_FILE_DIRECTORY: `${work.path}/${runtime}`,
     },
     ready: () => answers(`${url}/proxy/health`),
+    startTimeoutMs,
   })
   servers.set(runtime, { server, url })
 }
@@ -261,7 +262,7 @@ beforeAll(async () => {
     { token: FRONTEND_TOKEN, type: 'frontend', projects: ['*'], environment: 'development' },
   ])
   steps = [...STEPS, ...(await routeSteps())]
-  const results = await Promise.allSettled((['node', ...runtimes] as Runtime[]).map(startProxy))
+  const results = await Promise.allSettled((['node', ...runtimes] as Runtime[]).map((runtime) => startProxy(runtime)))
   const failed = results.find((result) => result.status === 'rejected')
   if (failed) throw failed.reason
   // The same requests in the same order to every proxy: counters (usage, Prometheus) agree too.
@@ -309,5 +310,20 @@ for (const runtime of OTHER_RUNTIMES) {
     it('stops on SIGTERM with exit code 0', async () => {
       expect(await servers.get(runtime)!.server.stop()).toBe(0)
     })
+
+    it('restarted while the upstream fails, serves the flags from the backup it wrote, as Node did live', async () => {
+      upstream.fail({ status: 503 })
+      try {
+        // Ready only once it has flags: here, those of the backup.
+        await startProxy(runtime, 15_000)
+        const { url } = servers.get(runtime)!
+        for (let index = 0; index < 6; index++) {
+          const step = steps[index]!
+          expect(comparable(await send(url, step.request), step), step.name).toEqual(comparable(answered.get('node')![index]![0]!, step))
+        }
+      } finally {
+        upstream.fail(undefined)
+      }
+    }, 30_000)
   })
 }
