@@ -7,22 +7,32 @@ import type { H3Event } from 'h3'
 import ipaddr from 'ipaddr.js'
 import type { TrustProxy } from '../config/types.js'
 
+export function plainAddress(address: string): string {
+  return address.startsWith('::ffff:') && ipaddr.IPv4.isValid(address.slice(7)) ? address.slice(7) : address
+}
+
+/** The caller's address for a request, as TRUST_PROXY says to read it. */
+export type ClientAddress = (event: H3Event) => string | undefined
+
+export function compileClientAddress(trust: TrustProxy): ClientAddress {
+  const fromHops = compileHops(trust)
+  return (event) => fromHops(peerAddress(event), event.node.req.headers['x-forwarded-for'] as string | undefined)
+}
+
+// --- Internal helpers ---
+
 /**
  * The address of the peer that sent the request: Node's socket's, or for a web `Request` (the
  * Worker, through h3's web adapter, has no socket) the one the runtime gave the adapter as
  * `event.context.peerAddress`.
  */
-export function peerAddress(event: H3Event): string | undefined {
+function peerAddress(event: H3Event): string | undefined {
   return event.node.req.socket?.remoteAddress || (event.context.peerAddress as string | undefined) || undefined
 }
 
-export function plainAddress(address: string): string {
-  return address.startsWith('::ffff:') && ipaddr.IPv4.isValid(address.slice(7)) ? address.slice(7) : address
-}
+type FromHops = (socketAddress: string | undefined, forwardedFor: string | undefined) => string | undefined
 
-export type ClientAddress = (socketAddress: string | undefined, forwardedFor: string | undefined) => string | undefined
-
-export function compileClientAddress(trust: TrustProxy): ClientAddress {
+function compileHops(trust: TrustProxy): FromHops {
   if (trust === false) return (socket) => (socket ? plainAddress(socket) : undefined)
   if (trust === true) {
     return (socket, forwarded) => {

@@ -12,7 +12,7 @@ import type { CachedResponse } from '../evaluation/response-cache.js'
 import { type AnswerHeaders, sendAnswer } from '../evaluation/send-answer.js'
 import { assertJsonContentType, hasBody, parseStrictJson } from '../http/body.js'
 import { readBodyText } from '../http/read-body.js'
-import { type ClientAddress, peerAddress } from '../http/client-ip.js'
+import type { ClientAddress } from '../http/client-ip.js'
 import { ProxyError } from '../http/errors.js'
 import { CACHE_CONTROL, JSON_CONTENT_TYPE } from '../http/respond.js'
 import type { Logger } from '../logger.js'
@@ -36,7 +36,7 @@ export function evaluateRoutes(deps: EvaluateDependencies, clientAddress: Client
     waitsForFlags: true,
     ownCors: true,
     example: { status: 200, path: `${path}?userId=42`, body: '{"context":{"userId":"42"}}' },
-    handle: (call) => handleEvaluate(deps, call, all, clientAddress(peerAddress(call.event), call.req.headers['x-forwarded-for'] as string | undefined)),
+    handle: (call) => handleEvaluate(deps, call, all, clientAddress(call.event)),
   })
   return [route('/proxy', false), route('/proxy/all', true)]
 }

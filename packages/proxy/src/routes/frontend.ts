@@ -10,7 +10,7 @@ import { normalizeContext, parseQuery } from '../evaluation/context.js'
 import type { CachedResponse } from '../evaluation/response-cache.js'
 import { type AnswerHeaders, sendAnswer } from '../evaluation/send-answer.js'
 import { assertJsonContentType, hasBody, isDateTime, isObject, parseStrictJson } from '../http/body.js'
-import { type ClientAddress, peerAddress } from '../http/client-ip.js'
+import type { ClientAddress } from '../http/client-ip.js'
 import { ProxyError } from '../http/errors.js'
 import { weakEtag } from '../http/etag.js'
 import { readBodyText } from '../http/read-body.js'
@@ -109,7 +109,7 @@ async function handleFrontend(deps: FrontendDependencies, call: RouteCall, selec
   const { req, res } = call
   // The route waits for flags: without a set the router answered 503.
   const flags: FlagSet = call.flags!
-  const clientAddress = deps.clientAddress(peerAddress(call.event), req.headers['x-forwarded-for'] as string | undefined)
+  const clientAddress = deps.clientAddress(call.event)
   const name = selection === 'one' ? flagNameOf(req.url ?? '/') : undefined
   if (selection === 'one' && name === undefined) throw new ProxyError('API_NOT_FOUND', 'No flag of that name: give one flag name after /features/')
   let raw = call.method === 'POST' ? '' : call.search

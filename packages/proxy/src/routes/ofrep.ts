@@ -12,7 +12,7 @@ import { ofrepBulk, ofrepContext, ofrepItem } from '../evaluation/ofrep.js'
 import type { CachedResponse } from '../evaluation/response-cache.js'
 import { type AnswerHeaders, sendAnswer } from '../evaluation/send-answer.js'
 import { assertJsonContentType, hasBody, isObject } from '../http/body.js'
-import { type ClientAddress, peerAddress } from '../http/client-ip.js'
+import type { ClientAddress } from '../http/client-ip.js'
 import { ProxyError } from '../http/errors.js'
 import { readBodyText } from '../http/read-body.js'
 import { headerObject, JSON_CONTENT_TYPE } from '../http/respond.js'
@@ -75,7 +75,7 @@ const BULK_HEADERS: AnswerHeaders = {
 async function handleBulk(deps: OfrepDependencies, call: RouteCall): Promise<void> {
   const { req, res } = call
   const flags: FlagSet = call.flags!
-  const clientAddress = deps.clientAddress(peerAddress(call.event), req.headers['x-forwarded-for'] as string | undefined)
+  const clientAddress = deps.clientAddress(call.event)
   const raw = await readRequestBody(call.event, undefined)
   const cacheKey = `O${call.caller ? 'T' : 'K'}|${clientAddress ?? ''}|${raw}`
   const hit = flags.responseCache?.get(cacheKey, Date.now)
@@ -107,7 +107,7 @@ async function handleSingle(deps: OfrepDependencies, call: RouteCall): Promise<v
   const raw = await readRequestBody(call.event, key)
   // Only flags of the caller's scope exist for it (a token's projects narrow its flag set).
   if (!flags.countedVariants.has(key)) throw new ProxyError('OFREP_FLAG_NOT_FOUND', `No flag named "${key}" for this key`, { key })
-  const clientAddress = deps.clientAddress(peerAddress(call.event), req.headers['x-forwarded-for'] as string | undefined)
+  const clientAddress = deps.clientAddress(call.event)
   const context = await evaluationContext(deps, call, parseRequest(raw, key), clientAddress)
   const details = flags.engine.evaluate(key, context)
   // An evaluation by an app is a use of the flag, counted as the server SDKs count theirs.
