@@ -40,7 +40,8 @@ describe.runIf(chromiumAvailable())('the admin pages in headless Chromium', () =
     }
     if (options.environment) await page.getByLabel('Environment', { exact: true }).selectOption(options.environment)
     await page.getByRole('button', { name: 'Create token' }).click()
-    const secret = await page.getByTestId('token-secret').innerText()
+    // The secret of the token made before may still be on the page: read the one named for this token.
+    const secret = await page.getByRole('region', { name: `Secret of the token ${name}` }).getByTestId('token-secret').innerText()
     secrets[name] = secret
     return secret
   }
@@ -190,7 +191,7 @@ describe.runIf(chromiumAvailable())('the admin pages in headless Chromium', () =
       await page.keyboard.press('Enter')
 
       await expect.poll(() => focused(page)).toMatchObject({ class: expect.stringContaining('token-secret') })
-      const secret = await page.getByTestId('token-secret').innerText()
+      const secret = await page.getByRole('region', { name: 'Secret of the token mobile-app' }).getByTestId('token-secret').innerText()
       secrets['mobile-app'] = secret
       await page.keyboard.press('Tab')
       await page.keyboard.press('Space')

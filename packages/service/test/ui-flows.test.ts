@@ -144,9 +144,10 @@ describe.runIf(chromiumAvailable())('the admin UI in headless Chromium', () => {
       await row('new-checkout').getByRole('link', { name: 'new-checkout' }).click()
       await page.waitForURL(`${ui.url}/projects/demo/flags/new-checkout`)
       const development = page.locator('section.flag-env[data-env="development"]')
-      await development.getByText('Gradual rollout').first().waitFor()
+      // The segments' names load beside the flag ("segment 1" until they do): wait for them.
+      await expect.poll(() => development.innerText()).toContain('demo-pro-plans')
       const text = await development.innerText()
-      for (const part of ['Gradual rollout', '100%', 'appName', 'legacy-app', 'demo-pro-plans', 'one-page']) {
+      for (const part of ['Gradual rollout', '100%', 'appName', 'legacy-app', 'one-page']) {
         expect(text).toContain(part)
       }
       expect(await page.locator('section.flag-env[data-env="production"]').innerText()).toContain('No strategies in production yet.')
