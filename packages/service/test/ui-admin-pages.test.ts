@@ -240,7 +240,8 @@ describe.runIf(chromiumAvailable())('the admin pages in headless Chromium', () =
       // Left off: a project made next does not get it, and has it added by hand.
       await toggle.click()
       await expect.poll(() => toggle.getAttribute('aria-checked')).toBe('false')
-      expect(await page.locator('[data-environment="development"] [data-testid="projects"]').innerText()).toBe('default, demo')
+      // The projects' names load beside the list, again after each change (a number until they do).
+      await expect.poll(() => page.locator('[data-environment="development"] [data-testid="projects"]').innerText()).toBe('default, demo')
       expect(await page.locator('[data-environment="staging"] [data-testid="projects"]').innerText()).toBe('none')
       await screenshot(page, 'admin-environments-1280')
     })

@@ -259,7 +259,8 @@ describe.runIf(chromiumAvailable())('authoring a flag in the admin UI', () => {
       const dependencies = page.locator('#dependencies')
       await dependencies.locator('.flag-children').waitFor()
       expect(await dependencies.locator('.flag-children').innerText()).toContain('Parent of redesign-child.')
-      // Keyboard only: type-ahead in the selects, Tab, Enter.
+      // Keyboard only: type-ahead in the selects, Tab, Enter. The parents offered load after the flag.
+      await dependencies.getByLabel('Parent flag', { exact: true }).locator('option', { hasText: 'welcome-banner' }).waitFor({ state: 'attached' })
       await dependencies.getByLabel('Parent flag', { exact: true }).focus()
       await page.keyboard.type('welcome-banner')
       expect(await dependencies.getByLabel('Parent flag', { exact: true }).inputValue()).toBe('welcome-banner')

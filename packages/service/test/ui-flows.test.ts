@@ -118,7 +118,8 @@ describe.runIf(chromiumAvailable())('the admin UI in headless Chromium', () => {
       await page.goto(`${ui.url}/flags`)
       await expect.poll(() => page.getByLabel('Project').inputValue()).toBe('demo')
       await expect.poll(() => page.locator('tr.flag-row').count()).toBe(10)
-      expect(await page.locator('thead th').allInnerTexts()).toEqual(['FLAG', 'DEVELOPMENT', 'PRODUCTION', 'ACTIONS'])
+      // The environments' columns load beside the flags' rows: wait for them.
+      await expect.poll(() => page.locator('thead th').allInnerTexts()).toEqual(['FLAG', 'DEVELOPMENT', 'PRODUCTION', 'ACTIONS'])
       expect(await switchOf('welcome-banner', 'development').getAttribute('aria-checked')).toBe('true')
       expect(await switchOf('welcome-banner', 'production').getAttribute('aria-checked')).toBe('false')
 
@@ -255,7 +256,8 @@ describe.runIf(chromiumAvailable())('the admin UI in headless Chromium', () => {
       expect(JSON.parse(shown)).toEqual(payload)
       expect(shown).toContain('\n  "service": {\n    "name": "checkout",\n    "region": "eu"\n  }')
       expect(await newest.locator('.signal-meta').innerText()).toMatch(/token ci/)
-      expect(await newest.locator('.badge', { hasText: 'new' }).count()).toBe(1)
+      // The "new" mark is set in an effect, after the list has drawn the signal.
+      await expect.poll(() => newest.locator('.badge', { hasText: 'new' }).count()).toBe(1)
       expect(await newest.locator('time').getAttribute('datetime')).toMatch(/^\d{4}-\d\d-\d\dT/)
       const ids = await signals.evaluateAll((items) => items.map((item) => Number(item.getAttribute('data-signal'))))
       expect(ids[0]).toBeGreaterThan(ids[1] as number)
