@@ -5,11 +5,16 @@ import { describe, expect, it } from 'vitest'
 import { parseQuery, simpleQuery } from '../src/evaluation/context.js'
 
 // The query-string fast path must give exactly what qs gives (Express's extended parser, the old
-// proxy's), or step aside (issue 17). Compared with Node's isDeepStrictEqual (prototypes too):
-// vitest's toStrictEqual reads `.constructor`, which a parsed `constructor=` key overrides.
+// proxy's), or step aside (issue 17). Compared with Node's isDeepStrictEqual: vitest's
+// toStrictEqual reads `.constructor`, which a parsed `constructor=` key overrides. The fast path
+// makes plain objects where qs makes null-prototype ones (see simpleQuery), so both are first
+// copied into plain objects, own keys only (`__proto__` included, as an own key).
+
+const plain = (value: unknown): unknown =>
+  Array.isArray(value) ? value.map(plain) : value !== null && typeof value === 'object' ? Object.fromEntries(Object.entries(value).map(([k, v]) => [k, plain(v)])) : value
 
 const same = (actual: unknown, expected: unknown, search: string) =>
-  expect(isDeepStrictEqual(actual, expected), `${JSON.stringify(search)}: ${inspect(actual)} vs ${inspect(expected)}`).toBe(true)
+  expect(isDeepStrictEqual(plain(actual), plain(expected)), `${JSON.stringify(search)}: ${inspect(actual)} vs ${inspect(expected)}`).toBe(true)
 
 const QS_OPTIONS = { allowPrototypes: true, plainObjects: true, arrayLimit: 1000, depth: 5, parameterLimit: 1000 }
 
@@ -50,5 +55,21 @@ describe('the query-string fast path', () => {
     expect(simpleQuery('userId=1&properties[a]=x&properties[b]=y')).toBeDefined()
     // Repeated keys become arrays in qs: left to it.
     expect(simpleQuery('userId=1&userId=2')).toBeUndefined()
+  })
+
+  it('leaves every name an object inherits, and __proto__, to qs: no prototype is ever reached', () => {
+    for (const name of ['__proto__', 'constructor', 'toString', 'hasOwnProperty', 'valueOf']) {
+      expect(simpleQuery(`${name}=1`), name).toBeUndefined()
+      expect(simpleQuery(`${name}[a]=1`), name).toBeUndefined()
+      expect(simpleQuery(`properties[a]=1&properties[${name}]=1`), name).toBeUndefined()
+    }
+    const parsed = parseQuery('__proto__[polluted]=1&properties[__proto__][x]=2&constructor[prototype][y]=3')
+    expect(Object.getPrototypeOf(parsed)).toBeNull()
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined()
+    expect(({} as Record<string, unknown>).y).toBeUndefined()
+    // The fast path's objects are plain ones (fast in V8); an own `constructor` key stays data.
+    const fast = simpleQuery('userId=1&properties[constructor]=x')!
+    expect(Object.getPrototypeOf(fast)).toBe(Object.prototype)
+    expect(Object.keys(fast.properties as object)).toEqual(['constructor'])
   })
 })

@@ -12,7 +12,8 @@ const BODY_STRING_FIELDS = ['appName', 'environment', 'userId', 'sessionId', 're
 
 
 export function parseQuery(search: string): Record<string, unknown> {
-  // plainObjects: null-prototype objects, so `?__proto__[x]=1` can never reach a prototype.
+  // qs with plainObjects: null-prototype objects, so `?__proto__[x]=1` can never reach a
+  // prototype; the fast path refuses `__proto__` and any name an object inherits.
   return simpleQuery(search) ?? (qs.parse(search, QS_OPTIONS) as Record<string, unknown>)
 }
 
@@ -27,11 +28,15 @@ const ARRAY_INDEX = /^(?:0|[1-9]\d*)$/
  * without its general machinery (qs measured 8% of a new-user GET /proxy), or undefined for
  * anything else, which qs then parses: a key that repeats (qs makes an array), an array index or
  * `[]`, `__proto__`, deeper brackets, brackets in a value, a percent sign or `+` in a key, more
- * than 100 parameters. Values decode as qs decodes them ('+' is a space; a malformed escape
- * leaves the value as sent). A property test holds it equal to qs.
+ * than 100 parameters, or a name that an object inherits (`constructor`, `toString`: the lookup
+ * below sees it already set). Values decode as qs decodes them ('+' is a space; a malformed escape
+ * leaves the value as sent). A property test holds it equal to qs, prototypes aside: the objects
+ * are plain ones where qs makes null-prototype ones, because V8 keeps a null-prototype object in
+ * dictionary mode, measured 2x slower to fill and 7x slower to read in normalizeContext (4.5 us
+ * of a new-user GET's query, against 2.3 us plain).
  */
 export function simpleQuery(search: string): Record<string, unknown> | undefined {
-  const result: Record<string, unknown> = Object.create(null)
+  const result: Record<string, unknown> = {}
   if (search === '') return result
   const parts = search.split('&')
   if (parts.length > 100) return undefined
@@ -52,8 +57,11 @@ export function simpleQuery(search: string): Record<string, unknown> | undefined
       if (existing !== undefined) return undefined
       result[name] = value
     } else {
-      if (existing === undefined) result[name] = Object.assign(Object.create(null), { [sub]: value })
-      else if (typeof existing === 'object' && (existing as Record<string, unknown>)[sub] === undefined) (existing as Record<string, unknown>)[sub] = value
+      if (existing === undefined) {
+        const object: Record<string, unknown> = {}
+        object[sub] = value
+        result[name] = object
+      } else if (typeof existing === 'object' && (existing as Record<string, unknown>)[sub] === undefined) (existing as Record<string, unknown>)[sub] = value
       else return undefined
     }
   }
@@ -134,6 +142,22 @@ export function validateBody(body: unknown): EvaluationRequest {
   return { context, toggles: toggles && toggles.length > 0 ? toggles : undefined }
 }
 
+/** A known field or `properties`: what stays out of the moved properties. */
+function isKnownField(key: string): boolean {
+  switch (key) {
+    case 'appName':
+    case 'environment':
+    case 'userId':
+    case 'sessionId':
+    case 'remoteAddress':
+    case 'currentTime':
+    case 'properties':
+      return true
+    default:
+      return false
+  }
+}
+
 /**
  * Old proxy normalisation (section 2.3): the known fields stay at the top (falsy ones dropped),
  * every other key moves into `properties` (an explicit `properties` entry wins), `currentTime`
@@ -142,9 +166,10 @@ export function validateBody(body: unknown): EvaluationRequest {
 export function normalizeContext(raw: Record<string, unknown>, clientAddress: string | undefined): Context {
   const context: Context = {}
   const properties: Record<string, unknown> = {}
-  for (const [key, value] of Object.entries(raw)) {
-    if ((KNOWN_FIELDS as readonly string[]).includes(key) || key === 'properties') continue
-    properties[key] = value
+  const keys = Object.keys(raw)
+  for (let i = 0; i < keys.length; i++) {
+    const key = keys[i]!
+    if (!isKnownField(key)) properties[key] = raw[key]
   }
   if (isObject(raw.properties)) Object.assign(properties, raw.properties)
   for (const field of KNOWN_FIELDS) {
