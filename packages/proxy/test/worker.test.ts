@@ -72,7 +72,7 @@ describe.runIf(available)('the proxy as a Cloudflare Worker, in workerd', () => 
   // both see 127.0.0.1 as remoteAddress.
   const key = { authorization: CLIENT_KEY, 'cf-connecting-ip': '127.0.0.1' }
   const json = { ...key, 'content-type': 'application/json' }
-  const requests: Array<{ name: string; method: string; path: string; headers?: Record<string, string>; body?: string | Buffer; ownMessage?: true }> = [
+  const requests: Array<{ name: string; method: string; path: string; headers?: Record<string, string>; body?: string | Buffer; ownMessage?: true; newScope?: true }> = [
     { name: 'GET /proxy', method: 'GET', path: '/proxy?userId=42&sessionId=s42&properties[region]=eu', headers: key },
     { name: 'GET /proxy, another user', method: 'GET', path: '/proxy?userId=7&sessionId=s1', headers: key },
     { name: 'GET /proxy, gzip accepted', method: 'GET', path: '/proxy?userId=42&sessionId=s42', headers: { ...key, 'accept-encoding': 'gzip' } },
@@ -100,7 +100,9 @@ describe.runIf(available)('the proxy as a Cloudflare Worker, in workerd', () => 
     { name: 'POST /api/frontend', method: 'POST', path: '/api/frontend', headers: { authorization: FRONTEND_TOKEN, 'content-type': 'application/json' }, body: JSON.stringify({ context: { userId: '42' } }) },
     { name: '/api/frontend, unknown token', method: 'GET', path: '/api/frontend', headers: { authorization: '*:development.unknown' } },
     { name: 'GET /api/client/features', method: 'GET', path: '/api/client/features', headers: { authorization: CLIENT_TOKEN } },
-    { name: 'OFREP bulk', method: 'POST', path: '/ofrep/v1/evaluate/flags', headers: { ...json, authorization: FRONTEND_TOKEN }, body: JSON.stringify({ context: { targetingKey: '42' } }) },
+    // The client token learnt just above gave the development scope its own sync: until its first
+    // fetch lands, a proxy answers that scope 503 (Node and Worker alike), so both are compared once ready.
+    { name: 'OFREP bulk', method: 'POST', path: '/ofrep/v1/evaluate/flags', headers: { ...json, authorization: FRONTEND_TOKEN }, body: JSON.stringify({ context: { targetingKey: '42' } }), newScope: true },
     { name: 'OFREP one flag', method: 'POST', path: '/ofrep/v1/evaluate/flags/web.feature-1', headers: { ...json, authorization: FRONTEND_TOKEN }, body: JSON.stringify({ context: { targetingKey: '42' } }) },
     { name: 'OFREP unknown flag', method: 'POST', path: '/ofrep/v1/evaluate/flags/nope', headers: { ...json, authorization: FRONTEND_TOKEN }, body: '{}' },
     { name: 'streaming is off: 404', method: 'GET', path: '/api/client/streaming', headers: { authorization: CLIENT_TOKEN } },
@@ -121,6 +123,12 @@ describe.runIf(available)('the proxy as a Cloudflare Worker, in workerd', () => 
   it.each(requests)('$name: the same answer as the Node proxy', async (request) => {
     // The Node proxy evaluates first; the Worker is then asked exactly the same.
     const send = (base: string) => rawRequest(base, request.method, request.path, { headers: request.headers ?? {}, body: request.body })
+    if (request.newScope) {
+      for (const base of [node.url, worker.url]) {
+        const deadline = Date.now() + 10_000
+        while ((await send(base)).status === 503 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50))
+      }
+    }
     const fromNode = comparable(await send(node.url), request.method)
     const fromWorker = comparable(await send(worker.url), request.method)
     if (request.ownMessage) {

@@ -35,7 +35,7 @@ export interface StaticScope {
   readonly storage: StorageProvider | undefined
   /** Epoch ms of the last successful fetch from the upstream (200 or 304); 0 before the first. */
   readonly lastFetch: number
-  /** Starts syncing (first fetch, bootstrap, backup) and usage reports; resolves after the first fetch. */
+  /** Starts syncing (first fetch, bootstrap, backup) and usage reports; resolves after the first fetch, or when it failed, after the fallbacks are read. */
   start(): Promise<void>
   /** Stops syncing, sends pending usage counts, releases storage. */
   close(): Promise<void>
@@ -69,7 +69,10 @@ export function createStaticScope(options: StaticScopeOptions): StaticScope {
         const backup = sync.loadBackup()
         const bootstrap = config.bootstrap?.url ? backup.then(() => loadBootstrap(fallbackOptions, upstream, config.bootstrap!)) : Promise.resolve(false)
         await first
-        void bootstrap
+        // The first fetch failed: ready once the fallbacks are read, not before (a Worker's new
+        // isolate answers its first request right after this; it was a 503 when KV was slower
+        // than a refused connection).
+        if (!flags.current) await Promise.all([backup, bootstrap])
       })()
       return started
     },

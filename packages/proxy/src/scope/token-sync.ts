@@ -31,7 +31,7 @@ export interface TokenSync {
   readonly flags: ScopeFlags
   readonly usage: UsageAggregator
   readonly lastFetch: number
-  /** Reads the backup and starts polling; resolves after the first fetch. */
+  /** Reads the backup and starts polling; resolves after the first fetch, or when it failed, after the fallbacks are read. */
   start(): Promise<void>
   /** Stops polling, sends pending usage counts. */
   close(): Promise<void>
@@ -64,8 +64,10 @@ export function createTokenSync(options: TokenSyncOptions): TokenSync {
     start() {
       started ??= (async () => {
         const first = sync.start()
-        void sync.loadBackup()
+        const backup = sync.loadBackup()
         await first
+        // The first fetch failed: ready with the backup once it is read (as the static scope).
+        if (!sync.flags.current) await backup
       })()
       return started
     },

@@ -43,7 +43,7 @@ export interface ProxySync {
   readonly staticReady: boolean
   /** Where the Prometheus routes read from, given this process's own registry (default: that registry). */
   metricsSource?(local: Registry): MetricsSource
-  /** Starts syncing (first fetch, bootstrap, backup), token validation and usage reports; resolves after the first fetch. */
+  /** Starts syncing (first fetch, bootstrap, backup), token validation and usage reports; resolves after the first fetch, or when it failed, after the fallbacks are read. */
   start(): Promise<void>
   /** Stops syncing, sends pending usage counts, releases storage. */
   close(): Promise<void>
