@@ -1,7 +1,6 @@
 // createProxyApp: the proxy as an h3 app: its routes, each declared with who may call it, over
 // the configured scope (scope/static-scope.ts keeps that scope's flags and usage counts in step
 // with the upstream). It listens on nothing; `startProxy` (or a test) mounts it.
-import { hostname } from 'node:os'
 import { type App, createApp, type NodeListener, toNodeListener } from 'h3'
 import { createEngine, type Engine } from '@vexil/engine'
 import type { ProxyConfig } from './config/types.js'
@@ -31,6 +30,7 @@ import { createUpstreamSync, type MetricsSource, type ProxySync, servedFlags } f
 import type { StorageProvider } from './storage/types.js'
 import { SDK_VERSION, type Upstream } from './sync/upstream.js'
 import type { TokenRegistry } from './tokens/token-registry.js'
+import { engineHostname } from './config/parse.js'
 
 export interface ProxyAppOptions {
   config: ProxyConfig
@@ -78,8 +78,8 @@ export interface ProxyApp {
 export function createProxyApp(options: ProxyAppOptions): ProxyApp {
   const { config } = options
   const logger = options.logger ?? config.logger
-  const engineHostname = process.env.HOSTNAME ?? hostname()
-  const newEngine = options.newEngine ?? (() => createEngine({ strategies: config.customStrategies, hostname: engineHostname }))
+  const engineHost = engineHostname()
+  const newEngine = options.newEngine ?? (() => createEngine({ strategies: config.customStrategies, hostname: engineHost }))
   const sync: ProxySync =
     options.sync ??
     createUpstreamSync({

@@ -6,7 +6,6 @@
 // SIGINT stops the workers (each finishes its requests and hands over its counts) and then the
 // sync, whose last report carries every count.
 import cluster, { type Worker } from 'node:cluster'
-import { hostname } from 'node:os'
 import { fileURLToPath } from 'node:url'
 import { createEngine } from '@vexil/engine'
 import { nextShutdownSignal } from '@vexil/server-kit'
@@ -21,6 +20,7 @@ import { createClusterMetrics } from './cluster-metrics.js'
 import { type ClusterReadiness, clusterReadiness, type WorkerReadiness } from './cluster-readiness.js'
 import { type Channel, isClusterMessage, type PrimaryMessage, STATIC_SCOPE_KEY, type WorkerMessage } from './messages.js'
 import { createRestartPolicy } from './restart-policy.js'
+import { engineHostname } from '../config/parse.js'
 
 /** How long stopping workers may take (their requests in flight, the hand-over) before they are killed. */
 const STOP_TIMEOUT_MS = 15_000
@@ -28,8 +28,8 @@ const STOP_TIMEOUT_MS = 15_000
 /** Runs the cluster until SIGTERM/SIGINT; resolves with the exit code. `argv`: the CLI's arguments, passed to every worker. */
 export async function runProxyPrimary(config: ProxyConfig, argv: readonly string[]): Promise<number> {
   const { logger } = config
-  const engineHostname = process.env.HOSTNAME ?? hostname()
-  const newEngine = () => createEngine({ strategies: config.customStrategies, hostname: engineHostname })
+  const engineHost = engineHostname()
+  const newEngine = () => createEngine({ strategies: config.customStrategies, hostname: engineHost })
 
   const workers = new Map<Worker, { readiness?: WorkerReadiness; channel: Channel<PrimaryMessage> }>()
   const channelOf = (worker: Worker): Channel<PrimaryMessage> => ({

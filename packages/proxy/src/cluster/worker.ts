@@ -2,9 +2,8 @@
 // shares, over the primary's sync (worker-sync.ts). It stops when the primary says so, on its own
 // SIGTERM/SIGINT (Ctrl-C reaches the whole process group), or when the primary is gone; stopping
 // closes the server (requests in flight finish), hands the last counts to the primary, exits 0.
-import { hostname } from 'node:os'
 import { createEngine } from '@vexil/engine'
-import { createProxyConfig } from '../config/parse.js'
+import { createProxyConfig, engineHostname } from '../config/parse.js'
 import type { ProxyOptions } from '../config/types.js'
 import { serveProxy } from '../server.js'
 import { isClusterMessage, type PrimaryMessage, type WorkerMessage } from './messages.js'
@@ -14,8 +13,8 @@ import { createWorkerSync } from './worker-sync.js'
 export async function runProxyWorker(options: ProxyOptions): Promise<number> {
   // The primary parsed the same environment and options already: this does not fail on its own.
   const config = await createProxyConfig(options)
-  const engineHostname = process.env.HOSTNAME ?? hostname()
-  const newEngine = () => createEngine({ strategies: config.customStrategies, hostname: engineHostname })
+  const engineHost = engineHostname()
+  const newEngine = () => createEngine({ strategies: config.customStrategies, hostname: engineHost })
   const sync = createWorkerSync({
     config,
     logger: config.logger,

@@ -86,9 +86,26 @@ const ENV = {
 export const PROXY_ENVIRONMENT_VARIABLES: Readonly<Record<keyof typeof ENV, readonly string[]>> = ENV
 
 /**
+ * The system's host name, else $HOSTNAME, else `unknown-host`: Deno without
+ * `--allow-sys=hostname` refuses os.hostname(), and the proxy still starts.
+ */
+export function systemHostname(): string {
+  try {
+    return hostname()
+  } catch {
+    return process.env.HOSTNAME || 'unknown-host'
+  }
+}
+
+/** The host name applicationHostname strategies match, as the Node SDK reads it: $HOSTNAME first. */
+export function engineHostname(): string {
+  return process.env.HOSTNAME || systemHostname()
+}
+
+/**
  * `<user>-<host>`, as the old proxy's SDK named it; `generated-<uuid>-<pid>-<host>` when the user
- * cannot be told: Deno without `--allow-sys=uid` refuses userInfo(), and Bun answers `unknown`
- * when it cannot tell (a container without $USER), which would give every instance one id.
+ * cannot be told: Deno without `--allow-sys=userInfo,uid,gid` refuses userInfo(), and Bun answers
+ * `unknown` when it cannot tell (a container without $USER), which would give every instance one id.
  */
 export function defaultInstanceId(): string {
   let user: string | undefined
@@ -98,7 +115,8 @@ export function defaultInstanceId(): string {
     user = undefined
   }
   if (!user || user === 'unknown') user = process.env.USER || process.env.LOGNAME || undefined
-  return user ? `${user}-${hostname()}` : `generated-${randomUUID()}-${process.pid}-${hostname()}`
+  const host = systemHostname()
+  return user ? `${user}-${host}` : `generated-${randomUUID()}-${process.pid}-${host}`
 }
 
 /** `'  base/path/ '` → `/base/path`, as the old proxy sanitises it. */
