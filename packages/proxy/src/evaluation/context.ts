@@ -142,21 +142,8 @@ export function validateBody(body: unknown): EvaluationRequest {
   return { context, toggles: toggles && toggles.length > 0 ? toggles : undefined }
 }
 
-/** A known field or `properties`: what stays out of the moved properties. */
-function isKnownField(key: string): boolean {
-  switch (key) {
-    case 'appName':
-    case 'environment':
-    case 'userId':
-    case 'sessionId':
-    case 'remoteAddress':
-    case 'currentTime':
-    case 'properties':
-      return true
-    default:
-      return false
-  }
-}
+/** The known fields and `properties`: what stays out of the moved properties. */
+const NOT_MOVED: ReadonlySet<string> = new Set([...KNOWN_FIELDS, 'properties'])
 
 /**
  * Old proxy normalisation (section 2.3): the known fields stay at the top (falsy ones dropped),
@@ -169,7 +156,7 @@ export function normalizeContext(raw: Record<string, unknown>, clientAddress: st
   const keys = Object.keys(raw)
   for (let i = 0; i < keys.length; i++) {
     const key = keys[i]!
-    if (!isKnownField(key)) properties[key] = raw[key]
+    if (!NOT_MOVED.has(key)) properties[key] = raw[key]
   }
   if (isObject(raw.properties)) Object.assign(properties, raw.properties)
   for (const field of KNOWN_FIELDS) {

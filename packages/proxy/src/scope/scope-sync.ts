@@ -33,10 +33,13 @@ export interface ScopeSync {
   readonly usage: UsageAggregator
   /** Epoch ms of the last successful fetch from the upstream (200 or 304); 0 before the first. */
   readonly lastFetch: number
-  /** Starts polling and usage reports; resolves after the first fetch. */
-  start(): Promise<void>
-  /** Offers the stored backup to the flags (never over flags the upstream sent); false without one. */
-  loadBackup(): Promise<boolean>
+  /**
+   * Starts polling and usage reports, and reads the stored backup beside the first fetch (offered
+   * to the flags, never over flags the upstream sent), then `fallback` if given (a bootstrap).
+   * Resolves after the first fetch, or when it failed, once the backup and `fallback` are read:
+   * a caller answering right after (a Worker's new isolate) then has the backup's flags.
+   */
+  start(fallback?: () => Promise<unknown>): Promise<void>
   /** Stops polling, sends pending usage counts. */
   close(): Promise<void>
 }
@@ -54,12 +57,14 @@ export function createScopeSync(options: ScopeSyncOptions): ScopeSync {
     get lastFetch() {
       return poller.lastFetch
     },
-    start() {
+    async start(fallback) {
       const first = poller.start()
       reporter.start()
-      return first
+      const backup = storage ? loadBackup({ flags, logger }, storage, storageKey) : Promise.resolve(false)
+      const fallbacks = fallback ? backup.then(fallback) : backup
+      await first
+      if (!flags.current) await fallbacks
     },
-    loadBackup: () => (storage ? loadBackup({ flags, logger }, storage, storageKey) : Promise.resolve(false)),
     async close() {
       poller.stop()
       reporter.stop()

@@ -64,15 +64,10 @@ export function createStaticScope(options: StaticScopeOptions): StaticScope {
       started ??= (async () => {
         if (config.bootstrap?.data) await loadBootstrap(fallbackOptions, upstream, config.bootstrap)
         if (defaultFileStorage) void warnAboutLegacyBackup(logger, storageKey)
-        const first = sync.start()
-        // Read in parallel with the first fetch; neither replaces flags the upstream already sent.
-        const backup = sync.loadBackup()
-        const bootstrap = config.bootstrap?.url ? backup.then(() => loadBootstrap(fallbackOptions, upstream, config.bootstrap!)) : Promise.resolve(false)
-        await first
-        // The first fetch failed: ready once the fallbacks are read, not before (a Worker's new
-        // isolate answers its first request right after this; it was a 503 when KV was slower
-        // than a refused connection).
-        if (!flags.current) await Promise.all([backup, bootstrap])
+        // The backup, then the bootstrap URL, are read in parallel with the first fetch; neither
+        // replaces flags the upstream already sent.
+        const bootstrapUrl = config.bootstrap?.url ? () => loadBootstrap(fallbackOptions, upstream, config.bootstrap!) : undefined
+        await sync.start(bootstrapUrl)
       })()
       return started
     },

@@ -62,13 +62,7 @@ export function createTokenSync(options: TokenSyncOptions): TokenSync {
       return sync.lastFetch
     },
     start() {
-      started ??= (async () => {
-        const first = sync.start()
-        const backup = sync.loadBackup()
-        await first
-        // The first fetch failed: ready with the backup once it is read (as the static scope).
-        if (!sync.flags.current) await backup
-      })()
+      started ??= sync.start()
       return started
     },
     close: () => sync.close(),
