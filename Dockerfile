@@ -41,7 +41,11 @@ RUN npm ci --omit=dev --ignore-scripts --no-audit --no-fund --workspace @vexil/c
 # --- runtime: built code and production dependencies, run as the unprivileged `node` user ---
 FROM ${NODE_IMAGE}
 WORKDIR /app
+# NODE_OPTIONS: V8's young generation capped at 2 MB semi-spaces (Node's default grows to 16 MB
+# under load and stays resident): less RSS at the same req/s (README, "Running at scale");
+# WORKERS=N's workers inherit it. `-e NODE_OPTIONS=...` replaces it.
 ENV NODE_ENV=production \
+    NODE_OPTIONS=--max-semi-space-size=2 \
     DATA_DIR=/data/service \
     STORAGE_FILE_DIRECTORY=/data/proxy
 COPY --from=deps /app/node_modules node_modules

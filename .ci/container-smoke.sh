@@ -146,6 +146,9 @@ grep -q '"toggles"' "$WORK/body" || fail "/proxy did not answer toggles: $(cat "
 user=$(podman exec "$PLATFORM" id -u)
 [ "$user" != 0 ] || fail 'the platform runs as root'
 say "platform answers (/proxy 200 with the key, 401 without, admin UI 200) as uid $user"
+# The image caps V8's young generation (issue 17): the platform's Node (pid 1) started with it.
+young=$(podman exec "$PLATFORM" sh -c "tr '\\0' '\\n' < /proc/1/environ | grep '^NODE_OPTIONS='" || true)
+[ "$young" = 'NODE_OPTIONS=--max-semi-space-size=2' ] || fail "the platform's NODE_OPTIONS is '$young', not the young-generation cap"
 
 # Data: a flag made through the admin API, enabled; evaluations counted for it.
 admin POST /api/admin/projects/demo/features '{"name":"container-smoke","description":"made by the container smoke test"}' >/dev/null

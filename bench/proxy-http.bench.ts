@@ -127,8 +127,9 @@ end
 `
 }
 
-export async function startServer(script: string, args: string[]): Promise<ChildProcess> {
-  const child = fork(join(here, 'servers', script), args, { stdio: ['ignore', 'ignore', 'inherit', 'ipc'] })
+/** Starts servers/<script> in a process of its own; `nodeFlags` go on its command line after this process's own. */
+export async function startServer(script: string, args: string[], nodeFlags: readonly string[] = []): Promise<ChildProcess> {
+  const child = fork(join(here, 'servers', script), args, { stdio: ['ignore', 'ignore', 'inherit', 'ipc'], execArgv: [...process.execArgv, ...nodeFlags] })
   await new Promise<void>((resolve, reject) => {
     child.once('message', () => resolve())
     child.once('exit', (code) => reject(new Error(`${script} exited with code ${code}`)))

@@ -179,6 +179,13 @@ describe.skipIf(process.platform !== 'linux')('WORKERS=2 (the built CLI)', () =>
     }
   })
 
+  it('starts its workers with V8\'s young generation capped (the primary was started without a size)', () => {
+    const workers = childPids(primary.pid!)
+    expect(workers).toHaveLength(2)
+    for (const pid of workers) expect(readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0')).toContain('--max-semi-space-size=2')
+    expect(readFileSync(`/proc/${primary.pid!}/cmdline`, 'utf8').split('\0')).not.toContain('--max-semi-space-size=2')
+  })
+
   it('a flag changed upstream reaches the answers of every worker', async () => {
     upstream.setFeatures(flagsNamed('on', 'off'))
     const hasBoth = (answer: Answer) => answer.status === 200 && answer.body.includes('"off"')

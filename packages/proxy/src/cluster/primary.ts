@@ -20,6 +20,7 @@ import { createClusterMetrics } from './cluster-metrics.js'
 import { type ClusterReadiness, clusterReadiness, type WorkerReadiness } from './cluster-readiness.js'
 import { type Channel, isClusterMessage, type PrimaryMessage, STATIC_SCOPE_KEY, type WorkerMessage } from './messages.js'
 import { createRestartPolicy } from './restart-policy.js'
+import { workerExecArgv } from './worker-exec-argv.js'
 import { engineHostname } from '../config/parse.js'
 
 /** How long stopping workers may take (their requests in flight, the hand-over) before they are killed. */
@@ -142,7 +143,7 @@ export async function runProxyPrimary(config: ProxyConfig, argv: readonly string
   const restarts = createRestartPolicy()
   const allExited = () => new Promise<void>((resolve) => (workers.size === 0 ? resolve() : cluster.once('exit', () => void allExited().then(resolve))))
 
-  cluster.setupPrimary({ exec: fileURLToPath(new URL('../cli.js', import.meta.url)), args: [...argv] })
+  cluster.setupPrimary({ exec: fileURLToPath(new URL('../cli.js', import.meta.url)), args: [...argv], execArgv: workerExecArgv(process.execArgv, process.env.NODE_OPTIONS) })
   function fork(): void {
     const worker = cluster.fork()
     workers.set(worker, { channel: channelOf(worker) })
