@@ -78,6 +78,42 @@ export function evaluateIfEnabled(feature: CompiledFeature, frame: Frame, featur
   return match === OFF ? undefined : enabledOutcome(feature, match, frame)
 }
 
+// evaluateAll's view of the flags (`flagEntries`): per flag in payload order, its code offset
+// when the strategies alone decide, else one of these.
+/** Off: nothing to evaluate. */
+const ENTRY_OFF = -1
+/** With dependencies: evaluated through its CompiledFeature. */
+const ENTRY_DEPENDS = -2
+
+/**
+ * One number per flag, in order, for `collectEnabled`. Why: with cold CPU caches (inside a
+ * server) or many flags, reading each flag's object to learn that it is off is a cache miss per
+ * flag; the numbers are consecutive, and a flag's object is read only when it is on.
+ */
+export function flagEntries(order: readonly CompiledFeature[]): Int32Array {
+  const entries = new Int32Array(order.length)
+  for (let i = 0; i < order.length; i++) {
+    const feature = order[i]!
+    entries[i] = !feature.enabled ? ENTRY_OFF : feature.dependencies ? ENTRY_DEPENDS : feature.pc
+  }
+  return entries
+}
+
+/** Appends the enabled results of `order`'s flags to `result` (`entries` from `flagEntries(order)`). */
+export function collectEnabled(order: readonly CompiledFeature[], entries: Int32Array, frame: Frame, features: FeatureLookup, result: EvaluatedToggle[]): void {
+  for (let i = 0; i < entries.length; i++) {
+    const entry = entries[i]!
+    if (entry === ENTRY_OFF) continue
+    if (entry === ENTRY_DEPENDS) {
+      const enabled = evaluateIfEnabled(order[i]!, frame, features)
+      if (enabled !== undefined) result.push(enabled)
+      continue
+    }
+    const match = matchStrategies(frame, entry)
+    if (match !== OFF) result.push(enabledOutcome(order[i]!, match, frame))
+  }
+}
+
 function enabledOutcome(feature: CompiledFeature, match: number, frame: Frame): EvaluatedToggle {
   if (match === ON_WITHOUT_STRATEGIES) return withFeatureVariant(feature, frame)
   const strategy = feature.strategies[match]!
