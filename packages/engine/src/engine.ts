@@ -7,7 +7,7 @@ import { type ParseCaches, createParseCache } from './parse-cache.js'
 import { isObject } from './coerce.js'
 import type { Frame } from './frame.js'
 import { createSlotTable, type SlotTable } from './slot-table.js'
-import { collectEnabled, evaluateFeature, flagEntries, isFeatureEnabled } from './evaluate.js'
+import { collectEnabled, evaluateFeature, flagTable, isFeatureEnabled } from './evaluate.js'
 import { DATE, type GateOf } from './gates.js'
 import { DISABLED_VARIANT, unknownToggle } from './outcomes.js'
 import { type PayloadChange, readPayload } from './read-payload.js'
@@ -152,7 +152,7 @@ function engineFrom(settings: EngineSettings, start: CompiledState): Engine {
   let segments = start.segments
   let features = start.features
   let order: CompiledFeature[] = [...features.values()]
-  let entries = flagEntries(order)
+  let table = flagTable(order)
   let dateTargets: number[] | undefined
   let fullSize = start.fullSize
 
@@ -235,7 +235,7 @@ function engineFrom(settings: EngineSettings, start: CompiledState): Engine {
       features = next
     }
     order = [...features.values()]
-    entries = flagEntries(order)
+    table = flagTable(order)
     for (const feature of order) {
       for (const { parent } of feature.dependencies ?? []) {
         if (parent && !features.has(parent)) {
@@ -278,7 +278,7 @@ function engineFrom(settings: EngineSettings, start: CompiledState): Engine {
       if (options?.includeDisabled === true) {
         for (let i = 0; i < order.length; i++) result.push(evaluateFeature(order[i]!, frame, features))
       } else {
-        collectEnabled(order, entries, frame, features, result)
+        collectEnabled(table, frame, features, result)
       }
       if (options?.trace) copyTrace(frame, options.trace)
       return result

@@ -78,7 +78,7 @@ export function evaluateIfEnabled(feature: CompiledFeature, frame: Frame, featur
   return match === OFF ? undefined : enabledOutcome(feature, match, frame)
 }
 
-// evaluateAll's view of the flags (`flagEntries`): per flag in payload order, its code offset
+// evaluateAll's view of the flags (`flagTable`): per flag in payload order, its code offset
 // when the strategies alone decide, else one of these.
 /** Off: nothing to evaluate. */
 const ENTRY_OFF = -1
@@ -86,21 +86,36 @@ const ENTRY_OFF = -1
 const ENTRY_DEPENDS = -2
 
 /**
- * One number per flag, in order, for `collectEnabled`. Why: with cold CPU caches (inside a
- * server) or many flags, reading each flag's object to learn that it is off is a cache miss per
- * flag; the numbers are consecutive, and a flag's object is read only when it is on.
+ * The flags in payload order as evaluateAll reads them. Why: with cold CPU caches (inside a
+ * server) or many flags, each object a flag's evaluation reads is likely a cache miss. `entries`
+ * are consecutive numbers, so learning that a flag is off reads no object; a flag with no
+ * variants at all (`plain`) that is on answers its one enabled result from `onOutcomes`, without
+ * reading its strategies (profiled with 10k flags: two thirds of the loop's own time was reading
+ * the matched strategy and its variants).
  */
-export function flagEntries(order: readonly CompiledFeature[]): Int32Array {
+export interface FlagTable {
+  readonly order: readonly CompiledFeature[]
+  readonly entries: Int32Array
+  /** 1 when neither the flag nor any of its strategies has variants. */
+  readonly plain: Uint8Array
+  /** A plain flag's enabled result, made on first use. */
+  readonly onOutcomes: Array<EvaluatedToggle | undefined>
+}
+
+export function flagTable(order: readonly CompiledFeature[]): FlagTable {
   const entries = new Int32Array(order.length)
+  const plain = new Uint8Array(order.length)
   for (let i = 0; i < order.length; i++) {
     const feature = order[i]!
     entries[i] = !feature.enabled ? ENTRY_OFF : feature.dependencies ? ENTRY_DEPENDS : feature.pc
+    plain[i] = feature.variants === undefined && feature.strategies.every((strategy) => strategy.variants === undefined) ? 1 : 0
   }
-  return entries
+  return { order, entries, plain, onOutcomes: new Array<EvaluatedToggle | undefined>(order.length).fill(undefined) }
 }
 
-/** Appends the enabled results of `order`'s flags to `result` (`entries` from `flagEntries(order)`). */
-export function collectEnabled(order: readonly CompiledFeature[], entries: Int32Array, frame: Frame, features: FeatureLookup, result: EvaluatedToggle[]): void {
+/** Appends the enabled results of the table's flags to `result`, in order. */
+export function collectEnabled(table: FlagTable, frame: Frame, features: FeatureLookup, result: EvaluatedToggle[]): void {
+  const { order, entries, plain, onOutcomes } = table
   for (let i = 0; i < entries.length; i++) {
     const entry = entries[i]!
     if (entry === ENTRY_OFF) continue
@@ -110,7 +125,9 @@ export function collectEnabled(order: readonly CompiledFeature[], entries: Int32
       continue
     }
     const match = matchStrategies(frame, entry)
-    if (match !== OFF) result.push(enabledOutcome(order[i]!, match, frame))
+    if (match === OFF) continue
+    if (plain[i] === 1) result.push(onOutcomes[i] ?? (onOutcomes[i] = outcome(order[i]!, ON_WITHOUT_VARIANT_OUTCOME)))
+    else result.push(enabledOutcome(order[i]!, match, frame))
   }
 }
 
