@@ -8,6 +8,7 @@ import { compileClientAddress } from './http/client-ip.js'
 import { compileCorsHeaders, compileFrontendCors, compileOfrepCors } from './http/cors.js'
 import type { Logger } from './logger.js'
 import { createDocsHandler, createOpenApiDocument } from './openapi/index.js'
+import { openSwaggerUiAssets } from './openapi/swagger-ui-assets.js'
 import { createPrometheusExporter } from './prometheus.js'
 import { clientApiRoutes } from './routes/client-api.js'
 import { clientMetricsRoutes } from './routes/client-metrics.js'
@@ -50,6 +51,11 @@ export interface ProxyAppOptions {
    * worker passes the primary's stand-in). `upstream`, `upstreamFor` and `storage` are then unused.
    */
   sync?: ProxySync
+  /**
+   * With ENABLE_OAS, serve the Swagger UI page and its files from swagger-ui-dist as well as the
+   * document (default true). The Worker has no swagger-ui-dist and serves the document alone.
+   */
+  swaggerUi?: boolean
 }
 
 export interface ProxyApp {
@@ -153,6 +159,7 @@ export function createProxyApp(options: ProxyAppOptions): ProxyApp {
           enableAllEndpoint: config.enableAllEndpoint,
           routes: router.routes,
         }),
+        assets: options.swaggerUi === false ? undefined : openSwaggerUiAssets(),
       })
     : undefined
   const app = createApp()

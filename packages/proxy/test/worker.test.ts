@@ -39,6 +39,7 @@ describe.runIf(available)('the proxy as a Cloudflare Worker, in workerd', () => 
     SERVICE_FETCH_INTERVAL: String(FETCH_INTERVAL_MS),
     SERVICE_METRICS_INTERVAL: '1000',
     ENABLE_ALL_ENDPOINT: 'true',
+    ENABLE_OAS: 'true',
     LOG_LEVEL: 'info',
   })
 
@@ -49,7 +50,7 @@ describe.runIf(available)('the proxy as a Cloudflare Worker, in workerd', () => 
     bundle = await bundleWorker({ outfile: `${bundleDir.path}/worker.js`, fromSource: true })
     worker = await startWorkerd({ module: bundle.outfile, vars: vars(upstream.url), kv })
     // STREAMING is off in a Worker (a stream cannot outlive its request): compared with a Node proxy configured so.
-    node = await startTestProxy(upstream.url, { enableAllEndpoint: true, streaming: false })
+    node = await startTestProxy(upstream.url, { enableAllEndpoint: true, enableOAS: true, streaming: false })
   }, 60_000)
 
   afterAll(async () => {
@@ -106,6 +107,7 @@ describe.runIf(available)('the proxy as a Cloudflare Worker, in workerd', () => 
     { name: 'OFREP one flag', method: 'POST', path: '/ofrep/v1/evaluate/flags/web.feature-1', headers: { ...json, authorization: FRONTEND_TOKEN }, body: JSON.stringify({ context: { targetingKey: '42' } }) },
     { name: 'OFREP unknown flag', method: 'POST', path: '/ofrep/v1/evaluate/flags/nope', headers: { ...json, authorization: FRONTEND_TOKEN }, body: '{}' },
     { name: 'streaming is off: 404', method: 'GET', path: '/api/client/streaming', headers: { authorization: CLIENT_TOKEN } },
+    { name: 'the OpenAPI document (ENABLE_OAS)', method: 'GET', path: '/docs/openapi.json' },
   ]
 
   /** What must be equal: status, the headers a client reads, and the body (decoded). */
@@ -140,6 +142,12 @@ describe.runIf(available)('the proxy as a Cloudflare Worker, in workerd', () => 
       if (fromWorker.status !== fromNode.status) console.log(worker.logs().slice(-3000))
       expect(fromWorker).toEqual(fromNode)
     }
+  })
+
+  it('serves the OpenAPI document but not the Swagger UI page, whose files stay out of the bundle', async () => {
+    expect((await rawRequest(node.url, 'GET', '/docs/openapi/')).status).toBe(200)
+    for (const path of ['/docs/openapi/', '/docs/openapi', '/docs/openapi/swagger-ui.css']) expect((await rawRequest(worker.url, 'GET', path)).status, path).toBe(404)
+    expect((await rawRequest(worker.url, 'GET', '/proxy/health')).status).toBe(200)
   })
 
   it('answers 304 to an unchanged ETag, as Node does', async () => {

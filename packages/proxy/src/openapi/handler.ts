@@ -8,7 +8,7 @@
 // app's routing continues (an OPTIONS preflight still reaches CORS, as in the old proxy).
 import { sendStaticAsset } from '@vexil/server-kit'
 import { type H3Event, createError, defineEventHandler, sendRedirect, setResponseHeaders } from 'h3'
-import { openSwaggerUiAssets } from './swagger-ui-assets.js'
+import type { SwaggerUiAssets } from './swagger-ui-assets.js'
 import { INITIALIZER_JS, INITIALIZER_NAME, PAGE_HEADERS, renderUiPage } from './ui-page.js'
 
 export interface DocsHandlerOptions {
@@ -16,6 +16,11 @@ export interface DocsHandlerOptions {
   basePath: string
   /** From `createOpenApiDocument`, built once at startup. */
   document: Record<string, unknown>
+  /**
+   * The Swagger UI page's files (`openSwaggerUiAssets()`); without them, as in a Cloudflare Worker
+   * (no swagger-ui-dist there), the document is served and the page's paths are 404.
+   */
+  assets: SwaggerUiAssets | undefined
 }
 
 const JSON_TYPE = 'application/json; charset=utf-8'
@@ -26,8 +31,8 @@ export function createDocsHandler(options: DocsHandlerOptions): (event: H3Event)
   const ui = `${docs}/openapi/`
   // Everything that does not depend on the request is built here, once.
   const json = JSON.stringify(options.document)
-  const assets = openSwaggerUiAssets()
-  const page = renderUiPage(assets.version)
+  const { assets } = options
+  const page = assets ? renderUiPage(assets.version) : undefined
 
   return defineEventHandler(async (event) => {
     if (event.method !== 'GET' && event.method !== 'HEAD') return undefined
@@ -42,6 +47,7 @@ export function createDocsHandler(options: DocsHandlerOptions): (event: H3Event)
       setResponseHeaders(event, { 'content-type': JSON_TYPE })
       return json
     }
+    if (!assets || !page) throw createError({ statusCode: 404, statusMessage: 'Not Found' })
     if (path === `${docs}/openapi`) return sendRedirect(event, `${ui}${query}`, 301)
     if (path === ui || path === `${ui}index.html`) {
       setResponseHeaders(event, PAGE_HEADERS)

@@ -64,6 +64,8 @@ export async function createWorkerProxy(env: WorkerEnv): Promise<WorkerProxy> {
     upstream: createHttpUpstream(config, { send }),
     upstreamFor: (token) => createHttpUpstream(config, { token, filters: false, send }),
     storage: kv ? createKvStorage({ get: (key, type) => io.track(kv.get(key, type)), put: (key, value) => io.track(kv.put(key, value)) }, variables.KV_KEY_PREFIX) : null,
+    // swagger-ui-dist stays out of the bundle: with ENABLE_OAS the document is served, not the page.
+    swaggerUi: false,
   })
   await app.start()
   const handler = toWebHandler(app.app)

@@ -4,6 +4,7 @@ import { createServer, request } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { createApp, toNodeListener } from 'h3'
 import { createDocsHandler, createOpenApiDocument } from '../../src/openapi/index.js'
+import { openSwaggerUiAssets } from '../../src/openapi/swagger-ui-assets.js'
 
 export const FALLTHROUGH = 'fallthrough'
 
@@ -31,7 +32,7 @@ export async function startDocsServer(options: { basePath: string; enableAllEndp
     enableAllEndpoint: options.enableAllEndpoint ?? false,
   })
   const app = createApp()
-  app.use(createDocsHandler({ basePath: options.basePath, document }))
+  app.use(createDocsHandler({ basePath: options.basePath, document, assets: openSwaggerUiAssets() }))
   app.use(() => FALLTHROUGH)
   const server = createServer(toNodeListener(app))
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
