@@ -370,7 +370,17 @@ describe.runIf(available)('the frontend API of Vexil and of a real Unleash 8.2',
         await unleash.admin.addStrategy(name, D, { constraints: [probe] })
         await unleash.admin.enable(name, D)
       }
-      await unleash.waitForFrontend(frontend[D], (toggles) => toggles.some((toggle) => toggle.name === 'probe-app-name'), { query: toQuery(CONTEXT) })
+      // Unleash's frontend cache can refresh between two probes' creation: wait until it shows
+      // each probe, asked with a context that satisfies it (CI once saw the last one missing).
+      const satisfying: Record<string, Context> = {
+        'probe-app-name': CONTEXT,
+        'probe-environment-default': CONTEXT,
+        'probe-environment-development': { ...CONTEXT, environment: 'development' },
+        'probe-environment-production': { ...CONTEXT, environment: 'production' },
+      }
+      for (const [name] of PROBES) {
+        await unleash.waitForFrontend(frontend[D], (toggles) => toggles.some((toggle) => toggle.name === name), { query: toQuery(satisfying[name]!) })
+      }
       await waitFor(async () => {
         const all = await rawRequest(vexil.url, 'GET', `/api/frontend/all?${toQuery(CONTEXT)}`, { headers: { authorization: frontend[D] } })
         return PROBES.every(([name]) => all.text.includes(`"name":"${name}"`))
