@@ -4,6 +4,7 @@
 // flag change upstream shows within the refresh interval without any long-lived timer; usage
 // counts reach the upstream; the last good payload is kept in KV and served by a new isolate
 // while the upstream is down.
+import { type AddressInfo, createServer as createNetServer, type Socket } from 'node:net'
 import { gunzipSync, gzipSync, inflateSync, brotliDecompressSync } from 'node:zlib'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startFakeUpstream, type FakeUpstream, type ValidToken } from '@vexil/test-fixtures/fake-upstream.ts'
@@ -213,6 +214,27 @@ describe.runIf(available)('the proxy as a Cloudflare Worker, in workerd', () => 
     const fromBackup = await rawRequest(worker.url, 'GET', '/proxy?userId=42&sessionId=s42', { headers: key })
     expect(fromBackup.status).toBe(200)
     expect(fromBackup.json).toEqual(expected.json)
+  })
+
+  it('answers a new isolate\'s first request from the KV copy at once when the upstream hangs', async () => {
+    const expected = await rawRequest(worker.url, 'GET', '/proxy?userId=42&sessionId=s42', { headers: key })
+    await worker.stop()
+    // An upstream that accepts connections and never answers: the first fetch would take the
+    // whole upstream timeout (10 s) before the copy was used.
+    const sockets = new Set<Socket>()
+    const hanging = createNetServer((socket) => void sockets.add(socket))
+    await new Promise<void>((resolve) => hanging.listen(0, '127.0.0.1', resolve))
+    try {
+      const started = Date.now()
+      worker = await startWorkerd({ module: bundle.outfile, vars: vars(`http://127.0.0.1:${(hanging.address() as AddressInfo).port}/api`), kv })
+      const fromCopy = await rawRequest(worker.url, 'GET', '/proxy?userId=42&sessionId=s42', { headers: key })
+      expect(fromCopy.status).toBe(200)
+      expect(fromCopy.json).toEqual(expected.json)
+      expect(Date.now() - started).toBeLessThan(5_000)
+    } finally {
+      for (const socket of sockets) socket.destroy()
+      hanging.close()
+    }
   })
 
   it('answers 503 (and says why in its log) when the configuration is invalid', async () => {

@@ -369,6 +369,7 @@ export async function createProxyConfig(options: ProxyOptions = {}, env: Environ
     projectName: str(options.projectName, ENV.projectName),
     logger,
     timers: options.timers ?? systemTimers,
+    startWithBackup: options.startWithBackup === true,
     useJsonLogger,
     logLevel,
     customStrategies,

@@ -41,6 +41,13 @@ export interface ProxyOptions {
   logger?: Logger
   /** What the sync's polls, metrics reports and token revalidation wait with (default: the runtime's setTimeout; the Worker's due-task list). */
   timers?: Timers
+  /**
+   * Ready as soon as the stored backup or the first fetch gives flags, whichever comes first (the
+   * first fetch still replaces a backup's flags when it lands). Default false: ready after the
+   * first fetch, or when it failed, after the backup. The Worker sets it: a new isolate's first
+   * request then answers from the KV copy instead of waiting for the upstream.
+   */
+  startWithBackup?: boolean
   useJsonLogger?: boolean
   logLevel?: LogLevel
   /** Instantiated strategies, or paths of JavaScript files exporting arrays of them. */
@@ -123,6 +130,7 @@ export interface ProxyConfig {
   projectName: string | undefined
   logger: Logger
   timers: Timers
+  startWithBackup: boolean
   useJsonLogger: boolean
   logLevel: LogLevel
   /** Loaded strategies (files already imported). */

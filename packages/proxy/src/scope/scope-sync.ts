@@ -37,7 +37,8 @@ export interface ScopeSync {
    * Starts polling and usage reports, and reads the stored backup beside the first fetch (offered
    * to the flags, never over flags the upstream sent), then `fallback` if given (a bootstrap).
    * Resolves after the first fetch, or when it failed, once the backup and `fallback` are read:
-   * a caller answering right after (a Worker's new isolate) then has the backup's flags.
+   * a caller answering right after then has the backup's flags. With `config.startWithBackup`
+   * it also resolves as soon as the backup gave flags, the first fetch going on behind.
    */
   start(fallback?: () => Promise<unknown>): Promise<void>
   /** Stops polling, sends pending usage counts. */
@@ -62,8 +63,13 @@ export function createScopeSync(options: ScopeSyncOptions): ScopeSync {
       reporter.start()
       const backup = storage ? loadBackup({ flags, logger }, storage, storageKey) : Promise.resolve(false)
       const fallbacks = fallback ? backup.then(fallback) : backup
-      await first
-      if (!flags.current) await fallbacks
+      const afterFirst = first.then(async () => {
+        if (!flags.current) await fallbacks
+      })
+      if (!config.startWithBackup) return afterFirst
+      await Promise.race([afterFirst, fallbacks.then(async () => {
+        if (!flags.current) await afterFirst
+      })])
     },
     async close() {
       poller.stop()

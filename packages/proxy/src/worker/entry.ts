@@ -56,7 +56,9 @@ export async function createWorkerProxy(env: WorkerEnv): Promise<WorkerProxy> {
   // One id per isolate unless configured: many isolates run at once, each reporting its own metrics.
   variables.SERVICE_INSTANCE_ID ??= variables.UNLEASH_INSTANCE_ID ?? `vexil-worker-${crypto.randomUUID()}`
   if (variables.STREAMING && variables.STREAMING !== 'false') console.warn('STREAMING is off in a Worker: the proxy polls its upstream, and SDKs poll the proxy')
-  const config = await createProxyConfig({ timers, streaming: false, workers: 1 }, variables)
+  // startWithBackup: a new isolate's first request answers from the KV copy when KV is faster
+  // than the upstream (the first fetch goes on behind it, within the event's waitUntil).
+  const config = await createProxyConfig({ timers, streaming: false, workers: 1, startWithBackup: true }, variables)
   const send: SendRequest = (url, options) => io.track(sendFetchRequest(url, options))
   const kv = env.VEXIL_KV
   const app = createProxyApp({
