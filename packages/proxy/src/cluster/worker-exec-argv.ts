@@ -1,10 +1,10 @@
 // The Node flags a worker starts with: the primary's, plus a cap on V8's young generation unless
 // the operator chose one. Under the allocation of answers V8 grows the young generation to 32 MB
-// (two 16 MB semi-spaces) and the process keeps those pages resident; with 2 MB semi-spaces a
-// 10k-flag proxy's RSS after a minute of new-user load measured about 45 MB less, at the same
-// throughput (README, "Running at scale"; `npm run bench -- large`). V8 reads the size only when
-// a process starts, so it goes on the worker's command line; the Docker image's entrypoint sets it
-// for single-process runs.
+// (two 16 MB semi-spaces) and the process keeps those pages resident; with 2 MB semi-spaces the
+// RSS under new-user load measured 25-35 MB less (200 and 10k flags), at the same throughput
+// (README, "Running at scale"; `npm run bench -- large`). V8 reads the size only when a process
+// starts, so it goes on the worker's command line; the Docker image sets it in NODE_OPTIONS and
+// `npm start` on its command line for single-process runs.
 
 /** The young-generation cap Vexil starts its processes with (also in the Dockerfile and `npm start`). */
 export const SEMI_SPACE_FLAG = '--max-semi-space-size=2'
