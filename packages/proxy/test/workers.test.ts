@@ -206,13 +206,16 @@ describe.skipIf(process.platform !== 'linux')('WORKERS=2 (the built CLI)', () =>
   })
 
   it('validates a new token upstream once for the whole cluster', async () => {
-    const before = upstream.requestsTo('/edge/validate').length
+    // Only the calls that ask about the new token alone: the primary also revalidates every known
+    // token each second (TOKENS' among them), and CI once saw one of those land inside this test.
+    const asked = () => upstream.requestsTo('/edge/validate').filter((request) => request.body.includes(FRONTEND_TOKEN) && !request.body.includes(PRODUCTION_TOKEN)).length
+    const before = asked()
     const answers = await many(10, () => send(port, 'GET', '/api/frontend?userId=1', { authorization: FRONTEND_TOKEN }))
     for (const answer of answers) {
       expect(answer.status, answer.body).toBe(200)
       expect(answer.body).toContain('production-flag')
     }
-    expect(upstream.requestsTo('/edge/validate').length - before).toBe(1)
+    expect(asked() - before).toBe(1)
   })
 
   it('counts evaluations and SDK metrics in every worker, sent upstream', async () => {
