@@ -100,35 +100,87 @@ export interface FlagTable {
   readonly plain: Uint8Array
   /** A plain flag's enabled result, made on first use. */
   readonly onOutcomes: Array<EvaluatedToggle | undefined>
+  /** Per flag with dependencies: each parent's index in `order` (-1: no such flag). */
+  readonly parents: Array<Int32Array | undefined>
+  /**
+   * Each flag's match (as matchFeature) in the evaluateAll running now: a parent that comes
+   * before its child in the payload (the usual order) is not evaluated twice. Owned by one
+   * evaluateAll at a time (`busy`): one nested in it (a custom strategy calling the engine)
+   * gets an array of its own.
+   */
+  readonly matches: Int32Array
+  busy: boolean
 }
 
 export function flagTable(order: readonly CompiledFeature[]): FlagTable {
   const entries = new Int32Array(order.length)
   const plain = new Uint8Array(order.length)
+  const parents = new Array<Int32Array | undefined>(order.length).fill(undefined)
+  const indexes = new Map<string, number>()
+  for (let i = 0; i < order.length; i++) indexes.set(order[i]!.name, i)
   for (let i = 0; i < order.length; i++) {
     const feature = order[i]!
     entries[i] = !feature.enabled ? ENTRY_OFF : feature.dependencies ? ENTRY_DEPENDS : feature.pc
     plain[i] = feature.variants === undefined && feature.strategies.every((strategy) => strategy.variants === undefined) ? 1 : 0
+    if (feature.dependencies) parents[i] = Int32Array.from(feature.dependencies, ({ parent }) => indexes.get(parent) ?? -1)
   }
-  return { order, entries, plain, onOutcomes: new Array<EvaluatedToggle | undefined>(order.length).fill(undefined) }
+  return { order, entries, plain, onOutcomes: new Array<EvaluatedToggle | undefined>(order.length).fill(undefined), parents, matches: new Int32Array(order.length), busy: false }
 }
 
 /** Appends the enabled results of the table's flags to `result`, in order. */
 export function collectEnabled(table: FlagTable, frame: Frame, features: FeatureLookup, result: EvaluatedToggle[]): void {
   const { order, entries, plain, onOutcomes } = table
-  for (let i = 0; i < entries.length; i++) {
-    const entry = entries[i]!
-    if (entry === ENTRY_OFF) continue
-    if (entry === ENTRY_DEPENDS) {
-      const enabled = evaluateIfEnabled(order[i]!, frame, features)
-      if (enabled !== undefined) result.push(enabled)
+  const matches = table.busy ? new Int32Array(entries.length) : table.matches
+  table.busy = true
+  try {
+    for (let i = 0; i < entries.length; i++) {
+      const entry = entries[i]!
+      let match = OFF
+      if (entry === ENTRY_DEPENDS) {
+        match = dependenciesSatisfied(table, i, matches, frame, features) ? matchStrategies(frame, order[i]!.pc) : OFF
+        matches[i] = match
+        if (match !== OFF) result.push(enabledOutcome(order[i]!, match, frame))
+        continue
+      }
+      if (entry !== ENTRY_OFF) match = matchStrategies(frame, entry)
+      matches[i] = match
+      if (match === OFF) continue
+      if (plain[i] === 1) result.push(onOutcomes[i] ?? (onOutcomes[i] = outcome(order[i]!, ON_WITHOUT_VARIANT_OUTCOME)))
+      else result.push(enabledOutcome(order[i]!, match, frame))
+    }
+  } finally {
+    if (matches === table.matches) table.busy = false
+  }
+}
+
+/**
+ * dependencySatisfied for each of flag `child`'s dependencies, reading a parent's match from
+ * `matches` when the parent comes first in the table (evaluated already in this pass).
+ */
+function dependenciesSatisfied(table: FlagTable, child: number, matches: Int32Array, frame: Frame, features: FeatureLookup): boolean {
+  const dependencies = table.order[child]!.dependencies!
+  const parents = table.parents[child]!
+  for (let d = 0; d < dependencies.length; d++) {
+    const at = parents[d]!
+    if (at < 0 || at > child) {
+      if (!dependencySatisfied(dependencies[d]!, frame, features)) return false
       continue
     }
-    const match = matchStrategies(frame, entry)
-    if (match === OFF) continue
-    if (plain[i] === 1) result.push(onOutcomes[i] ?? (onOutcomes[i] = outcome(order[i]!, ON_WITHOUT_VARIANT_OUTCOME)))
-    else result.push(enabledOutcome(order[i]!, match, frame))
+    const parent = table.order[at]!
+    // One level only, as dependencySatisfied.
+    if (parent.dependencies) return false
+    const dependency = dependencies[d]!
+    const match = matches[at]!
+    if (!dependency.expectEnabled) {
+      if (match !== OFF) return false
+    } else if (match === OFF) {
+      return false
+    } else if (dependency.variants) {
+      const variant = enabledOutcome(parent, match, frame).variant
+      if (!variant.feature_enabled || !dependency.variants.has(variant.name)) return false
+    }
   }
+  return true
 }
 
 function enabledOutcome(feature: CompiledFeature, match: number, frame: Frame): EvaluatedToggle {

@@ -306,6 +306,22 @@ describe('evaluation trace', () => {
     expect(customTrace.usedCustomStrategy).toBe(true)
   })
 
+  it('a full rollout is on for everyone without drawing a random number, and a named stickiness field must still be there', () => {
+    const engine = createEngine()
+    engine.load({
+      features: [
+        on('full', [{ name: 'flexibleRollout', parameters: { rollout: '100', stickiness: 'default', groupId: 'g' } }]),
+        on('random', [{ name: 'gradualRolloutRandom', parameters: { percentage: '100' } }]),
+        on('by-tenant', [{ name: 'flexibleRollout', parameters: { rollout: '100', stickiness: 'tenant', groupId: 'g' } }]),
+      ],
+    })
+    const anonymous = trace()
+    expect(engine.evaluateAll({}, { trace: anonymous }).map((t) => t.name)).toEqual(['full', 'random'])
+    expect(anonymous.usedRandom).toBe(false)
+    expect(engine.evaluateAll({ userId: 'u', properties: { tenant: 'acme' } }).map((t) => t.name)).toEqual(['full', 'random', 'by-tenant'])
+    expect(engine.isEnabled('by-tenant', { properties: { tenant: '' } })).toBe(false)
+  })
+
   it('nextTimeBoundary is the first DATE constraint instant at or after a time', () => {
     const engine = createEngine()
     engine.load({

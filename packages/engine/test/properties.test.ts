@@ -1,9 +1,9 @@
 import fc from 'fast-check'
 import murmurhash3 from 'murmurhash3js-revisited'
-import { describe, expect, it } from 'vitest'
+import { describe, expect, it, vi } from 'vitest'
 import { createEngine, SUPPORTED_OPERATORS, type Context } from '@vexil/engine'
 import { bucketOf, createBucketer, murmur3 } from '../src/hash.js'
-import { contextArb, hostileContextArb, hostilePayloadArb, payloadArb } from './arbitraries.js'
+import { contextArb, hostileContextArb, hostilePayloadArb, payloadArb, smallContextArb } from './arbitraries.js'
 
 const flag = (strategy: Record<string, unknown>, extra: Record<string, unknown> = {}) => ({
   version: 2,
@@ -29,6 +29,62 @@ describe('engine properties', () => {
       }),
       { numRuns: 300 },
     )
+  })
+
+  it.each([
+    ['any payload and context', payloadArb(), contextArb],
+    // Dependencies, variants and matching constraints often: a child reads its parent's match.
+    ['a small vocabulary', payloadArb({ small: true }), smallContextArb],
+  ])('evaluateAll gives the enabled flags of evaluating each flag on its own, for %s', (_, payloads, contexts) => {
+    fc.assert(
+      fc.property(payloads, fc.array(contexts as fc.Arbitrary<Context>, { minLength: 1, maxLength: 3 }), fc.double({ min: 0, max: 1, maxExcluded: true, noNaN: true }), (payload, list, draw) => {
+        // evaluateAll reuses a parent's match from the same pass; each flag on its own evaluates
+        // its parents again: with random draws fixed, both must say the same.
+        vi.spyOn(Math, 'random').mockReturnValue(draw)
+        try {
+          const engine = createEngine()
+          engine.load(payload)
+          for (const context of list) {
+            const one = engine.evaluateAll(context, { includeDisabled: true }).filter((toggle) => toggle.enabled)
+            const all = engine.evaluateAll(context)
+            expect(all).toEqual(one)
+            all.forEach((toggle, i) => expect(toggle).toBe(one[i]))
+            for (const toggle of all) expect(engine.isEnabled(toggle.name, context)).toBe(true)
+          }
+        } finally {
+          vi.restoreAllMocks()
+        }
+      }),
+      { numRuns: 500 },
+    )
+  })
+
+  it('evaluateAll inside evaluateAll (a custom strategy asking the engine) keeps both passes apart', () => {
+    let engine = createEngine()
+    const inner: string[][] = []
+    engine = createEngine({
+      strategies: [
+        {
+          name: 'asks',
+          isEnabled: () => {
+            inner.push(engine.evaluateAll({ userId: 'inner' }).map((toggle) => toggle.name))
+            return true
+          },
+        },
+      ],
+    })
+    engine.load({
+      features: [
+        { name: 'parent', enabled: true, strategies: [{ name: 'userWithId', parameters: { userIds: 'outer' } }] },
+        { name: 'asker', enabled: true, strategies: [{ name: 'asks' }], dependencies: [{ feature: 'parent' }] },
+        { name: 'child', enabled: true, strategies: [], dependencies: [{ feature: 'parent' }] },
+      ],
+    })
+    // The inner pass (user "inner": parent off, so asker and child off) runs between the outer
+    // pass's parent and child; the outer child still sees its own parent's match.
+    expect(engine.evaluateAll({ userId: 'outer' }).map((toggle) => toggle.name)).toEqual(['parent', 'asker', 'child'])
+    expect(inner).toEqual([[]])
+    expect(engine.evaluateAll({ userId: 'nobody' }).map((toggle) => toggle.name)).toEqual([])
   })
 
   it('inverted is the negation of the operator (for every known operator)', () => {

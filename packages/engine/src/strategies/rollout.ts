@@ -22,23 +22,31 @@ export function rolloutRecord(table: Float64Array, at: number): { percentage: nu
   return { percentage: table[at + PERCENTAGE]!, field: table[at + FIELD]!, fallback: table[at + FALLBACK]! }
 }
 
+// A bucket is 1..100, so a rollout of 100 % or more passes whatever the bucket: it is not
+// computed (a full rollout is the strategy Unleash gives a new environment, and common), and a
+// `default` one with no ids draws no random number, so its answer stays cacheable.
+
 /** A named stickiness field: a missing or empty value is off (spec 10, 12). */
 export function testRolloutField(at: number, frame: Frame): boolean {
   const table = frame.buckets
   const id = readField(frame, table[at + FIELD]!)
-  return id !== undefined && id !== '' && bucketAt(table, at, id) <= table[at + PERCENTAGE]!
+  if (id === undefined || id === '') return false
+  const percentage = table[at + PERCENTAGE]!
+  return percentage >= 100 || bucketAt(table, at, id) <= percentage
 }
 
 /** `default` stickiness: userId, else sessionId, else a random bucket. */
 export function testRolloutDefault(at: number, frame: Frame): boolean {
   const table = frame.buckets
+  const percentage = table[at + PERCENTAGE]!
+  if (percentage >= 100) return true
   const id = readField(frame, table[at + FIELD]!) ?? readField(frame, table[at + FALLBACK]!)
-  return (id === undefined ? randomBucket(frame) : bucketAt(table, at, id)) <= table[at + PERCENTAGE]!
+  return (id === undefined ? randomBucket(frame) : bucketAt(table, at, id)) <= percentage
 }
 
 /** `random` stickiness and gradualRolloutRandom: on with probability `percentage` %. */
 export function testRolloutRandom(percentage: number, frame: Frame): boolean {
-  return randomBucket(frame) <= percentage
+  return percentage >= 100 || randomBucket(frame) <= percentage
 }
 
 function randomBucket(frame: Frame): number {
