@@ -152,7 +152,7 @@ function engineFrom(settings: EngineSettings, start: CompiledState): Engine {
   let segments = start.segments
   let features = start.features
   let order: CompiledFeature[] = [...features.values()]
-  let table = flagTable(order)
+  let table = flagTable(order, features)
   let dateTargets: number[] | undefined
   let fullSize = start.fullSize
 
@@ -235,7 +235,7 @@ function engineFrom(settings: EngineSettings, start: CompiledState): Engine {
       features = next
     }
     order = [...features.values()]
-    table = flagTable(order)
+    table = flagTable(order, features)
     for (const feature of order) {
       for (const { parent } of feature.dependencies ?? []) {
         if (parent && !features.has(parent)) {

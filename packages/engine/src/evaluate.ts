@@ -15,10 +15,14 @@ export function dependencySatisfied(dependency: CompiledDependency, frame: Frame
   // Looked up at evaluation time: parents can change through delta events.
   const parent = features.get(dependency.parent)
   // One level only: a parent with dependencies of its own never satisfies (defeats cycles).
-  if (!parent || parent.dependencies) return false
-  if (!dependency.expectEnabled) return matchFeature(parent, frame, features) === OFF
-  if (!dependency.variants) return matchFeature(parent, frame, features) !== OFF
-  const variant = evaluateFeature(parent, frame, features).variant
+  return parent !== undefined && !parent.dependencies && satisfiedBy(dependency, parent, matchFeature(parent, frame, features), frame)
+}
+
+/** Whether the parent's match (and then its variant) is what the dependency wants. */
+function satisfiedBy(dependency: CompiledDependency, parent: CompiledFeature, match: number, frame: Frame): boolean {
+  if (!dependency.expectEnabled) return match === OFF
+  if (match === OFF || !dependency.variants) return match !== OFF
+  const variant = enabledOutcome(parent, match, frame).variant
   return variant.feature_enabled && dependency.variants.has(variant.name)
 }
 
@@ -112,17 +116,28 @@ export interface FlagTable {
   busy: boolean
 }
 
-export function flagTable(order: readonly CompiledFeature[]): FlagTable {
+export function flagTable(order: readonly CompiledFeature[], features: FeatureLookup): FlagTable {
   const entries = new Int32Array(order.length)
   const plain = new Uint8Array(order.length)
   const parents = new Array<Int32Array | undefined>(order.length).fill(undefined)
-  const indexes = new Map<string, number>()
-  for (let i = 0; i < order.length; i++) indexes.set(order[i]!.name, i)
+  // The parents' indexes, keyed by the compiled flag: a flag that is no key misses without
+  // hashing anything (a map of every flag's name cost 2 ms at 10k flags).
+  const indexes = new Map<CompiledFeature, number>()
   for (let i = 0; i < order.length; i++) {
     const feature = order[i]!
     entries[i] = !feature.enabled ? ENTRY_OFF : feature.dependencies ? ENTRY_DEPENDS : feature.pc
     plain[i] = feature.variants === undefined && feature.strategies.every((strategy) => strategy.variants === undefined) ? 1 : 0
-    if (feature.dependencies) parents[i] = Int32Array.from(feature.dependencies, ({ parent }) => indexes.get(parent) ?? -1)
+    const dependencies = feature.dependencies
+    if (!dependencies) continue
+    for (let d = 0; d < dependencies.length; d++) {
+      const parent = features.get(dependencies[d]!.parent)
+      if (parent) indexes.set(parent, -1)
+    }
+  }
+  if (indexes.size > 0) for (let i = 0; i < order.length; i++) if (indexes.has(order[i]!)) indexes.set(order[i]!, i)
+  for (let i = 0; i < order.length; i++) {
+    const dependencies = order[i]!.dependencies
+    if (dependencies) parents[i] = Int32Array.from(dependencies, ({ parent }) => indexes.get(features.get(parent)!) ?? -1)
   }
   return { order, entries, plain, onOutcomes: new Array<EvaluatedToggle | undefined>(order.length).fill(undefined), parents, matches: new Int32Array(order.length), busy: false }
 }
@@ -162,23 +177,10 @@ function dependenciesSatisfied(table: FlagTable, child: number, matches: Int32Ar
   const parents = table.parents[child]!
   for (let d = 0; d < dependencies.length; d++) {
     const at = parents[d]!
-    if (at < 0 || at > child) {
-      if (!dependencySatisfied(dependencies[d]!, frame, features)) return false
-      continue
-    }
     const parent = table.order[at]!
-    // One level only, as dependencySatisfied.
-    if (parent.dependencies) return false
-    const dependency = dependencies[d]!
-    const match = matches[at]!
-    if (!dependency.expectEnabled) {
-      if (match !== OFF) return false
-    } else if (match === OFF) {
-      return false
-    } else if (dependency.variants) {
-      const variant = enabledOutcome(parent, match, frame).variant
-      if (!variant.feature_enabled || !dependency.variants.has(variant.name)) return false
-    }
+    // A parent after the child (or unknown) is looked up and evaluated, as on its own.
+    const satisfied = at >= 0 && at < child ? !parent.dependencies && satisfiedBy(dependencies[d]!, parent, matches[at]!, frame) : dependencySatisfied(dependencies[d]!, frame, features)
+    if (!satisfied) return false
   }
   return true
 }
