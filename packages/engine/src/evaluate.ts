@@ -72,21 +72,11 @@ export function evaluateFeature(feature: CompiledFeature, frame: Frame, features
   return match === OFF ? outcome(feature, OFF_OUTCOME) : enabledOutcome(feature, match, frame)
 }
 
-/**
- * The enabled result of a flag, or undefined when it is off: a flag that is off costs no read of
- * its results (most flags are off for most users, and inside a server each read is likely a CPU
- * cache miss).
- */
-export function evaluateIfEnabled(feature: CompiledFeature, frame: Frame, features: FeatureLookup): EvaluatedToggle | undefined {
-  const match = matchFeature(feature, frame, features)
-  return match === OFF ? undefined : enabledOutcome(feature, match, frame)
-}
-
 // evaluateAll's view of the flags (`flagTable`): per flag in payload order, its code offset
 // when the strategies alone decide, else one of these.
 /** Off: nothing to evaluate. */
 const ENTRY_OFF = -1
-/** With dependencies: evaluated through its CompiledFeature. */
+/** With dependencies: tested through `parents` (below), then its strategies at its `pc`. */
 const ENTRY_DEPENDS = -2
 
 /**
@@ -137,7 +127,7 @@ export function flagTable(order: readonly CompiledFeature[], features: FeatureLo
   if (indexes.size > 0) for (let i = 0; i < order.length; i++) if (indexes.has(order[i]!)) indexes.set(order[i]!, i)
   for (let i = 0; i < order.length; i++) {
     const dependencies = order[i]!.dependencies
-    if (dependencies) parents[i] = Int32Array.from(dependencies, ({ parent }) => indexes.get(features.get(parent)!) ?? -1)
+    if (dependencies) parents[i] = Int32Array.from(dependencies, ({ parent }) => indexes.get(features.get(parent)!) ?? -1) // -1: unknown
   }
   return { order, entries, plain, onOutcomes: new Array<EvaluatedToggle | undefined>(order.length).fill(undefined), parents, matches: new Int32Array(order.length), busy: false }
 }
@@ -177,10 +167,13 @@ function dependenciesSatisfied(table: FlagTable, child: number, matches: Int32Ar
   const parents = table.parents[child]!
   for (let d = 0; d < dependencies.length; d++) {
     const at = parents[d]!
-    const parent = table.order[at]!
-    // A parent after the child (or unknown) is looked up and evaluated, as on its own.
-    const satisfied = at >= 0 && at < child ? !parent.dependencies && satisfiedBy(dependencies[d]!, parent, matches[at]!, frame) : dependencySatisfied(dependencies[d]!, frame, features)
-    if (!satisfied) return false
+    if (at < 0 || at >= child) {
+      // Unknown, or after the child: looked up and evaluated, as on its own.
+      if (!dependencySatisfied(dependencies[d]!, frame, features)) return false
+    } else {
+      const parent = table.order[at]!
+      if (parent.dependencies || !satisfiedBy(dependencies[d]!, parent, matches[at]!, frame)) return false
+    }
   }
   return true
 }
