@@ -1,7 +1,7 @@
 // The Node flags a worker starts with: the primary's, plus a cap on V8's young generation unless
 // the operator chose one. Under the allocation of answers V8 grows the young generation to 32 MB
 // (two 16 MB semi-spaces) and the process keeps those pages resident; with 2 MB semi-spaces the
-// RSS under new-user load measured 25-35 MB less (200 and 10k flags), at the same throughput
+// RSS under new-user load measured 25-40 MB less (200 and 10k flags), at 0.79-1.0x the throughput
 // (README, "Running at scale"; `npm run bench -- large`). V8 reads the size only when a process
 // starts, so it goes on the worker's command line; the Docker image sets it in NODE_OPTIONS and
 // `npm start` on its command line for single-process runs.
