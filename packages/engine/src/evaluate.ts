@@ -127,7 +127,11 @@ export function flagTable(order: readonly CompiledFeature[], features: FeatureLo
   if (indexes.size > 0) for (let i = 0; i < order.length; i++) if (indexes.has(order[i]!)) indexes.set(order[i]!, i)
   for (let i = 0; i < order.length; i++) {
     const dependencies = order[i]!.dependencies
-    if (dependencies) parents[i] = Int32Array.from(dependencies, ({ parent }) => indexes.get(features.get(parent)!) ?? -1) // -1: unknown
+    if (!dependencies) continue
+    parents[i] = Int32Array.from(dependencies, ({ parent }) => {
+      const found = features.get(parent)
+      return found === undefined ? -1 : indexes.get(found)!
+    })
   }
   return { order, entries, plain, onOutcomes: new Array<EvaluatedToggle | undefined>(order.length).fill(undefined), parents, matches: new Int32Array(order.length), busy: false }
 }
@@ -140,14 +144,10 @@ export function collectEnabled(table: FlagTable, frame: Frame, features: Feature
   try {
     for (let i = 0; i < entries.length; i++) {
       const entry = entries[i]!
-      let match = OFF
-      if (entry === ENTRY_DEPENDS) {
-        match = dependenciesSatisfied(table, i, matches, frame, features) ? matchStrategies(frame, order[i]!.pc) : OFF
-        matches[i] = match
-        if (match !== OFF) result.push(enabledOutcome(order[i]!, match, frame))
-        continue
-      }
-      if (entry !== ENTRY_OFF) match = matchStrategies(frame, entry)
+      const match =
+        entry === ENTRY_OFF ? OFF
+        : entry === ENTRY_DEPENDS ? (dependenciesSatisfied(table, i, matches, frame, features) ? matchStrategies(frame, order[i]!.pc) : OFF)
+        : matchStrategies(frame, entry)
       matches[i] = match
       if (match === OFF) continue
       if (plain[i] === 1) result.push(onOutcomes[i] ?? (onOutcomes[i] = outcome(order[i]!, ON_WITHOUT_VARIANT_OUTCOME)))
