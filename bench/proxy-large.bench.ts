@@ -15,7 +15,7 @@ import { freePort } from '@vexil/test-fixtures/ports.ts'
 import { makeContexts, makeFeatures } from '@vexil/test-fixtures/workload.ts'
 import { SEMI_SPACE_FLAG } from '../packages/proxy/src/cluster/worker-exec-argv.js'
 import type { BudgetRow } from './budget.js'
-import { asNewUser, newUserWrkScript, proxyGet, runWrk, serverStats, startServer, stopServer, wrkOrSkip } from './proxy-http.bench.js'
+import { asNewUser, newUserWrkScript, proxyGet, runWrk, serverStats, startServer, stopServer, type WrkResult, wrkOrSkip } from './proxy-http.bench.js'
 
 const FLAGS = 10_000
 /** V8's memory-over-speed mode, offered in the README as an option; measured beside the cap. */
@@ -68,6 +68,24 @@ async function unchangedPolls(payloadFile: string, port: number): Promise<{ poll
   }
 }
 
+/**
+ * A server started with `nodeFlags` under LOAD_SECONDS of new-user GETs at 32 connections: its
+ * req/s, its RSS after the load (printed with V8's figures), and its first compile's duration.
+ */
+async function loadedServer(payloadFile: string, port: number, script: string, nodeFlags: string[]): Promise<{ load: WrkResult; rss: number; compileMs: number }> {
+  const url = `http://127.0.0.1:${port}`
+  const server = await startServer('vexil.mjs', [String(port), payloadFile, '10000'], nodeFlags)
+  try {
+    runWrk(url, script, 1, 1) // warm-up
+    const load = runWrk(url, script, LOAD_SECONDS, 32)
+    const loaded = await stats(server)
+    console.log(memoryLine(`10k flags, ${nodeFlags.join(' ')}, after ${LOAD_SECONDS} s of new-user GETs at 32 connections`, server, loaded))
+    return { load, rss: mb(loaded.memory.rss), compileMs: loaded.loads[0] ?? Number.NaN }
+  } finally {
+    await stopServer(server)
+  }
+}
+
 export async function runProxyLargeBench(): Promise<BudgetRow[]> {
   if (!wrkOrSkip('the 10k-flag benchmark')) return []
   const dir = mkdtempSync(join(tmpdir(), 'vexil-bench-large-'))
@@ -94,33 +112,11 @@ export async function runProxyLargeBench(): Promise<BudgetRow[]> {
     }
     const rss = mb(loaded.memory.rss)
     // The same load on a process started as the Docker image and WORKERS=N's workers start
-    // (V8's young generation capped, cluster/worker-exec-argv.ts).
-    const capped = await startServer('vexil.mjs', [String(port), payloadFile, '10000'], [SEMI_SPACE_FLAG])
-    let cappedLoad, cappedRss, cappedCompileMs
-    try {
-      runWrk(url, script, 1, 1) // warm-up
-      cappedLoad = runWrk(url, script, LOAD_SECONDS, 32)
-      const cappedStats = await stats(capped)
-      console.log(memoryLine(`10k flags, ${SEMI_SPACE_FLAG}, after ${LOAD_SECONDS} s of new-user GETs at 32 connections`, capped, cappedStats))
-      cappedRss = mb(cappedStats.memory.rss)
-      cappedCompileMs = cappedStats.loads[0] ?? Number.NaN
-    } finally {
-      await stopServer(capped)
-    }
-    // The same again with V8's --optimize-for-size beside the cap (README, "Running at scale"): the
-    // memory it saves, and what it costs the first compile.
-    const small = await startServer('vexil.mjs', [String(port), payloadFile, '10000'], [SEMI_SPACE_FLAG, OPTIMIZE_FOR_SIZE])
-    let smallLoad, smallRss, smallCompileMs
-    try {
-      smallCompileMs = (await stats(small)).loads[0] ?? Number.NaN
-      runWrk(url, script, 1, 1) // warm-up
-      smallLoad = runWrk(url, script, LOAD_SECONDS, 32)
-      const smallStats = await stats(small)
-      console.log(memoryLine(`10k flags, ${SEMI_SPACE_FLAG} ${OPTIMIZE_FOR_SIZE}, after ${LOAD_SECONDS} s of new-user GETs at 32 connections`, small, smallStats))
-      smallRss = mb(smallStats.memory.rss)
-    } finally {
-      await stopServer(small)
-    }
+    // (V8's young generation capped, cluster/worker-exec-argv.ts), then with V8's
+    // --optimize-for-size beside the cap (README, "Running at scale"): the memory it saves, and
+    // what it costs the first compile.
+    const capped = await loadedServer(payloadFile, port, script, [SEMI_SPACE_FLAG])
+    const small = await loadedServer(payloadFile, port, script, [SEMI_SPACE_FLAG, OPTIMIZE_FOR_SIZE])
     const compileMs = started.loads[0] ?? Number.NaN
     const polls = await unchangedPolls(payloadFile, port)
     console.log(
@@ -132,17 +128,17 @@ export async function runProxyLargeBench(): Promise<BudgetRow[]> {
       { metric: 'GET /proxy, 10k flags, one connection, every request a new user: p50 latency', value: single.p50Ms, unit: 'ms', kind: 'max', limit: 5, absolute: true },
       { metric: 'GET /proxy, 10k flags, one connection: p99 latency (reference)', value: single.p99Ms, unit: 'ms', kind: 'max', limit: 1_000, absolute: true },
       { metric: `proxy RSS after ${LOAD_SECONDS} s of new-user GETs at 32 connections, 10k flags, Node's defaults (reference)`, value: Math.round(rss), unit: 'MB', kind: 'max', limit: Number.POSITIVE_INFINITY, absolute: true },
-      { metric: `the same, started as the image and the workers are (${SEMI_SPACE_FLAG})`, value: Math.round(cappedRss), unit: 'MB', kind: 'max', limit: 100, absolute: true },
-      { metric: `req/s at 32 connections, 10k flags: ${SEMI_SPACE_FLAG} over Node's defaults (reference)`, value: cappedLoad.rps / load.rps, unit: 'x', kind: 'min', limit: 0, absolute: false },
-      { metric: `the same RSS with ${OPTIMIZE_FOR_SIZE} beside the cap (reference)`, value: Math.round(smallRss), unit: 'MB', kind: 'max', limit: Number.POSITIVE_INFINITY, absolute: true },
-      { metric: `${OPTIMIZE_FOR_SIZE}: req/s over the cap alone (reference)`, value: smallLoad.rps / cappedLoad.rps, unit: 'x', kind: 'min', limit: 0, absolute: false },
-      { metric: `${OPTIMIZE_FOR_SIZE}: the first compile of 10k flags in the server over the cap alone's (reference)`, value: smallCompileMs / cappedCompileMs, unit: 'x', kind: 'max', limit: Number.POSITIVE_INFINITY, absolute: false },
+      { metric: `the same, started as the image and the workers are (${SEMI_SPACE_FLAG})`, value: Math.round(capped.rss), unit: 'MB', kind: 'max', limit: 100, absolute: true },
+      { metric: `req/s at 32 connections, 10k flags: ${SEMI_SPACE_FLAG} over Node's defaults (reference)`, value: capped.load.rps / load.rps, unit: 'x', kind: 'min', limit: 0, absolute: false },
+      { metric: `the same RSS with ${OPTIMIZE_FOR_SIZE} beside the cap (reference)`, value: Math.round(small.rss), unit: 'MB', kind: 'max', limit: Number.POSITIVE_INFINITY, absolute: true },
+      { metric: `${OPTIMIZE_FOR_SIZE}: req/s over the cap alone (reference)`, value: small.load.rps / capped.load.rps, unit: 'x', kind: 'min', limit: 0, absolute: false },
+      { metric: `${OPTIMIZE_FOR_SIZE}: the first compile of 10k flags in the server over the cap alone's (reference)`, value: small.compileMs / capped.compileMs, unit: 'x', kind: 'max', limit: Number.POSITIVE_INFINITY, absolute: false },
       // The budget of issue 17 (<= 100 ms) is the engine benchmark's "compile 10k flags", warm; the
       // first payload in a fresh process also pays for V8 compiling the compiler (about 2.5x).
       { metric: 'compiling the 10k-flag payload inside the server (engine.load, first payload in a fresh process; reference)', value: Math.round(compileMs), unit: 'ms', kind: 'max', limit: Number.POSITIVE_INFINITY, absolute: true },
       { metric: `unchanged polls (304) in ${POLL_SECONDS} s: compiles`, value: polls.compiles, unit: '', kind: 'max', limit: 0, absolute: false },
       { metric: 'unchanged poll (304): CPU per poll (reference)', value: polls.cpuMsPerPoll, unit: 'ms', kind: 'max', limit: 5, absolute: true },
-      { metric: 'GET /proxy, 10k flags: non-2xx answers', value: single.non2xx + load.non2xx + cappedLoad.non2xx + smallLoad.non2xx, unit: '', kind: 'max', limit: 0, absolute: false },
+      { metric: 'GET /proxy, 10k flags: non-2xx answers', value: single.non2xx + load.non2xx + capped.load.non2xx + small.load.non2xx, unit: '', kind: 'max', limit: 0, absolute: false },
     ]
   } finally {
     rmSync(dir, { recursive: true, force: true })
