@@ -21,13 +21,6 @@ export interface Frame {
    */
   readonly values: Array<string | undefined>
   readonly resolved: Uint32Array
-  /**
-   * A field's value as a number (`Number()` of it; NaN when missing or not a number), read on
-   * first use by a numeric constraint like `values` (a payload tests one field, a score or an
-   * age, against many numbers: `Number()` per constraint measured ~5% of an evaluateAll).
-   */
-  readonly numbers: Float64Array
-  readonly numbered: Uint32Array
   readonly resolvers: readonly Resolver[]
   /** The payload's bucket table (hash.ts): every rollout's and variant set's bucket. */
   readonly buckets: Float64Array
@@ -61,16 +54,6 @@ export function readField(frame: Frame, slot: FieldAccessor): string | undefined
   frame.values[slot] = value
   frame.resolved[slot] = frame.epoch
   return value
-}
-
-/** The field's value as a number, read on first use: NaN when missing or not a number. */
-export function readNumber(frame: Frame, slot: FieldAccessor): number {
-  if (frame.numbered[slot] === frame.epoch) return frame.numbers[slot]!
-  const raw = readField(frame, slot)
-  const number = raw === undefined ? Number.NaN : Number(raw)
-  frame.numbers[slot] = number
-  frame.numbered[slot] = frame.epoch
-  return number
 }
 
 /** The frame's `currentTime` in epoch ms: now when absent, NaN when unparseable. */

@@ -44,8 +44,6 @@ export function createSlotTable(): SlotTable {
   let answers = new Uint8Array(0)
   let values: Array<string | undefined> = []
   let resolved = new Uint32Array(0)
-  let numbers = new Float64Array(0)
-  let numbered = new Uint32Array(0)
   let epoch = 0
   const buckets = createBucketTable()
   const program = createProgram()
@@ -93,22 +91,17 @@ export function createSlotTable(): SlotTable {
         answers = new Uint8Array(memos)
         values = new Array<string | undefined>(resolvers.length).fill(undefined)
         resolved = new Uint32Array(resolvers.length)
-        numbers = new Float64Array(resolvers.length)
-        numbered = new Uint32Array(resolvers.length)
         epoch = 0
       }
       if (++epoch === 0xffffffff) {
         marks.fill(0)
         resolved.fill(0)
-        numbered.fill(0)
         epoch = 1
       }
       return {
         context,
         values,
         resolved,
-        numbers,
-        numbered,
         resolvers,
         buckets: buckets.data,
         code: program.code,

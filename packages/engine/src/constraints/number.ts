@@ -1,4 +1,4 @@
-import { type FieldAccessor, type Frame, readNumber } from '../frame.js'
+import { type FieldAccessor, type Frame, readField } from '../frame.js'
 import { type ConstraintSpec, type InvalidLiteral, invalidLiteral } from './types.js'
 
 const EQ = 0
@@ -24,8 +24,9 @@ export function compileNumber({ operator, value, field }: ConstraintSpec): Numbe
 
 /** NUM_*: `Number()` on the context value (so "12" equals "12.0"); NaN or missing is false. */
 export function testNumber(data: NumberData, frame: Frame): boolean {
-  // Missing is NaN, and every comparison with NaN is false.
-  const actual = readNumber(frame, data.field)
+  const raw = readField(frame, data.field)
+  if (raw === undefined) return false
+  const actual = Number(raw)
   const target = data.target
   switch (data.comparison) {
     case EQ:
