@@ -151,6 +151,31 @@ describe('evaluateAll', () => {
     ])
   })
 
+  it('takes the variant from the strategy that matched, else the flag, whichever strategy it is (the 31st and later too)', () => {
+    // Strategy i matches the user `u<i>`; the even ones have variants, and flag `both` has its own.
+    const strategies = Array.from({ length: 34 }, (_, i) => ({
+      name: 'userWithId',
+      parameters: { userIds: `u${i}` },
+      ...(i % 2 === 0 ? { variants: [{ name: `s${i}`, weight: 1000, stickiness: 'default' }] } : {}),
+    }))
+    const many = createEngine()
+    many.load({
+      features: [
+        on('both', strategies, { variants: [{ name: 'flag', weight: 1000 }] }),
+        on('strategies-only', strategies),
+      ],
+    })
+    for (const i of [0, 1, 28, 29, 30, 31, 32, 33]) {
+      const context = { userId: `u${i}` }
+      const variants = many.evaluateAll(context).map((toggle) => [toggle.name, toggle.variant.name])
+      expect(variants).toEqual([
+        ['both', i % 2 === 0 ? `s${i}` : 'flag'],
+        ['strategies-only', i % 2 === 0 ? `s${i}` : 'disabled'],
+      ])
+      expect(many.evaluateAll(context)).toEqual(many.evaluateAll(context, { includeDisabled: true }))
+    }
+  })
+
   it('returns shared frozen results (no allocation per flag)', () => {
     const [a] = engine.evaluateAll({ userId: '1' })
     const [b] = engine.evaluateAll({ userId: '2' })
