@@ -14,6 +14,11 @@ export interface CompiledDependency {
   variants: Set<string> | undefined
 }
 
+// `CompiledFeature.variantBits`: strategies 0 to STRATEGY_BITS - 1 have a bit each (a later one
+// that matched is read as it is). Made here, once per flag: a fork shares its compiled flags.
+export const STRATEGY_BITS = 30
+export const FEATURE_VARIANTS = 1 << 30
+
 /** A flag compiled to data; `evaluate.ts` reads it. */
 export interface CompiledFeature {
   readonly name: string
@@ -34,6 +39,8 @@ export interface CompiledFeature {
   readonly segmentIds: readonly number[]
   /** The strategies' offset in the payload's code (program.ts); unused when the flag is off. */
   readonly pc: number
+  /** Bit k set when strategy k (below STRATEGY_BITS) has variants, FEATURE_VARIANTS when the flag has (evaluate.ts). */
+  readonly variantBits: number
   /** Why the flag could not be compiled (it is then always off). */
   readonly invalid: string | undefined
   /** What `engine.evaluate` derives from the flag, made on its first call (details.ts). */
@@ -78,6 +85,7 @@ export function compileAlwaysOff(definition: StoredFeature, invalid: string): Co
     outcomes: [],
     segmentIds: [],
     pc: -1,
+    variantBits: 0,
     invalid,
     described: undefined,
   }
@@ -94,26 +102,30 @@ export function compileFeature(definition: StoredFeature, env: CompileEnvironmen
   const featureVariants: readonly unknown[] = Array.isArray(definition.variants) ? definition.variants : []
   const first = featureVariants[0]
   const strategies = definitions.map((s) => compileStrategy(s, name, env))
+  const variants =
+    featureVariants.length === 0
+      ? undefined
+      : compileVariantSet(featureVariants, {
+          group: name,
+          stickiness: isObject(first) ? stringify(first.stickiness) : undefined,
+          overrides: true,
+          slots: env.slots,
+        })
+  let variantBits = variants ? FEATURE_VARIANTS : 0
+  for (let k = 0; k < strategies.length && k < STRATEGY_BITS; k++) if (strategies[k]!.variants) variantBits |= 1 << k
   return {
     name,
     definition,
     enabled: definition.enabled === true,
     strategies,
     dependencies: compileDependencies(definition.dependencies, (code, message) => env.warn(name, code, message)),
-    variants:
-      featureVariants.length === 0
-        ? undefined
-        : compileVariantSet(featureVariants, {
-            group: name,
-            stickiness: isObject(first) ? stringify(first.stickiness) : undefined,
-            overrides: true,
-            slots: env.slots,
-          }),
+    variants,
     impressionData: definition.impressionData === true,
     variantDefinitions: featureVariants,
     outcomes: [],
     segmentIds: segmentIdsOf(definitions),
     pc: env.slots.encode(strategies),
+    variantBits,
     // Every compiled flag has one shape (V8 sees one hidden class on the hot path).
     invalid: undefined,
     described: undefined,

@@ -1,7 +1,7 @@
 // Evaluation reads compiled features (docs/evaluation.md sections 5 and 6): dependencies,
 // then `enabled`, then strategies ORed in order; the first matching strategy's variants win
 // over the feature's variants. Nothing here allocates: results are the prebuilt outcomes.
-import type { CompiledDependency, CompiledFeature } from './compile-feature.js'
+import { type CompiledDependency, type CompiledFeature, FEATURE_VARIANTS, STRATEGY_BITS } from './compile-feature.js'
 import type { CompiledStrategy } from './compile-strategy.js'
 import type { Frame } from './frame.js'
 import { OFF, ON_WITHOUT_STRATEGIES, matchStrategies } from './program.js'
@@ -79,19 +79,6 @@ const ENTRY_OFF = -1
 /** With dependencies: tested through `parents` (below), then its strategies at its `pc`. */
 const ENTRY_DEPENDS = -2
 
-// `FlagTable.variantBits`: strategies 0 to STRATEGY_BITS - 1 have a bit each (a later one that
-// matched is read as it is).
-const STRATEGY_BITS = 30
-const FEATURE_VARIANTS = 1 << 30
-
-function variantBitsOf(feature: CompiledFeature): number {
-  let bits = feature.variants ? FEATURE_VARIANTS : 0
-  feature.strategies.forEach((strategy, k) => {
-    if (strategy.variants && k < STRATEGY_BITS) bits |= 1 << k
-  })
-  return bits
-}
-
 /**
  * The flags in payload order as evaluateAll reads them. Why: with cold CPU caches (inside a
  * server) or many flags, each object a flag's evaluation reads is likely a cache miss. `entries`
@@ -105,7 +92,7 @@ function variantBitsOf(feature: CompiledFeature): number {
 export interface FlagTable {
   readonly order: readonly CompiledFeature[]
   readonly entries: Int32Array
-  /** Per flag: bit k set when strategy k (below STRATEGY_BITS) has variants, FEATURE_VARIANTS when the flag has. */
+  /** Per flag, its `variantBits` (compile-feature.ts). */
   readonly variantBits: Int32Array
   /** A flag's enabled result without a variant, made on first use. */
   readonly onOutcomes: Array<EvaluatedToggle | undefined>
@@ -131,7 +118,7 @@ export function flagTable(order: readonly CompiledFeature[], features: FeatureLo
   for (let i = 0; i < order.length; i++) {
     const feature = order[i]!
     entries[i] = !feature.enabled ? ENTRY_OFF : feature.dependencies ? ENTRY_DEPENDS : feature.pc
-    variantBits[i] = variantBitsOf(feature)
+    variantBits[i] = feature.variantBits
     const dependencies = feature.dependencies
     if (!dependencies) continue
     for (let d = 0; d < dependencies.length; d++) {
