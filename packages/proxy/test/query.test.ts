@@ -57,6 +57,22 @@ describe('the query-string fast path', () => {
     expect(simpleQuery('userId=1&userId=2')).toBeUndefined()
   })
 
+  it('stays equal to qs while its cache of parsed keys fills, starts over and meets long keys', () => {
+    // 600 distinct keys: the cache (256 keys of up to 64 characters) starts over twice.
+    for (let i = 0; i < 600; i++) {
+      const search = `k${i}=1&properties[p${i}]=${i}&properties%5B${'x'.repeat(1 + (i % 80))}%5D=y&userId=u${i}`
+      const fast = simpleQuery(search)
+      expect(fast, search).toBeDefined()
+      same(fast, qs.parse(search, QS_OPTIONS), search)
+    }
+    // A key first seen with a plain value and later with a bracketed one: the value decides.
+    expect(simpleQuery('properties[a]=1')).toBeDefined()
+    expect(simpleQuery('properties[a]=%5Bx')).toBeUndefined()
+    expect(simpleQuery('properties[a]=x%5d')).toBeUndefined()
+    expect(simpleQuery('properties[a]=x]')).toBeUndefined()
+    same(simpleQuery('properties[a]=%5&b=%5'), qs.parse('properties[a]=%5&b=%5', QS_OPTIONS), 'properties[a]=%5&b=%5')
+  })
+
   it('leaves every name an object inherits, and __proto__, to qs: no prototype is ever reached', () => {
     for (const name of ['__proto__', 'constructor', 'toString', 'hasOwnProperty', 'valueOf']) {
       expect(simpleQuery(`${name}=1`), name).toBeUndefined()
