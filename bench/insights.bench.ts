@@ -4,17 +4,12 @@
 import { Bench } from 'tinybench'
 import { takeInsightsSnapshot } from '@vexil/service'
 import type { BudgetRow } from './budget.js'
+import { medianMs } from './measure.js'
 import { fetchInsights, startInsightsInstance, WORKLOAD } from './insights-workload.js'
 
 const GET = 'GET /api/admin/insights (10k flags, 100k metric rows, 12 weeks of snapshots)'
 const SNAPSHOT = 'daily snapshot (10k flags, 100k metric rows)'
 const FIRST_SNAPSHOT = 'first snapshot of an instance with 12 weeks of metrics and events (backfills every week)'
-
-function medianMs(bench: Bench, name: string): number {
-  const result = bench.getTask(name)?.result
-  if (!result || result.state !== 'completed') throw new Error(`benchmark task "${name}" did not complete`)
-  return result.latency.p50
-}
 
 export async function runInsightsBench(): Promise<BudgetRow[]> {
   const instance = await startInsightsInstance()

@@ -11,13 +11,12 @@
 // mapped by the provider on every call. The provider runs as an app runs it: initialized through
 // the SDK from a fetch that answers in memory with the payload (no socket, no timer firing during
 // the run), usage metrics counted (the default; they would be sent every 60 s).
-import { Bench } from 'tinybench'
 import { InMemoryProvider, OpenFeature, type EvaluationContext, type Logger } from '@openfeature/server-sdk'
 import type { Context } from '@vexil/engine'
 import { VexilProvider } from '@vexil/openfeature'
 import { makeContexts, makeFeatures } from '@vexil/test-fixtures/workload.ts'
 import type { BudgetRow } from './budget.js'
-import { median } from './proxy-http.bench.js'
+import { listed, median, perRound, type RoundTask, runRounds } from './measure.js'
 import { createUnleashBaseline } from './unleash-baseline.js'
 
 const FLAGS = 200
@@ -29,13 +28,6 @@ const TASKS = {
   direct: `(c) VexilProvider.resolveBooleanEvaluation, ${FLAGS} flags x ${CONTEXTS} contexts`,
   unleash: `(d) unleash-client isEnabled, ${FLAGS} flags x ${CONTEXTS} contexts`,
 } as const
-
-/** The median latency of a task in ms (the median: a few iterations losing the CPU to a neighbour drag the mean). */
-function medianMs(bench: Bench, name: string): number {
-  const result = bench.getTask(name)?.result
-  if (!result || result.state !== 'completed') throw new Error(`benchmark task "${name}" did not complete`)
-  return result.latency.p50
-}
 
 /** The workload's context as an app hands it to OpenFeature: targetingKey plus custom attributes. */
 export function toOpenFeatureContext(context: Context): EvaluationContext {
@@ -66,47 +58,40 @@ export async function runOpenFeatureBench(): Promise<BudgetRow[]> {
   const unleash = await createUnleashBaseline(payload)
   let sink = 0
 
-  const tasks: Record<string, () => unknown> = {
-    [TASKS.inMemory]: async () => {
-      for (const context of contexts) for (const name of names) if (await inMemoryClient.getBooleanValue(name, false, context)) sink++
+  const tasks: Record<string, RoundTask> = {
+    [TASKS.inMemory]: {
+      fn: async () => {
+        for (const context of contexts) for (const name of names) if (await inMemoryClient.getBooleanValue(name, false, context)) sink++
+      },
     },
-    [TASKS.sdk]: async () => {
-      for (const context of contexts) for (const name of names) if (await vexilClient.getBooleanValue(name, false, context)) sink++
+    [TASKS.sdk]: {
+      fn: async () => {
+        for (const context of contexts) for (const name of names) if (await vexilClient.getBooleanValue(name, false, context)) sink++
+      },
     },
-    [TASKS.direct]: () => {
-      let answer: unknown
-      for (const context of contexts) for (const name of names) answer = vexil.resolveBooleanEvaluation(name, false, context)
-      if (answer !== undefined) sink++
+    [TASKS.direct]: {
+      fn: () => {
+        let answer: unknown
+        for (const context of contexts) for (const name of names) answer = vexil.resolveBooleanEvaluation(name, false, context)
+        if (answer !== undefined) sink++
+      },
     },
-    [TASKS.unleash]: () => {
-      for (const context of unleashContexts as Array<Parameters<typeof unleash.isEnabled>[1]>) for (const name of names) if (unleash.isEnabled(name, context)) sink++
+    [TASKS.unleash]: {
+      fn: () => {
+        for (const context of unleashContexts as Array<Parameters<typeof unleash.isEnabled>[1]>) for (const name of names) if (unleash.isEnabled(name, context)) sink++
+      },
     },
   }
-  // Rounds, each task once per round in an order that rotates: a slow moment of this shared
-  // machine then lands in one round's figures for every task, not in one task's figures alone.
-  // Each ratio is computed per round and the median of the rounds reported.
-  const taskNames = Object.keys(tasks)
-  const rounds: Array<Record<string, number>> = []
-  for (let round = 0; round < ROUNDS; round++) {
-    const bench = new Bench({ time: 1000, iterations: 3, warmupTime: round === 0 ? 500 : 100, warmupIterations: round === 0 ? 3 : 1 })
-    for (let i = 0; i < taskNames.length; i++) {
-      const name = taskNames[(i + round) % taskNames.length]!
-      bench.add(name, tasks[name]!)
-    }
-    await bench.run()
-    if (round === ROUNDS - 1) console.table(bench.table())
-    rounds.push(Object.fromEntries(taskNames.map((name) => [name, (medianMs(bench, name) * 1000) / (FLAGS * CONTEXTS)])))
-  }
+  // Ratios per round, then their median (measure.ts); figures in us per evaluation.
+  const rounds = (await runRounds(tasks, ROUNDS, { time: 1000, iterations: 3 })).map((round) => Object.fromEntries(Object.entries(round).map(([name, ms]) => [name, (ms * 1000) / (FLAGS * CONTEXTS)])))
   unleash.destroy()
   await OpenFeature.clearProviders()
   if (sink === 42) console.log('') // keep the results alive
 
-  const perRound = (f: (round: Record<string, number>) => number) => rounds.map(f)
-  const show = (values: number[]) => values.map((value) => value.toFixed(2)).join(', ')
-  const overhead = perRound((r) => r[TASKS.sdk]! / r[TASKS.inMemory]!)
-  const speedUp = perRound((r) => r[TASKS.unleash]! / r[TASKS.direct]!)
-  console.log(`per round: SDK + VexilProvider over InMemoryProvider ${show(overhead)}; speed-up over unleash-client ${show(speedUp)}`)
-  const [a, b, c, d] = [TASKS.inMemory, TASKS.sdk, TASKS.direct, TASKS.unleash].map((task) => median(perRound((r) => r[task]!)))
+  const overhead = perRound(rounds, (r) => r[TASKS.sdk]! / r[TASKS.inMemory]!)
+  const speedUp = perRound(rounds, (r) => r[TASKS.unleash]! / r[TASKS.direct]!)
+  console.log(`per round: SDK + VexilProvider over InMemoryProvider ${listed(overhead)}; speed-up over unleash-client ${listed(speedUp)}`)
+  const [a, b, c, d] = [TASKS.inMemory, TASKS.sdk, TASKS.direct, TASKS.unleash].map((task) => median(perRound(rounds, (r) => r[task]!)))
   return [
     { metric: `getBooleanValue through the SDK: VexilProvider over InMemoryProvider (median of ${ROUNDS} rounds)`, value: median(overhead), unit: 'x', kind: 'max', limit: 1.2, absolute: false },
     { metric: `VexilProvider.resolveBooleanEvaluation speed-up over unleash-client isEnabled (median of ${ROUNDS} rounds)`, value: median(speedUp), unit: 'x', kind: 'min', limit: 10, absolute: false },

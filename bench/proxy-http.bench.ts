@@ -11,6 +11,7 @@ import { freePort } from '@vexil/test-fixtures/ports.ts'
 import type { Context } from '@vexil/engine'
 import { makeContexts, makeFeatures } from '@vexil/test-fixtures/workload.ts'
 import { type BudgetRow, inCI } from './budget.js'
+import { median } from './measure.js'
 
 const here = fileURLToPath(new URL('.', import.meta.url))
 const CONNECTIONS = 32
@@ -39,7 +40,6 @@ export function wrkOrSkip(what: string): boolean {
   return false
 }
 
-export const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!
 
 /** The context as a new user: `__N__` (a number never used before, see newUserWrkScript) in the userId, sessionId and email. */
 export function asNewUser(context: Context): Context {

@@ -19,7 +19,8 @@ import { createEventStreamParser } from '@vexil/server-kit'
 import { freePort } from '@vexil/test-fixtures/ports.ts'
 import { makeContexts, makeFeatures } from '@vexil/test-fixtures/workload.ts'
 import type { BudgetRow } from './budget.js'
-import { asNewUser, median, newUserWrkScript, proxyGet, runWrk, serverStats, startServer, stopServer, type WrkResult, wrkOrSkip } from './proxy-http.bench.js'
+import { median } from './measure.js'
+import { asNewUser, newUserWrkScript, proxyGet, runWrk, serverStats, startServer, stopServer, type WrkResult, wrkOrSkip } from './proxy-http.bench.js'
 
 const here = fileURLToPath(new URL('.', import.meta.url))
 const STREAMS = Number(process.env.BENCH_STREAMS ?? 1_000)

@@ -10,7 +10,8 @@ import { join } from 'node:path'
 import { freePort } from '@vexil/test-fixtures/ports.ts'
 import { makeContexts, makeFeatures } from '@vexil/test-fixtures/workload.ts'
 import type { BudgetRow } from './budget.js'
-import { asNewUser, median, newUserWrkScript, proxyGet, runWrk, startServer, stopServer, type WrkResult, wrkOrSkip } from './proxy-http.bench.js'
+import { median } from './measure.js'
+import { asNewUser, newUserWrkScript, proxyGet, runWrk, startServer, stopServer, type WrkResult, wrkOrSkip } from './proxy-http.bench.js'
 
 const DURATION_S = Number(process.env.BENCH_HTTP_SECONDS ?? 3)
 const ROUNDS = Number(process.env.BENCH_WORKERS_ROUNDS ?? 3)

@@ -13,7 +13,8 @@ import { freePort } from '@vexil/test-fixtures/ports.ts'
 import { DENO_PERMISSIONS, runtimeAvailable, runtimeBinary, runtimeMissing } from '@vexil/test-fixtures/runtimes.ts'
 import { makeContexts, makeFeatures } from '@vexil/test-fixtures/workload.ts'
 import type { BudgetRow } from './budget.js'
-import { asNewUser, median, newUserWrkScript, proxyGet, runWrk, type WrkResult, wrkOrSkip, wrkScript } from './proxy-http.bench.js'
+import { median } from './measure.js'
+import { asNewUser, newUserWrkScript, proxyGet, runWrk, type WrkResult, wrkOrSkip, wrkScript } from './proxy-http.bench.js'
 
 const DURATION_S = Number(process.env.BENCH_RUNTIMES_SECONDS ?? 2)
 const ROUNDS = Number(process.env.BENCH_RUNTIMES_ROUNDS ?? 3)

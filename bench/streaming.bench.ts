@@ -11,7 +11,7 @@ import { tempDir } from '@vexil/test-fixtures/temp-dir.ts'
 import { timeUntil } from '@vexil/test-fixtures/wait-for.ts'
 import { InMemStorageProvider, Unleash } from 'unleash-client'
 import type { BudgetRow } from './budget.js'
-import { median } from './proxy-http.bench.js'
+import { median } from './measure.js'
 
 const CHANGES = Number(process.env.BENCH_STREAMING_CHANGES ?? 100)
 const POLLED_CHANGES = Number(process.env.BENCH_STREAMING_POLLED_CHANGES ?? 4)
