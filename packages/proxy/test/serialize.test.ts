@@ -36,6 +36,22 @@ describe('the /proxy answer and its ETag', () => {
     expect(serializer.answer([], 'default')).toEqual({ body: '{"toggles":[]}', bytes: 14, etag: expect.stringMatching(/^W\/"e-/) })
   })
 
+  it('is the toggles\' JSON in order, and its ETags stay what earlier versions sent (clients revalidate across an upgrade)', () => {
+    const { engine, serializer } = setup()
+    const toggles = engine.evaluateAll({ userId: 'u-1' })
+    for (const [mode, etag] of [['default', 'W/"5d8-BUA+s89G5Knic4JP"'], ['listed', 'W/"6ec-zKhPC2x37tshFPGx"']] as const) {
+      const answer = serializer.answer(toggles, mode)
+      expect(answer.body).toBe(`{"toggles":[${toggles.map((toggle) => serializer.toggle(toggle, mode)).join(',')}]}`)
+      expect(answer.etag).toBe(etag)
+    }
+    for (const count of [1, 2]) {
+      const answer = serializer.answer(toggles.slice(0, count), 'listed')
+      expect(JSON.parse(answer.body).toggles).toHaveLength(count)
+      expect(answer.bytes).toBe(Buffer.byteLength(answer.body))
+    }
+    expect(serializer.answer([], 'default').etag).toBe('W/"e-PNbj84ScUW/faPN3"')
+  })
+
   it('is the same for the same bytes from another engine and serializer, and differs for different bytes', () => {
     const one = setup()
     const two = setup()
