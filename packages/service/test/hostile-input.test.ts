@@ -3,7 +3,7 @@
 // headers, and status lines that echoed the request path instead of the standard phrase.
 import { randomBytes } from 'node:crypto'
 import { request } from 'node:http'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { startTestService, type TestService } from './helpers/service.js'
 
 let service: TestService
@@ -74,6 +74,28 @@ describe('dates out of range are 400 naming the field', () => {
     })
     expect(response.status).toBe(400)
     expect(response.body.message).toContain('body.started')
+  })
+})
+
+describe('a path no route takes', () => {
+  // h3 built its own 404 for such a path, with the path in its status message, and printed a
+  // console warning for each one holding characters a status line cannot: a scanner could fill
+  // the log. The service answers them itself.
+  it.each(['/api/n%C3%A9', '/api/x%C3%A9/%F0%9F%9A%A9', '/health/%C3%A9?q=%C3%A9', '/api/admin/projects/%C3%A9/nope'])('%s is a 404 naming the path, with nothing on the console', async (path) => {
+    const warn = vi.spyOn(console, 'warn')
+    try {
+      for (const headers of [{ host: 'localhost' }, { host: 'localhost', authorization: service.admin }]) {
+        const response = await raw(path, headers)
+        expect(response.status, response.body).toBe(404)
+        expect(response.message).toBe('Not Found')
+        const body = JSON.parse(response.body) as { name: string; message: string }
+        expect(body.name).toBe('NotFoundError')
+        expect(body.message).toBe(`There is no GET ${decodeURIComponent(path.split('?')[0]!)}.`)
+      }
+      expect(warn).not.toHaveBeenCalled()
+    } finally {
+      warn.mockRestore()
+    }
   })
 })
 

@@ -60,5 +60,10 @@ export function createApiRouter(
     }), method.toLowerCase() as Lowercase<Method>)
   }
   const api: ApiRouter = { get: add('GET'), post: add('POST'), put: add('PUT'), patch: add('PATCH'), delete: add('DELETE'), routes }
+  // Every path matches something, so h3 never builds its own 404 for a miss: that error puts the
+  // path in a status message and prints a console warning for each path holding characters a
+  // status line cannot (a scanner could fill the log). A miss passes on, as before, to the admin
+  // UI and then to the service's 404 (app.ts). Not a route: it decides nothing.
+  router.use('/**', eventHandler(() => undefined))
   return { api, handler: router.handler }
 }
