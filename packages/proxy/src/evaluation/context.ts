@@ -73,9 +73,10 @@ type QueryKey = readonly [name: string, sub: string | undefined] | null
 
 /**
  * Keys parsed so far. SDKs send the same few names on every request, so a repeat costs a map
- * lookup, not a regular expression and its substrings (with the names' interning, 3 of a new-user
- * GET's 4 us of query handling). The keys come from anyone: short ones only, and the map starts
- * over when full, so it stays small and soon holds the names that recur.
+ * lookup, not a regular expression, its substrings and their interning as property names
+ * (measured 4.0 -> 3.2 us of a new-user GET's query handling; walking the parts without split
+ * took it to 2.0-2.4). The keys come from anyone: short ones only, and the map starts over when
+ * full, so it stays small and soon holds the names that recur.
  */
 const queryKeys = new Map<string, QueryKey>()
 const MAX_QUERY_KEYS = 256
