@@ -84,7 +84,8 @@ describe('a path no route takes', () => {
   it.each(['/api/n%C3%A9', '/api/x%C3%A9/%F0%9F%9A%A9', '/health/%C3%A9?q=%C3%A9', '/api/admin/projects/%C3%A9/nope'])('%s is a 404 naming the path, with nothing on the console', async (path) => {
     const warn = vi.spyOn(console, 'warn')
     try {
-      for (const headers of [{ host: 'localhost' }, { host: 'localhost', authorization: service.admin }]) {
+      const callers: Array<Record<string, string>> = [{ host: 'localhost' }, { host: 'localhost', authorization: service.admin }]
+      for (const headers of callers) {
         const response = await raw(path, headers)
         expect(response.status, response.body).toBe(404)
         expect(response.message).toBe('Not Found')
