@@ -1,4 +1,4 @@
-import { type App, createApp, eventHandler } from 'h3'
+import { type App, createApp, createError, eventHandler } from 'h3'
 import type { ActionRunner } from './actions/runner.js'
 import { createAuthorizer } from './auth.js'
 import { bodyLimit } from './request-body.js'
@@ -6,7 +6,6 @@ import type { ServiceConfig } from './config.js'
 import type { Clock, ServiceContext } from './context.js'
 import type { Database } from './db/database.js'
 import { sendServiceError } from './http-errors.js'
-import { ServiceError } from './errors.js'
 import { createConsoleLogger, type Logger } from './logger.js'
 import { registerActionRoutes } from './routes/admin/actions.js'
 import { registerApiTokenRoutes } from './routes/admin/api-tokens.js'
@@ -127,9 +126,10 @@ export function createServiceAppWithRoutes(options: ServiceAppOptions): ServiceA
   app.use(handler)
   // Last: the admin UI answers only GET/HEAD paths that no API route took (and never /api/*).
   app.use(createUiHandler(options.uiDir ? { root: options.uiDir } : {}))
-  // What nothing took: the service's 404, not h3's (see api-router.ts).
-  app.use(eventHandler((event) => {
-    throw new ServiceError('NotFoundError', `There is no ${event.method} ${event.path.split('?')[0]}.`)
+  // What nothing took: a plain 404, whose message sendServiceError writes, not h3's own with the
+  // path in its status message (see api-router.ts).
+  app.use(eventHandler(() => {
+    throw createError({ statusCode: 404 })
   }))
   return { app, routes: api.routes, streams }
 }
