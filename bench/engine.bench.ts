@@ -11,7 +11,7 @@ import { Bench } from 'tinybench'
 import { type Context, createEngine } from '@vexil/engine'
 import { makeContexts, makeFeatures } from '@vexil/test-fixtures/workload.ts'
 import type { BudgetRow } from './budget.js'
-import { listed, median, medianMs, perRound, runRounds } from './measure.js'
+import { listed, median, medianMs, runRounds } from './measure.js'
 import { createUnleashBaseline } from './unleash-baseline.js'
 
 /** A context as `/proxy` hands it to the engine: from `{"context": ...}` JSON, or from a query string. */
@@ -98,7 +98,7 @@ export async function runEngineBench(): Promise<BudgetRow[]> {
     ROUNDS,
     { time: 1000, iterations: 2 },
   )
-  const speedUps = perRound(rounds, (round) => round[UNLEASH_ALL]! / round[VEXIL_ALL]!)
+  const speedUps = rounds.map((round) => round[UNLEASH_ALL]! / round[VEXIL_ALL]!)
   console.log(`evaluateAll speed-up over unleash-client per round: ${listed(speedUps, 1)}`)
 
   const bench = new Bench({ time: 2000, warmupTime: 500, iterations: 3 })
@@ -138,8 +138,8 @@ export async function runEngineBench(): Promise<BudgetRow[]> {
   unleash.destroy()
   console.table(bench.table())
 
-  const vexilPerContext = (median(perRound(rounds, (round) => round[VEXIL_ALL]!)) * 1000) / templates.length
-  const unleashPerContext = (median(perRound(rounds, (round) => round[UNLEASH_ALL]!)) * 1000) / templates.length
+  const vexilPerContext = (median(rounds.map((round) => round[VEXIL_ALL]!)) * 1000) / templates.length
+  const unleashPerContext = (median(rounds.map((round) => round[UNLEASH_ALL]!)) * 1000) / templates.length
   const coldPerContext =
     ((medianMs(bench, `vexil: evaluateAll with cold CPU caches (4 MB touched before each), 200 flags x ${COLD_CONTEXTS} contexts`) - medianMs(bench, `cache eviction alone, x ${COLD_CONTEXTS}`)) * 1000) / COLD_CONTEXTS
   if (sink === 42) console.log('') // keep the results alive

@@ -43,8 +43,5 @@ export async function runRounds(tasks: Record<string, RoundTask>, rounds: number
   return results
 }
 
-/** Per round, `f` of the round's figures; for ratios taken round by round. */
-export const perRound = (rounds: Array<Record<string, number>>, f: (round: Record<string, number>) => number): number[] => rounds.map(f)
-
 /** Values as a list for a log line: `0.84, 0.91, ...`. */
 export const listed = (values: number[], digits = 2): string => values.map((value) => value.toFixed(digits)).join(', ')

@@ -16,7 +16,7 @@ import type { Context } from '@vexil/engine'
 import { VexilProvider } from '@vexil/openfeature'
 import { makeContexts, makeFeatures } from '@vexil/test-fixtures/workload.ts'
 import type { BudgetRow } from './budget.js'
-import { listed, median, perRound, type RoundTask, runRounds } from './measure.js'
+import { listed, median, type RoundTask, runRounds } from './measure.js'
 import { createUnleashBaseline } from './unleash-baseline.js'
 
 const FLAGS = 200
@@ -88,10 +88,10 @@ export async function runOpenFeatureBench(): Promise<BudgetRow[]> {
   await OpenFeature.clearProviders()
   if (sink === 42) console.log('') // keep the results alive
 
-  const overhead = perRound(rounds, (r) => r[TASKS.sdk]! / r[TASKS.inMemory]!)
-  const speedUp = perRound(rounds, (r) => r[TASKS.unleash]! / r[TASKS.direct]!)
+  const overhead = rounds.map((r) => r[TASKS.sdk]! / r[TASKS.inMemory]!)
+  const speedUp = rounds.map((r) => r[TASKS.unleash]! / r[TASKS.direct]!)
   console.log(`per round: SDK + VexilProvider over InMemoryProvider ${listed(overhead)}; speed-up over unleash-client ${listed(speedUp)}`)
-  const [a, b, c, d] = [TASKS.inMemory, TASKS.sdk, TASKS.direct, TASKS.unleash].map((task) => median(perRound(rounds, (r) => r[task]!)))
+  const [a, b, c, d] = [TASKS.inMemory, TASKS.sdk, TASKS.direct, TASKS.unleash].map((task) => median(rounds.map((r) => r[task]!)))
   return [
     { metric: `getBooleanValue through the SDK: VexilProvider over InMemoryProvider (median of ${ROUNDS} rounds)`, value: median(overhead), unit: 'x', kind: 'max', limit: 1.2, absolute: false },
     { metric: `VexilProvider.resolveBooleanEvaluation speed-up over unleash-client isEnabled (median of ${ROUNDS} rounds)`, value: median(speedUp), unit: 'x', kind: 'min', limit: 10, absolute: false },
