@@ -2,6 +2,7 @@ import { isObject, stringify, toNumber } from './coerce.js'
 import { type CompileEnvironment, type CompiledStrategy, compileStrategy } from './compile-strategy.js'
 import type { StoredFeature } from './raw-payload.js'
 import type { FeatureDescription } from './details.js'
+import type { Gate } from './gates.js'
 import type { EvaluatedToggle } from './types.js'
 import { type VariantSet, compileVariantSet } from './variants.js'
 import type { Warn } from './warnings.js'
@@ -62,13 +63,16 @@ function compileDependencies(raw: unknown, warn: Warn): CompiledDependency[] | u
   })
 }
 
-function segmentIdsOf(strategies: readonly unknown[]): number[] {
-  const ids = new Set<number>()
+const NO_SEGMENTS: readonly number[] = []
+
+function segmentIdsOf(strategies: readonly unknown[]): readonly number[] {
+  let ids: Set<number> | undefined
   for (const strategy of strategies) {
     const list = isObject(strategy) ? strategy.segments : undefined
-    if (Array.isArray(list)) for (const id of list) ids.add(toNumber(id))
+    if (Array.isArray(list)) for (const id of list) (ids ??= new Set()).add(toNumber(id))
   }
-  return [...ids]
+  // Most flags use no segment: they share one empty list.
+  return ids ? [...ids] : NO_SEGMENTS
 }
 
 /** A flag that could not be compiled: always off (the warning, and `invalid`, say why). */
@@ -101,7 +105,8 @@ export function compileFeature(definition: StoredFeature, env: CompileEnvironmen
   const definitions: readonly unknown[] = definition.strategies
   const featureVariants: readonly unknown[] = Array.isArray(definition.variants) ? definition.variants : []
   const first = featureVariants[0]
-  const strategies = definitions.map((s) => compileStrategy(s, name, env))
+  const gates: Gate[][] = []
+  const strategies = definitions.map((s) => compileStrategy(s, name, env, gates))
   const variants =
     featureVariants.length === 0
       ? undefined
@@ -124,7 +129,7 @@ export function compileFeature(definition: StoredFeature, env: CompileEnvironmen
     variantDefinitions: featureVariants,
     outcomes: [],
     segmentIds: segmentIdsOf(definitions),
-    pc: env.slots.encode(strategies),
+    pc: env.slots.encode(gates),
     variantBits,
     // Every compiled flag has one shape (V8 sees one hidden class on the hot path).
     invalid: undefined,

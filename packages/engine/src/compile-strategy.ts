@@ -25,8 +25,12 @@ export interface CompileEnvironment {
 }
 
 export interface CompiledStrategy {
-  /** Constraints, then segment constraints, then the strategy's own test; ANDed in order. */
-  gates: Gate[]
+  /**
+   * The strategy's own test (engine.explain describes it). All its gates (constraints, segment
+   * constraints, then this test, ANDed in order) live encoded in the payload's program: kept as
+   * objects too, they were a third of the objects compiling 10k flags left for the collector.
+   */
+  test: Gate
   /** Set when the strategy has variants that can be chosen. */
   variants: VariantSet | undefined
   /** The variants as received; each becomes a result on first use (see `outcomes.ts`). */
@@ -103,14 +107,22 @@ function compileTest(name: string, parameters: Record<string, unknown>, featureN
 
 const byCost = (a: Gate, b: Gate) => GATE_COST[a.kind]! - GATE_COST[b.kind]!
 
-/** Compiles one strategy of a feature: its test, its constraints and segments, its variants. */
-export function compileStrategy(definition: unknown, featureName: string, env: CompileEnvironment): CompiledStrategy {
+/**
+ * A strategy without variants never builds an outcome: its lists stay empty, and it shares this
+ * one (two arrays fewer per strategy to allocate and for the collector to copy).
+ */
+const NONE: never[] = []
+
+/**
+ * Compiles one strategy of a feature: its test, its constraints and segments, its variants. Its
+ * gates are appended to `encoded`, for the flag's encoding (program.ts).
+ */
+export function compileStrategy(definition: unknown, featureName: string, env: CompileEnvironment, encoded?: Gate[][]): CompiledStrategy {
   const warn: Warn = (code, message) => env.warn(featureName, code, message)
-  if (!isObject(definition)) {
-    warn('invalid-strategy', 'a strategy is not an object; it never matches')
-    return { gates: [neverGate()], variants: undefined, variantDefinitions: [], outcomes: [], reason: 'TARGETING_MATCH' }
-  }
-  const raw: RawStrategy = definition
+  // Not an object: a strategy with nothing but a test that never passes.
+  const valid = isObject(definition)
+  if (!valid) warn('invalid-strategy', 'a strategy is not an object; it never matches')
+  const raw: RawStrategy = valid ? definition : {}
   const parameters = isObject(raw.parameters) ? raw.parameters : {}
 
   const gates: Gate[] = []
@@ -135,13 +147,15 @@ export function compileStrategy(definition: unknown, featureName: string, env: C
   if (gates.length > 1) gates.sort(byCost)
   const targeted = gates.length > 0
   const name = stringify(raw.name) ?? ''
-  gates.push(compileTest(name, parameters, featureName, env, warn))
+  const test = valid ? compileTest(name, parameters, featureName, env, warn) : neverGate()
+  gates.push(test)
+  encoded?.push(gates)
 
-  const variants: readonly unknown[] = Array.isArray(raw.variants) ? raw.variants : []
+  const variants: readonly unknown[] = Array.isArray(raw.variants) ? raw.variants : NONE
   const first = variants[0]
   const firstStickiness = isObject(first) ? stringify(first.stickiness) : undefined
   return {
-    gates,
+    test,
     variants:
       variants.length === 0
         ? undefined
@@ -153,7 +167,7 @@ export function compileStrategy(definition: unknown, featureName: string, env: C
             slots: env.slots,
           }),
     variantDefinitions: variants,
-    outcomes: [],
+    outcomes: variants.length === 0 ? NONE : [],
     reason: strategyReason(name, parameters, targeted),
   }
 }

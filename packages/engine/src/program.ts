@@ -55,9 +55,9 @@ export function createProgram(): Program {
 }
 
 /** Appends a flag's strategies (each a list of gates, ANDed); returns the flag's offset. */
-export function encodeStrategies(program: Program, strategies: ReadonlyArray<{ readonly gates: readonly Gate[] }>): number {
+export function encodeStrategies(program: Program, strategies: ReadonlyArray<readonly Gate[]>): number {
   let words = 1
-  for (const { gates } of strategies) words += 1 + gates.length * GATE_SIZE
+  for (const gates of strategies) words += 1 + gates.length * GATE_SIZE
   if (program.size + words > program.code.length) {
     const grown = new Int32Array(Math.max(program.code.length * 2, program.size + words))
     grown.set(program.code.subarray(0, program.size))
@@ -67,7 +67,7 @@ export function encodeStrategies(program: Program, strategies: ReadonlyArray<{ r
   const at = program.size
   let pc = at
   code[pc++] = strategies.length
-  for (const { gates } of strategies) {
+  for (const gates of strategies) {
     code[pc++] = gates.length
     for (const gate of gates) {
       encodeGate(program, gate, code, pc)

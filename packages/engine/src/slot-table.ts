@@ -24,8 +24,8 @@ export interface SlotTable {
   membership(field: FieldAccessor, values: Iterable<string>): Membership
   /** Files a bucket (and up to three numbers of its owner's) in the payload's bucket table; returns its offset. */
   bucket(group: string, seed: number, modulus: number, extra?: readonly number[]): number
-  /** Encodes a flag's strategies (program.ts); returns the flag's offset in the code. */
-  encode(strategies: ReadonlyArray<{ readonly gates: readonly Gate[] }>): number
+  /** Encodes a flag's strategies, each a list of gates (program.ts); returns the flag's offset in the code. */
+  encode(strategies: ReadonlyArray<readonly Gate[]>): number
   /**
    * Slots and code handed out so far: what starting afresh resets (a recompiled flag leaves its
    * old slots and code unused).

@@ -158,7 +158,7 @@ export function explainStrategy(feature: CompiledFeature, index: number, prepare
     }
   })
   const compiled = feature.strategies[index]!
-  const test = describeTest(raw, compiled.gates[compiled.gates.length - 1]!, feature.name, scope)
+  const test = describeTest(raw, compiled.test, feature.name, scope)
   const reached = evaluate && constraints.every((c) => c.result === true) && segments.every((s) => s.matched === true)
   if (reached) {
     const { frame } = scope

@@ -58,7 +58,7 @@ export function createTwins(customStrategies: ReadonlyMap<string, CustomStrategy
         shown: { contextName, operator, values: cleanValues(raw.values), value, inverted: raw.inverted === true, caseInsensitive: raw.caseInsensitive === true, warning: warning ?? null },
         field: env.slots.field(contextName),
         date: operator.startsWith('DATE_'),
-        pc: env.slots.encode([{ gates: [gate] }]),
+        pc: env.slots.encode([[gate]]),
       }
     },
     strategyWarnings(definition, featureName) {
