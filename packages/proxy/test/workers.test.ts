@@ -179,11 +179,13 @@ describe.skipIf(process.platform !== 'linux')('WORKERS=2 (the built CLI)', () =>
     }
   })
 
-  it('starts its workers with V8\'s young generation capped (the primary was started without a size)', () => {
+  it('starts its workers with V8\'s memory flags (the primary was started without them)', () => {
     const workers = childPids(primary.pid!)
     expect(workers).toHaveLength(2)
-    for (const pid of workers) expect(readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0')).toContain('--max-semi-space-size=2')
-    expect(readFileSync(`/proc/${primary.pid!}/cmdline`, 'utf8').split('\0')).not.toContain('--max-semi-space-size=2')
+    for (const pid of workers) expect(readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0')).toEqual(expect.arrayContaining(['--max-semi-space-size=2', '--heap-growing-percent=30']))
+    const primaryFlags = readFileSync(`/proc/${primary.pid!}/cmdline`, 'utf8').split('\0')
+    expect(primaryFlags).not.toContain('--max-semi-space-size=2')
+    expect(primaryFlags).not.toContain('--heap-growing-percent=30')
   })
 
   it('a flag changed upstream reaches the answers of every worker', async () => {
