@@ -26,7 +26,7 @@ export interface CompileEnvironment {
 
 export interface CompiledStrategy {
   /**
-   * The strategy's own test (engine.explain describes it). All its gates (constraints, segment
+   * The strategy's own test (explain describes it). All its gates (constraints, segment
    * constraints, then this test, ANDed in order) live encoded in the payload's program: kept as
    * objects too (the lists, the unshared gates, their data), they were a third of the compiled
    * flags' heap with 10k flags (16.1 MB, 10.5 without them).

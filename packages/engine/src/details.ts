@@ -55,7 +55,7 @@ export function evaluateDetails(feature: CompiledFeature, frame: Frame, features
 }
 
 /**
- * What evaluateDetails returns, for a decision taken by engine.explain: `match` as matchFeature
+ * What evaluateDetails returns, for a decision taken by explain: `match` as matchFeature
  * gives it, then the variant chosen from the matched strategy's variants or the flag's (-1: none),
  * the flag's by an override or not. The same shared results, by the same rules; the explain
  * property test holds the two equal.

@@ -15,8 +15,7 @@ import type { ClientFeaturesPayload, StoredFeature, StoredSegment } from './raw-
 import type { EngineWarning } from './warnings.js'
 import { evaluateDetails, evaluationFailed, flagNotFound } from './details.js'
 import { CustomStrategyError } from './errors.js'
-import { explainFlags, type ExplainSource } from './explain/index.js'
-import type { FlagExplanation } from './explain/types.js'
+import { asContext, explainSources } from './engine-access.js'
 import type { Context, CustomStrategy, EngineOptions, EvaluateAllOptions, EvaluatedToggle, EvaluationDetails, EvaluationTrace, Variant } from './types.js'
 
 export interface Engine {
@@ -43,26 +42,10 @@ export interface Engine {
    * This engine answers as before whatever the fork loads.
    */
   fork(): Engine
-  /**
-   * Why the flag has its result for the context: its dependencies, each strategy with its
-   * constraints (the value each saw), segments and own test (a rollout's bucket), and how the
-   * variant was chosen. JSON-serialisable; built only when asked. `enabled`, `variant` and
-   * `details` equal isEnabled, getVariant and evaluate. An unknown name explains as `not-found`.
-   */
-  explain(name: string, context?: Context): FlagExplanation
-  /** `explain` for every flag, in payload order, with one evaluation of the context. */
-  explainAll(context?: Context): FlagExplanation[]
   /** The first DATE constraint instant at or after `after` (epoch ms), or Infinity. */
   nextTimeBoundary(after: number): number
   /** Number of features loaded. */
   readonly size: number
-}
-
-const EMPTY_CONTEXT: Context = Object.freeze({})
-
-/** JavaScript callers may pass anything as a context: a non-object is an empty one. */
-function asContext(context: Context | undefined): Context {
-  return context !== null && typeof context === 'object' ? context : EMPTY_CONTEXT
 }
 
 const isCustomStrategy = (value: unknown): value is CustomStrategy =>
@@ -245,9 +228,7 @@ function engineFrom(settings: EngineSettings, start: CompiledState): Engine {
     }
   }
 
-  const explainSource = (): ExplainSource => ({ features, segments, slots, customStrategies, hostname })
-
-  return {
+  const engine: Engine = {
     load(state) {
       dateTargets = undefined
       const warnings: EngineWarning[] = []
@@ -294,12 +275,6 @@ function engineFrom(settings: EngineSettings, start: CompiledState): Engine {
       if (options?.trace) copyTrace(frame, options.trace)
       return result
     },
-    explain(name, context) {
-      return explainFlags([String(name)], asContext(context), explainSource())[0]!
-    },
-    explainAll(context) {
-      return explainFlags(order.map((feature) => feature.name), asContext(context), explainSource())
-    },
     nextTimeBoundary(after) {
       // DATE constraints are the only clock readers: an answer computed at `after` holds until
       // the first constraint date at or after it.
@@ -320,4 +295,7 @@ function engineFrom(settings: EngineSettings, start: CompiledState): Engine {
       return features.size
     },
   }
+  // For @vexil/engine/explain: the state as it is when asked.
+  explainSources.set(engine, () => ({ features, segments, slots, customStrategies, hostname }))
+  return engine
 }

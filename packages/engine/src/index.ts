@@ -11,22 +11,6 @@ export type { EngineWarning, WarningCode } from './warnings.js'
 // Checks for editors: the warnings `load` would give for one constraint or strategy
 export { checkConstraint, checkStrategy } from './check.js'
 
-// Explanations (engine.explain, explainAll): why a flag has its result
-export type {
-  ConstraintExplanation,
-  DependencyExplanation,
-  ExplainedWarning,
-  ExplainOutcome,
-  FlagExplanation,
-  RolloutExplanation,
-  SegmentExplanation,
-  StrategyExplanation,
-  StrategyFailure,
-  StrategyTestExplanation,
-  VariantCandidate,
-  VariantExplanation,
-} from './explain/types.js'
-
 // Hashing (exposed for tools that must agree with the engine's buckets)
 export { murmur3, ROLLOUT_SEED, VARIANT_SEED } from './hash.js'
 

@@ -141,7 +141,7 @@ export function strategyTestOffset(code: Int32Array, at: number, strategy: numbe
   return pc + 1 + (code[pc]! - 1) * GATE_SIZE
 }
 
-/** Tests the gate at `pc` (engine.explain tests a strategy's own test alone, by its offset). */
+/** Tests the gate at `pc` (explain tests a strategy's own test alone, by its offset). */
 export function testGateAt(frame: Frame, code: Int32Array, pc: number): boolean {
   const memo = code[pc + 1]!
   if (memo >= 0 && frame.marks[memo] === frame.epoch) return frame.answers[memo] === 1

@@ -10,7 +10,7 @@ import { createProgram, encodeStrategies } from './program.js'
 import type { Context } from './types.js'
 
 export interface SlotTable {
-  /** The context field a slot reads (engine.explain names what it saw). */
+  /** The context field a slot reads (explain names what it saw). */
   fieldName(slot: FieldAccessor): string
   /** A field resolved top-level first, then from `properties`. */
   field(name: string): FieldAccessor

@@ -27,6 +27,17 @@ describe('browser build', () => {
     expect(gzipped).toBeLessThanOrEqual(MAX_GZIP_BYTES)
     expect(code).not.toMatch(/require\(["']node:|from["']node:/)
   })
+
+  it('the explainer is an entry of its own (@vexil/engine/explain): the default entry does not carry it', async () => {
+    const code = await bundle(join(here, '../src/index.ts'))
+    const explainer = await bundle(join(here, '../src/explain/index.ts'))
+    const gzipped = gzipSync(explainer, { level: 9 }).length
+    console.log(`@vexil/engine/explain browser bundle (with the engine modules it uses): ${(gzipped / 1024).toFixed(1)} KB min+gzip`)
+    // An outcome only the explainer names.
+    expect(explainer).toContain('dependency-unmet')
+    expect(code).not.toContain('dependency-unmet')
+    expect(explainer).not.toMatch(/require\(["']node:|from["']node:/)
+  })
 })
 
 describe.runIf(chromiumAvailable())('the client specification in headless Chromium', () => {

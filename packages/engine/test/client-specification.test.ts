@@ -1,10 +1,11 @@
 // The official conformance suite, driven from the package's own index.json: every toggle and
-// variant case is its own test, and engine.explain gives the same answer for each.
+// variant case is its own test, and explain (@vexil/engine/explain) gives the same answer for each.
 import { readFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { dirname, join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { createEngine } from '@vexil/engine'
+import { explain } from '@vexil/engine/explain'
 
 const require = createRequire(import.meta.url)
 const specDir = join(dirname(require.resolve('@unleash/client-specification/package.json')), 'specifications')
@@ -43,7 +44,7 @@ describe.each(files)('$file', ({ spec }) => {
     it.each(toggleTests)('$description', ({ context, toggleName, expectedResult }) => {
       expect(engine.isEnabled(toggleName, context)).toBe(expectedResult)
       expect(engine.evaluateAll(context, { names: [toggleName] })[0]!.enabled).toBe(expectedResult)
-      expect(engine.explain(toggleName, context).enabled).toBe(expectedResult)
+      expect(explain(engine, toggleName, context).enabled).toBe(expectedResult)
     })
   }
 
@@ -58,7 +59,7 @@ describe.each(files)('$file', ({ spec }) => {
         payload: expectedResult.payload,
       })
       expect(variant.featureEnabled).toBe(expectedResult.feature_enabled)
-      const explained = engine.explain(toggleName, context)
+      const explained = explain(engine, toggleName, context)
       expect(explained.variant).toEqual(variant)
       if (explained.variantExplanation.chosen !== null) expect(explained.variantExplanation.chosen).toBe(expectedResult.name)
     })

@@ -1,8 +1,9 @@
-// engine.explain / explainAll: the trace of why each flag has its result. Its outcome is decided
+// explain / explainAll (@vexil/engine/explain): why each flag has its result. Its outcome is decided
 // by a separate evaluator (src/explain/), so these tests hold it equal to the hot path.
 import fc from 'fast-check'
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import { createEngine, type Context, type Engine, type FlagExplanation, type StrategyExplanation } from '@vexil/engine'
+import { createEngine, type Context, type Engine } from '@vexil/engine'
+import { explain, explainAll, type FlagExplanation, type StrategyExplanation } from '@vexil/engine/explain'
 import { contextArb, hostileContextArb, hostilePayloadArb, payloadArb, smallContextArb } from './arbitraries.js'
 
 const NOW = Date.parse('2024-06-01T12:00:00Z')
@@ -66,10 +67,10 @@ describe.each([
         engine.load(payload)
         const names = [...engine.getState().features.map((f) => f.name), 'no-such-flag']
         for (const context of contexts as Context[]) {
-          const all = engine.explainAll(context)
+          const all = explainAll(engine, context)
           expect(all.map((e) => e.name)).toEqual(names.slice(0, -1))
           for (const name of names) {
-            const explained = engine.explain(name, context)
+            const explained = explain(engine, name, context)
             expect(explained.enabled).toBe(engine.isEnabled(name, context))
             expect(explained.variant).toBe(engine.getVariant(name, context))
             // The same shared result object (an unknown name's is made per call).
@@ -97,10 +98,10 @@ describe('explain never throws', () => {
         const engine = createEngine()
         engine.load(payload)
         for (const context of contexts) {
-          const all = engine.explainAll(context as Context)
+          const all = explainAll(engine, context as Context)
           for (const explained of all) expect(explained.enabled).toBe(engine.isEnabled(explained.name, context as Context))
           JSON.stringify(all)
-          JSON.stringify(engine.explain('__proto__', context as Context))
+          JSON.stringify(explain(engine, '__proto__', context as Context))
         }
         vi.restoreAllMocks()
       }),
@@ -140,7 +141,7 @@ describe('explain: constraints', () => {
   ])
 
   it('each shows its field, operator, values as the engine uses them, the value it saw and its answer', () => {
-    const [first, second, third, fourth] = engine.explain('checkout', { properties: { email: 'Ann@acme.COM' }, currentTime: '2024-06-01T00:00:00Z' }).strategies[0]!.constraints
+    const [first, second, third, fourth] = explain(engine, 'checkout', { properties: { email: 'Ann@acme.COM' }, currentTime: '2024-06-01T00:00:00Z' }).strategies[0]!.constraints
     expect(first).toEqual({ contextName: 'email', operator: 'STR_ENDS_WITH', values: ['@ACME.com'], value: null, inverted: false, caseInsensitive: true, warning: null, seen: 'Ann@acme.COM', result: true })
     // An unusable literal: its warning (what checkConstraint says), and false.
     expect(second).toMatchObject({ contextName: 'age', value: 'twelve', seen: null, result: false, warning: { code: 'invalid-number', message: 'NUM_GT on "age": "twelve" is not a valid number; the constraint never matches' } })
@@ -151,16 +152,16 @@ describe('explain: constraints', () => {
   })
 
   it('the first that failed is the strategy\'s failure, with the value it saw', () => {
-    const strategy = engine.explain('checkout', { properties: { email: 'bob@example.com', age: '40' } }).strategies[0]!
+    const strategy = explain(engine, 'checkout', { properties: { email: 'bob@example.com', age: '40' } }).strategies[0]!
     expect(strategy).toMatchObject({ evaluated: true, matched: false, failure: { at: 'constraint', index: 0, message: 'email STR_ENDS_WITH did not match (saw "bob@example.com")' } })
     expect(strategy.test.result).toBeNull()
   })
 
   it('the time compared is the context\'s currentTime, else now, shown once for the flag', () => {
-    expect(engine.explain('checkout', { currentTime: '2025-02-03T04:05:06Z' }).currentTime).toBe('2025-02-03T04:05:06.000Z')
+    expect(explain(engine, 'checkout', { currentTime: '2025-02-03T04:05:06Z' }).currentTime).toBe('2025-02-03T04:05:06.000Z')
     vi.spyOn(Date, 'now').mockReturnValue(NOW)
-    expect(engine.explain('checkout', {}).currentTime).toBe(new Date(NOW).toISOString())
-    expect(engine.explain('checkout', { currentTime: 'soon' }).currentTime).toBeNull()
+    expect(explain(engine, 'checkout', {}).currentTime).toBe(new Date(NOW).toISOString())
+    expect(explain(engine, 'checkout', { currentTime: 'soon' }).currentTime).toBeNull()
   })
 })
 
@@ -168,14 +169,14 @@ describe('explain: segments', () => {
   const engine = engineWith([on('seg', [{ name: 'default', segments: [1, 2] }]), on('gone', [{ name: 'default', segments: [9] }])])
 
   it('each referenced segment with its constraints, found or not', () => {
-    const [pro, beta] = engine.explain('seg', { properties: { plan: 'pro', beta: 'no' } }).strategies[0]!.segments
+    const [pro, beta] = explain(engine, 'seg', { properties: { plan: 'pro', beta: 'no' } }).strategies[0]!.segments
     expect(pro).toMatchObject({ id: 1, name: 'pro', found: true, matched: true, constraints: [{ contextName: 'plan', seen: 'pro', result: true }] })
     expect(beta).toMatchObject({ id: 2, name: 'beta', found: true, matched: false, constraints: [{ contextName: 'beta', seen: 'no', result: false }] })
-    expect(engine.explain('seg', { properties: { plan: 'pro', beta: 'no' } }).strategies[0]!.failure).toEqual({ at: 'segment', id: 2, index: 0, message: 'segment beta: beta IN did not match (saw "no")' })
+    expect(explain(engine, 'seg', { properties: { plan: 'pro', beta: 'no' } }).strategies[0]!.failure).toEqual({ at: 'segment', id: 2, index: 0, message: 'segment beta: beta IN did not match (saw "no")' })
   })
 
   it('a segment the payload does not have fails its strategy', () => {
-    const strategy = engine.explain('gone', {}).strategies[0]!
+    const strategy = explain(engine, 'gone', {}).strategies[0]!
     expect(strategy.segments).toEqual([{ id: 9, name: null, found: false, constraints: [], matched: false }])
     expect(strategy.failure).toEqual({ at: 'segment', id: 9, index: null, message: 'segment 9 does not exist' })
   })
@@ -187,37 +188,37 @@ describe('explain: rollouts', () => {
   it('default stickiness: the userId, its bucket 1..100 in the group, and the percentage', () => {
     const engine = engineWith([flexible({ rollout: '10', stickiness: 'default', groupId: 'Feature.flexibleRollout.10' })])
     // bucket("Feature.flexibleRollout.10:174") = 10 (engine.test.ts)
-    const explained = engine.explain('r', { userId: '174', sessionId: 's' })
+    const explained = explain(engine, 'r', { userId: '174', sessionId: 's' })
     expect(explained.strategies[0]!.test).toEqual({ type: 'rollout', stickiness: 'default', stickinessUsed: 'userId', stickinessValue: '174', groupId: 'Feature.flexibleRollout.10', percentage: 10, bucket: 10, result: true })
     expect(explained.random).toBe(false)
   })
 
   it('default stickiness falls back to sessionId, then to a random draw', () => {
     const engine = engineWith([flexible({ rollout: '50', stickiness: 'default' })])
-    expect(engine.explain('r', { sessionId: 's1' }).strategies[0]!.test).toMatchObject({ stickinessUsed: 'sessionId', stickinessValue: 's1', groupId: 'r' })
+    expect(explain(engine, 'r', { sessionId: 's1' }).strategies[0]!.test).toMatchObject({ stickinessUsed: 'sessionId', stickinessValue: 's1', groupId: 'r' })
     vi.spyOn(Math, 'random').mockReturnValue(0.2)
-    const random = engine.explain('r', {})
+    const random = explain(engine, 'r', {})
     expect(random.strategies[0]!.test).toMatchObject({ stickinessUsed: 'random', stickinessValue: null, bucket: null, result: true })
     expect(random.random).toBe(true)
   })
 
   it('a named stickiness field that is missing is off', () => {
     const engine = engineWith([flexible({ rollout: '100', stickiness: 'tenant' })])
-    const strategy = engine.explain('r', { userId: 'u' }).strategies[0]!
+    const strategy = explain(engine, 'r', { userId: 'u' }).strategies[0]!
     expect(strategy.test).toMatchObject({ stickiness: 'tenant', stickinessUsed: null, bucket: null, result: false })
     expect(strategy.failure).toEqual({ at: 'test', message: 'tenant is missing from the context' })
-    expect(engine.explain('r', { properties: { tenant: 'acme' } }).strategies[0]!.test).toMatchObject({ stickinessUsed: 'tenant', stickinessValue: 'acme', percentage: 100, result: true })
+    expect(explain(engine, 'r', { properties: { tenant: 'acme' } }).strategies[0]!.test).toMatchObject({ stickinessUsed: 'tenant', stickinessValue: 'acme', percentage: 100, result: true })
   })
 
   it('the bucket above the percentage is the failure', () => {
     const engine = engineWith([flexible({ rollout: '10', stickiness: 'userId', groupId: 'Feature.flexibleRollout.10' })])
     // bucket(...:499) = 32
-    expect(engine.explain('r', { userId: '499' }).strategies[0]!).toMatchObject({ test: { bucket: 32, percentage: 10, result: false }, failure: { at: 'test', message: 'bucket 32 is above 10' } })
+    expect(explain(engine, 'r', { userId: '499' }).strategies[0]!).toMatchObject({ test: { bucket: 32, percentage: 10, result: false }, failure: { at: 'test', message: 'bucket 32 is above 10' } })
   })
 
   it('an unusable rollout shows its warning, and no percentage', () => {
     const engine = engineWith([flexible({ rollout: 'half' })])
-    const strategy = engine.explain('r', { userId: 'u' }).strategies[0]!
+    const strategy = explain(engine, 'r', { userId: 'u' }).strategies[0]!
     expect(strategy.warnings).toEqual([{ code: 'invalid-strategy', message: '"half" is not a number; the strategy never matches' }])
     expect(strategy.test).toMatchObject({ type: 'rollout', percentage: null, result: false })
   })
@@ -228,10 +229,10 @@ describe('explain: rollouts', () => {
       on('session', [{ name: 'gradualRolloutSessionId', parameters: { percentage: '100' } }]),
       on('dice', [{ name: 'gradualRolloutRandom', parameters: { percentage: '30' } }]),
     ])
-    expect(engine.explain('user', { userId: 'u1' }).strategies[0]!.test).toMatchObject({ stickiness: 'userId', stickinessUsed: 'userId', stickinessValue: 'u1', groupId: 'g', result: true })
-    expect(engine.explain('session', { userId: 'u1' }).strategies[0]!.test).toMatchObject({ stickiness: 'sessionId', stickinessUsed: null, result: false })
+    expect(explain(engine, 'user', { userId: 'u1' }).strategies[0]!.test).toMatchObject({ stickiness: 'userId', stickinessUsed: 'userId', stickinessValue: 'u1', groupId: 'g', result: true })
+    expect(explain(engine, 'session', { userId: 'u1' }).strategies[0]!.test).toMatchObject({ stickiness: 'sessionId', stickinessUsed: null, result: false })
     vi.spyOn(Math, 'random').mockReturnValue(0.5)
-    expect(engine.explain('dice', {})).toMatchObject({ enabled: false, random: true, strategies: [{ test: { stickiness: 'random', stickinessUsed: 'random', percentage: 30, result: false } }] })
+    expect(explain(engine, 'dice', {})).toMatchObject({ enabled: false, random: true, strategies: [{ test: { stickiness: 'random', stickinessUsed: 'random', percentage: 30, result: false } }] })
   })
 })
 
@@ -246,18 +247,18 @@ describe('explain: the strategies that pick users', () => {
   )
 
   it('userWithId: the userId seen, listed or not', () => {
-    expect(engine.explain('ids', { userId: 'bob' }).strategies[0]!.test).toEqual({ type: 'userWithId', userIds: ['ann', 'bob'], seen: 'bob', result: true })
-    expect(engine.explain('ids', { userId: 'cy' }).strategies[0]!).toMatchObject({ test: { seen: 'cy', result: false }, failure: { message: 'userId "cy" is not listed' } })
+    expect(explain(engine, 'ids', { userId: 'bob' }).strategies[0]!.test).toEqual({ type: 'userWithId', userIds: ['ann', 'bob'], seen: 'bob', result: true })
+    expect(explain(engine, 'ids', { userId: 'cy' }).strategies[0]!).toMatchObject({ test: { seen: 'cy', result: false }, failure: { message: 'userId "cy" is not listed' } })
   })
 
   it('remoteAddress: the address seen, and entries the engine cannot use', () => {
-    const strategy = engine.explain('ips', { remoteAddress: '10.1.2.3' }).strategies[0]!
+    const strategy = explain(engine, 'ips', { remoteAddress: '10.1.2.3' }).strategies[0]!
     expect(strategy.test).toEqual({ type: 'remoteAddress', ips: ['10.0.0.0/8', 'office'], seen: '10.1.2.3', result: true })
     expect(strategy.warnings.map((w) => w.code)).toEqual(['invalid-cidr'])
   })
 
   it('applicationHostname: the engine\'s host name', () => {
-    expect(engine.explain('hosts').strategies[0]!.test).toEqual({ type: 'applicationHostname', hostNames: ['web-1', 'web-2'], hostname: 'web-2', result: true })
+    expect(explain(engine, 'hosts').strategies[0]!.test).toEqual({ type: 'applicationHostname', hostNames: ['web-1', 'web-2'], hostname: 'web-2', result: true })
   })
 })
 
@@ -269,17 +270,17 @@ describe('explain: custom and unknown strategies', () => {
   const engine = engineWith([on('custom', [{ name: 'tenant', parameters: { tenants: 'acme' } }]), on('broken', [{ name: 'broken' }]), on('unknown', [{ name: 'mystery' }, 'not a strategy'])], { strategies })
 
   it('a custom strategy is marked as such, with its parameters and answer', () => {
-    expect(engine.explain('custom', { properties: { tenant: 'acme' } }).strategies[0]!.test).toEqual({ type: 'custom', parameters: { tenants: 'acme' }, result: true })
+    expect(explain(engine, 'custom', { properties: { tenant: 'acme' } }).strategies[0]!.test).toEqual({ type: 'custom', parameters: { tenants: 'acme' }, result: true })
   })
 
   it('a custom strategy that throws makes the explanation an error, as evaluate reports it', () => {
-    const explained = engine.explain('broken', {})
+    const explained = explain(engine, 'broken', {})
     expect(explained).toMatchObject({ outcome: 'error', enabled: false, error: 'custom strategy "broken" threw while evaluating "broken": boom' })
     expect(explained.details).toEqual(engine.evaluate('broken', {}))
   })
 
   it('an unknown name, or a strategy that is not an object, never matches', () => {
-    const [mystery, junk] = engine.explain('unknown', {}).strategies
+    const [mystery, junk] = explain(engine, 'unknown', {}).strategies
     expect(mystery).toMatchObject({ name: 'mystery', test: { type: 'unknown', result: false }, warnings: [{ code: 'unknown-strategy' }] })
     expect(junk).toMatchObject({ name: '', test: { type: 'unknown', result: false }, warnings: [{ code: 'invalid-strategy' }] })
   })
@@ -298,7 +299,7 @@ describe('explain: the flag', () => {
   ])
 
   it('strategies in order: the first that matched wins, the ones after are not evaluated', () => {
-    const explained = engine.explain('two', { userId: 'bob' })
+    const explained = explain(engine, 'two', { userId: 'bob' })
     expect(explained).toMatchObject({ project: 'shop', type: 'release', outcome: 'strategy-matched', matchedStrategy: 1, enabled: true, flagEnabled: true })
     expect(explained.strategies.map((s) => [s.name, s.title, s.disabled, s.evaluated, s.matched])).toEqual([
       ['userWithId', 'Staff', false, true, false],
@@ -308,17 +309,17 @@ describe('explain: the flag', () => {
   })
 
   it('off in its environment: nothing is evaluated', () => {
-    expect(engine.explain('off', {})).toMatchObject({ outcome: 'disabled', flagEnabled: false, enabled: false, strategies: [{ evaluated: false, matched: null }], variantExplanation: { source: 'none', none: 'flag-off' } })
+    expect(explain(engine, 'off', {})).toMatchObject({ outcome: 'disabled', flagEnabled: false, enabled: false, strategies: [{ evaluated: false, matched: null }], variantExplanation: { source: 'none', none: 'flag-off' } })
   })
 
   it('on without strategies, unknown, and a flag that did not compile', () => {
-    expect(engine.explain('open', {})).toMatchObject({ outcome: 'no-strategies', enabled: true, matchedStrategy: null })
-    expect(engine.explain('nope', {})).toMatchObject({ outcome: 'not-found', enabled: false, details: { errorCode: 'FLAG_NOT_FOUND' } })
-    expect(engine.explain('broken', {})).toMatchObject({ outcome: 'invalid', enabled: false, invalid: '"strategies" is not an array', details: { errorCode: 'PARSE_ERROR' } })
+    expect(explain(engine, 'open', {})).toMatchObject({ outcome: 'no-strategies', enabled: true, matchedStrategy: null })
+    expect(explain(engine, 'nope', {})).toMatchObject({ outcome: 'not-found', enabled: false, details: { errorCode: 'FLAG_NOT_FOUND' } })
+    expect(explain(engine, 'broken', {})).toMatchObject({ outcome: 'invalid', enabled: false, invalid: '"strategies" is not an array', details: { errorCode: 'PARSE_ERROR' } })
   })
 
   it('explainAll: every flag in payload order, off ones too', () => {
-    expect(engine.explainAll({ userId: 'ann' }).map((e) => [e.name, e.enabled])).toEqual([
+    expect(explainAll(engine, { userId: 'ann' }).map((e) => [e.name, e.enabled])).toEqual([
       ['two', true],
       ['off', false],
       ['open', true],
@@ -327,9 +328,32 @@ describe('explain: the flag', () => {
   })
 
   it('is plain data: JSON keeps all of it', () => {
-    const explained = engine.explainAll({ userId: 'ann' })
+    const explained = explainAll(engine, { userId: 'ann' })
     expect(JSON.parse(JSON.stringify(explained))).toEqual(explained)
     for (const one of explained) expectJsonSafe(one)
+  })
+})
+
+describe('explain: which engine, and when', () => {
+  it('sees the flags an engine has when asked: after a load, and a fork its own', () => {
+    const engine = engineWith([on('a', [{ name: 'default' }])])
+    const fork = engine.fork()
+    fork.load({ events: [{ type: 'feature-updated', eventId: 2, feature: { name: 'a', enabled: false, strategies: [{ name: 'default' }] } }] })
+    expect(explain(fork, 'a', {})).toMatchObject({ outcome: 'disabled', enabled: false })
+    expect(explain(engine, 'a', {})).toMatchObject({ outcome: 'strategy-matched', enabled: true })
+    engine.load({ version: 2, features: [{ name: 'b', enabled: true, strategies: [] }, { name: 'a', enabled: false, strategies: [] }] })
+    expect(explainAll(engine, {}).map((e) => [e.name, e.outcome])).toEqual([
+      ['b', 'no-strategies'],
+      ['a', 'disabled'],
+    ])
+  })
+
+  it('refuses what createEngine did not make, with a TypeError that says so', () => {
+    const lookalike = { ...createEngine() }
+    for (const notAnEngine of [lookalike, {}, null, undefined, 'engine']) {
+      expect(() => explain(notAnEngine as unknown as Engine, 'a')).toThrow(/expected an engine made by createEngine/)
+      expect(() => explainAll(notAnEngine as unknown as Engine)).toThrow(TypeError)
+    }
   })
 })
 
@@ -343,21 +367,21 @@ describe('explain: dependencies', () => {
   ])
 
   it('each dependency: what it wants, what the parent evaluated to, satisfied or not', () => {
-    expect(engine.explain('wants-blue', { userId: 'ann' })).toMatchObject({
+    expect(explain(engine, 'wants-blue', { userId: 'ann' })).toMatchObject({
       outcome: 'no-strategies',
       enabled: true,
       dependencies: [{ feature: 'parent', enabled: true, variants: ['blue'], parent: { enabled: true, variant: 'blue' }, problem: null, satisfied: true }],
     })
-    expect(engine.explain('wants-blue', { userId: 'bob' })).toMatchObject({ outcome: 'dependency-unmet', enabled: false, dependencies: [{ parent: { enabled: false, variant: 'disabled' }, satisfied: false }] })
-    expect(engine.explain('wants-off', { userId: 'bob' }).dependencies).toMatchObject([{ enabled: false, satisfied: true }])
+    expect(explain(engine, 'wants-blue', { userId: 'bob' })).toMatchObject({ outcome: 'dependency-unmet', enabled: false, dependencies: [{ parent: { enabled: false, variant: 'disabled' }, satisfied: false }] })
+    expect(explain(engine, 'wants-off', { userId: 'bob' }).dependencies).toMatchObject([{ enabled: false, satisfied: true }])
   })
 
   it('an unknown parent, or one with dependencies of its own, is never satisfied; the next ones are not checked', () => {
-    expect(engine.explain('orphan', {}).dependencies).toEqual([
+    expect(explain(engine, 'orphan', {}).dependencies).toEqual([
       { feature: 'missing', enabled: true, variants: null, parent: null, problem: 'unknown-parent', satisfied: false },
       { feature: 'parent', enabled: true, variants: null, parent: null, problem: null, satisfied: null },
     ])
-    expect(engine.explain('grandchild', { userId: 'ann' }).dependencies).toMatchObject([{ problem: 'parent-has-dependencies', satisfied: false }])
+    expect(explain(engine, 'grandchild', { userId: 'ann' }).dependencies).toMatchObject([{ problem: 'parent-has-dependencies', satisfied: false }])
   })
 })
 
@@ -374,7 +398,7 @@ describe('explain: the variant', () => {
   ])
 
   it('from the flag\'s variants: the stickiness used, its bucket in the total weight and the ranges', () => {
-    const explained = engine.explain('flag-variants', { sessionId: 's9' })
+    const explained = explain(engine, 'flag-variants', { sessionId: 's9' })
     const v = explained.variantExplanation
     expect(v).toMatchObject({ source: 'flag', none: null, totalWeight: 1000, override: null, stickiness: 'default', stickinessUsed: 'sessionId', stickinessValue: 's9' })
     expect(v.candidates).toEqual([
@@ -386,7 +410,7 @@ describe('explain: the variant', () => {
   })
 
   it('an override wins over the weights, and says which', () => {
-    expect(engine.explain('flag-variants', { userId: 'vip' }).variantExplanation).toMatchObject({
+    expect(explain(engine, 'flag-variants', { userId: 'vip' }).variantExplanation).toMatchObject({
       source: 'flag',
       chosen: 'red',
       override: { contextName: 'userId', values: ['vip'], seen: 'vip', variant: 'red' },
@@ -396,7 +420,7 @@ describe('explain: the variant', () => {
   })
 
   it('from the matched strategy\'s variants', () => {
-    expect(engine.explain('strategy-variants', { properties: { tenant: 'acme' } }).variantExplanation).toMatchObject({
+    expect(explain(engine, 'strategy-variants', { properties: { tenant: 'acme' } }).variantExplanation).toMatchObject({
       source: 'strategy',
       chosen: 'one',
       stickiness: 'tenant',
@@ -408,8 +432,8 @@ describe('explain: the variant', () => {
   })
 
   it('why there is none: off, no variants, or none with weight', () => {
-    expect(engine.explain('plain', {}).variantExplanation).toMatchObject({ source: 'none', none: 'no-variants', chosen: null })
-    expect(engine.explain('weightless', {}).variantExplanation).toMatchObject({ source: 'none', none: 'no-weight', strategyVariantsUnusable: true })
-    expect(engine.explain('flag-variants', {}).variantExplanation.none).toBe(null)
+    expect(explain(engine, 'plain', {}).variantExplanation).toMatchObject({ source: 'none', none: 'no-variants', chosen: null })
+    expect(explain(engine, 'weightless', {}).variantExplanation).toMatchObject({ source: 'none', none: 'no-weight', strategyVariantsUnusable: true })
+    expect(explain(engine, 'flag-variants', {}).variantExplanation.none).toBe(null)
   })
 })

@@ -1,4 +1,4 @@
-// engine.explain shows each constraint in the order it was written, with its own answer and the
+// explain shows each constraint in the order it was written, with its own answer and the
 // value it read. The engine's compiled strategies cannot show that: their constraints are merged
 // with their segments' and reordered by cost, and identical ones are shared. So the explainer
 // compiles each constraint again, with the engine's own compiler (compileConstraint), into a

@@ -1,6 +1,7 @@
-// What engine.explain returns: why a flag has its result for a context, as plain JSON-serialisable
-// data (absent things are null, never undefined) for a UI or a log. Built only when asked; see
-// explain/index.ts for how it stays equal to isEnabled, getVariant and evaluate.
+// What explain returns (@vexil/engine/explain): why a flag has its result for a context, as
+// plain JSON-serialisable data (absent things are null, never undefined) for a UI or a log.
+// Built only when asked; see explain/flags.ts for how it stays equal to isEnabled, getVariant
+// and evaluate.
 import type { WarningCode } from '../warnings.js'
 import type { EvaluationDetails, Variant } from '../types.js'
 

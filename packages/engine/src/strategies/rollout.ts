@@ -17,7 +17,7 @@ export function rolloutExtra(percentage: number, field: number, fallback: number
   return [percentage, field, fallback]
 }
 
-/** A rollout's record, read back (engine.explain): its percentage, stickiness field and fallback (-1: none). */
+/** A rollout's record, read back (explain): its percentage, stickiness field and fallback (-1: none). */
 export function rolloutRecord(table: Float64Array, at: number): { percentage: number; field: number; fallback: number } {
   return { percentage: table[at + PERCENTAGE]!, field: table[at + FIELD]!, fallback: table[at + FALLBACK]! }
 }

@@ -1,6 +1,6 @@
-// WHY a flag has its result for the context: the engine's explanation (engine.explain), drawn.
+// WHY a flag has its result for the context: the engine's explanation (@vexil/engine/explain), drawn.
 import type { ComponentChildren } from 'preact'
-import type { ConstraintExplanation, DependencyExplanation, FlagExplanation, StrategyExplanation, StrategyTestExplanation, VariantExplanation } from '@vexil/engine'
+import type { ConstraintExplanation, DependencyExplanation, FlagExplanation, StrategyExplanation, StrategyTestExplanation, VariantExplanation } from '@vexil/engine/explain'
 import { Badge } from '../../components/controls.tsx'
 
 const quoted = (value: string | null) => (value === null ? <em class="muted">missing</em> : <code>{JSON.stringify(value)}</code>)

@@ -1,8 +1,9 @@
 // The playground: evaluate every flag of an environment for a context, in the browser, with the
 // same engine the proxy and the SDK payload use (this module is the only one that imports it, so
-// it loads with this page), and show why each flag has its result (engine.explainAll).
+// it loads with this page), and show why each flag has its result (explainAll from @vexil/engine/explain).
 import { useEffect, useState } from 'preact/hooks'
-import { type Context, createEngine, type EngineWarning, type FlagExplanation } from '@vexil/engine'
+import { type Context, createEngine, type EngineWarning } from '@vexil/engine'
+import { explainAll, type FlagExplanation } from '@vexil/engine/explain'
 import { seg, useApi } from '../../api.ts'
 import { Button, Card, Empty, Field, Loading } from '../../components/controls.tsx'
 import { ErrorNote } from '../../components/error-note.tsx'
@@ -56,7 +57,7 @@ export function PlaygroundPage() {
       const payload = await api.get<unknown>(`/api/admin/playground/features?environment=${seg(environment)}`)
       const engine = createEngine({ hostname: hostname.trim() || undefined })
       const warnings = engine.load(payload)
-      setEvaluation({ environment, context, explanations: engine.explainAll(context), warnings })
+      setEvaluation({ environment, context, explanations: explainAll(engine, context), warnings })
     })
     if (!ok) return
     await remember.run(async () => {

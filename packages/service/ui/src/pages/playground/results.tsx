@@ -1,5 +1,5 @@
 import { useState } from 'preact/hooks'
-import type { FlagExplanation } from '@vexil/engine'
+import type { FlagExplanation } from '@vexil/engine/explain'
 import { Badge, Button, Empty } from '../../components/controls.tsx'
 import { Explanation } from './explanation.tsx'
 
