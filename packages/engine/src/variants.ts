@@ -33,6 +33,9 @@ function weightOf(variant: unknown): number {
   return Number.isFinite(weight) && weight > 0 ? weight : 0
 }
 
+/** Strategy variants have no overrides: they share this empty list. */
+const NO_OVERRIDES: VariantSet['overrides'] = []
+
 function compileOverrides(variants: readonly unknown[], slots: SlotTable): VariantSet['overrides'] {
   const overrides: VariantSet['overrides'] = []
   variants.forEach((variant, index) => {
@@ -59,7 +62,12 @@ export function compileVariantSet(variants: readonly unknown[], options: Variant
   const totalWeight = weights.reduce((sum, weight) => sum + weight, 0)
   if (totalWeight <= 0) return undefined
   let running = 0
-  const cumulative = weights.map((weight) => (weight > 0 ? (running += weight) : -1))
+  let weighted = 0
+  const cumulative = weights.map((weight) => {
+    if (weight <= 0) return -1
+    weighted++
+    return (running += weight)
+  })
   const { stickiness, slots } = options
   const isDefault = stickiness === undefined || stickiness === '' || stickiness === 'default'
   return {
@@ -73,8 +81,8 @@ export function compileVariantSet(variants: readonly unknown[], options: Variant
         ? []
         : [slots.field(stickiness)],
     emptyIsMissing: !isDefault,
-    overrides: options.overrides ? compileOverrides(variants, slots) : [],
-    splits: weights.filter((weight) => weight > 0).length >= 2,
+    overrides: options.overrides ? compileOverrides(variants, slots) : NO_OVERRIDES,
+    splits: weighted >= 2,
   }
 }
 

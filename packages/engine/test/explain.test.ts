@@ -165,6 +165,20 @@ describe('explain: constraints', () => {
   })
 })
 
+describe('explain: the caller owns what it gets', () => {
+  it('changing an explanation changes nothing in the engine (the lists it shows are copies)', () => {
+    const engine = engineWith([on('vip', [{ name: 'default', constraints: [{ contextName: 'tier', operator: 'STR_STARTS_WITH', values: ['gold', 'platinum'] }] }])])
+    const shown = explain(engine, 'vip', { properties: { tier: 'silver' } }).strategies[0]!.constraints[0]!
+    expect(shown.values).toEqual(['gold', 'platinum'])
+    shown.values.push('silver')
+    shown.values[0] = 'bronze'
+    expect(engine.isEnabled('vip', { properties: { tier: 'silver' } })).toBe(false)
+    expect(engine.isEnabled('vip', { properties: { tier: 'gold' } })).toBe(true)
+    expect(explain(engine, 'vip', {}).strategies[0]!.constraints[0]!.values).toEqual(['gold', 'platinum'])
+    expect(JSON.stringify(engine.getState().features[0])).toContain('"values":["gold","platinum"]')
+  })
+})
+
 describe('explain: segments', () => {
   const engine = engineWith([on('seg', [{ name: 'default', segments: [1, 2] }]), on('gone', [{ name: 'default', segments: [9] }])])
 

@@ -8,7 +8,7 @@ const CONTAINS = 2
 export interface StringData {
   /** The field, lowercased already when the constraint is case-insensitive. */
   field: FieldAccessor
-  needles: string[]
+  needles: readonly string[]
   mode: number
 }
 

@@ -10,7 +10,7 @@ export type Predicate = (frame: Frame) => boolean
 export interface ConstraintSpec {
   contextName: string
   operator: string
-  values: string[]
+  values: readonly string[]
   value: string | undefined
   caseInsensitive: boolean
   inverted: boolean

@@ -55,7 +55,7 @@ export function createTwins(customStrategies: ReadonlyMap<string, CustomStrategy
       const operator = raw.operator === undefined ? '' : (stringify(raw.operator) ?? '')
       const value = raw.value === undefined || raw.value === null ? null : (stringify(raw.value) ?? null)
       return {
-        shown: { contextName, operator, values: cleanValues(raw.values), value, inverted: raw.inverted === true, caseInsensitive: raw.caseInsensitive === true, warning: warning ?? null },
+        shown: { contextName, operator, values: [...cleanValues(raw.values)], value, inverted: raw.inverted === true, caseInsensitive: raw.caseInsensitive === true, warning: warning ?? null },
         field: env.slots.field(contextName),
         date: operator.startsWith('DATE_'),
         pc: env.slots.encode([[gate]]),
