@@ -3,7 +3,7 @@
 // body of the same size. Servers run as separate processes of the built packages; rounds
 // alternate floor and Vexil so the machine's noise hits both, and the medians are compared.
 import { type ChildProcess, execFileSync, fork } from 'node:child_process'
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -129,44 +129,17 @@ end
 
 /**
  * Starts servers/<script> in a plain Node process with `nodeFlags` only: the built packages, as
- * users run them. A fork inherits this process's flags by default, which are tsx's loader and the
- * `@vexil/source` condition: the servers then ran the TypeScript sources through a loader thread
- * that added about 25 MB to every RSS figure.
+ * users run them (run.ts checks they are built). A fork inherits this process's flags by default,
+ * which include tsx's loader: the servers then ran through a loader thread that added about 25 MB
+ * to every RSS figure.
  */
 export async function startServer(script: string, args: string[], nodeFlags: readonly string[] = []): Promise<ChildProcess> {
-  assertBuilt()
   const child = fork(join(here, 'servers', script), args, { stdio: ['ignore', 'ignore', 'inherit', 'ipc'], execArgv: [...nodeFlags] })
   await new Promise<void>((resolve, reject) => {
     child.once('message', () => resolve())
     child.once('exit', (code) => reject(new Error(`${script} exited with code ${code}`)))
   })
   return child
-}
-
-/** The packages the servers import: their builds must not be older than their sources. */
-const SERVED_PACKAGES = ['engine', 'server-kit', 'proxy']
-let built = false
-
-/** The newest modification time of the files under `dir` (0 when it does not exist). */
-function newestMtime(dir: string): number {
-  if (!existsSync(dir)) return 0
-  let newest = 0
-  for (const entry of readdirSync(dir, { recursive: true, withFileTypes: true })) {
-    if (entry.isFile()) newest = Math.max(newest, statSync(join(entry.parentPath, entry.name)).mtimeMs)
-  }
-  return newest
-}
-
-/** Refuses to measure a stale build: `npm run build` first (CI builds on `npm ci`). */
-function assertBuilt(): void {
-  if (built) return
-  for (const name of SERVED_PACKAGES) {
-    const root = join(here, '..', 'packages', name)
-    if (newestMtime(join(root, 'dist')) < newestMtime(join(root, 'src'))) {
-      throw new Error(`packages/${name}/dist is missing or older than its sources: run \`npm run build\` before the HTTP benchmarks (they run the built packages)`)
-    }
-  }
-  built = true
 }
 
 /** What a benchmark server (servers/*.mjs) answers over IPC when sent 'stats'. */

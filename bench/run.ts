@@ -1,6 +1,7 @@
 // `npm run bench`: runs every benchmark, prints the budget tables, exits non-zero when an
 // enforced budget is missed. `npm run bench -- engine` runs one group.
 import { type BudgetRow, inCI, report } from './budget.js'
+import { assertBuilt } from './builds.js'
 import { runEngineBench } from './engine.bench.js'
 import { runInsightsBench } from './insights.bench.js'
 import { runOpenFeatureBench } from './openfeature.bench.js'
@@ -24,6 +25,7 @@ const groups: Record<string, { title: string; run: () => Promise<BudgetRow[]> }>
 }
 
 const selected = process.argv.slice(2).filter((arg) => arg in groups)
+assertBuilt()
 const failures: BudgetRow[] = []
 console.log(`node ${process.version}, ${inCI ? 'CI=true: absolute budgets reported only' : 'absolute budgets enforced'}`)
 for (const name of selected.length > 0 ? selected : Object.keys(groups)) {
