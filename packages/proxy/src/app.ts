@@ -4,6 +4,7 @@
 import { type App, createApp, type NodeListener, toNodeListener } from 'h3'
 import { createEngine, type Engine } from '@vexil/engine'
 import type { ProxyConfig } from './config/types.js'
+import { createResponseCaches } from './evaluation/response-cache.js'
 import { compileClientAddress } from './http/client-ip.js'
 import { compileCorsHeaders, compileFrontendCors, compileOfrepCors } from './http/cors.js'
 import type { Logger } from './logger.js'
@@ -92,6 +93,7 @@ export function createProxyApp(options: ProxyAppOptions): ProxyApp {
       config,
       logger,
       newEngine,
+      responseCaches: createResponseCaches({ maxEntries: config.responseCacheSize, maxBytes: config.responseCacheMaxBytes }),
       upstream: options.upstream,
       upstreamFor: options.upstreamFor,
       storage: options.storage,

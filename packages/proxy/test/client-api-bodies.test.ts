@@ -13,7 +13,7 @@ const featuresBody = (flags: Parameters<typeof bodyFor>[0], caller: KnownToken, 
 
 function flagSet(count: number, descriptionLength = 10) {
   const features = Array.from({ length: count }, (_, i) => ({ name: `f-${i}`, project: i % 2 ? 'a' : 'b', description: 'd'.repeat(descriptionLength), enabled: true, strategies: [] }))
-  return createFlagSet({ payload: { version: 2, features }, source: 'upstream', revision: 1, loadedAt: 0 }, { newEngine: () => createEngine(), responseCacheSize: 0 })
+  return createFlagSet({ payload: { version: 2, features }, source: 'upstream', revision: 1, loadedAt: 0 }, { newEngine: () => createEngine(), responseCaches: undefined })
 }
 
 describe('client API bodies', () => {

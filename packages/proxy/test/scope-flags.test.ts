@@ -7,6 +7,7 @@ import type { AddressInfo } from 'node:net'
 import { createEngine } from '@vexil/engine'
 import { describe, expect, it } from 'vitest'
 import type { PayloadSource } from '../src/scope/flag-set.js'
+import { createResponseCaches } from '../src/evaluation/response-cache.js'
 import { createScopeFlags } from '../src/scope/scope-flags.js'
 import { createMemoryStorage } from '../src/storage/index.js'
 import { CLIENT_KEY, memoryLogger, type TestProxy, useServers } from './helpers/proxy.js'
@@ -118,13 +119,15 @@ describe('a new payload makes a new flag set (through the app)', () => {
     expect(await names(proxy, path)).toEqual(['b'])
     expect(proxy.proxy.flags.current!.responseCache).not.toBe(old.responseCache)
     expect(proxy.proxy.flags.current!.responseCache?.size).toBe(1)
+    // The replaced set's answers were dropped, and it keeps no more.
+    expect(old.responseCache?.size).toBe(0)
   })
 })
 
 describe('createScopeFlags', () => {
   const create = () => {
     const logs: string[] = []
-    const flags = createScopeFlags({ newEngine: () => createEngine(), responseCacheSize: 10, logger: memoryLogger(logs), storage: undefined, storageKey: 'k' })
+    const flags = createScopeFlags({ newEngine: () => createEngine(), responseCaches: createResponseCaches({ maxEntries: 10, maxBytes: 1 << 20 }), logger: memoryLogger(logs), storage: undefined, storageKey: 'k' })
     return { flags, logs }
   }
 

@@ -80,7 +80,7 @@ describe('the sync on due timers (as the Worker drives it)', () => {
     let now = 0
     const timers = createDueTimers(() => now)
     const upstream = fakeUpstream([ok({ version: 2, features: [] }, '"a"'), new Error('down'), ok({ version: 2, features: [{ name: 'x', enabled: true, strategies: [] }] }, '"b"')])
-    const flags = createScopeFlags({ newEngine: () => createEngine(), logger, responseCacheSize: 0, storage: undefined, storageKey: 'k' })
+    const flags = createScopeFlags({ newEngine: () => createEngine(), logger, responseCaches: undefined, storage: undefined, storageKey: 'k' })
     const poller = createPoller({ upstream, flags, logger, refreshInterval: 5_000, timers })
     await poller.start()
     expect(upstream.fetches).toBe(1)

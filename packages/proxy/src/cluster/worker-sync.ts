@@ -5,6 +5,7 @@
 // primary every USAGE_PUSH_MS and on close, where they join the one report sent upstream.
 import type { Engine } from '@vexil/engine'
 import type { Registry } from 'prom-client'
+import type { ResponseCaches } from '../evaluation/response-cache.js'
 import type { ProxyConfig } from '../config/types.js'
 import type { Logger } from '../logger.js'
 import { createScopeFlags, type ScopeFlags } from '../scope/scope-flags.js'
@@ -25,6 +26,8 @@ export interface WorkerSyncOptions {
   config: ProxyConfig
   logger: Logger
   newEngine: () => Engine
+  /** The worker's response cache, shared by every scope's flag sets; undefined for none. */
+  responseCaches: ResponseCaches | undefined
   /** To the primary. */
   channel: Channel<WorkerMessage>
 }
@@ -35,9 +38,9 @@ export interface WorkerSync extends ProxySync {
 }
 
 export function createWorkerSync(options: WorkerSyncOptions): WorkerSync {
-  const { config, logger, newEngine, channel } = options
+  const { config, logger, newEngine, responseCaches, channel } = options
   const send = (message: WorkerMessage) => channel.send(message)
-  const copyOf = () => createScopeFlags({ newEngine, responseCacheSize: config.responseCacheSize, logger, storage: undefined, storageKey: '', announce: false })
+  const copyOf = () => createScopeFlags({ newEngine, responseCaches, logger, storage: undefined, storageKey: '', announce: false })
   const counterFor = (flags: ScopeFlags) => createUsageAggregator({ countedVariants: (name) => flags.current?.countedVariants.get(name) })
 
   const staticFlags = config.serviceApiToken ? copyOf() : undefined
@@ -52,7 +55,7 @@ export function createWorkerSync(options: WorkerSyncOptions): WorkerSync {
   const scopes = createTokenScopes({
     logger: { ...logger, info: () => undefined },
     newEngine,
-    responseCacheSize: config.responseCacheSize,
+    responseCaches,
     createSync: (token) => copiedSync({ environment: token.environment, projects: token.projects }),
   })
   const staticSource = staticScopeSource(config)

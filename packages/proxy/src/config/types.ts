@@ -72,8 +72,10 @@ export interface ProxyOptions {
   expServerSideSdkConfig?: { tokens?: string[] }
   /** Enricher functions, or paths of JavaScript files exporting arrays of them. */
   expCustomEnrichers?: Array<ContextEnricher | string>
-  /** Vexil: responses kept for repeated identical requests (0 turns the cache off). */
+  /** Vexil: responses kept for repeated identical requests, every scope together (0 turns the cache off). */
   responseCacheSize?: number
+  /** Vexil: the most memory the response cache holds, every scope together, in MiB (keys, answers, compressed forms); 0 turns it off. */
+  responseCacheMaxMb?: number
   /** Client tokens of the upstream to sync flags with for the Unleash API routes (Edge's TOKENS). */
   tokens?: string[]
   /** Accept only `tokens` on the Unleash API routes; default false: learn any token the upstream says is valid. */
@@ -148,6 +150,8 @@ export interface ProxyConfig {
   serverSideTokens: string[]
   enrichers: ContextEnricher[]
   responseCacheSize: number
+  /** RESPONSE_CACHE_MAX_MB in bytes. */
+  responseCacheMaxBytes: number
   serverTimeouts: ServerTimeouts
   /** Client tokens to sync with at start (TOKENS). */
   tokens: string[]

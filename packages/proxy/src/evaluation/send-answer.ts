@@ -3,7 +3,7 @@
 // `writeHead`, compressed when the client accepts it and the body is 1 kB or more. The route says
 // which headers, in which order: the old proxy's for /proxy, Unleash 8.2's for /api/frontend.
 import type { IncomingMessage, ServerResponse } from 'node:http'
-import { chooseEncoding, COMPRESSION_THRESHOLD, compress } from '../http/compression.js'
+import { chooseEncoding, COMPRESSION_THRESHOLD, compress, type Encoding } from '../http/compression.js'
 import type { CorsHeaders } from '../http/cors.js'
 import { matchesIfNoneMatch } from '../http/etag.js'
 import { headerObject } from '../http/respond.js'
@@ -33,7 +33,7 @@ export function sendAnswer(req: IncomingMessage, res: ServerResponse, method: Ro
   let body = answer.body
   let head: Record<string, string>
   if (encoding) {
-    const compressed = ((answer.compressed ??= {})[encoding] ??= compress(answer.body, encoding))
+    const compressed = compressedBody(answer, encoding)
     body = compressed
     head = headerObject(headers.ok(cors, answer.etag, compressed.length, encoding))
   } else if (answer.head?.cors === cors) {
@@ -44,4 +44,13 @@ export function sendAnswer(req: IncomingMessage, res: ServerResponse, method: Ro
   }
   res.writeHead(200, head)
   res.end(method === 'HEAD' ? undefined : body)
+}
+
+/** The body in `encoding`, kept with the answer when the cache that holds it has room for it. */
+function compressedBody(answer: CachedResponse, encoding: Encoding): Buffer {
+  const kept = answer.compressed?.[encoding]
+  if (kept) return kept
+  const made = compress(answer.body, encoding)
+  if (answer.grow?.(made.length)) (answer.compressed ??= {})[encoding] = made
+  return made
 }

@@ -8,7 +8,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http'
 import { type EvaluationTrace, CustomStrategyError } from '@vexil/engine'
 import type { ProxyConfig } from '../config/types.js'
 import { type EvaluationRequest, enrich, normalizeContext, parseQuery, validateBody, validateQueryContext } from '../evaluation/context.js'
-import type { CachedResponse } from '../evaluation/response-cache.js'
+import { answerKey, type CachedResponse } from '../evaluation/response-cache.js'
 import { type AnswerHeaders, sendAnswer } from '../evaluation/send-answer.js'
 import { assertJsonContentType, hasBody, parseStrictJson } from '../http/body.js'
 import { readBodyText } from '../http/read-body.js'
@@ -79,7 +79,7 @@ export async function handleEvaluate(deps: EvaluateDependencies, call: RouteCall
     assertJsonContentType(req)
     raw = await readBodyText(call.event)
   }
-  const cacheKey = `${call.method === 'POST' ? 'P' : 'G'}${all ? 'A' : ''}|${clientAddress ?? ''}|${raw}`
+  const cacheKey = answerKey(call.method === 'POST' ? (all ? 'PA|' : 'P|') : all ? 'GA|' : 'G|', clientAddress, raw)
   if (flags.responseCache) {
     const hit = flags.responseCache.get(cacheKey, Date.now)
     if (hit) {

@@ -7,7 +7,7 @@
 import { type Context, CustomStrategyError, type EvaluationTrace } from '@vexil/engine'
 import type { ProxyConfig } from '../config/types.js'
 import { normalizeContext, parseQuery } from '../evaluation/context.js'
-import type { CachedResponse } from '../evaluation/response-cache.js'
+import { answerKey, type CachedResponse } from '../evaluation/response-cache.js'
 import { type AnswerHeaders, sendAnswer } from '../evaluation/send-answer.js'
 import { assertJsonContentType, hasBody, isDateTime, isObject, parseStrictJson } from '../http/body.js'
 import type { ClientAddress } from '../http/client-ip.js'
@@ -117,7 +117,8 @@ async function handleFrontend(deps: FrontendDependencies, call: RouteCall, selec
     assertJsonContentType(req)
     raw = await readBodyText(call.event)
   }
-  const cacheKey = `F${selection}|${name ?? ''}|${call.method === 'POST' ? 'P' : 'G'}|${clientAddress ?? ''}|${raw}`
+  // A flag name comes from the path: only an existing flag's answer is ever kept under it.
+  const cacheKey = answerKey(`F${selection}|${call.method === 'POST' ? 'P' : 'G'}|${name === undefined ? '' : `${name.length}:${name}`}|`, clientAddress, raw)
   const hit = flags.responseCache?.get(cacheKey, Date.now)
   if (hit) {
     deps.prometheus.responseCache('hit')

@@ -9,7 +9,7 @@ import type { Context, EvaluationDetails, EvaluationTrace } from '@vexil/engine'
 import type { ProxyConfig } from '../config/types.js'
 import { enrich } from '../evaluation/context.js'
 import { ofrepBulk, ofrepContext, ofrepItem } from '../evaluation/ofrep.js'
-import type { CachedResponse } from '../evaluation/response-cache.js'
+import { answerKey, type CachedResponse } from '../evaluation/response-cache.js'
 import { type AnswerHeaders, sendAnswer } from '../evaluation/send-answer.js'
 import { assertJsonContentType, hasBody, isObject } from '../http/body.js'
 import type { ClientAddress } from '../http/client-ip.js'
@@ -77,7 +77,7 @@ async function handleBulk(deps: OfrepDependencies, call: RouteCall): Promise<voi
   const flags: FlagSet = call.flags!
   const clientAddress = deps.clientAddress(call.event)
   const raw = await readRequestBody(call.event, undefined)
-  const cacheKey = `O${call.caller ? 'T' : 'K'}|${clientAddress ?? ''}|${raw}`
+  const cacheKey = answerKey(call.caller ? 'OT|' : 'OK|', clientAddress, raw)
   const hit = flags.responseCache?.get(cacheKey, Date.now)
   if (hit) {
     deps.prometheus.responseCache('hit')

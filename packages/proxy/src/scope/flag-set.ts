@@ -3,7 +3,7 @@
 // payload makes a new set, so a request that read one set answers wholly from it, and nothing
 // built from an old payload (fragments, cached answers, the server-side body) can outlive it.
 import type { ClientFeaturesPayload, Engine, EngineWarning, StoredFeature, StoredSegment } from '@vexil/engine'
-import { createResponseCache, type ResponseCache } from '../evaluation/response-cache.js'
+import type { ResponseCache, ResponseCaches } from '../evaluation/response-cache.js'
 import { createToggleSerializer, type ToggleSerializer } from '../evaluation/serialize.js'
 import { weakEtag } from '../http/etag.js'
 import { type KnownFlags, knownFlags } from '../usage/known-flags.js'
@@ -36,7 +36,7 @@ export interface FlagSet {
   readonly countedVariants: KnownFlags
   /** `GET /proxy/client/features`: the definitions verbatim, with segments, and its ETag (made on first use). */
   readonly serverSide: { readonly body: string; readonly etag: string }
-  /** Answers to repeated `/proxy` requests on this payload; undefined when RESPONSE_CACHE_SIZE is 0. */
+  /** Answers to repeated evaluation requests on this payload (its part of the process's cache); undefined when caching is off. */
   readonly responseCache: ResponseCache | undefined
   /** What the engine said while compiling (flags that did not compile, literals that never match). */
   readonly warnings: readonly EngineWarning[]
@@ -55,7 +55,8 @@ export interface FlagSetInput {
 export interface FlagSetOptions {
   /** A fresh engine, with the scope's custom strategies and hostname. */
   newEngine: () => Engine
-  responseCacheSize: number
+  /** The process's response cache, which each set takes its part of; undefined for none (caching off, or a process that serves no evaluation). */
+  responseCaches: ResponseCaches | undefined
 }
 
 /** Compiles `input.payload` into a new, frozen flag set; `input.base` is only read. */
@@ -89,7 +90,7 @@ export function createFlagSet(input: FlagSetInput, options: FlagSetOptions): Fla
       }
       return serverSide
     },
-    responseCache: options.responseCacheSize > 0 ? createResponseCache(options.responseCacheSize) : undefined,
+    responseCache: options.responseCaches?.forFlagSet(),
     warnings: Object.freeze(warnings),
   })
 }

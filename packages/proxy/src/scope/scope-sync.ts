@@ -3,6 +3,7 @@
 // scope's upstream client (its stream where it offers one, sync/feed.ts), the stored backup, and usage reports sent with the same client.
 import type { Engine } from '@vexil/engine'
 import type { ProxyConfig } from '../config/types.js'
+import type { ResponseCaches } from '../evaluation/response-cache.js'
 import type { Logger } from '../logger.js'
 import type { StorageProvider } from '../storage/types.js'
 import { loadBackup } from '../sync/fallbacks.js'
@@ -24,6 +25,8 @@ export interface ScopeSyncOptions {
   /** The scope's name in log lines; unset for the static scope (the old proxy's lines). */
   name?: string
   newEngine: () => Engine
+  /** The process's response cache (each flag set takes its part); undefined for none. */
+  responseCaches: ResponseCaches | undefined
   onFetch?: PollerOptions['onFetch']
 }
 
@@ -47,7 +50,7 @@ export interface ScopeSync {
 
 export function createScopeSync(options: ScopeSyncOptions): ScopeSync {
   const { config, logger, upstream, storage, storageKey } = options
-  const flags = createScopeFlags({ newEngine: options.newEngine, responseCacheSize: config.responseCacheSize, logger, storage, storageKey, name: options.name })
+  const flags = createScopeFlags({ newEngine: options.newEngine, responseCaches: options.responseCaches, logger, storage, storageKey, name: options.name })
   const usage = createUsageAggregator({ countedVariants: (name) => flags.current?.countedVariants.get(name) })
   const poller = createFeed({ upstream, flags, logger, refreshInterval: config.refreshInterval, streaming: config.streaming, onFetch: options.onFetch, timers: config.timers })
   const reporter = createUsageReporter({ upstream, aggregator: usage, logger, interval: config.metricsInterval, jitter: config.metricsJitter, timers: config.timers })

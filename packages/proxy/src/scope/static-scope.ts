@@ -4,6 +4,7 @@
 // and on close the last report and the storage released. It serves nothing itself.
 import { resolve } from 'node:path'
 import type { Engine } from '@vexil/engine'
+import type { ResponseCaches } from '../evaluation/response-cache.js'
 import type { ProxyConfig } from '../config/types.js'
 import type { Logger } from '../logger.js'
 import { DEFAULT_BACKUP_DIRECTORY } from '../storage/file.js'
@@ -24,6 +25,7 @@ export interface StaticScopeOptions {
   /** Default: the provider configured (file in ./.vexil/proxy unless set otherwise); null for none. */
   storage: StorageProvider | null | undefined
   newEngine: () => Engine
+  responseCaches: ResponseCaches | undefined
   onFetch: PollerOptions['onFetch']
 }
 
@@ -48,7 +50,7 @@ export function createStaticScope(options: StaticScopeOptions): StaticScope {
   const defaultFileStorage = options.storage === undefined && !config.storage.provider && config.storage.kind === 'file' && !config.storage.fileDirectory
   // The old proxy's backup file name used the app name, with "/" replaced.
   const storageKey = config.serviceAppName
-  const sync = createScopeSync({ config, logger, upstream, storage, storageKey, newEngine: options.newEngine, onFetch: options.onFetch })
+  const sync = createScopeSync({ config, logger, upstream, storage, storageKey, newEngine: options.newEngine, responseCaches: options.responseCaches, onFetch: options.onFetch })
   const { flags } = sync
   const fallbackOptions = { flags, logger }
   let started: Promise<void> | undefined

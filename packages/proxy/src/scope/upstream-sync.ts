@@ -6,6 +6,7 @@
 // never know which process they run in.
 import type { Engine } from '@vexil/engine'
 import type { Registry } from 'prom-client'
+import type { ResponseCaches } from '../evaluation/response-cache.js'
 import type { ProxyConfig } from '../config/types.js'
 import type { Logger } from '../logger.js'
 import { createStorageFromConfig } from '../storage/index.js'
@@ -53,6 +54,8 @@ export interface UpstreamSyncOptions {
   config: ProxyConfig
   logger: Logger
   newEngine: () => Engine
+  /** The process's response cache, shared by every scope's flag sets; undefined for none (the cluster's primary serves no evaluation). */
+  responseCaches?: ResponseCaches
   /** Default: the upstream at `config.serviceUrl` with SERVICE_API_TOKEN (the static scope's). */
   upstream?: Upstream
   /** The upstream client for a token scope's sync. Default: the upstream at `config.serviceUrl` with that token. */
@@ -73,12 +76,12 @@ export interface UpstreamSync extends ProxySync {
 }
 
 export function createUpstreamSync(options: UpstreamSyncOptions): UpstreamSync {
-  const { config, logger, newEngine } = options
+  const { config, logger, newEngine, responseCaches } = options
   const upstream = options.upstream ?? createHttpUpstream(config)
   const upstreamFor = options.upstreamFor ?? ((token: string) => createHttpUpstream(config, { token, filters: false }))
   // The old proxy's configuration: one static scope behind /proxy (none with only TOKENS).
   const scope: StaticScope | undefined = config.serviceApiToken
-    ? createStaticScope({ config, logger, upstream, storage: options.storage, newEngine, onFetch: options.onFetch })
+    ? createStaticScope({ config, logger, upstream, storage: options.storage, newEngine, responseCaches, onFetch: options.onFetch })
     : undefined
   // Token scopes keep their backups beside the static scope's, in the storage configured.
   const ownStorage = !scope && options.storage !== null
@@ -87,9 +90,9 @@ export function createUpstreamSync(options: UpstreamSyncOptions): UpstreamSync {
   const scopes = createTokenScopes({
     logger,
     newEngine,
-    responseCacheSize: config.responseCacheSize,
+    responseCaches,
     createSync: (token) => {
-      const sync = createTokenSync({ config, logger, token, upstream: upstreamFor(token.secret), storage: scopeStorage, newEngine, onFetch: options.onFetch })
+      const sync = createTokenSync({ config, logger, token, upstream: upstreamFor(token.secret), storage: scopeStorage, newEngine, responseCaches, onFetch: options.onFetch })
       options.onTokenSync?.(token, sync)
       if (started) void sync.start()
       return sync
