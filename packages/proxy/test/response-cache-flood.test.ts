@@ -2,8 +2,8 @@ import { Agent, request } from 'node:http'
 import { setFlagsFromString } from 'node:v8'
 import { runInNewContext } from 'node:vm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { type FakeUpstream, startFakeUpstream } from '@vexil/test-fixtures/fake-upstream.ts'
-import { CLIENT_KEY, startTestProxy, type TestProxy } from './helpers/proxy.js'
+import type { FakeUpstream } from '@vexil/test-fixtures/fake-upstream.ts'
+import { CLIENT_KEY, startTestProxy, startUpstreamWithTokens, type TestProxy } from './helpers/proxy.js'
 
 // Security review 2, finding 1: the response cache kept every request's raw body or query string
 // as a key, bounded by count only, so padded requests with a public credential (the client key,
@@ -32,12 +32,7 @@ let proxy: TestProxy
 const agent = new Agent({ keepAlive: true, maxSockets: 8 })
 
 beforeAll(async () => {
-  upstream = await startFakeUpstream(FEATURES)
-  upstream.setFeaturesFor(CLIENT, FEATURES)
-  upstream.setValidTokens([
-    { token: CLIENT, type: 'client', environment: 'development', projects: ['*'] },
-    { token: FRONTEND, type: 'frontend', environment: 'development', projects: ['*'] },
-  ])
+  upstream = await startUpstreamWithTokens(FEATURES, { client: CLIENT, frontend: FRONTEND })
   proxy = await startTestProxy(upstream.url, { tokens: [CLIENT] })
 })
 afterAll(async () => {

@@ -8,6 +8,7 @@ import { type Context, CustomStrategyError, type EvaluationTrace } from '@vexil/
 import type { ProxyConfig } from '../config/types.js'
 import { normalizeContext, parseQuery } from '../evaluation/context.js'
 import { answerKey, type CachedResponse } from '../evaluation/response-cache.js'
+import { seesDisabledFlags } from '../evaluation/visibility.js'
 import { type AnswerHeaders, sendAnswer } from '../evaluation/send-answer.js'
 import { assertJsonContentType, hasBody, isDateTime, isObject, parseStrictJson } from '../http/body.js'
 import type { ClientAddress } from '../http/client-ip.js'
@@ -134,8 +135,9 @@ async function handleFrontend(deps: FrontendDependencies, call: RouteCall, selec
   let body: string
   try {
     if (name !== undefined) {
-      const [toggle] = flags.countedVariants.has(name) ? flags.engine.evaluateAll(context, { includeDisabled: true, names: [name], trace }) : []
-      if (!toggle) throw new ProxyError('API_NOT_FOUND', `No flag named "${name}" for this token`)
+      const [toggle] = flags.countedVariants.has(name) ? flags.engine.evaluateAll(context, { names: [name], trace }) : []
+      // A flag the caller may not see is answered as an unknown one (evaluation/visibility.ts).
+      if (!toggle || (!toggle.enabled && !seesDisabledFlags(deps.config, true))) throw new ProxyError('API_NOT_FOUND', `No flag named "${name}" for this token`)
       body = flags.serializer.toggle(toggle, 'listed')
     } else {
       // /api/frontend as Unleash 8.2 (enabled flags only); /all as Edge (every flag, SDK semantics).

@@ -10,6 +10,7 @@ import type { ProxyConfig } from '../config/types.js'
 import { enrich } from '../evaluation/context.js'
 import { ofrepBulk, ofrepContext, ofrepItem } from '../evaluation/ofrep.js'
 import { answerKey, type CachedResponse } from '../evaluation/response-cache.js'
+import { seesDisabledFlags } from '../evaluation/visibility.js'
 import { type AnswerHeaders, sendAnswer } from '../evaluation/send-answer.js'
 import { assertJsonContentType, hasBody, isObject } from '../http/body.js'
 import type { ClientAddress } from '../http/client-ip.js'
@@ -86,7 +87,8 @@ async function handleBulk(deps: OfrepDependencies, call: RouteCall): Promise<voi
   }
   const context = await evaluationContext(deps, call, parseRequest(raw, undefined), clientAddress)
   const trace: EvaluationTrace = { usedRandom: false, usedClock: false, usedCustomStrategy: false }
-  const { body, bytes, etag } = ofrepBulk(flags.engine.evaluateAllDetails(context, { trace }))
+  const evaluated = flags.engine.evaluateAllDetails(context, { trace })
+  const { body, bytes, etag } = ofrepBulk(seesDisabledFlags(deps.config, call.caller !== undefined) ? evaluated : evaluated.filter((details) => details.toggle.enabled))
   const answer: CachedResponse = {
     body,
     bytes,
@@ -106,13 +108,14 @@ async function handleSingle(deps: OfrepDependencies, call: RouteCall): Promise<v
   if (key === undefined) throw new ProxyError('OFREP_FLAG_NOT_FOUND', 'No flag key after /ofrep/v1/evaluate/flags/', { key: '' })
   const raw = await readRequestBody(call.event, key)
   // Only flags of the caller's scope exist for it (a token's projects narrow its flag set).
-  if (!flags.countedVariants.has(key)) throw new ProxyError('OFREP_FLAG_NOT_FOUND', `No flag named "${key}" for this key`, { key })
+  if (!flags.countedVariants.has(key)) throw notFound(key)
   const clientAddress = deps.clientAddress(call.event)
   const context = await evaluationContext(deps, call, parseRequest(raw, key), clientAddress)
   const details = flags.engine.evaluate(key, context)
   // An evaluation by an app is a use of the flag, counted as the server SDKs count theirs.
   const usage = call.caller ? call.caller.view.usage : deps.staticUsage
   usage?.count(key, details.toggle.enabled)
+  if (!details.toggle.enabled && !seesDisabledFlags(deps.config, call.caller !== undefined)) throw notFound(key)
   const status = statusOf(details)
   const body = ofrepItem(details)
   res.writeHead(status, headerObject([
@@ -127,6 +130,9 @@ async function handleSingle(deps: OfrepDependencies, call: RouteCall): Promise<v
   ]))
   res.end(body.json)
 }
+
+/** The same answer for a flag that does not exist and one the caller may not see. */
+const notFound = (key: string) => new ProxyError('OFREP_FLAG_NOT_FOUND', `No flag named "${key}" for this key`, { key })
 
 /** 200 for a result; an error result's status as OFREP's single-flag route answers it. */
 function statusOf(details: EvaluationDetails): number {

@@ -96,3 +96,17 @@ export function useServers() {
     },
   }
 }
+
+/**
+ * A fake upstream serving `features` to a client token and knowing a frontend token, both of
+ * `environment` and every project: what a proxy needs to answer both kinds of caller.
+ */
+export async function startUpstreamWithTokens(features: unknown, tokens: { client: string; frontend: string }, environment = 'development'): Promise<FakeUpstream> {
+  const upstream = await startFakeUpstream(features)
+  upstream.setFeaturesFor(tokens.client, features)
+  upstream.setValidTokens([
+    { token: tokens.client, type: 'client', environment, projects: ['*'] },
+    { token: tokens.frontend, type: 'frontend', environment, projects: ['*'] },
+  ])
+  return upstream
+}
