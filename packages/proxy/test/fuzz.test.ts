@@ -9,6 +9,7 @@ import { brotliDecompressSync, gunzipSync, gzipSync, inflateSync } from 'node:zl
 import fc from 'fast-check'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startFakeUpstream, type FakeUpstream } from '@vexil/test-fixtures/fake-upstream.ts'
+import { MiB, retainedBytes } from '@vexil/test-fixtures/memory.ts'
 import { CLIENT_KEY, startTestProxy, type TestProxy } from './helpers/proxy.js'
 
 /** Values only the flag configuration holds: no answer on any route may carry one. */
@@ -116,6 +117,8 @@ const queryKey = fc.oneof(
     'userId', 'sessionId', 'appName', 'remoteAddress', 'currentTime', 'environment', 'properties', 'properties[region]', 'properties[a][b]', 'properties[a][b][c][d][e][f][g][h]',
     'properties[]', 'userId[]', 'userId[0]', 'userId[a]', '__proto__', '__proto__[region]', '__proto__[toString]', 'constructor[prototype][region]', 'properties[__proto__][x]',
     'properties[constructor][prototype]', 'toString', 'valueOf', 'hasOwnProperty', 'region', 'a.b', '[]', '[', ']', '', '%zz', '%', 'currentTime[toString]', 'properties[region][toString]',
+    // The client API's filters.
+    'project', 'project[]', 'namePrefix', 'namePrefix[]',
   ),
   word,
 )
@@ -227,6 +230,8 @@ const textBody = fc.oneof(
   { weight: 2, arbitrary: fc.string({ maxLength: 60 }) },
   { weight: 1, arbitrary: jsonBody.chain((b) => fc.integer({ min: 0, max: Math.max(0, b.length - 1) }).map((cut) => b.slice(0, cut))) },
   { weight: 1, arbitrary: hugeBody },
+  // A well-formed body padded with whitespace: every padding a distinct request, up to the limit.
+  { weight: 1, arbitrary: fc.tuple(evaluationBody, fc.integer({ min: 1, max: 99_000 })).map(([b, n]) => b + ' '.repeat(n)) },
 )
 const body = fc.oneof(
   { weight: 3, arbitrary: fc.constant(undefined) },
@@ -244,8 +249,15 @@ const headers = fc.record({
     { weight: 6, arbitrary: fc.constant(CLIENT_KEY) },
     { weight: 1, arbitrary: fc.constantFrom(undefined, `Bearer ${CLIENT_KEY}`, 'wrong', '', ` ${CLIENT_KEY}`, CLIENT_KEY.toUpperCase()) },
     { weight: 3, arbitrary: fc.constantFrom(FRONTEND_TOKEN, FRONTEND_TOKEN, CLIENT_TOKEN, `Bearer ${FRONTEND_TOKEN}`, `bearer  ${CLIENT_TOKEN} `, FRONTEND_TOKEN.toUpperCase()) },
-    // Well-formed unknown tokens: each costs one bounded validation upstream.
-    { weight: 1, arbitrary: fc.oneof(word.map((w) => `*:development.${w}`), word.map((w) => `${w}:${w}.${w}`), fc.constant(`*:development.${'x'.repeat(1_100)}`)) },
+    // Well-formed unknown tokens: each costs one bounded validation upstream; dotted environment names.
+    { weight: 1, arbitrary: fc.oneof(word.map((w) => `*:development.${w}`), word.map((w) => `${w}:${w}.${w}`), word.map((w) => `*:development.eu.${w}`), fc.constant(`*:development.${'x'.repeat(1_100)}`)) },
+    // One token spelled many ways: whitespace after the scheme, around the token, up to Node's header limit.
+    {
+      weight: 1,
+      arbitrary: fc
+        .tuple(fc.constantFrom('Bearer', 'bearer', ''), fc.constantFrom(' ', '\t', ' \t'), fc.integer({ min: 1, max: 14_000 }), fc.constantFrom(FRONTEND_TOKEN, CLIENT_TOKEN, CLIENT_KEY), fc.constantFrom('', ' ', '  '))
+        .map(([scheme, pad, n, token, after]) => `${scheme}${pad.repeat(Math.ceil(n / pad.length))}${token}${after}`),
+    },
   ),
   contentType: fc.oneof(
     { weight: 6, arbitrary: fc.constantFrom(undefined, 'application/json', 'application/json; charset=utf-8', 'application/json;charset=UTF-8', 'APPLICATION/JSON') },
@@ -532,7 +544,8 @@ describe('fuzzing the proxy over HTTP', () => {
     await assertNoProblems(request)
   })
 
-  it('never answers 5xx, stays healthy, answers evaluations in JSON and never leaks flag configuration', async () => {
+  it('never answers 5xx, stays healthy, answers evaluations in JSON, never leaks flag configuration, and keeps what it was sent bounded', async () => {
+    const before = retainedBytes()
     await fc.assert(
       fc.asyncProperty(fuzzRequest, async (request) => {
         await assertNoProblems(request)
@@ -547,6 +560,10 @@ describe('fuzzing the proxy over HTTP', () => {
       /^(GET|HEAD) \/api\/frontend 200$/, /^POST \/api\/frontend 200$/, /^POST \/api\/frontend\/client\/metrics 200$/, /^GET \/api\/client\/features 200$/, /^POST \/api\/client\/metrics 202$/,
       /^POST \/edge\/validate 200$/, /^GET \/api\/frontend 403$/, /^POST \/ofrep\/v1\/evaluate\/flags 200$/, /^POST \/ofrep\/v1\/evaluate\/flags\/fz\.variants 200$/,
     ]
+    // Everything a caller can grow is bounded (docs/security.md): the two proxies keep far less than
+    // their bounds' sum after hundreds of hostile requests, padded bodies and headers among them.
+    const kept = (retainedBytes() - before) / MiB
+    expect(kept, `${kept.toFixed(1)} MiB kept after the fuzz run`).toBeLessThan(64)
     if (process.env.FUZZ_STATS) console.log([...new Set(statuses)].sort().join('\n'))
     for (const pattern of coverage) expect(statuses.some((s) => pattern.test(s)), `no ${pattern} among ${statuses.length} fuzzed requests`).toBe(true)
   }, process.env.FUZZ_RUNS ? 600_000 : 120_000)

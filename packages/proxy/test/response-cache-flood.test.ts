@@ -1,8 +1,7 @@
 import { Agent, request } from 'node:http'
-import { setFlagsFromString } from 'node:v8'
-import { runInNewContext } from 'node:vm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { FakeUpstream } from '@vexil/test-fixtures/fake-upstream.ts'
+import { MiB, retainedBytes } from '@vexil/test-fixtures/memory.ts'
 import { CLIENT_KEY, startTestProxy, startUpstreamWithTokens, type TestProxy } from './helpers/proxy.js'
 
 // Security review 2, finding 1: the response cache kept every request's raw body or query string
@@ -16,16 +15,6 @@ const CLIENT = '*:development.flood-client-1'
 const FEATURES = { version: 2, features: [{ name: 'office-network', enabled: true, strategies: [{ name: 'default' }] }], segments: [] }
 const DISTINCT = 300
 const PAD = ' '.repeat(100 * 1024 - 200)
-
-setFlagsFromString('--expose-gc')
-const gc = runInNewContext('gc') as () => void
-/** Memory the process keeps: the JS heap in use and what Buffers hold outside it, after a full collection. */
-function retained(): number {
-  gc()
-  gc()
-  const usage = process.memoryUsage()
-  return usage.heapUsed + usage.external
-}
 
 let upstream: FakeUpstream
 let proxy: TestProxy
@@ -71,14 +60,14 @@ describe('a flood of distinct padded requests on every caching route', () => {
   it('keeps at most the cache budget, whatever the route', async () => {
     // Warm-up: the routes' first answers, compiled code, the agent's sockets.
     await flood((i) => ['POST', '/proxy', CLIENT_KEY, `{"context":{"sessionId":"w${i}"}}`])
-    const before = retained()
+    const before = retainedBytes()
     await flood((i) => ['POST', '/proxy', CLIENT_KEY, padded(i)])
     await flood((i) => ['GET', `/proxy?sessionId=s${i}&pad=${'p'.repeat(8_000)}`, CLIENT_KEY])
     await flood((i) => ['POST', '/api/frontend', FRONTEND, padded(i)])
     await flood((i) => ['POST', '/api/frontend/features/office-network', FRONTEND, padded(i)])
     await flood((i) => ['POST', '/ofrep/v1/evaluate/flags', CLIENT_KEY, `{"context":{"targetingKey":"t${i}"}}${PAD}`])
-    const growth = retained() - before
+    const growth = retainedBytes() - before
     // 1,500 distinct 100 KB requests: the keys alone were 150 MB before the keys were digests.
-    expect(growth / 1024 / 1024).toBeLessThan(16)
+    expect(growth / MiB).toBeLessThan(16)
   }, 120_000)
 })

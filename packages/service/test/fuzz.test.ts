@@ -8,6 +8,7 @@
 // explores longer (locally).
 import { Agent } from 'node:http'
 import fc from 'fast-check'
+import { MiB, retainedBytes } from '@vexil/test-fixtures/memory.ts'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { RouteSpec } from '../src/routes/api-router.js'
 import { createFixtures, type Fixtures, snapshotFixtures } from './helpers/fuzz-fixtures.js'
@@ -123,6 +124,7 @@ describe('fuzzing the service over HTTP', () => {
     const round = roundOf(world.service.routes)
     const failures: string[] = []
     const statuses = new Map<number | string, number>()
+    const retainedBefore = retainedBytes({ external: false })
     const started = performance.now()
     for (let i = 0; i < RUNS; i++) {
       const { status, problems } = await fuzzOne(i, round)
@@ -134,6 +136,11 @@ describe('fuzzing the service over HTTP', () => {
     console.log(`service fuzz: seed ${SEED}, ${RUNS} requests over ${world.service.routes.length} routes in ${seconds} s; statuses ${histogram}; handlers reached ${handledRoutes.size}`)
     if (failures.length > 0) console.log(`service fuzz: ${failures.length} problems (replay with FUZZ_SEED=${SEED}):\n${failures.join('\n')}`)
     expect(failures).toEqual([])
+    // What callers send is bounded (docs/security.md): the JS heap the service keeps after the run
+    // (PGlite's WebAssembly memory, which grows with the rows the fuzz writes, aside).
+    const kept = (retainedBytes({ external: false }) - retainedBefore) / MiB
+    console.log(`service fuzz: ${kept.toFixed(1)} MiB of JS heap kept after the run`)
+    expect(kept).toBeLessThan(64)
   }, process.env.FUZZ_RUNS ? 3_600_000 : 120_000)
 
   it('reached the handler of every route in the table', () => {

@@ -9,7 +9,7 @@ import { encode, incompressible, ODD_DATES, ODD_NUMBERS, ODD_TEXTS, oddText } fr
 /** A body before it is put on the wire. */
 export type BodySpec =
   | { kind: 'none' }
-  | { kind: 'shaped'; value: unknown; as: 'json' | 'form' | 'multipart' | 'cut'; cut: number }
+  | { kind: 'shaped'; value: unknown; as: 'json' | 'form' | 'multipart' | 'cut' | 'padded'; cut: number }
   | { kind: 'text'; text: string }
   | { kind: 'bytes'; bytes: number[] }
 
@@ -75,7 +75,7 @@ const mutation: fc.Arbitrary<Mutation> = fc.record({
 
 /** A body for a route with these shapes: mostly a mutated shape, sometimes none or not JSON at all. */
 export function bodyFor(shapes: unknown[]): fc.Arbitrary<BodySpec> {
-  const as = fc.oneof({ weight: 8, arbitrary: fc.constant('json' as const) }, { weight: 3, arbitrary: fc.constantFrom('form' as const, 'multipart' as const, 'cut' as const) })
+  const as = fc.oneof({ weight: 8, arbitrary: fc.constant('json' as const) }, { weight: 3, arbitrary: fc.constantFrom('form' as const, 'multipart' as const, 'cut' as const, 'padded' as const) })
   const shaped = fc
     .record({ shape: fc.constantFrom(...shapes), mutations: fc.array(mutation, { minLength: 1, maxLength: 3 }), as, cut: fc.nat() })
     .map(({ shape, mutations, as, cut }): BodySpec => ({ kind: 'shaped', value: mutations.reduce(mutate, structuredClone(shape)), as, cut }))
@@ -96,7 +96,7 @@ export function bodyBytes(body: BodySpec, pgValues: Playground, n: number): Buff
   if (body.kind === 'bytes') return Buffer.from(body.bytes)
   if (body.kind === 'text') return Buffer.from(body.text)
   const json = resolveMarkers(JSON.stringify(body.value) ?? '', pgValues, n)
-  const text = body.as === 'form' ? formOf(body.value, pgValues, n, MAX_BODY) : body.as === 'multipart' ? multipartOf(json) : body.as === 'cut' ? json.slice(0, body.cut % (json.length + 1)) : json
+  const text = body.as === 'form' ? formOf(body.value, pgValues, n, MAX_BODY) : body.as === 'multipart' ? multipartOf(json) : body.as === 'cut' ? json.slice(0, body.cut % (json.length + 1)) : body.as === 'padded' ? json + ' '.repeat(body.cut % 90_000) : json
   const bytes = Buffer.from(text)
   return bytes.length > MAX_BODY ? bytes.subarray(0, MAX_BODY) : bytes
 }

@@ -100,7 +100,7 @@ export function specFor(route: RouteSpec | undefined, credentials: FuzzCredentia
     route: fc.constant(route),
     rawPath: fc.oneof(fc.constantFrom(...OFF_TABLE_PATHS), fc.array(wireParam, { minLength: 1, maxLength: 5 }).map((parts) => `/${parts.join('/')}`)),
     query: queryString,
-    authSpelling: fc.nat(3),
+    authSpelling: fc.nat(4),
     host: host(port),
     headers: extraHeaders,
     body: bodyFor(route ? shapesFor(route) : shapesFor({ method: 'POST', path: '/', access: 'public' })),
@@ -171,7 +171,8 @@ function paramText(param: ParamSpec, pg: Playground): string {
 /** A valid secret spelled as SDKs and scripts do (Unleash strips "Bearer " in any case); anything else as is. */
 function authHeader(credential: FuzzCredential, spelling: number): string | undefined {
   if (credential.anonymous || !credential.secret) return credential.header
-  return [credential.secret, `Bearer ${credential.secret}`, `bearer   ${credential.secret}  `, `BEARER ${credential.secret}`][spelling]
+  // The last: whitespace-padded up to a few KB, one token spelled many ways.
+  return [credential.secret, `Bearer ${credential.secret}`, `bearer   ${credential.secret}  `, `BEARER ${credential.secret}`, `Bearer${' \t'.repeat(2_000)}${credential.secret} `][spelling]
 }
 
 /** Node answers 431 past 16 KiB of request line and headers: stay below it (padding first, then the path). */

@@ -103,6 +103,8 @@ async function makeCredentials(service: TestService): Promise<FuzzCredential[]> 
   const expired = newApiTokenSecret('*', '*')
   await insertApiToken(service.db, { secret: expired, tokenName: 'fuzz-expired', type: 'admin', environment: '*', projects: ['*'], expiresAt: new Date(Date.now() - 60_000) }, new Date())
   const admin = service.admin
+  // Environment names may hold dots: a token's scope never comes from splitting its text.
+  await ok(service, 'POST', '/api/admin/environments', { name: 'fuzz.eu', type: 'production' })
   return [
     anonymous('no credential', undefined),
     anonymous('garbage', 'garbage'),
@@ -118,6 +120,8 @@ async function makeCredentials(service: TestService): Promise<FuzzCredential[]> 
     valid('client token', await apiToken('client', { environment: 'development' }), ['client']),
     valid('backend token', await apiToken('backend', { environment: 'development' }), ['client']),
     valid('frontend token', await apiToken('frontend', { environment: 'development' }), []),
+    valid('client token of a dotted environment', await apiToken('client', { environment: 'fuzz.eu' }), ['client']),
+    valid('frontend token of a dotted environment', await apiToken('frontend', { environment: 'fuzz.eu' }), []),
     valid('viewer personal token', await personal('Viewer'), ['personal', 'user']),
     valid('editor personal token', await personal('Editor'), ['personal', 'user']),
     valid('admin personal token', await personal('Admin'), ['personal', 'user', 'admin']),
