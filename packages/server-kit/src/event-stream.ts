@@ -15,8 +15,10 @@ export interface EventStream {
 }
 
 /**
- * Bytes a slow reader may leave unread before its stream is dropped: it reconnects with its
- * Last-Event-ID and catches up, instead of holding the server's memory.
+ * Bytes a slow reader may leave unread behind what it was still receiving when it fell behind,
+ * before its stream is dropped: it reconnects with its Last-Event-ID and catches up, instead of
+ * holding the server's memory. One message is never measured against it (a hydration of 10k
+ * flags is larger), only what piles up after it.
  */
 export const EVENT_STREAM_BACKLOG_BYTES = 4 * 1024 * 1024
 
@@ -42,10 +44,18 @@ export function openEventStream(res: ServerResponse, headers: Record<string, str
     markEnded()
   }
   res.once('close', finish)
+  // What was buffered when a write last found the socket full; undefined once it drained. Only
+  // bytes added beyond it count as backlog, so a large message alone never ends a stream.
+  let behindAt: number | undefined
+  res.on('drain', () => (behindAt = undefined))
   const write = (text: string): boolean => {
     if (closed) return false
-    res.write(text)
-    if (res.writableLength > EVENT_STREAM_BACKLOG_BYTES) {
+    const flushed = res.write(text)
+    if (behindAt === undefined) {
+      if (!flushed) behindAt = res.writableLength
+      return true
+    }
+    if (res.writableLength - behindAt > EVENT_STREAM_BACKLOG_BYTES) {
       res.destroy()
       finish()
       return false
