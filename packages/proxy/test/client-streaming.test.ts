@@ -174,6 +174,50 @@ describe('reconnecting, keep-alives and limits', () => {
     expect(JSON.parse((await filtered.next()).data).events[0].features.map((f: Feature) => f.name)).toEqual(['a-one'])
   })
 
+  it('a Last-Event-ID a few changes old gets exactly the changes missed, not a hydration, per token and filter (finding 10)', async () => {
+    const { upstream, proxy } = await setUp()
+    const change = async (list: Feature[], segments: Segment[] = []) => {
+      upstream.setFeaturesFor(CLIENT, payload(list, segments))
+      await timeUntil(async () => JSON.stringify((await features(proxy, CLIENT)).features) === JSON.stringify(list), 'the proxy to poll the change')
+    }
+    const idNow = async (token: string, query: string) => (await fetch(proxy.at(`/api/client/features${query}`), { headers: { authorization: token } })).headers.get('etag')!.slice(1, -1)
+    // For each caller, one client stays connected and sees every change; the other leaves after the first.
+    const callers = [{ token: CLIENT, query: '' }, { token: P1_CLIENT, query: '' }, { token: CLIENT, query: '?namePrefix=a-' }]
+    const staying = await Promise.all(callers.map((caller) => stream(proxy, caller.token, caller.query)))
+    const leaving = await Promise.all(callers.map((caller) => stream(proxy, caller.token, caller.query)))
+    for (const opened of [...staying, ...leaving]) expect(JSON.parse((await opened.next()).data).events[0].type).toBe('hydration')
+    await change([flag('a-one', 'p1', false), flag('b-two', 'p2')])
+    const leftAt: string[] = []
+    for (const [i, opened] of leaving.entries()) {
+      leftAt.push((await opened.next()).id!)
+      await staying[i]!.next()
+      opened.close()
+    }
+    // Missed: a flag added in each project, a segment made and used, a flag removed.
+    const a1 = flag('a-one', 'p1', true, { strategies: [{ name: 'default', segments: [3] }] })
+    await change([flag('a-one', 'p1', false), flag('b-two', 'p2'), flag('a-four', 'p1'), flag('c-five', 'p2')])
+    await change([a1, flag('b-two', 'p2'), flag('a-four', 'p1'), flag('c-five', 'p2')], [segment(3, 'u3')])
+    await change([a1, flag('a-four', 'p1'), flag('c-five', 'p2')], [segment(3, 'u3')])
+    for (const [i, caller] of callers.entries()) {
+      const current = await idNow(caller.token, caller.query)
+      const missed: unknown[] = []
+      for (let id = leftAt[i]; id !== current; ) {
+        const message = await staying[i]!.next(3_000)
+        missed.push(...JSON.parse(message.data).events)
+        id = message.id
+      }
+      const back = await stream(proxy, caller.token, caller.query, { 'last-event-id': leftAt[i]! })
+      const connected = await back.next()
+      expect(connected.event).toBe('unleash-connected')
+      expect(JSON.parse(connected.data).events).toEqual(missed)
+      expect(connected.id).toBe(current)
+      expect(missed.length).toBeGreaterThan(0)
+    }
+    // The project-scoped token's replay names no p2 flag.
+    const p1 = await stream(proxy, P1_CLIENT, '', { 'last-event-id': leftAt[1]! })
+    expect((await p1.next()).data).not.toMatch(/b-two|c-five/)
+  })
+
   it('sends a keep-alive comment every STREAMING_KEEPALIVE_MS', async () => {
     const { proxy } = await setUp({ env: { STREAMING_KEEPALIVE_MS: '100' } })
     const opened = await stream(proxy, CLIENT)

@@ -2,8 +2,9 @@
 // (reference/edge-and-frontend-api.md section 3) and as `unleash-client` 6.x reads it in
 // `experimentalMode: { type: 'streaming' }`:
 //
-// - `GET /api/client/streaming`: server-sent events. `unleash-connected` first (`{"events":[]}`
-//   when the client's Last-Event-ID names the flags it already has, else a hydration), then one
+// - `GET /api/client/streaming`: server-sent events. `unleash-connected` first: `{"events":[]}`
+//   when the client's Last-Event-ID names the flags it already has; the changes it missed when
+//   the id is in the scope's recent history (client-stream-history.ts); else a hydration. Then one
 //   `unleash-updated` with the delta events each time the caller's view of the flags changes;
 //   a keep-alive comment every `STREAMING_KEEPALIVE_MS`. A stream ends when its token is revoked
 //   or its scope changes upstream (the SDK reconnects and is judged again), and before the proxy
@@ -20,9 +21,11 @@ import { JSON_CONTENT_TYPE, sendBody } from '../http/respond.js'
 import type { Logger } from '../logger.js'
 import type { RouteCall, RouteDeclaration } from '../routing/route-declaration.js'
 import type { FlagSet } from '../scope/flag-set.js'
+import type { PublishedFlags } from '../scope/scope-flags.js'
 import type { KnownToken } from '../tokens/api-token.js'
 import type { TokenRegistry } from '../tokens/token-registry.js'
 import { type ClientFilter, clientFilter, deltaMessage, hydrationMessage, viewId } from './client-features.js'
+import { createStreamHistory, STREAM_HISTORY_LIMITS, type StreamHistory, type StreamHistoryLimits } from './client-stream-history.js'
 
 export interface ClientStreamsOptions {
   /** STREAMING: false answers 404 on both routes. */
@@ -34,6 +37,9 @@ export interface ClientStreamsOptions {
   /** Whether a stream's token is still the one the upstream validated. */
   tokens: Pick<TokenRegistry, 'known'>
   logger: Logger
+  /** The bounds of each scope's reconnect history (default STREAM_HISTORY_LIMITS). */
+  history?: StreamHistoryLimits
+  now?: () => number
 }
 
 /** The open streams of one proxy process. */
@@ -55,6 +61,8 @@ interface Connection {
 export function clientStreamingRoutes(options: ClientStreamsOptions): { routes: RouteDeclaration[]; streams: ClientStreams } {
   const { enabled, logger } = options
   const connections = new Set<Connection>()
+  // One history per scope, made when its first stream opens; scopes live as long as the proxy.
+  const histories = new Map<PublishedFlags, StreamHistory>()
   let closed = false
   let timer: NodeJS.Timeout | undefined
 
@@ -106,14 +114,21 @@ export function clientStreamingRoutes(options: ClientStreamsOptions): { routes: 
     const filter = clientFilter(token, search)
     const stream = openEventStream(res)
     const lastEventId = req.headers['last-event-id']
+    let history = histories.get(view.flags)
+    if (!history) histories.set(view.flags, (history = createStreamHistory(view.flags, options.history ?? STREAM_HISTORY_LIMITS, options.now)))
+    const unfollow = history.follow(filter, current)
     // The first message is sent even when empty: the SDK counts the stream as connected on it.
     if (lastEventId === viewId(current, filter)) stream.send('unleash-connected', '{"events":[]}')
     else {
-      const hydration = hydrationMessage(current, filter)
-      stream.send('unleash-connected', hydration.text, hydration.id)
+      const message = (typeof lastEventId === 'string' && history.replay(filter, current, lastEventId)) || hydrationMessage(current, filter)
+      stream.send('unleash-connected', message.text, message.id)
     }
     const connection: Connection = { stream, token, filter, sent: current, unsubscribe: () => undefined }
-    connection.unsubscribe = view.flags.subscribe((set) => push(connection, set))
+    const unsubscribe = view.flags.subscribe((set) => push(connection, set))
+    connection.unsubscribe = () => {
+      unsubscribe()
+      unfollow()
+    }
     connections.add(connection)
     timer ??= setInterval(tick, options.keepAliveMs)
     timer.unref()
@@ -148,6 +163,8 @@ export function clientStreamingRoutes(options: ClientStreamsOptions): { routes: 
       close() {
         closed = true
         for (const connection of connections) end(connection)
+        for (const history of histories.values()) history.close()
+        histories.clear()
       },
     },
   }
