@@ -29,7 +29,7 @@ const events = (text: string) => (JSON.parse(text) as { events: unknown[] }).eve
 describe('the reconnect history of a scope', () => {
   it('replays exactly the changes after a kept id; an id older than the kept changes gets none (a hydration)', () => {
     const { flags, publish } = scope()
-    const history = createStreamHistory(flags, limits({ changes: 5 }))
+    const history = createStreamHistory(flags, { limits: limits({ changes: 5 }) })
     const sets: FlagSet[] = [publish(0)]
     history.follow(filter(), sets[0]!)
     for (let n = 1; n <= 20; n++) sets.push(publish(n))
@@ -48,7 +48,7 @@ describe('the reconnect history of a scope', () => {
   it('stays within its byte and change bounds under many changes, for every filter together', () => {
     const { flags, publish } = scope()
     const bound = limits({ changes: 50, bytes: 64 * 1024, filters: 4 })
-    const history = createStreamHistory(flags, bound)
+    const history = createStreamHistory(flags, { limits: bound })
     const first = publish(0)
     for (const query of ['', '?namePrefix=f', '?project=default', '?namePrefix=f1']) history.follow(filter(query), first)
     let most = 0
@@ -64,7 +64,7 @@ describe('the reconnect history of a scope', () => {
 
   it('a change larger than the byte bound is not kept: the id before it gets a hydration', () => {
     const { flags, publish } = scope()
-    const history = createStreamHistory(flags, limits({ bytes: 4 * 1024 }))
+    const history = createStreamHistory(flags, { limits: limits({ bytes: 4 * 1024 }) })
     const before = publish(0)
     history.follow(filter(), before)
     const after = publish(1, 8 * 1024)
@@ -74,7 +74,7 @@ describe('the reconnect history of a scope', () => {
 
   it('clients cannot make it grow: new filters past the bound get no history, replays of any id add nothing', () => {
     const { flags, publish } = scope()
-    const history = createStreamHistory(flags, limits({ filters: 3 }))
+    const history = createStreamHistory(flags, { limits: limits({ filters: 3 }) })
     let current = publish(0)
     const closes = ['', '?namePrefix=f', '?namePrefix=f1'].map((query) => history.follow(filter(query), current))
     current = publish(1)
@@ -98,7 +98,7 @@ describe('the reconnect history of a scope', () => {
   it('keeps a filter whose streams closed for lingerMs (for their reconnects), then drops it', () => {
     const { flags, publish } = scope()
     let now = 0
-    const history = createStreamHistory(flags, limits({ lingerMs: 1_000 }), () => now)
+    const history = createStreamHistory(flags, { limits: limits({ lingerMs: 1_000 }), now: () => now })
     const first = publish(0)
     history.follow(filter(), first)()
     now = 900

@@ -5,13 +5,14 @@
 //
 // Only the upstream adds to a history: a change is recorded once per filter that has one, the
 // same message its open streams are sent. A filter gets a history when a stream opens with it,
-// and keeps it while its streams are open and for STREAM_HISTORY_LINGER_MS after the last one
+// and keeps it while its streams are open and for `lingerMs` after the last one
 // closes (an SDK reconnects within its backoff); a filter nobody streams costs nothing per change.
+import type { Logger } from '../logger.js'
 import type { PublishedFlags } from '../scope/scope-flags.js'
 import type { FlagSet } from '../scope/flag-set.js'
 import { type ClientFilter, deltaMessage, type StreamMessage, viewId } from './client-features.js'
 
-/** The bounds of one scope's history (docs/security.md lists them). */
+/** The bounds of one scope's history (the proxy README's limits table lists them). */
 export interface StreamHistoryLimits {
   /** Changes kept per filter; older ones are dropped first. */
   readonly changes: number
@@ -42,7 +43,7 @@ export interface StreamHistory {
    * order, in one `{"events":[...]}`; undefined when the id is not in the history (a hydration).
    */
   replay(filter: ClientFilter, current: FlagSet, lastEventId: string): StreamMessage | undefined
-  /** Bytes and changes kept, per filter key (for tests and bounds). */
+  /** What the scope's histories hold, all filters together. */
   readonly size: { bytes: number; changes: number; filters: number }
   /** Stops recording. */
   close(): void
@@ -72,7 +73,14 @@ interface FilterHistory {
 const EVENTS_PREFIX = '{"events":['
 const EVENTS_SUFFIX = ']}'
 
-export function createStreamHistory(flags: PublishedFlags, limits: StreamHistoryLimits = STREAM_HISTORY_LIMITS, now: () => number = Date.now): StreamHistory {
+export interface StreamHistoryOptions {
+  limits?: StreamHistoryLimits
+  now?: () => number
+  logger?: Pick<Logger, 'error'>
+}
+
+export function createStreamHistory(flags: PublishedFlags, options: StreamHistoryOptions = {}): StreamHistory {
+  const { limits = STREAM_HISTORY_LIMITS, now = Date.now, logger } = options
   const histories = new Map<string, FilterHistory>()
   let bytes = 0
   let seq = 0
@@ -90,7 +98,15 @@ export function createStreamHistory(flags: PublishedFlags, limits: StreamHistory
     const time = now()
     for (const [key, history] of histories) {
       if (history.streams === 0 && time - history.idleSince > limits.lingerMs) drop(key, history)
-      else record(history, set)
+      else {
+        try {
+          record(history, set)
+        } catch (error) {
+          // A listener must not throw into the scope's publish; this filter's reconnects hydrate.
+          logger?.error('streaming: could not record a change for reconnects; its history is dropped', error)
+          drop(key, history)
+        }
+      }
     }
     trim()
   })

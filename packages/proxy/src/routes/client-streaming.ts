@@ -25,7 +25,7 @@ import type { PublishedFlags } from '../scope/scope-flags.js'
 import type { KnownToken } from '../tokens/api-token.js'
 import type { TokenRegistry } from '../tokens/token-registry.js'
 import { type ClientFilter, clientFilter, deltaMessage, hydrationMessage, viewId } from './client-features.js'
-import { createStreamHistory, STREAM_HISTORY_LIMITS, type StreamHistory, type StreamHistoryLimits } from './client-stream-history.js'
+import { createStreamHistory, type StreamHistory, type StreamHistoryLimits } from './client-stream-history.js'
 
 export interface ClientStreamsOptions {
   /** STREAMING: false answers 404 on both routes. */
@@ -115,7 +115,7 @@ export function clientStreamingRoutes(options: ClientStreamsOptions): { routes: 
     const stream = openEventStream(res)
     const lastEventId = req.headers['last-event-id']
     let history = histories.get(view.flags)
-    if (!history) histories.set(view.flags, (history = createStreamHistory(view.flags, options.history ?? STREAM_HISTORY_LIMITS, options.now)))
+    if (!history) histories.set(view.flags, (history = createStreamHistory(view.flags, { limits: options.history, now: options.now, logger })))
     const unfollow = history.follow(filter, current)
     // The first message is sent even when empty: the SDK counts the stream as connected on it.
     if (lastEventId === viewId(current, filter)) stream.send('unleash-connected', '{"events":[]}')
