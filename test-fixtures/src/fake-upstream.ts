@@ -33,6 +33,8 @@ export interface FakeUpstream {
   setFeaturesFor(token: string, payload: unknown): void
   /** The tokens `POST /edge/validate` says are valid (none until set). */
   setValidTokens(tokens: ValidToken[]): void
+  /** Fail every request sent with this Authorization (a revoked token), until cleared with `undefined`. */
+  failFor(authorization: string, mode: FailureMode | undefined): void
   /** Fail every request to `path` (or all paths) until cleared with `undefined`. */
   fail(mode: FailureMode | undefined, path?: string): void
   /** Close connections without answering (a network error) for `path`. */
@@ -56,6 +58,7 @@ export async function startFakeUpstream(initial: unknown = { version: 2, feature
   let validTokens: ValidToken[] = []
   const featuresByToken = new Map<string, string>()
   const failures = new Map<string, FailureMode>()
+  const failuresByToken = new Map<string, FailureMode>()
   const drops = new Set<string>()
   const requests: RecordedRequest[] = []
   const server: Server = createServer((req, res) => {
@@ -69,7 +72,7 @@ export async function startFakeUpstream(initial: unknown = { version: 2, feature
         req.socket.destroy()
         return
       }
-      const failure = failures.get(path) ?? failures.get('*')
+      const failure = failures.get(path) ?? failures.get('*') ?? (req.headers.authorization !== undefined ? failuresByToken.get(req.headers.authorization) : undefined)
       if (failure) {
         res.writeHead(failure.status, failure.headers ?? {})
         res.end(failure.body ?? '')
@@ -128,6 +131,10 @@ export async function startFakeUpstream(initial: unknown = { version: 2, feature
     },
     setValidTokens(tokens) {
       validTokens = tokens
+    },
+    failFor(authorization, mode) {
+      if (mode) failuresByToken.set(authorization, mode)
+      else failuresByToken.delete(authorization)
     },
     fail(mode, path = '*') {
       if (mode) failures.set(path, mode)

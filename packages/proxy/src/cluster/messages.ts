@@ -4,7 +4,7 @@
 // carries `vexil: 1` so messages of anything else on the channel are left alone.
 import type { MetricObjectWithValues, MetricValue } from 'prom-client'
 import type { PayloadSource } from '../scope/flag-set.js'
-import type { KnownToken } from '../tokens/api-token.js'
+import type { KnownToken, TokenScope } from '../tokens/api-token.js'
 import type { Refusal } from '../tokens/token-registry.js'
 import type { MetricsBucket } from '../sync/upstream.js'
 import type { WorkerReadiness } from './cluster-readiness.js'
@@ -17,6 +17,10 @@ export type PrimaryMessage =
   | { vexil: 1; type: 'token'; secret: string; token: KnownToken | undefined; invalidCount: number }
   /** A token scope got its own sync, made for `token`: the worker makes the same (scopes.learn). */
   | { vexil: 1; type: 'scope'; token: KnownToken }
+  /** That sync ended (its token went, no other of its scope is known): the worker ends its copy. */
+  | { vexil: 1; type: 'scope-end'; key: string }
+  /** The scope the upstream gives SERVICE_API_TOKEN, whose token callers the static scope serves (undefined: none). */
+  | { vexil: 1; type: 'static-scope'; scope: TokenScope | undefined }
   /** A scope's current flags: the full payload as its engine keeps it (a delta is never sent). */
   | { vexil: 1; type: 'flags'; key: string; payload: unknown; source: PayloadSource; etag: string | undefined }
   /** The end of the snapshot a new worker gets (tokens, scopes, flags, readiness). */

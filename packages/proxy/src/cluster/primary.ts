@@ -15,7 +15,7 @@ import type { FlagSet } from '../scope/flag-set.js'
 import { createUpstreamSync, servedFlags } from '../scope/upstream-sync.js'
 import type { TokenSync } from '../scope/token-sync.js'
 import { proxyUrl } from '../server.js'
-import type { KnownToken } from '../tokens/api-token.js'
+import { type KnownToken, scopeKey, type TokenScope } from '../tokens/api-token.js'
 import { createClusterMetrics } from './cluster-metrics.js'
 import { type ClusterReadiness, clusterReadiness, type WorkerReadiness } from './cluster-readiness.js'
 import { type Channel, isClusterMessage, type PrimaryMessage, STATIC_SCOPE_KEY, type WorkerMessage } from './messages.js'
@@ -43,7 +43,8 @@ export async function runProxyPrimary(config: ProxyConfig, argv: readonly string
   }
 
   // What workers serve: the tokens, the token scopes in the order their syncs were made, flags.
-  const syncTokens: KnownToken[] = []
+  let syncTokens: KnownToken[] = []
+  let staticScope: TokenScope | undefined
   const flagsMessage = (key: string, set: FlagSet): PrimaryMessage => ({ vexil: 1, type: 'flags', key, payload: set.engine.getState(), source: set.source, etag: set.etag })
   const sync = createUpstreamSync({
     config,
@@ -59,7 +60,20 @@ export async function runProxyPrimary(config: ProxyConfig, argv: readonly string
       })
       updateReadiness()
     },
-    onTokenChange: (secret, token) => broadcast({ vexil: 1, type: 'token', secret, token, invalidCount: sync.tokens.invalidCount }),
+    onTokenSyncEnd: (tokenSync: TokenSync) => {
+      syncTokens = syncTokens.filter((token) => scopeKey(token) !== tokenSync.key)
+      broadcast({ vexil: 1, type: 'scope-end', key: tokenSync.key })
+      updateReadiness()
+    },
+    onStaticScope: (scope) => {
+      staticScope = scope
+      broadcast({ vexil: 1, type: 'static-scope', scope })
+      updateReadiness()
+    },
+    onTokenChange: (secret, token) => {
+      broadcast({ vexil: 1, type: 'token', secret, token, invalidCount: sync.tokens.invalidCount })
+      updateReadiness()
+    },
   })
   sync.scope?.flags.subscribe((set) => {
     broadcast(flagsMessage(STATIC_SCOPE_KEY, set))
@@ -88,6 +102,7 @@ export async function runProxyPrimary(config: ProxyConfig, argv: readonly string
   function snapshot(channel: Channel<PrimaryMessage>): void {
     const invalidCount = sync.tokens.invalidCount
     for (const token of sync.tokens.tokens()) channel.send({ vexil: 1, type: 'token', secret: token.secret, token, invalidCount })
+    channel.send({ vexil: 1, type: 'static-scope', scope: staticScope })
     for (const token of syncTokens) channel.send({ vexil: 1, type: 'scope', token })
     if (sync.scope?.flags.current) channel.send(flagsMessage(STATIC_SCOPE_KEY, sync.scope.flags.current))
     for (const tokenSync of sync.scopes.syncs) if (tokenSync.flags.current) channel.send(flagsMessage(tokenSync.key, tokenSync.flags.current))

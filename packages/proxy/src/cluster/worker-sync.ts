@@ -11,8 +11,8 @@ import type { Logger } from '../logger.js'
 import { createScopeFlags, type ScopeFlags } from '../scope/scope-flags.js'
 import { createTokenScopes } from '../scope/token-scopes.js'
 import type { TokenSync } from '../scope/token-sync.js'
-import { type MetricsSource, type ProxySync, staticScopeSource } from '../scope/upstream-sync.js'
-import { scopeKey, type TokenScope } from '../tokens/api-token.js'
+import { type MetricsSource, type ProxySync } from '../scope/upstream-sync.js'
+import { type KnownToken, scopeKey, type TokenScope } from '../tokens/api-token.js'
 import { createUsageAggregator, type UsageAggregator } from '../usage/aggregator.js'
 import { type Channel, type PrimaryMessage, STATIC_SCOPE_KEY, type WorkerMessage } from './messages.js'
 import { createWorkerTokenRegistry } from './worker-token-registry.js'
@@ -53,15 +53,16 @@ export function createWorkerSync(options: WorkerSyncOptions): WorkerSync {
 
   // The primary says which scopes it syncs; the worker logs nothing about them twice.
   const scopes = createTokenScopes({
-    logger: { ...logger, info: () => undefined },
+    logger: { ...logger, info: () => undefined, warn: () => undefined, error: () => undefined },
     newEngine,
     responseCaches,
-    createSync: (token) => copiedSync({ environment: token.environment, projects: token.projects }),
+    follows: true,
+    known: () => tokens.tokens(),
+    createSync: (token) => copiedSync(token),
   })
-  const staticSource = staticScopeSource(config)
-  if (scope && staticSource) scopes.addSource({ key: scopeKey(staticSource), scope: staticSource, flags: scope.flags, usage: scope.usage })
 
-  function copiedSync(tokenScope: TokenScope): TokenSync {
+  function copiedSync(token: KnownToken): TokenSync {
+    const tokenScope: TokenScope = { environment: token.environment, projects: token.projects }
     const key = scopeKey(tokenScope)
     const flags = copyOf()
     const usage = counterFor(flags)
@@ -73,6 +74,8 @@ export function createWorkerSync(options: WorkerSyncOptions): WorkerSync {
       offer(waiting)
     }
     return {
+      // The primary fetches, with whichever token it has for the scope.
+      token,
       scope: tokenScope,
       key,
       flags,
@@ -82,6 +85,7 @@ export function createWorkerSync(options: WorkerSyncOptions): WorkerSync {
         return flags.current?.loadedAt ?? 0
       },
       start: () => Promise.resolve(),
+      rehome: () => undefined,
       close: () => Promise.resolve(),
     }
   }
@@ -101,7 +105,7 @@ export function createWorkerSync(options: WorkerSyncOptions): WorkerSync {
   let reported = ''
   const cluster = { static: false, all: false }
   const localStatic = () => staticFlags === undefined || staticFlags.current !== undefined
-  const localAll = () => localStatic() && scopes.syncs.every((sync) => sync.flags.current !== undefined)
+  const localAll = () => localStatic() && scopes.syncs.every((sync) => sync.flags.current !== undefined) && scopes.unserved.length === 0
   function report(): void {
     const state = { vexil: 1, type: 'state', static: localStatic(), all: localAll(), scopes: scopes.syncs.length } as const
     const text = `${state.static}/${state.all}/${state.scopes}`
@@ -166,9 +170,17 @@ export function createWorkerSync(options: WorkerSyncOptions): WorkerSync {
       switch (message.type) {
         case 'token':
           tokens.apply(message.secret, message.token, message.invalidCount)
-          return
+          return report()
         case 'scope':
           scopes.learn(message.token)
+          return report()
+        case 'scope-end':
+          copies.delete(message.key)
+          counters.delete(message.key)
+          scopes.endSync(message.key)
+          return report()
+        case 'static-scope':
+          scopes.setStaticSource(scope && message.scope && { key: scopeKey(message.scope), scope: message.scope, flags: scope.flags, usage: scope.usage })
           return report()
         case 'flags':
           offer(message)

@@ -28,6 +28,7 @@ export interface ScopeSyncOptions {
   /** The process's response cache (each flag set takes its part); undefined for none. */
   responseCaches: ResponseCaches | undefined
   onFetch?: PollerOptions['onFetch']
+  onRefused?: PollerOptions['onRefused']
 }
 
 export interface ScopeSync {
@@ -44,6 +45,8 @@ export interface ScopeSync {
    * it also resolves as soon as the backup gave flags, the first fetch going on behind.
    */
   start(fallback?: () => Promise<unknown>): Promise<void>
+  /** Fetches and reports with `upstream` from now on (another token of the scope); the flags and pending counts stay. */
+  rehome(upstream: Upstream): void
   /** Stops polling, sends pending usage counts. */
   close(): Promise<void>
 }
@@ -52,8 +55,13 @@ export function createScopeSync(options: ScopeSyncOptions): ScopeSync {
   const { config, logger, upstream, storage, storageKey } = options
   const flags = createScopeFlags({ newEngine: options.newEngine, responseCaches: options.responseCaches, logger, storage, storageKey, name: options.name })
   const usage = createUsageAggregator({ countedVariants: (name) => flags.current?.countedVariants.get(name) })
-  const poller = createFeed({ upstream, flags, logger, refreshInterval: config.refreshInterval, streaming: config.streaming, onFetch: options.onFetch, timers: config.timers })
-  const reporter = createUsageReporter({ upstream, aggregator: usage, logger, interval: config.metricsInterval, jitter: config.metricsJitter, timers: config.timers })
+  const feed = (client: Upstream) =>
+    createFeed({ upstream: client, flags, logger, refreshInterval: config.refreshInterval, streaming: config.streaming, onFetch: options.onFetch, onRefused: options.onRefused, timers: config.timers })
+  const report = (client: Upstream) => createUsageReporter({ upstream: client, aggregator: usage, logger, interval: config.metricsInterval, jitter: config.metricsJitter, timers: config.timers })
+  let poller = feed(upstream)
+  let reporter = report(upstream)
+  let started = false
+  let closed = false
 
   return {
     flags,
@@ -62,6 +70,7 @@ export function createScopeSync(options: ScopeSyncOptions): ScopeSync {
       return poller.lastFetch
     },
     async start(fallback) {
+      started = true
       const first = poller.start()
       reporter.start()
       const backup = storage ? loadBackup({ flags, logger }, storage, storageKey) : Promise.resolve(false)
@@ -74,7 +83,19 @@ export function createScopeSync(options: ScopeSyncOptions): ScopeSync {
         if (!flags.current) await afterFirst
       })])
     },
+    rehome(next) {
+      if (closed) return
+      poller.stop()
+      reporter.stop()
+      poller = feed(next)
+      reporter = report(next)
+      if (!started) return
+      // A fetch now: the scope's flags may have changed while the old token was refused.
+      void poller.start()
+      reporter.start()
+    },
     async close() {
+      closed = true
       poller.stop()
       reporter.stop()
       await reporter.flush()

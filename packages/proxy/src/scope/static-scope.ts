@@ -39,6 +39,8 @@ export interface StaticScope {
   readonly lastFetch: number
   /** Starts syncing (first fetch, bootstrap, backup) and usage reports; resolves after the first fetch, or when it failed, after the fallbacks are read. */
   start(): Promise<void>
+  /** Calls `listener` when the upstream refuses the static scope's fetch (401/403); /proxy keeps serving its last flags, as the old proxy did. */
+  onRefused(listener: () => void): void
   /** Stops syncing, sends pending usage counts, releases storage. */
   close(): Promise<void>
 }
@@ -50,7 +52,12 @@ export function createStaticScope(options: StaticScopeOptions): StaticScope {
   const defaultFileStorage = options.storage === undefined && !config.storage.provider && config.storage.kind === 'file' && !config.storage.fileDirectory
   // The old proxy's backup file name used the app name, with "/" replaced.
   const storageKey = config.serviceAppName
-  const sync = createScopeSync({ config, logger, upstream, storage, storageKey, newEngine: options.newEngine, responseCaches: options.responseCaches, onFetch: options.onFetch })
+  let refusedListener: (() => void) | undefined
+  const onRefused = () => {
+    logger.error('/proxy keeps serving the last good configuration (docs/old-proxy-compatibility.md section 0)')
+    refusedListener?.()
+  }
+  const sync = createScopeSync({ config, logger, upstream, storage, storageKey, newEngine: options.newEngine, responseCaches: options.responseCaches, onFetch: options.onFetch, onRefused })
   const { flags } = sync
   const fallbackOptions = { flags, logger }
   let started: Promise<void> | undefined
@@ -72,6 +79,9 @@ export function createStaticScope(options: StaticScopeOptions): StaticScope {
         await sync.start(bootstrapUrl)
       })()
       return started
+    },
+    onRefused(listener) {
+      refusedListener = listener
     },
     async close() {
       await sync.close()

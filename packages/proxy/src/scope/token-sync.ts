@@ -25,9 +25,15 @@ export interface TokenSyncOptions {
   newEngine: () => Engine
   responseCaches: ResponseCaches | undefined
   onFetch?: PollerOptions['onFetch']
+  /** The upstream refused a fetch with the sync's token (401/403). */
+  onRefused?: (sync: TokenSync) => void
+  /** An upstream client for another token of the scope (`rehome`). */
+  upstreamFor?: (token: KnownToken) => Upstream
 }
 
 export interface TokenSync {
+  /** The client token it fetches with now. */
+  readonly token: KnownToken
   readonly scope: TokenScope
   readonly key: string
   readonly flags: ScopeFlags
@@ -35,6 +41,8 @@ export interface TokenSync {
   readonly lastFetch: number
   /** Reads the backup and starts polling; resolves after the first fetch, or when it failed, after the fallbacks are read. */
   start(): Promise<void>
+  /** Fetches (and reports usage) with `token`, of the same scope, from now on. */
+  rehome(token: KnownToken): void
   /** Stops polling, sends pending usage counts. */
   close(): Promise<void>
 }
@@ -50,12 +58,15 @@ export function scopeBackupKey(scope: TokenScope): string {
 }
 
 export function createTokenSync(options: TokenSyncOptions): TokenSync {
-  const { token } = options
+  let token = options.token
   const scope: TokenScope = { environment: token.environment, projects: token.projects }
-  const sync = createScopeSync({ ...options, storageKey: scopeBackupKey(scope), name: scopeName(scope) })
+  const sync = createScopeSync({ ...options, storageKey: scopeBackupKey(scope), name: scopeName(scope), onRefused: () => options.onRefused?.(self) })
   let started: Promise<void> | undefined
 
-  return {
+  const self: TokenSync = {
+    get token() {
+      return token
+    },
     scope,
     key: scopeKey(scope),
     flags: sync.flags,
@@ -67,6 +78,12 @@ export function createTokenSync(options: TokenSyncOptions): TokenSync {
       started ??= sync.start()
       return started
     },
+    rehome(next) {
+      if (!options.upstreamFor || next.secret === token.secret) return
+      token = next
+      sync.rehome(options.upstreamFor(next))
+    },
     close: () => sync.close(),
   }
+  return self
 }

@@ -13,13 +13,14 @@ import { createStorageFromConfig } from '../storage/index.js'
 import type { StorageProvider } from '../storage/types.js'
 import type { PollerOptions } from '../sync/poller.js'
 import { createHttpUpstream, type Upstream } from '../sync/upstream.js'
-import { type KnownToken, readTokenSecret, scopeKey } from '../tokens/api-token.js'
+import { type KnownToken, scopeKey, type TokenScope } from '../tokens/api-token.js'
 import { loadKnownTokens, saveKnownTokens } from '../tokens/token-backup.js'
 import { createTokenRegistry, type TokenRegistry } from '../tokens/token-registry.js'
 import { readValidatedTokens } from '../tokens/validate-upstream.js'
 import type { UsageAggregator } from '../usage/aggregator.js'
 import type { CurrentFlags, ScopeFlags } from './scope-flags.js'
 import { createStaticScope, type StaticScope, storageSettings } from './static-scope.js'
+import { createStaticScopeSource } from './static-scope-source.js'
 import { createTokenScopes, type TokenScopes } from './token-scopes.js'
 import { createTokenSync, type TokenSync } from './token-sync.js'
 
@@ -68,6 +69,10 @@ export interface UpstreamSyncOptions {
   onTokenSync?: (token: KnownToken, sync: TokenSync) => void
   /** A token became known, or (undefined) was revoked upstream. */
   onTokenChange?: (secret: string, token: KnownToken | undefined) => void
+  /** A token scope's sync ended (no valid token left to fetch with): the cluster's primary tells its workers. */
+  onTokenSyncEnd?: (sync: TokenSync) => void
+  /** The token callers the static scope's flags serve changed (undefined: none), from the upstream's answer about SERVICE_API_TOKEN. */
+  onStaticScope?: (scope: TokenScope | undefined) => void
 }
 
 export interface UpstreamSync extends ProxySync {
@@ -91,15 +96,40 @@ export function createUpstreamSync(options: UpstreamSyncOptions): UpstreamSync {
     logger,
     newEngine,
     responseCaches,
+    known: () => tokens.tokens(),
+    refusedMs: config.tokenRevalidateMs,
+    onSyncEnd: options.onTokenSyncEnd,
     createSync: (token) => {
-      const sync = createTokenSync({ config, logger, token, upstream: upstreamFor(token.secret), storage: scopeStorage, newEngine, responseCaches, onFetch: options.onFetch })
+      const sync = createTokenSync({
+        config,
+        logger,
+        token,
+        upstream: upstreamFor(token.secret),
+        upstreamFor: (next) => upstreamFor(next.secret),
+        storage: scopeStorage,
+        newEngine,
+        responseCaches,
+        onFetch: options.onFetch,
+        onRefused: (refused) => scopes.refused(refused),
+      })
       options.onTokenSync?.(token, sync)
       if (started) void sync.start()
       return sync
     },
   })
-  const staticSource = staticScopeSource(config)
-  if (scope && staticSource) scopes.addSource({ key: scopeKey(staticSource), scope: staticSource, flags: scope.flags, usage: scope.usage })
+  // The static scope serves token callers only in the scope the upstream gives its token.
+  const staticSource = scope
+    ? createStaticScopeSource({
+        config,
+        logger,
+        upstream,
+        onChange: (validated) => {
+          scopes.setStaticSource(validated && { key: scopeKey(validated), scope: validated, flags: scope.flags, usage: scope.usage })
+          options.onStaticScope?.(validated)
+        },
+      })
+    : undefined
+  scope?.onRefused(() => staticSource?.refused())
   const tokens = createTokenRegistry({
     mode: config.tokenMode,
     validate: async (secrets) => readValidatedTokens(await upstream.validateTokens(secrets)),
@@ -108,6 +138,8 @@ export function createUpstreamSync(options: UpstreamSyncOptions): UpstreamSync {
     revalidateMs: config.tokenRevalidateMs,
     timers: config.timers,
     onChange: (secret, token) => {
+      // A token that went or changed: the syncs fetching with it move to another token, or end.
+      scopes.forget(secret)
       if (token) scopes.learn(token)
       options.onTokenChange?.(secret, token)
       if (restoring) return
@@ -136,7 +168,7 @@ export function createUpstreamSync(options: UpstreamSyncOptions): UpstreamSync {
       return Math.max(scope?.lastFetch ?? 0, ...scopes.syncs.map((sync) => sync.lastFetch))
     },
     get ready() {
-      return staticReady() && scopes.syncs.every((sync) => sync.flags.current !== undefined)
+      return staticReady() && scopes.syncs.every((sync) => sync.flags.current !== undefined) && scopes.unserved.length === 0
     },
     get staticReady() {
       return staticReady()
@@ -149,11 +181,13 @@ export function createUpstreamSync(options: UpstreamSyncOptions): UpstreamSync {
         restoring = false
       }
       started = true
-      // Validates TOKENS and the restored tokens (no upstream call when there are none) and starts revalidation.
-      const tokensKnown = tokens.start()
+      // SERVICE_API_TOKEN's scope first: when it covers TOKENS' scopes, they need no sync of their own.
+      // Then TOKENS and the restored tokens (no upstream call when there are none), and revalidation.
+      const tokensKnown = (staticSource?.start() ?? Promise.resolve()).then(() => tokens.start())
       await Promise.all([scope?.start(), tokensKnown.then(() => Promise.all(scopes.syncs.map((sync) => sync.start())))])
     },
     async close() {
+      staticSource?.stop()
       tokens.stop()
       await savingTokens
       // The token scopes first: the static scope's close releases the storage they share.
@@ -167,21 +201,4 @@ export function createUpstreamSync(options: UpstreamSyncOptions): UpstreamSync {
 /** Every flag set a sync serves, for readings over all scopes (Prometheus). */
 export function servedFlags(sync: Pick<ProxySync, 'scope' | 'scopes'>): CurrentFlags[] {
   return [...(sync.scope ? [sync.scope.flags] : []), ...sync.scopes.syncs.map((tokenSync) => tokenSync.flags)]
-}
-
-// --- Internal helpers ---
-
-/**
- * The scope SERVICE_API_TOKEN's flags can serve to token callers too: its environment and project
- * as the token's text names them, when no filter narrows the fetch. Undefined otherwise (a token
- * that does not name its scope, or PROJECT_NAME, NAME_PREFIX, TAGS or ENVIRONMENT set).
- */
-export function staticScopeSource(config: ProxyConfig): { environment: string; projects: string[] } | undefined {
-  const secret = readTokenSecret(config.serviceApiToken)
-  if (!secret || config.projectName || config.namePrefix || config.tags.length > 0 || config.environment) return undefined
-  const colon = secret.indexOf(':')
-  const project = secret.slice(0, colon)
-  const environment = secret.slice(colon + 1, secret.indexOf('.', colon))
-  if (project === '[]' || environment === '' || environment === '*') return undefined
-  return { environment, projects: [project] }
 }

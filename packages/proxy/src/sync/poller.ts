@@ -2,7 +2,7 @@
 // improvements of its section 0): poll every refreshInterval with If-None-Match (a 304 costs no
 // recompile); back off on 404/429/5xx and network errors, honouring Retry-After; on 401/403
 // keep serving the last good configuration, log an error, and retry at the longest backoff
-// instead of stopping for good. A good payload is offered to the scope's flags, which decide.
+// instead of stopping for good (a token scope's sync is told instead, `onRefused`). A good payload is offered to the scope's flags, which decide.
 import type { Logger } from '../logger.js'
 import type { ScopeFlags } from '../scope/scope-flags.js'
 import type { HttpResponse } from './http-client.js'
@@ -17,6 +17,11 @@ export interface PollerOptions {
   refreshInterval: number
   /** Called after every poll: the outcome, for Prometheus. */
   onFetch?: (result: 'updated' | 'unchanged' | 'failed') => void
+  /**
+   * The upstream answered 401/403: the token is no longer allowed to read flags. A token scope's
+   * sync stops serving on it (scope/token-scopes.ts); unset, the last good flags keep being served.
+   */
+  onRefused?: (status: number) => void
   /** Default: the runtime's setTimeout. */
   timers?: Timers
 }
@@ -105,6 +110,11 @@ export function createPoller(options: PollerOptions): Poller {
     options.onFetch?.('failed')
     if (res.status === 401 || res.status === 403) {
       failures = MAX_FAILURES
+      if (options.onRefused) {
+        logger.error(`The upstream answered ${res.status}: the API token is not allowed to read flags; retrying every ${backoff()} ms.`)
+        options.onRefused(res.status)
+        return backoff()
+      }
       logger.error(
         `The upstream answered ${res.status}: the API token is not allowed to read flags. Serving the last good configuration; retrying every ${backoff()} ms.`,
       )
