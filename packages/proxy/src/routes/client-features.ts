@@ -6,6 +6,7 @@ import { createHash } from 'node:crypto'
 import type { ClientFeaturesPayload, StoredFeature, StoredSegment } from '@vexil/engine'
 import type { Body } from '../http/respond.js'
 import type { FlagSet } from '../scope/flag-set.js'
+import { usedSegments } from '../scope/used-segments.js'
 import type { KnownToken } from '../tokens/api-token.js'
 
 /** What a caller sees of a flag set: its token's scope, narrowed by the query's filters. */
@@ -48,8 +49,8 @@ interface Seen {
   segments: readonly StoredSegment[]
   body?: TaggedBody
   hydration?: StreamMessage
-  /** Messages from this set to later ones, by the later set's revision. */
-  deltas?: Map<number, StreamMessage | null>
+  /** The message from this set to the newest later one asked for (only the newest is asked for). */
+  delta?: { to: FlagSet; message: StreamMessage | undefined }
 }
 
 /**
@@ -75,7 +76,8 @@ function seenBy(flags: FlagSet, filter: ClientFilter): Seen {
     if (filter.namePrefix !== undefined && !feature.name.startsWith(filter.namePrefix)) continue
     features.set(feature.name, feature)
   }
-  entry = { chars: 0, version: state.version ?? 2, features, segments: state.segments ?? [] }
+  // Only the segments the caller's features use, as the service sends them (security review 2, finding 3).
+  entry = { chars: 0, version: state.version ?? 2, features, segments: usedSegments(features.values(), state.segments ?? []) }
   forSet.set(filter.key, entry)
   trim(forSet, entry)
   return entry
@@ -142,9 +144,8 @@ export function hydrationMessage(flags: FlagSet, filter: ClientFilter): StreamMe
  */
 export function deltaMessage(from: FlagSet, to: FlagSet, filter: ClientFilter): StreamMessage | undefined {
   const before = seenBy(from, filter)
-  const deltas = (before.deltas ??= new Map())
-  const known = deltas.get(to.revision)
-  if (known !== undefined) return known ?? undefined
+  // By the set itself: a view moved to another source publishes sets whose revisions restart.
+  if (before.delta?.to === to) return before.delta.message
   const after = seenBy(to, filter)
   const eventId = to.revision
   const events: unknown[] = []
@@ -162,9 +163,7 @@ export function deltaMessage(from: FlagSet, to: FlagSet, filter: ClientFilter): 
   }
   for (const id of oldSegments.keys()) if (!newSegmentIds.has(id)) events.push({ type: 'segment-removed', eventId, segmentId: id })
   const message = events.length === 0 ? undefined : { text: JSON.stringify({ events }), id: viewId(to, filter) }
-  // Only the newest is asked for: keep one entry.
-  deltas.clear()
-  deltas.set(to.revision, message ?? null)
+  before.delta = { to, message }
   return message
 }
 
