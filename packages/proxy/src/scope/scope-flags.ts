@@ -4,6 +4,8 @@
 // the new set. Readers take `current` once and use only that set.
 import type { Logger } from '../logger.js'
 import type { StorageProvider } from '../storage/types.js'
+import type { TokenScope } from '../tokens/api-token.js'
+import { BACKUP_SCOPE_PROPERTY } from './scope-backup.js'
 import { createFlagSet, type FlagSet, type FlagSetOptions, type PayloadSource, warningLine } from './flag-set.js'
 
 export interface PayloadCandidate {
@@ -37,6 +39,8 @@ export interface ScopeFlagsOptions extends FlagSetOptions {
   storageKey: string
   /** A token scope's name for its log lines; unset for the static scope (the old proxy's lines). */
   name?: string
+  /** A token scope's, written inside its backup (scope-backup.ts). */
+  backupScope?: TokenScope
   /**
    * False: no "Ready" line and no payload warnings, for a copy of a payload whose owner logs them
    * (a view filtered from a source; a cluster worker's copy of the primary's). Default true.
@@ -78,7 +82,9 @@ export function createScopeFlags(options: ScopeFlagsOptions): ScopeFlags {
       )
     }
     if (source === 'upstream' && storage) {
-      storage.set(storageKey, set.engine.getState()).catch((error) => logger.warn('Could not write the backup of the flags', error))
+      const state = set.engine.getState()
+      const stored = options.backupScope ? { ...state, [BACKUP_SCOPE_PROPERTY]: options.backupScope } : state
+      storage.set(storageKey, stored).catch((error) => logger.warn('Could not write the backup of the flags', error))
     }
     for (const listener of listeners) listener(set)
     return set

@@ -12,6 +12,8 @@ import type { PollerOptions } from '../sync/poller.js'
 import type { Upstream } from '../sync/upstream.js'
 import { createUsageAggregator, type UsageAggregator } from '../usage/aggregator.js'
 import { createUsageReporter } from '../usage/reporter.js'
+import type { TokenScope } from '../tokens/api-token.js'
+import { loadScopeBackup } from './scope-backup.js'
 import { createScopeFlags, type ScopeFlags } from './scope-flags.js'
 
 export interface ScopeSyncOptions {
@@ -22,6 +24,8 @@ export interface ScopeSyncOptions {
   storage: StorageProvider | undefined
   /** The backup's name in storage. */
   storageKey: string
+  /** A token scope's: written inside its backup, and a backup written for another scope is not restored. */
+  backupScope?: TokenScope
   /** The scope's name in log lines; unset for the static scope (the old proxy's lines). */
   name?: string
   newEngine: () => Engine
@@ -53,7 +57,7 @@ export interface ScopeSync {
 
 export function createScopeSync(options: ScopeSyncOptions): ScopeSync {
   const { config, logger, upstream, storage, storageKey } = options
-  const flags = createScopeFlags({ newEngine: options.newEngine, responseCaches: options.responseCaches, logger, storage, storageKey, name: options.name })
+  const flags = createScopeFlags({ newEngine: options.newEngine, responseCaches: options.responseCaches, logger, storage, storageKey, name: options.name, backupScope: options.backupScope })
   const usage = createUsageAggregator({ countedVariants: (name) => flags.current?.countedVariants.get(name) })
   const feed = (client: Upstream) =>
     createFeed({ upstream: client, flags, logger, refreshInterval: config.refreshInterval, streaming: config.streaming, onFetch: options.onFetch, onRefused: options.onRefused, timers: config.timers })
@@ -73,7 +77,8 @@ export function createScopeSync(options: ScopeSyncOptions): ScopeSync {
       started = true
       const first = poller.start()
       reporter.start()
-      const backup = storage ? loadBackup({ flags, logger }, storage, storageKey) : Promise.resolve(false)
+      const { backupScope } = options
+      const backup = !storage ? Promise.resolve(false) : backupScope ? loadScopeBackup(flags, logger, storage, backupScope) : loadBackup({ flags, logger }, storage, storageKey)
       const fallbacks = fallback ? backup.then(fallback) : backup
       const afterFirst = first.then(async () => {
         if (!flags.current) await fallbacks

@@ -12,6 +12,7 @@ import type { Upstream } from '../sync/upstream.js'
 import { type KnownToken, scopeKey, type TokenScope } from '../tokens/api-token.js'
 import type { UsageAggregator } from '../usage/aggregator.js'
 import type { ScopeFlags } from './scope-flags.js'
+import { scopeBackupKey } from './scope-backup.js'
 import { createScopeSync } from './scope-sync.js'
 
 export interface TokenSyncOptions {
@@ -52,15 +53,12 @@ export function scopeName(scope: TokenScope): string {
   return `environment "${scope.environment}", projects ${scope.projects.join(', ')}`
 }
 
-/** The backup's name in storage: one per scope, apart from the static scope's (the app name). */
-export function scopeBackupKey(scope: TokenScope): string {
-  return `scope-${scope.environment}-${scope.projects.join('+')}`
-}
+export { scopeBackupKey } from './scope-backup.js'
 
 export function createTokenSync(options: TokenSyncOptions): TokenSync {
   let token = options.token
   const scope: TokenScope = { environment: token.environment, projects: token.projects }
-  const sync = createScopeSync({ ...options, storageKey: scopeBackupKey(scope), name: scopeName(scope), onRefused: () => options.onRefused?.(self) })
+  const sync = createScopeSync({ ...options, storageKey: scopeBackupKey(scope), backupScope: scope, name: scopeName(scope), onRefused: () => options.onRefused?.(self) })
   let started: Promise<void> | undefined
 
   const self: TokenSync = {
