@@ -40,6 +40,8 @@ export interface StreamMessage extends Body {
 // --- Per set and filter ---
 
 interface Seen {
+  /** Its key among the set's entries. */
+  key: string
   /** Characters of the texts made (the body, the hydration), for the bound. */
   chars: number
   /** The payload's `version`, as the engine keeps it. */
@@ -54,21 +56,28 @@ interface Seen {
 }
 
 /**
- * Per flag set, per filter key (in the order made). Bounded per set, as callers choose filters:
- * at most 64 filters and about 32 MB of texts (with 10k flags a body is ~11 MB, and 64
- * spellings of one query once held 64 copies); past either, the oldest filters' entries are
- * dropped and made again when asked.
+ * Per flag set, per filter, in the order made. A filter is answered from the entry of what its
+ * body depends on: the features it selects and the `namePrefix` it echoes, so filter values that
+ * select the same features (`project=web&project=zzz1`, `...zzz2`) share one body and its
+ * compressed forms, and a new spelling costs a scan of the flags, not a serialization
+ * (bench: test/client-features-filters.test.ts). Bounded per set, as callers choose filters: at
+ * most 64 entries and about 32 MB of texts; past either, the
+ * oldest entries are dropped and made again when asked. Spellings seen are remembered, up to 256
+ * of at most 1 KB each, to skip the scan.
  */
-const seen = new WeakMap<FlagSet, Map<string, Seen>>()
+const seen = new WeakMap<FlagSet, { entries: Map<string, Seen>; spellings: Map<string, Seen> }>()
 const MAX_FILTERS_PER_SET = 64
 /** The most text characters kept per flag set; the newest entry is kept whatever its size. */
 const MAX_CHARS_PER_SET = 32 * 1024 * 1024
+const MAX_SPELLINGS_PER_SET = 256
+const MAX_SPELLING_CHARS = 1024
 
 function seenBy(flags: FlagSet, filter: ClientFilter): Seen {
   let forSet = seen.get(flags)
-  if (!forSet) seen.set(flags, (forSet = new Map()))
-  let entry = forSet.get(filter.key)
-  if (entry) return entry
+  if (!forSet) seen.set(flags, (forSet = { entries: new Map(), spellings: new Map() }))
+  const spelled = forSet.spellings.get(filter.key)
+  // A spelling's entry may have been dropped by the bound since: then it is looked up again.
+  if (spelled && forSet.entries.get(spelled.key) === spelled) return spelled
   const state = flags.engine.getState() as ClientFeaturesPayload<StoredFeature, StoredSegment>
   const features = new Map<string, StoredFeature>()
   for (const feature of state.features) {
@@ -76,18 +85,32 @@ function seenBy(flags: FlagSet, filter: ClientFilter): Seen {
     if (filter.namePrefix !== undefined && !feature.name.startsWith(filter.namePrefix)) continue
     features.set(feature.name, feature)
   }
-  // Only the segments the caller's features use, as the service sends them (security review 2, finding 3).
-  entry = { chars: 0, version: state.version ?? 2, features, segments: usedSegments(features.values(), state.segments ?? []) }
-  forSet.set(filter.key, entry)
-  trim(forSet, entry)
+  const key = selectionKey(filter, features, state.features.length)
+  let entry = forSet.entries.get(key)
+  if (!entry) {
+    // Only the segments the caller's features use, as the service sends them (security review 2, finding 3).
+    entry = { key, chars: 0, version: state.version ?? 2, features, segments: usedSegments(features.values(), state.segments ?? []) }
+    forSet.entries.set(key, entry)
+    trim(forSet.entries, entry)
+  }
+  if (filter.key.length <= MAX_SPELLING_CHARS) {
+    if (forSet.spellings.size >= MAX_SPELLINGS_PER_SET) forSet.spellings.delete(forSet.spellings.keys().next().value as string)
+    forSet.spellings.set(filter.key, entry)
+  }
   return entry
+}
+
+/** What a body depends on: the token's scope (echoed in `query`), `namePrefix` (echoed too), and the features selected. */
+function selectionKey(filter: ClientFilter, features: ReadonlyMap<string, StoredFeature>, total: number): string {
+  const selected = features.size === total ? 'all' : createHash('sha1').update([...features.keys()].join('\n')).digest('base64url')
+  return JSON.stringify([filter.token.environment, filter.token.projects, filter.namePrefix ?? null, selected])
 }
 
 /** Counts `text` against its set's bound, dropping the oldest other entries past it; returns `text`. */
 function kept(flags: FlagSet, entry: Seen, text: string): string {
   entry.chars += text.length
   const forSet = seen.get(flags)
-  if (forSet) trim(forSet, entry)
+  if (forSet) trim(forSet.entries, entry)
   return text
 }
 
