@@ -69,7 +69,7 @@ describe('token scope backups', () => {
     await new Promise((resolve) => setTimeout(resolve, 200))
     await first.close()
     // prod/eu-web's backup replaced by prod-eu/web's.
-    await storage.set(scopeBackupKey({ environment: 'prod', projects: ['eu-web'] }), await storage.get(scopeBackupKey({ environment: 'prod-eu', projects: ['web'] })))
+    await storage.set(scopeBackupKey({ environment: 'prod', projects: ['eu-web'] }), (await storage.get(scopeBackupKey({ environment: 'prod-eu', projects: ['web'] })))!)
 
     upstream.fail({ status: 503 })
     const second = await servers.proxy(upstream, { tokens: [EU_WEB_CLIENT, PROD_CLIENT], refreshInterval: 100, storage: storage as never, waitReady: false })
