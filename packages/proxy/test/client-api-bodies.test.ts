@@ -11,8 +11,8 @@ import type { KnownToken } from '../src/tokens/api-token.js'
 const token: KnownToken = { secret: '*:development.x', type: 'client', projects: ['*'], environment: 'development' }
 const featuresBody = (flags: Parameters<typeof bodyFor>[0], caller: KnownToken, search: string) => bodyFor(flags, clientFilter(caller, search))
 
-function flagSet(count: number, descriptionLength = 10) {
-  const features = Array.from({ length: count }, (_, i) => ({ name: `f-${i}`, project: i % 2 ? 'a' : 'b', description: 'd'.repeat(descriptionLength), enabled: true, strategies: [] }))
+function flagSet(count: number, descriptionLength = 10, projectOf = (i: number) => (i % 2 ? 'a' : 'b')) {
+  const features = Array.from({ length: count }, (_, i) => ({ name: `f-${i}`, project: projectOf(i), description: 'd'.repeat(descriptionLength), enabled: true, strategies: [] }))
   return createFlagSet({ payload: { version: 2, features }, source: 'upstream', revision: 1, loadedAt: 0 }, { newEngine: () => createEngine(), responseCaches: undefined })
 }
 
@@ -34,11 +34,12 @@ describe('client API bodies', () => {
     for (let i = 0; i < 64; i++) featuresBody(small, token, `namePrefix=x${i}`)
     expect(featuresBody(small, token, 'namePrefix=f-0')).not.toBe(oldest)
 
-    // ~2 MB bodies: the 17th pushes the first out.
-    const large = flagSet(200, 10_000)
+    // ~2 MB bodies, each a different selection (every project but one): the 17th pushes the first out.
+    const large = flagSet(200, 10_000, (i) => `p${i}`)
     const first = featuresBody(large, token, 'namePrefix=f')
     expect(first.text.length).toBeGreaterThan(2_000_000)
-    for (let i = 0; i < 16; i++) featuresBody(large, token, `namePrefix=f&project=p${i}&project=a&project=b`)
+    const allBut = (skipped: number) => Array.from({ length: 200 }, (_, i) => i).filter((i) => i !== skipped).map((i) => `project=p${i}`).join('&')
+    for (let i = 0; i < 16; i++) featuresBody(large, token, `namePrefix=f&${allBut(i)}`)
     expect(featuresBody(large, token, 'namePrefix=f')).not.toBe(first)
   })
 })

@@ -17,7 +17,7 @@ const filter = (query = '') => clientFilter(TOKEN, query)
 const flag = (name: string, value: string) => ({ name, project: 'default', enabled: true, strategies: [{ name: 'default', parameters: { value } }] })
 
 function scope() {
-  const flags = createScopeFlags({ newEngine: () => createEngine(), responseCacheSize: 0, logger: memoryLogger([]), storage: undefined, storageKey: 'k', announce: false })
+  const flags = createScopeFlags({ newEngine: () => createEngine(), responseCaches: undefined, logger: memoryLogger([]), storage: undefined, storageKey: 'k', announce: false })
   /** Change `n`: flag `f<n % 10>` gets a new value (`size` characters), so every filter sees each change. */
   const publish = (n: number, size = 16) => flags.offer({ payload: { version: 2, features: Array.from({ length: 10 }, (_, i) => flag(`f${i}`, i === n % 10 ? `${n}`.padEnd(size, '.') : 'x')), segments: [] }, source: 'upstream' })!
   return { flags, publish }
