@@ -73,7 +73,7 @@ export async function startService(options: StartServiceOptions = {}): Promise<R
   })
   const logger = options.logger ?? createConsoleLogger(config.logLevel)
   const clock = options.clock ?? (() => new Date())
-  const db = await openDatabase(config.databaseUrl ? { databaseUrl: config.databaseUrl } : { dataDir: config.dataDir })
+  const db = await openDatabase(config.databaseUrl ? { databaseUrl: config.databaseUrl } : { dataDir: config.dataDir, logger })
   let actionRunner: ActionRunner | undefined
   try {
     const { applied } = await migrate(db)

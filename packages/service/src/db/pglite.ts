@@ -1,5 +1,6 @@
-import { mkdirSync } from 'node:fs'
 import { PGlite } from '@electric-sql/pglite'
+import { createConsoleLogger, type Logger } from '../logger.js'
+import { preparePrivateFolder } from './data-folder.js'
 import type { Database, Queryable } from './database.js'
 
 interface SqlRunner {
@@ -9,11 +10,13 @@ interface SqlRunner {
 export interface PgliteOptions {
   /** A data folder; omitted means an in-memory database (tests). */
   dataDir?: string
+  /** Where a warning about the data folder's permissions goes. Default: the console. */
+  logger?: Pick<Logger, 'warn'>
 }
 
 /** The embedded driver: PostgreSQL compiled to WASM, in-process, one connection. */
 export async function createPgliteDatabase(options: PgliteOptions = {}): Promise<Database> {
-  if (options.dataDir) mkdirSync(options.dataDir, { recursive: true })
+  if (options.dataDir) preparePrivateFolder(options.dataDir, options.logger ?? createConsoleLogger('warn'))
   const pg = new PGlite(options.dataDir)
   await pg.waitReady
   const run = (q: SqlRunner): Queryable['query'] =>
