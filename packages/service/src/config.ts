@@ -79,8 +79,8 @@ export function parseServiceConfig(env: NodeJS.ProcessEnv = process.env, overrid
   for (const token of config.initClientTokens) {
     if (token.environment === '*') problems.push(`INIT_CLIENT_API_TOKENS: a client token needs one environment, not "*"`)
   }
-  checkSecretLengths('INIT_ADMIN_API_TOKENS', config.initAdminTokens, problems)
-  checkSecretLengths('INIT_CLIENT_API_TOKENS', config.initClientTokens, problems)
+  checkSecrets('INIT_ADMIN_API_TOKENS', config.initAdminTokens, problems)
+  checkSecrets('INIT_CLIENT_API_TOKENS', config.initClientTokens, problems)
   if (problems.length > 0) throw new ConfigError(problems)
   return config
 }
@@ -125,11 +125,35 @@ function parsePublicUrl(text: string | undefined, problems: string[]): string | 
   return `${url.origin}${url.pathname.replace(/\/+$/, '')}`
 }
 
-/** Names each short secret by its position and scope, never printing the secret. */
-function checkSecretLengths(name: string, tokens: readonly TokenSpec[], problems: string[]): void {
+/**
+ * Names each short or placeholder secret by its position and scope, never printing the secret.
+ * A placeholder long enough to pass the floor (the example manifests' old text had 44
+ * characters) would otherwise start a deployment with a publicly known token.
+ */
+function checkSecrets(name: string, tokens: readonly TokenSpec[], problems: string[]): void {
   tokens.forEach((token, index) => {
+    const which = `${name}: token ${index + 1} (${token.project}:${token.environment}.…)`
     if (token.secret.length < INIT_SECRET_MIN_LENGTH) {
-      problems.push(`${name}: token ${index + 1} (${token.project}:${token.environment}.…) has a secret of ${token.secret.length} characters; at least ${INIT_SECRET_MIN_LENGTH} are needed (openssl rand -hex 16)`)
+      problems.push(`${which} has a secret of ${token.secret.length} characters; at least ${INIT_SECRET_MIN_LENGTH} are needed (openssl rand -hex 16)`)
+      return
     }
+    const placeholder = placeholderIn(token.secret)
+    if (placeholder) problems.push(`${which} has a placeholder secret (${placeholder}); set one of your own (openssl rand -hex 16)`)
   })
+}
+
+/**
+ * Words that mark text to be replaced, matched without case or separators ("Change_Me",
+ * "change-me", "changeme"). Each is 7 letters or more, so a random secret never holds one by
+ * chance (hex cannot hold one at all).
+ */
+const PLACEHOLDER_WORDS = ['replace', 'changeme', 'example', 'placeholder']
+
+/** Why `secret` looks like a placeholder, or undefined. */
+function placeholderIn(secret: string): string | undefined {
+  const letters = secret.toLowerCase().replace(/[^a-z0-9]/g, '')
+  const word = PLACEHOLDER_WORDS.find((w) => letters.includes(w))
+  if (word) return `it contains "${word}"`
+  if (/^(.)\1*$/s.test(secret)) return 'one character repeated'
+  return undefined
 }

@@ -51,6 +51,34 @@ describe('INIT_* token secrets are at least 32 characters', () => {
   })
 })
 
+describe('INIT_* token secrets that are placeholders stop the start', () => {
+  // The example manifests' old text: 44 characters, so the length floor let it through.
+  it.each([
+    ['INIT_ADMIN_API_TOKENS', '*:*.replace-with-32-or-more-characters-of-secret'],
+    ['INIT_CLIENT_API_TOKENS', '*:production.replace-with-32-or-more-characters-of-secret-too'],
+    ['INIT_ADMIN_API_TOKENS', '*:*.CHANGE_ME_TO_A_SECRET_OF_32_CHARACTERS_OR_MORE'],
+    ['INIT_ADMIN_API_TOKENS', '*:*.changeme-changeme-changeme-changeme'],
+    ['INIT_ADMIN_API_TOKENS', '*:*.this-is-an-example-admin-secret-for-the-docs'],
+    ['INIT_CLIENT_API_TOKENS', 'default:development.Placeholder.Secret.Of.Enough.Length'],
+  ])('%s=%s is refused, naming the variable and the token, never the secret', (name, token) => {
+    const message = configProblems({ [name]: token })
+    expect(message).toContain(`${name}: token 1 (${token.slice(0, token.indexOf('.'))}.…)`)
+    expect(message).toContain('placeholder')
+    expect(message).not.toContain(token.slice(token.indexOf('.') + 1))
+  })
+
+  it.each(['x'.repeat(40), '0'.repeat(32)])('a secret of one character repeated (%s) is refused', (value) => {
+    const message = configProblems({ INIT_ADMIN_API_TOKENS: `*:*.${value}` })
+    expect(message).toContain('INIT_ADMIN_API_TOKENS: token 1 (*:*.…)')
+    expect(message).toContain('placeholder')
+  })
+
+  it('what openssl rand -hex 16 and -base64 24 print is accepted', () => {
+    const config = parseServiceConfig({ INIT_ADMIN_API_TOKENS: '*:*.4f0c2a9be1d7836c5e0b9a7d21f4c6e8,*:*.q3Zr+8fKx/2LmN0pVbY7TcWsHu1E9dGa' })
+    expect(config.initAdminTokens).toHaveLength(2)
+  })
+})
+
 describe('a token taken off INIT_* stops working at the next start', () => {
   const data = tempDir('init-tokens')
   afterAll(() => data.remove())
