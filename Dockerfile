@@ -45,8 +45,11 @@ WORKDIR /app
 # under load and stays resident): 25-40 MB less RSS at 0.79-1.0x the req/s (README, "Running at scale");
 # WORKERS=N's workers inherit it. `-e NODE_OPTIONS=...` replaces it. The ENTRYPOINT adds V8's old
 # generation growing factor (Node refuses that flag in NODE_OPTIONS): 15-20 MB less with 10k flags.
+# HOST: `vexil start` listens on loopback alone unless told otherwise; in a container the
+# published ports arrive on the container's own interface.
 ENV NODE_ENV=production \
     NODE_OPTIONS=--max-semi-space-size=2 \
+    HOST=0.0.0.0 \
     DATA_DIR=/data/service \
     STORAGE_FILE_DIRECTORY=/data/proxy
 COPY --from=deps /app/node_modules node_modules

@@ -10,9 +10,12 @@ export async function runPlatform(): Promise<number> {
   const env = process.env
   if (env.SERVICE_URL || env.UNLEASH_URL) return runProxyCli([])
   const servicePort = Number(env.SERVICE_PORT ?? 4242)
+  // The banner prints an admin token: this machine only, unless HOST says otherwise (the
+  // container image sets HOST=0.0.0.0, its ports being published by the runtime).
+  const host = env.HOST || '127.0.0.1'
   let service: RunningService
   try {
-    service = await startService({ port: servicePort, seedDemo: true })
+    service = await startService({ port: servicePort, host, seedDemo: true })
   } catch (error) {
     return fail(`The service could not start: ${messageOf(error)}`)
   }
@@ -20,6 +23,7 @@ export async function runPlatform(): Promise<number> {
   let proxy: RunningProxy
   try {
     proxy = await startProxy({
+      host,
       serviceUrl: `${service.url}/api`,
       serviceApiToken: demo.clientToken,
       clientKeys: [demo.proxyClientKey],
@@ -38,6 +42,7 @@ export async function runPlatform(): Promise<number> {
     [
       '',
       'Vexil is running.',
+      `  Listening on:               ${listeningOn(host)}`,
       `  Admin UI:                   ${service.url}/  (sign in with the admin token)`,
       `  Admin token:                ${demo.adminToken}`,
       `  Service API:                ${service.url}/api`,
@@ -68,6 +73,13 @@ export async function runPlatform(): Promise<number> {
 }
 
 // --- Internal helpers ---
+
+/** Where the servers can be reached from; the URLs below name this machine's loopback for all interfaces. */
+function listeningOn(host: string): string {
+  if (host === '0.0.0.0' || host === '::') return `every interface (HOST=${host}); the addresses below are this machine's own`
+  if (host === '127.0.0.1' || host === '::1' || host === 'localhost') return `${host} only (HOST=0.0.0.0 for every interface)`
+  return `${host} (HOST)`
+}
 
 function fail(message: string): number {
   process.stderr.write(`${message}\n`)
