@@ -1,9 +1,9 @@
 // The last good flags in a file (unleash-client's backup): written after every change, read at
-// start when the upstream cannot be reached. Writes go to a temporary file renamed over the
-// backup, so a crash mid-write never leaves half a payload; changes arriving during a write are
-// coalesced into one more write of the latest state.
-import { readFile, rename, writeFile } from 'node:fs/promises'
+// start when the upstream cannot be reached. The file is private (private-file.ts: 0600, written
+// through a temp file renamed over it, never read when someone else could have written it);
+// changes arriving during a write are coalesced into one more write of the latest state.
 import type { Logger } from '@openfeature/server-sdk'
+import { readPrivateFile, UNTRUSTED, writePrivateFile } from './private-file.js'
 
 export interface Backup {
   /** The payload saved last, or undefined when there is none (or it does not parse). */
@@ -22,10 +22,8 @@ export function createFileBackup(path: string, logger: Logger): Backup {
     while (latest) {
       const serialize = latest
       latest = undefined
-      const temporary = `${path}.${process.pid}.tmp`
       try {
-        await writeFile(temporary, serialize(), 'utf8')
-        await rename(temporary, path)
+        await writePrivateFile(path, serialize())
       } catch (error) {
         logger.warn(`VexilProvider: could not write the backup file ${path}: ${error instanceof Error ? error.message : String(error)}`)
       }
@@ -37,9 +35,11 @@ export function createFileBackup(path: string, logger: Logger): Backup {
     async read() {
       let text: string
       try {
-        text = await readFile(path, 'utf8')
+        text = await readPrivateFile(path)
       } catch (error) {
-        if ((error as NodeJS.ErrnoException).code !== 'ENOENT') logger.warn(`VexilProvider: could not read the backup file ${path}: ${(error as Error).message}`)
+        const { code, message } = error as NodeJS.ErrnoException
+        if (code === UNTRUSTED) logger.warn(`VexilProvider: the backup file ${path} was not read: ${message}, so it may not be this app's. The next fetch from the upstream replaces it.`)
+        else if (code !== 'ENOENT') logger.warn(`VexilProvider: could not read the backup file ${path}: ${message}`)
         return undefined
       }
       try {
