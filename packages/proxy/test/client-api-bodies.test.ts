@@ -11,7 +11,7 @@ import type { KnownToken } from '../src/tokens/api-token.js'
 const token: KnownToken = { secret: '*:development.x', type: 'client', projects: ['*'], environment: 'development' }
 const featuresBody = (flags: Parameters<typeof bodyFor>[0], caller: KnownToken, search: string) => bodyFor(flags, clientFilter(caller, search))
 
-function flagSet(count: number, descriptionLength = 10, projectOf = (i: number) => (i % 2 ? 'a' : 'b')) {
+function flagSet(count: number, descriptionLength = 10, projectOf: (i: number) => string = (i) => (i % 2 ? 'a' : 'b')) {
   const features = Array.from({ length: count }, (_, i) => ({ name: `f-${i}`, project: projectOf(i), description: 'd'.repeat(descriptionLength), enabled: true, strategies: [] }))
   return createFlagSet({ payload: { version: 2, features }, source: 'upstream', revision: 1, loadedAt: 0 }, { newEngine: () => createEngine(), responseCaches: undefined })
 }
