@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import type { FakeUpstream } from '@vexil/test-fixtures/fake-upstream.ts'
+import { openStream } from '@vexil/test-fixtures/event-stream.ts'
 import { timeUntil } from '@vexil/test-fixtures/wait-for.ts'
 import { type TestProxy, useServers } from './helpers/proxy.js'
 
@@ -23,7 +24,7 @@ const flags = (on: boolean) => ({ version: 2, features: [{ name: 'kill-switch-te
 async function setUp(): Promise<{ upstream: FakeUpstream; proxy: TestProxy }> {
   const upstream = await servers.upstream(flags(true))
   upstream.setValidTokens([client(SYNC_CLIENT), client(OTHER_CLIENT), client(P1_CLIENT, ['p1']), { token: FRONTEND, type: 'frontend', environment: 'production', projects: ['*'] }])
-  const proxy = await servers.proxy(upstream, { tokens: [SYNC_CLIENT], refreshInterval: 100 })
+  const proxy = await servers.proxy(upstream, { tokens: [SYNC_CLIENT], refreshInterval: 100, streamingKeepAliveMs: 200 })
   return { upstream, proxy }
 }
 
@@ -72,11 +73,19 @@ describe("a scope's sync token revoked", () => {
   it('no other client token covers the scope: it is no longer served (503, not ready) until one is known', async () => {
     const { upstream, proxy } = await setUp()
     expect(await frontendNames(proxy)).toEqual(['kill-switch-test'])
-    upstream.setValidTokens([{ token: FRONTEND, type: 'frontend', environment: 'production', projects: ['*'] }])
+    // A streaming SDK of the scope whose token the upstream still lists but will not fetch with:
+    // no sync serves the scope, and its stream must not go silent on the last flags.
+    const stream = await openStream(proxy.at('/api/client/streaming'), { authorization: P1_CLIENT })
+    expect((await stream.next()).event).toBe('unleash-connected')
+    upstream.setValidTokens([client(P1_CLIENT, ['p1']), { token: FRONTEND, type: 'frontend', environment: 'production', projects: ['*'] }])
+    upstream.failFor(P1_CLIENT, { status: 401 })
     upstream.failFor(SYNC_CLIENT, { status: 401 })
     const ms = await timeUntil(async () => (await frontendNames(proxy)) === 503, 'the scope to stop being served', { timeoutMs: 10_000, everyMs: 20 })
     console.info(`scope withdrawn after revoking its only client token: ${Math.round(ms)} ms`)
     expect(ms).toBeLessThan(2_000)
+    // The stream ends within a keep-alive interval; its SDK reconnects and is answered 503 until the scope is served again.
+    await Promise.race([stream.ended, new Promise((_, reject) => setTimeout(() => reject(new Error('the stream of an unserved scope stayed open')), 3_000))])
+    expect((await fetch(proxy.at('/api/client/streaming'), { headers: { authorization: P1_CLIENT } })).status).toBe(503)
     await timeUntil(async () => (await fetch(proxy.at('/internal-backstage/ready'))).status === 503, 'not ready', { timeoutMs: 3_000 })
     expect(proxy.logs.join('\n')).toContain('No valid client token can fetch the flags of environment "production"')
     // A new client token of the scope: served again, with the upstream's current flags.

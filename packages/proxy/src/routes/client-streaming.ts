@@ -53,6 +53,8 @@ interface Connection {
   stream: EventStream
   token: KnownToken
   filter: ClientFilter
+  /** The caller's scope: when no source serves it any more (no valid client token), the stream ends. */
+  scope: PublishedFlags
   /** The flags the client has: every change up to them was sent. */
   sent: FlagSet
   unsubscribe: () => void
@@ -70,10 +72,14 @@ export function clientStreamingRoutes(options: ClientStreamsOptions): { routes: 
     if (!enabled) throw new ProxyError('API_NOT_FOUND', 'Streaming is turned off on this proxy (STREAMING=false): poll /api/client/features')
   }
 
-  /** Keep-alives, and the end of streams whose token the upstream revoked or changed. */
+  /**
+   * Keep-alives, and the end of streams whose token the upstream revoked or changed, or whose
+   * scope is no longer served: a silent stream would keep its SDK on flags that never change
+   * again, while a reconnect is answered 503 until the scope is served.
+   */
   function tick(): void {
     for (const connection of connections) {
-      if (options.tokens.known(connection.token.secret) !== connection.token) end(connection)
+      if (options.tokens.known(connection.token.secret) !== connection.token || !connection.scope.current) end(connection)
       else connection.stream.keepAlive()
     }
   }
@@ -123,7 +129,7 @@ export function clientStreamingRoutes(options: ClientStreamsOptions): { routes: 
       const message = (typeof lastEventId === 'string' && history.replay(filter, current, lastEventId)) || hydrationMessage(current, filter)
       stream.send('unleash-connected', message.text, message.id)
     }
-    const connection: Connection = { stream, token, filter, sent: current, unsubscribe: () => undefined }
+    const connection: Connection = { stream, token, filter, scope: view.flags, sent: current, unsubscribe: () => undefined }
     const unsubscribe = view.flags.subscribe((set) => push(connection, set))
     connection.unsubscribe = () => {
       unsubscribe()
