@@ -11,7 +11,6 @@ export interface StreamEvent {
 }
 
 export function createEventStreamParser(onEvent: (event: StreamEvent) => void): (chunk: string) => void {
-  let buffer = ''
   let event = ''
   let id: string | undefined
   let data: string[] = []
@@ -30,18 +29,30 @@ export function createEventStreamParser(onEvent: (event: StreamEvent) => void): 
     else if (field === 'data') data.push(value)
     else if (field === 'id' && !value.includes('\0')) id = value
   }
+  // Each chunk is scanned once, and an unfinished line is kept as its pieces until it ends: a
+  // message's cost grows with its size, not with its size times its chunks (server-kit's parser
+  // reads the same way).
+  const endOfLine = /\r\n|\r|\n/g
+  let pending: string[] = []
+  // A line ended by a CR that closed a chunk: an LF opening the next chunk is the rest of a CRLF.
+  let afterCR = false
   return (chunk) => {
-    buffer += chunk
-    let start = 0
-    for (let i = 0; i < buffer.length; i++) {
-      const char = buffer[i]
-      if (char !== '\n' && char !== '\r') continue
-      // A CR ending the chunk may be the first half of a CRLF: wait for the next chunk.
-      if (char === '\r' && i === buffer.length - 1) break
-      line(buffer.slice(start, i))
-      if (char === '\r' && buffer[i + 1] === '\n') i++
-      start = i + 1
+    if (chunk === '') return
+    let start = afterCR && chunk.charCodeAt(0) === 10 ? 1 : 0
+    afterCR = false
+    endOfLine.lastIndex = start
+    for (let match = endOfLine.exec(chunk); match; match = endOfLine.exec(chunk)) {
+      const piece = chunk.slice(start, match.index)
+      if (pending.length === 0) line(piece)
+      else {
+        pending.push(piece)
+        const text = pending.join('')
+        pending = []
+        line(text)
+      }
+      start = endOfLine.lastIndex
+      if (start === chunk.length && match[0] === '\r') afterCR = true
     }
-    buffer = buffer.slice(start)
+    if (start < chunk.length) pending.push(chunk.slice(start))
   }
 }
