@@ -12,7 +12,11 @@ export interface TokenCaller {
   view: ScopeView
 }
 
-const MAX_REMEMBERED = 10_000
+/**
+ * Admitted callers remembered, in UTF-16 code units of their secrets: each secret is one the
+ * upstream validated (at most MAX_TOKEN_LENGTH), so this only caps how many tokens skip the long way.
+ */
+const MAX_REMEMBERED_CHARS = 1_048_576
 
 export type TokenGate = (type: TokenType, header: string | undefined) => TokenCaller | Promise<TokenCaller>
 
@@ -29,25 +33,34 @@ export function createTokenGate(registry: TokenRegistry, scopes: TokenScopes): T
     return { token, view }
   }
 
-  // Header value → the caller it admitted, while the registry still knows that very token (a
+  // Secret → the caller it admitted, while the registry still knows that very token (a
   // revalidation that changes or revokes it makes a new object or none): the hot path is one
-  // lookup. Bounded: past the limit, callers are admitted the long way.
+  // lookup. Keyed on the secret read from the header, never on the header itself: every spelling
+  // of one token (`Bearer` and any padding) is one entry. Past the bound, callers are admitted
+  // the long way.
   const admitted = new Map<string, TokenCaller>()
+  let rememberedChars = 0
 
   return (type, header) => {
-    if (header !== undefined) {
-      const hit = admitted.get(header)
-      if (hit && registry.known(hit.token.secret) === hit.token) {
+    const secret = readTokenSecret(header)
+    if (secret === undefined) throw new ProxyError('TOKEN_REQUIRED', 'no token')
+    const hit = admitted.get(secret)
+    if (hit) {
+      if (registry.known(secret) === hit.token) {
         if (hit.token.type !== type) throw new ProxyError('TOKEN_WRONG_TYPE', 'wrong token type')
         return hit
       }
+      // Changed or revoked upstream: admitted afresh below, or refused.
+      admitted.delete(secret)
+      rememberedChars -= secret.length
     }
     const remember = (caller: TokenCaller) => {
-      if (header !== undefined && admitted.size < MAX_REMEMBERED) admitted.set(header, caller)
+      if (!admitted.has(secret) && rememberedChars + secret.length <= MAX_REMEMBERED_CHARS) {
+        admitted.set(secret, caller)
+        rememberedChars += secret.length
+      }
       return caller
     }
-    const secret = readTokenSecret(header)
-    if (secret === undefined) throw new ProxyError('TOKEN_REQUIRED', 'no token')
     // A known token is answered without waiting (the hot path).
     const known = registry.known(secret)
     if (known) return remember(admit(type, known))
