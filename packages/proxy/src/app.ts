@@ -136,7 +136,7 @@ export function createProxyApp(options: ProxyAppOptions): ProxyApp {
       ...ofrepRoutes({ config, prometheus, clientAddress, staticUsage: scope?.usage }),
       ...clientApiRoutes(),
       ...streaming.routes,
-      ...edgeOperationsRoutes({ registry: metrics, tokens, scopes, ready }),
+      ...edgeOperationsRoutes({ registry: metrics, tokens, scopes, ready, clientAddress }),
       ...(config.enableOAS ? docsRoutes(() => docs!) : []),
     ],
     {
@@ -146,7 +146,7 @@ export function createProxyApp(options: ProxyAppOptions): ProxyApp {
       corsHeaders,
       frontendCorsHeaders,
       ofrepCorsHeaders,
-      tokenGate: createTokenGate(tokens, scopes),
+      tokenGate: createTokenGate(tokens, scopes, clientAddress),
       instrument: options.instrumentRoute,
     },
   )

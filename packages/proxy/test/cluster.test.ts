@@ -65,6 +65,22 @@ describe('a worker\'s token registry', () => {
     expect(asked).toHaveLength(1)
   })
 
+  it('a caller flooding the secrets waiting for the primary never starves another caller', async () => {
+    const asked: Array<[number, string, string]> = []
+    const registry = createWorkerTokenRegistry({ mode: 'dynamic', configured: [], maxWaiting: 1_000, ask: (id, secret, caller) => asked.push([id, secret, caller]) })
+    const flood = Array.from({ length: 2_000 }, (_, i) => registry.resolve(`*:development.random-${i}`, '203.0.113.9'))
+    const real = registry.resolve(token.secret, '198.51.100.1')
+    // The primary hears who asks, for its own fair queue.
+    expect(asked.at(-1)).toEqual([expect.any(Number), token.secret, '198.51.100.1'])
+    expect(asked).toHaveLength(1_001)
+    registry.apply(token.secret, token, 0)
+    registry.settle(asked.at(-1)![0], token, 0)
+    expect(await real).toBe(token)
+    const answers = await Promise.all(flood.slice(999))
+    expect(answers.every((answer) => answer === 'unavailable')).toBe(true)
+    registry.stop()
+  })
+
   it('follows revocations, refuses unconfigured secrets in strict mode without asking, and turns waiters away on stop', async () => {
     const asked: string[] = []
     const strict = createWorkerTokenRegistry({ mode: 'strict', configured: [token.secret], ask: (_id, secret) => asked.push(secret) })

@@ -5,12 +5,16 @@
 import { Agent, request } from 'node:http'
 import { setFlagsFromString } from 'node:v8'
 import { runInNewContext } from 'node:vm'
+import { randomBytes } from 'node:crypto'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { type FakeUpstream, startFakeUpstream } from '@vexil/test-fixtures/fake-upstream.ts'
 import { startTestProxy, type TestProxy } from './helpers/proxy.js'
 
 const DEV_CLIENT = '*:development.dev-client-1'
 const DEV_FRONTEND = '*:development.dev-front-1'
+const NEW_FRONTEND = '*:development.created-after-start'
+/** The flood comes from another loopback address than the real caller (the whole 127/8 is local). */
+const FLOODER = '127.0.0.2'
 
 const DEV = { version: 2, features: [{ name: 'office-network', project: 'default', enabled: true, strategies: [{ name: 'default' }] }], segments: [] }
 const token = (secret: string, type: 'client' | 'frontend') => ({ token: secret, type, environment: 'development', projects: ['*'] })
@@ -41,6 +45,8 @@ function send(url: string, method: string, path: string, headers: Record<string,
     req.end(options.body)
   })
 }
+
+const madeUp = () => `x:y.${randomBytes(12).toString('hex')}`
 
 let upstream: FakeUpstream
 let proxy: TestProxy
@@ -76,4 +82,39 @@ describe('the token gate', () => {
     // The headers alone are about 14.5 MB: none of them may stay.
     expect(grown).toBeLessThan(2_000_000)
   }, 60_000)
+})
+
+describe('the validation queue', () => {
+  it('a newly created real token is admitted at once while another caller floods made-up tokens', async () => {
+    // A connection per request: a pool would hold the flood back behind its own waiting requests.
+    const flooder = { localAddress: FLOODER }
+    let flooding = true
+    const floodBodies = async () => {
+      while (flooding) {
+        // As the review's reproduction: a list of 1,000 every 40 ms, answers not awaited.
+        void send(proxy.url, 'POST', '/edge/validate', { 'content-type': 'application/json' }, { ...flooder, body: JSON.stringify({ tokens: Array.from({ length: 1_000 }, madeUp) }) }).catch(() => undefined)
+        for (let i = 0; i < 20; i++) void send(proxy.url, 'GET', '/api/frontend', { authorization: madeUp() }, flooder).catch(() => undefined)
+        await new Promise((resolve) => setTimeout(resolve, 40))
+      }
+    }
+    const flood = floodBodies()
+    try {
+      await new Promise((resolve) => setTimeout(resolve, 700))
+      upstream.setValidTokens([token(DEV_CLIENT, 'client'), token(DEV_FRONTEND, 'frontend'), token(NEW_FRONTEND, 'frontend')])
+      // A known token's answer times the event loop the flood keeps busy (one process runs all).
+      const knownStarted = Date.now()
+      expect((await send(proxy.url, 'GET', '/api/frontend', { authorization: DEV_FRONTEND })).status).toBe(200)
+      const known = Date.now() - knownStarted
+      const started = Date.now()
+      const first = await send(proxy.url, 'GET', '/api/frontend', { authorization: NEW_FRONTEND })
+      const elapsed = Date.now() - started
+      console.info(`[token-floods] under the flood: a known token 200 after ${known} ms; a new real token ${first.status} after ${elapsed} ms`)
+      expect(first.status).toBe(200)
+      // Two validation rounds at most: the one in flight, then the next, which takes it first.
+      expect(elapsed).toBeLessThan(2_000)
+    } finally {
+      flooding = false
+      await flood
+    }
+  }, 30_000)
 })

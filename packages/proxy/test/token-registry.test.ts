@@ -95,6 +95,30 @@ describe('dynamic mode', () => {
     expect(registry.invalidCount).toBe(1_000)
   })
 
+  it('a caller flooding the waiting room never starves another: the newcomer takes the flooder\'s newest place and goes out in the next batch', async () => {
+    const { registry, calls } = setup({ batchSize: 100, maxWaiting: 1_000 })
+    const flood = Array.from({ length: 3_000 }, (_, i) => registry.resolve(`*:development.random-${i}`, '203.0.113.9'))
+    const real = registry.resolve(FRONTEND.secret, '198.51.100.1')
+    const answers = await Promise.all(flood)
+    expect(await real).toMatchObject({ type: 'frontend' })
+    // Batches take one secret from each caller in turn: the first holds it.
+    expect(calls[0]).toContain(FRONTEND.secret)
+    expect(answers.filter((a) => a === 'invalid').length).toBe(999)
+    expect(answers.filter((a) => a === 'unavailable').length).toBe(2_001)
+  })
+
+  it('turns away the busiest caller\'s newest secret, never a caller\'s own only one, when the waiting room is full', async () => {
+    const { registry } = setup({ batchSize: 1, maxWaiting: 3 })
+    const a = [registry.resolve('*:development.a1', 'a'), registry.resolve('*:development.a2', 'a'), registry.resolve('*:development.a3', 'a')]
+    const b = registry.resolve('*:development.b1', 'b')
+    const c = registry.resolve('*:development.c1', 'c')
+    // Now a: 1 waiting, b: 1, c: 1 (a2 and a3 turned away); a fourth caller finds every share equal but its own empty.
+    expect(await a[2]).toBe('unavailable')
+    expect(await a[1]).toBe('unavailable')
+    const d = registry.resolve('*:development.d1', 'd')
+    expect(await Promise.all([a[0], b, c, d])).toEqual(expect.arrayContaining(['invalid', 'invalid', 'invalid']))
+  })
+
   it('remembers at most maxInvalid invalid secrets, the oldest forgotten first', async () => {
     const { registry } = setup({ maxInvalid: 3 })
     for (let i = 0; i < 5; i++) await registry.resolve(`*:development.bad-${i}`)

@@ -44,7 +44,8 @@ export type WorkerMessage =
   /** What the worker serves (cluster-readiness.ts), sent whenever it changes. */
   | ({ vexil: 1; type: 'state' } & WorkerReadiness)
   | { vexil: 1; type: 'usage'; key: string; bucket: MetricsBucket }
-  | { vexil: 1; type: 'resolve'; id: number; secret: string }
+  /** `caller`: whose share of the primary's validation queue the secret takes (caller-key.ts). */
+  | { vexil: 1; type: 'resolve'; id: number; secret: string; caller: string }
   | { vexil: 1; type: 'scrape'; id: number }
   | { vexil: 1; type: 'collected'; id: number; metrics: Array<MetricObjectWithValues<MetricValue<string>>> }
   /** The worker has stopped serving and sent its last `usage`: answer `bye` once they are merged. */

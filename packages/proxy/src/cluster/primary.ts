@@ -133,7 +133,7 @@ export async function runProxyPrimary(config: ProxyConfig, argv: readonly string
         return
       }
       case 'resolve':
-        void sync.tokens.resolve(message.secret).then((result) =>
+        void sync.tokens.resolve(message.secret, message.caller).then((result) =>
           entry.channel.send({ vexil: 1, type: 'resolved', id: message.id, result, invalidCount: sync.tokens.invalidCount }),
         )
         return

@@ -99,7 +99,7 @@ export function createWorkerSync(options: WorkerSyncOptions): WorkerSync {
     flags.offer({ payload: message.payload, source: message.source, etag: message.etag })
   }
 
-  const tokens = createWorkerTokenRegistry({ mode: config.tokenMode, configured: config.tokens, ask: (id, secret) => send({ vexil: 1, type: 'resolve', id, secret }) })
+  const tokens = createWorkerTokenRegistry({ mode: config.tokenMode, configured: config.tokens, ask: (id, secret, caller) => send({ vexil: 1, type: 'resolve', id, secret, caller }) })
 
   // Readiness: what this worker serves, reported to the primary whenever it changes.
   let reported = ''

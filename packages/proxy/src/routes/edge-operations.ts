@@ -6,12 +6,14 @@
 //   GET /internal-backstage/tokens   the known token scopes, never a secret
 //   POST /edge/validate              which of the given tokens this proxy accepts (validated
 //                                    upstream as needed), so a proxy or an Edge can sit in front
+import type { ClientAddress } from '../http/client-ip.js'
 import { ProxyError } from '../http/errors.js'
 import { JSON_CONTENT_TYPE, sendText } from '../http/respond.js'
 import type { RouteDeclaration } from '../routing/route-declaration.js'
 import type { TokenScopes } from '../scope/token-scopes.js'
 import type { MetricsSource } from '../scope/upstream-sync.js'
 import { type KnownToken, readTokenSecret } from '../tokens/api-token.js'
+import { callerKey } from '../tokens/caller-key.js'
 import type { TokenRegistry } from '../tokens/token-registry.js'
 import { readJson } from './client-metrics.js'
 
@@ -21,6 +23,8 @@ export interface EdgeOperationsDependencies {
   scopes: TokenScopes
   /** False while a scope the proxy serves (the static one included) has no flags yet. */
   ready: () => boolean
+  /** Whose share of the validation queue the tokens asked about take. */
+  clientAddress: ClientAddress
 }
 
 const MAX_VALIDATE = 1_000
@@ -88,7 +92,9 @@ export function edgeOperationsRoutes(deps: EdgeOperationsDependencies): RouteDec
         if (!list) throw new ProxyError('API_BAD_REQUEST', `The body must be { "tokens": [<at most ${MAX_VALIDATE} strings>] }`)
         // Only what can be a token is asked about upstream.
         const secrets = [...new Set(list)].filter((secret) => readTokenSecret(secret) === secret)
-        const results = await Promise.all(secrets.map((secret) => deps.tokens.known(secret) ?? deps.tokens.resolve(secret)))
+        // As Edge, anyone may ask; the tokens a caller sends wait in its own share of the queue.
+        const caller = callerKey(deps.clientAddress(event))
+        const results = await Promise.all(secrets.map((secret) => deps.tokens.known(secret) ?? deps.tokens.resolve(secret, caller)))
         // Admin tokens are known (to be refused as the wrong type) but never listed.
         const valid = results.filter((result): result is KnownToken => typeof result === 'object' && result.type !== 'admin')
         sendText(

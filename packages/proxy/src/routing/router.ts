@@ -91,13 +91,13 @@ function routeHandler(route: RouteDeclaration, options: ProxyRouterOptions): Eve
         if (waitsForFlags && !call.flags) throw new ProxyError('NOT_READY', 'not ready')
         return handle(call)
       }
-      const caller = gate!('frontend', credential)
+      const caller = gate!('frontend', credential, event)
       return caller instanceof Promise ? caller.then((admitted) => handleAs(call, admitted)) : handleAs(call, caller)
     }
     if (tokenType) {
       // The Unleash API: the token first (401, 403), then its scope's flags (503).
       const header = req.headers.authorization
-      const caller = gate!(tokenType, header)
+      const caller = gate!(tokenType, header, event)
       return caller instanceof Promise ? caller.then((admitted) => handleAs(call, admitted)) : handleAs(call, caller)
     }
     // Read once: the whole request answers from this set.

@@ -2,9 +2,12 @@
 // header (a `Bearer ` prefix allowed, as Unleash 8.2 does), known or validated upstream once,
 // of the type the route wants, and the scope view it is answered from. Decided here, once per
 // request, on the route the router matched; the handler only reads the result.
+import type { H3Event } from 'h3'
+import type { ClientAddress } from '../http/client-ip.js'
 import { ProxyError } from '../http/errors.js'
 import type { ScopeView, TokenScopes } from '../scope/token-scopes.js'
 import { type KnownToken, readTokenSecret, type TokenType } from '../tokens/api-token.js'
+import { callerKey } from '../tokens/caller-key.js'
 import type { TokenRegistry } from '../tokens/token-registry.js'
 
 export interface TokenCaller {
@@ -18,9 +21,10 @@ export interface TokenCaller {
  */
 const MAX_REMEMBERED_CHARS = 1_048_576
 
-export type TokenGate = (type: TokenType, header: string | undefined) => TokenCaller | Promise<TokenCaller>
+/** `event`: the request, whose caller's address takes the share of the validation queue. */
+export type TokenGate = (type: TokenType, header: string | undefined, event?: H3Event) => TokenCaller | Promise<TokenCaller>
 
-export function createTokenGate(registry: TokenRegistry, scopes: TokenScopes): TokenGate {
+export function createTokenGate(registry: TokenRegistry, scopes: TokenScopes, clientAddress?: ClientAddress): TokenGate {
   function admit(type: TokenType, token: KnownToken): TokenCaller {
     if (token.type !== type) throw new ProxyError('TOKEN_WRONG_TYPE', 'wrong token type')
     const view = scopes.view(token)
@@ -41,7 +45,7 @@ export function createTokenGate(registry: TokenRegistry, scopes: TokenScopes): T
   const admitted = new Map<string, TokenCaller>()
   let rememberedChars = 0
 
-  return (type, header) => {
+  return (type, header, event) => {
     const secret = readTokenSecret(header)
     if (secret === undefined) throw new ProxyError('TOKEN_REQUIRED', 'no token')
     const hit = admitted.get(secret)
@@ -64,7 +68,7 @@ export function createTokenGate(registry: TokenRegistry, scopes: TokenScopes): T
     // A known token is answered without waiting (the hot path).
     const known = registry.known(secret)
     if (known) return remember(admit(type, known))
-    return registry.resolve(secret).then((result) => {
+    return registry.resolve(secret, event && clientAddress ? callerKey(clientAddress(event)) : undefined).then((result) => {
       if (result === 'invalid') throw new ProxyError('TOKEN_REQUIRED', 'unknown token')
       if (result === 'unavailable') throw new ProxyError('TOKEN_UNVERIFIED', 'token not checked')
       return remember(admit(type, result))

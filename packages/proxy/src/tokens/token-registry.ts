@@ -2,11 +2,13 @@
 // (docs/architecture.md, "Proxy: many scopes"). Dynamic mode: an unknown token costs one
 // validation and is then remembered, valid or not; strict mode: only the configured tokens.
 // Whatever callers send, the upstream sees at most one validation request in flight, at most
-// one per `minValidationGapMs`, each of at most `batchSize` tokens; tokens waiting beyond
-// `maxWaiting` are turned away (busy) instead of queued. Known tokens are asked about again every
+// one per `minValidationGapMs`, each of at most `batchSize` tokens; at most `maxWaiting` tokens
+// wait, shared fairly between callers (fair-queue.ts), so one caller's made-up tokens never keep
+// another's real one waiting behind them. Known tokens are asked about again every
 // `revalidateMs`, so a token revoked upstream stops working within that time.
 import type { Logger } from '../logger.js'
 import { type KnownToken, type KnownTokenType, normalizeProjects } from './api-token.js'
+import { createFairQueue } from './fair-queue.js'
 import { systemTimers, type TimerHandle, type Timers } from '../sync/timers.js'
 
 /** The upstream's answer for some secrets: the valid ones, or a failure (nothing decided). */
@@ -42,8 +44,11 @@ export type Refusal = 'invalid' | 'unavailable'
 export interface TokenRegistry {
   /** The known token, without waiting: undefined when it is not known (yet). */
   known(secret: string): KnownToken | undefined
-  /** The token, validating it upstream first when it is new (dynamic mode). */
-  resolve(secret: string): Promise<KnownToken | Refusal>
+  /**
+   * The token, validating it upstream first when it is new (dynamic mode). `caller` (callerKey of
+   * the caller's address) is whose share of the waiting room the secret takes.
+   */
+  resolve(secret: string, caller?: string): Promise<KnownToken | Refusal>
   /** Every known token. */
   tokens(): KnownToken[]
   /** Tokens known before (the backup of a previous run): accepted until a validation says otherwise. */
@@ -69,7 +74,9 @@ export function createTokenRegistry(options: TokenRegistryOptions): TokenRegistr
   const valid = new Map<string, KnownToken>()
   /** Secret → when it was found invalid; Map order is insertion order, so the oldest come first. */
   const invalid = new Map<string, number>()
+  /** Secret → the requests waiting for it, from when it is queued until its answer. */
   const waiting = new Map<string, Waiter[]>()
+  const queue = createFairQueue(maxWaiting)
   let draining = false
   let lastCall = 0
   const timers = options.timers ?? systemTimers
@@ -123,8 +130,8 @@ export function createTokenRegistry(options: TokenRegistryOptions): TokenRegistr
     try {
       // Secrets that arrive in the same turn go out in one request.
       await new Promise((resolve) => setImmediate(resolve))
-      while (waiting.size > 0 && !stopped) {
-        const batch = [...waiting.keys()].slice(0, batchSize)
+      while (queue.size > 0 && !stopped) {
+        const batch = queue.take(batchSize)
         const answer = await ask(batch)
         for (const secret of batch) {
           const waiters = waiting.get(secret) ?? []
@@ -140,20 +147,26 @@ export function createTokenRegistry(options: TokenRegistryOptions): TokenRegistr
         }
       }
     } finally {
-      // Cleared in the same turn as the last check of `waiting`: a secret enqueued after it kicks a new drain.
+      // Cleared in the same turn as the last check of `queue`: a secret enqueued after it kicks a new drain.
       draining = false
     }
   }
 
-  function enqueue(secret: string): Promise<KnownToken | Refusal> {
+  function enqueue(secret: string, caller: string): Promise<KnownToken | Refusal> {
     const waiters = waiting.get(secret)
-    if (!waiters && waiting.size >= maxWaiting) return Promise.resolve('unavailable')
-    const promise = new Promise<KnownToken | Refusal>((resolve) => {
-      if (waiters) waiters.push(resolve)
-      else waiting.set(secret, [resolve])
-    })
+    if (waiters) return new Promise((resolve) => waiters.push(resolve))
+    const added = queue.add(secret, caller)
+    if (added === false) return Promise.resolve('unavailable')
+    // A busier caller's newest secret made room: its requests are told to try again.
+    if (added !== undefined) turnAway(added)
+    const promise = new Promise<KnownToken | Refusal>((resolve) => waiting.set(secret, [resolve]))
     kick()
     return promise
+  }
+
+  function turnAway(secret: string): void {
+    for (const waiter of waiting.get(secret) ?? []) waiter('unavailable')
+    waiting.delete(secret)
   }
 
   /**
@@ -181,13 +194,13 @@ export function createTokenRegistry(options: TokenRegistryOptions): TokenRegistr
 
   return {
     known: (secret) => valid.get(secret),
-    resolve(secret) {
+    resolve(secret, caller = '') {
       const token = valid.get(secret)
       if (token) return Promise.resolve(token)
       if (mode === 'strict' && !configured.has(secret)) return Promise.resolve('invalid')
       const refusedAt = invalid.get(secret)
       if (refusedAt !== undefined && now() - refusedAt < invalidTtlMs) return Promise.resolve('invalid')
-      return enqueue(secret)
+      return enqueue(secret, caller)
     },
     tokens: () => [...valid.values()],
     restore(tokens) {
@@ -210,8 +223,8 @@ export function createTokenRegistry(options: TokenRegistryOptions): TokenRegistr
     stop() {
       stopped = true
       if (revalidation) timers.clear(revalidation)
-      for (const waiters of waiting.values()) for (const waiter of waiters) waiter('unavailable')
-      waiting.clear()
+      queue.take(queue.size)
+      for (const secret of [...waiting.keys()]) turnAway(secret)
     },
     get invalidCount() {
       return invalid.size
