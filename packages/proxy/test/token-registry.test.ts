@@ -125,6 +125,13 @@ describe('dynamic mode', () => {
     expect(registry.invalidCount).toBe(3)
   })
 
+  it('a flood of the longest made-up secrets keeps at most maxInvalidChars of them in memory', async () => {
+    const { registry } = setup({ batchSize: 100, maxWaiting: 1_000 })
+    const long = (i: number) => `*:development.${String(i).padStart(1_024 - 14, 'x')}`
+    for (let round = 0; round < 3; round++) await Promise.all(Array.from({ length: 1_000 }, (_, i) => registry.resolve(long(round * 1_000 + i))))
+    expect(registry.invalidCount).toBe(1_024)
+  })
+
   it('asks about an invalid secret again after its TTL (a token created upstream later starts working)', async () => {
     let now = 1_000
     const { registry, calls, setValid } = setup({ invalidTtlMs: 60_000, now: () => now })

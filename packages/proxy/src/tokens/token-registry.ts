@@ -28,6 +28,8 @@ export interface TokenRegistryOptions {
   invalidTtlMs?: number
   /** At most this many invalid secrets are remembered (the oldest are forgotten first). */
   maxInvalid?: number
+  /** And at most this many UTF-16 units of them (callers choose them, up to MAX_TOKEN_LENGTH each). */
+  maxInvalidChars?: number
   maxWaiting?: number
   batchSize?: number
   minValidationGapMs?: number
@@ -67,6 +69,7 @@ export function createTokenRegistry(options: TokenRegistryOptions): TokenRegistr
   const { mode, validate, logger, now = Date.now } = options
   const invalidTtlMs = options.invalidTtlMs ?? 60_000
   const maxInvalid = options.maxInvalid ?? 10_000
+  const maxInvalidChars = options.maxInvalidChars ?? 1_048_576
   const maxWaiting = options.maxWaiting ?? 1_000
   const batchSize = options.batchSize ?? 100
   const minGap = options.minValidationGapMs ?? 100
@@ -74,6 +77,7 @@ export function createTokenRegistry(options: TokenRegistryOptions): TokenRegistr
   const valid = new Map<string, KnownToken>()
   /** Secret → when it was found invalid; Map order is insertion order, so the oldest come first. */
   const invalid = new Map<string, number>()
+  let invalidChars = 0
   /** Secret → the requests waiting for it, from when it is queued until its answer. */
   const waiting = new Map<string, Waiter[]>()
   const queue = createFairQueue(maxWaiting)
@@ -91,7 +95,7 @@ export function createTokenRegistry(options: TokenRegistryOptions): TokenRegistr
   function remember(token: KnownToken): void {
     const previous = valid.get(token.secret)
     const next = { ...token, projects: normalizeProjects(token.projects) }
-    invalid.delete(token.secret)
+    unmarkInvalid(token.secret)
     if (previous && previous.environment === next.environment && previous.type === next.type && previous.projects.join() === next.projects.join()) return
     valid.set(token.secret, next)
     options.onChange?.(token.secret, next)
@@ -99,9 +103,14 @@ export function createTokenRegistry(options: TokenRegistryOptions): TokenRegistr
 
   function forget(secret: string): void {
     if (valid.delete(secret)) options.onChange?.(secret, undefined)
-    invalid.delete(secret)
+    unmarkInvalid(secret)
     invalid.set(secret, now())
-    while (invalid.size > maxInvalid) invalid.delete(invalid.keys().next().value as string)
+    invalidChars += secret.length
+    while (invalid.size > maxInvalid || invalidChars > maxInvalidChars) unmarkInvalid(invalid.keys().next().value as string)
+  }
+
+  function unmarkInvalid(secret: string): void {
+    if (invalid.delete(secret)) invalidChars -= secret.length
   }
 
   /** Validates `secrets` upstream (one call); undefined when the upstream could not answer. */
