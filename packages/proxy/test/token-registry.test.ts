@@ -177,6 +177,27 @@ describe('dynamic mode', () => {
     ])
     registry.stop()
   })
+
+  it('revalidation: a token /edge/validate still lists but the upstream refuses on its own API (Unleash 8.2) is refused within one interval, and not learned again', async () => {
+    const refused = new Set<string>()
+    const checked: string[] = []
+    const { registry } = setup({
+      revalidateMs: 30,
+      invalidTtlMs: 0,
+      check: async (token) => {
+        checked.push(token.secret)
+        return !refused.has(token.secret)
+      },
+    })
+    await registry.start()
+    expect(await registry.resolve(FRONTEND.secret)).toMatchObject({ type: 'frontend' })
+    expect(checked).toContain(FRONTEND.secret)
+    refused.add(FRONTEND.secret)
+    await new Promise((resolve) => setTimeout(resolve, 150))
+    expect(registry.known(FRONTEND.secret)).toBeUndefined()
+    expect(await registry.resolve(FRONTEND.secret)).toBe('invalid')
+    registry.stop()
+  })
 })
 
 describe('strict mode', () => {

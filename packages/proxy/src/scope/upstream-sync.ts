@@ -15,6 +15,7 @@ import type { PollerOptions } from '../sync/poller.js'
 import { createHttpUpstream, type Upstream } from '../sync/upstream.js'
 import { type KnownToken, scopeKey, type TokenScope } from '../tokens/api-token.js'
 import { loadKnownTokens, saveKnownTokens } from '../tokens/token-backup.js'
+import { checkTokenUpstream } from '../tokens/check-token-upstream.js'
 import { createTokenRegistry, type TokenRegistry } from '../tokens/token-registry.js'
 import { readValidatedTokens } from '../tokens/validate-upstream.js'
 import type { UsageAggregator } from '../usage/aggregator.js'
@@ -133,6 +134,7 @@ export function createUpstreamSync(options: UpstreamSyncOptions): UpstreamSync {
   const tokens = createTokenRegistry({
     mode: config.tokenMode,
     validate: async (secrets) => readValidatedTokens(await upstream.validateTokens(secrets)),
+    check: checkTokenUpstream(upstream, config.serviceUrl),
     logger,
     configured: config.tokens,
     revalidateMs: config.tokenRevalidateMs,

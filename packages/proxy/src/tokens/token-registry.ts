@@ -5,9 +5,12 @@
 // one per `minValidationGapMs`, each of at most `batchSize` tokens; at most `maxWaiting` tokens
 // wait, shared fairly between callers (fair-queue.ts), so one caller's made-up tokens never keep
 // another's real one waiting behind them. Known tokens are asked about again every
-// `revalidateMs`, so a token revoked upstream stops working within that time.
+// `revalidateMs`, so a token revoked upstream stops working within that time; each token the
+// upstream lists is also checked on its own API (`check`, check-token-upstream.ts), since
+// Unleash 8.2's /edge/validate keeps listing deleted tokens.
 import type { Logger } from '../logger.js'
 import { type KnownToken, type KnownTokenType, normalizeProjects } from './api-token.js'
+import type { CheckToken } from './check-token-upstream.js'
 import { createFairQueue } from './fair-queue.js'
 import { systemTimers, type TimerHandle, type Timers } from '../sync/timers.js'
 
@@ -19,6 +22,8 @@ export type TokenMode = 'dynamic' | 'strict'
 export interface TokenRegistryOptions {
   mode: TokenMode
   validate: ValidateTokens
+  /** Whether the upstream still accepts a token it listed, on its own API; default: it does. */
+  check?: CheckToken
   logger: Logger
   /** Strict mode: the only secrets accepted. Dynamic mode: validated at start too. */
   configured?: readonly string[]
@@ -73,6 +78,7 @@ export function createTokenRegistry(options: TokenRegistryOptions): TokenRegistr
   const maxWaiting = options.maxWaiting ?? 1_000
   const batchSize = options.batchSize ?? 100
   const minGap = options.minValidationGapMs ?? 100
+  const check = options.check
   const configured = new Set(options.configured ?? [])
   const valid = new Map<string, KnownToken>()
   /** Secret → when it was found invalid; Map order is insertion order, so the oldest come first. */
@@ -121,7 +127,8 @@ export function createTokenRegistry(options: TokenRegistryOptions): TokenRegistr
     try {
       const answer = await validate(secrets)
       const asked = new Set(secrets)
-      return new Map(answer.filter((token) => asked.has(token.secret) && isServed(token.type)).map((token) => [token.secret, token]))
+      const listed = answer.filter((token) => asked.has(token.secret) && isServed(token.type))
+      return new Map((check ? await accepted(listed, check) : listed).map((token) => [token.secret, token]))
     } catch (error) {
       logger.warn(`Could not validate ${secrets.length} API token(s) with the upstream: ${error instanceof Error ? error.message : String(error)}`)
       return undefined
@@ -240,6 +247,23 @@ export function createTokenRegistry(options: TokenRegistryOptions): TokenRegistr
     },
   }
 }
+
+/** The tokens `check` does not find refused, checked CHECK_CONCURRENCY at a time. */
+async function accepted(tokens: readonly KnownToken[], check: CheckToken): Promise<KnownToken[]> {
+  const refused = new Set<KnownToken>()
+  let next = 0
+  const worker = async () => {
+    while (next < tokens.length) {
+      const token = tokens[next++]!
+      if (!(await check(token))) refused.add(token)
+    }
+  }
+  await Promise.all(Array.from({ length: Math.min(CHECK_CONCURRENCY, tokens.length) }, worker))
+  return tokens.filter((token) => !refused.has(token))
+}
+
+/** Upstream requests at once when checking the tokens of one batch. */
+const CHECK_CONCURRENCY = 8
 
 function isServed(type: string): type is KnownTokenType {
   return type === 'client' || type === 'frontend' || type === 'admin'
