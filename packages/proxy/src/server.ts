@@ -41,7 +41,8 @@ export async function serveProxy(config: ProxyConfig, app: Omit<ProxyAppOptions,
   const server = createServer(serverTimeoutOptions(config.serverTimeouts), proxy.listener)
   const port = await listen(server, config.port, hostname)
   const url = proxyUrl(config, port)
-  if (showURL) console.log(`Vexil proxy listening on ${url}`)
+  // The URL printed for every interface is loopback's: say that the others are listened on too.
+  if (showURL) console.log(`Vexil proxy listening on ${url}${hostname === '0.0.0.0' || hostname === '::' ? ' (every other interface too: HOST sets one)' : ''}`)
   void proxy.start()
 
   let closing: Promise<void> | undefined

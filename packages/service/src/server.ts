@@ -50,6 +50,8 @@ export interface RunningService {
   /** Base URL, e.g. `http://127.0.0.1:4242`. */
   url: string
   port: number
+  /** The address listened on (`HOST`); `url` names loopback when it is every interface. */
+  host: string
   demo?: DemoCredentials
   /** Takes (or retakes) today's insights snapshot now, besides the daily run. */
   snapshotInsights(): Promise<void>
@@ -101,6 +103,7 @@ export async function startService(options: StartServiceOptions = {}): Promise<R
     return {
       url: `http://${host.includes(':') ? `[${host}]` : host}:${port}`,
       port,
+      host: config.host,
       ...(demo ? { demo } : {}),
       snapshotInsights: () => insights.runNow(),
       // The scheduler and the runner stop (their work in flight done) before the database closes.

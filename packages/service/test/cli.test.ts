@@ -67,6 +67,8 @@ describe('runServiceCli', () => {
         await new Promise((resolve) => setTimeout(resolve, 50))
       }
       const url = (/listening on (\S+) /.exec(output) as RegExpExecArray)[1] as string
+      // Listening on loopback only: the line does not claim other interfaces.
+      expect(output).not.toMatch(/every other interface/)
       const exited = once(child, 'exit')
       return { url, stop: async () => { child.kill(signal); const [code] = await exited; return { code, output } } }
     }
