@@ -10,6 +10,7 @@ import type { ProxyConfig } from '../config/types.js'
 import { type EvaluationRequest, enrich, normalizeContext, parseQuery, validateBody, validateQueryContext } from '../evaluation/context.js'
 import { answerKey, type CachedResponse } from '../evaluation/response-cache.js'
 import { type AnswerHeaders, sendAnswer } from '../evaluation/send-answer.js'
+import { mayShareAnswer } from '../evaluation/shareable.js'
 import { assertJsonContentType, hasBody, parseStrictJson } from '../http/body.js'
 import { readBodyText } from '../http/read-body.js'
 import type { ClientAddress } from '../http/client-ip.js'
@@ -121,8 +122,7 @@ export async function handleEvaluate(deps: EvaluateDependencies, call: RouteCall
     validUntil: trace.usedClock ? flags.engine.nextTimeBoundary(Date.now()) : Number.POSITIVE_INFINITY,
     counted: request.toggles ? toggles.map((t) => [t.name, t.enabled] as const) : undefined,
   }
-  const cacheable = flags.responseCache !== undefined && !sessionInjected && !trace.usedRandom && !trace.usedCustomStrategy && config.enrichers.length === 0
-  if (cacheable) flags.responseCache!.set(cacheKey, answer)
+  if (flags.responseCache && mayShareAnswer({ trace, sessionInjected, enriched: config.enrichers.length > 0 })) flags.responseCache.set(cacheKey, answer)
   prometheus.responseCache('miss')
   respond(usage, req, res, call, answer)
 }

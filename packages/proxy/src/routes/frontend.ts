@@ -10,6 +10,7 @@ import { normalizeContext, parseQuery } from '../evaluation/context.js'
 import { answerKey, type CachedResponse } from '../evaluation/response-cache.js'
 import { seesDisabledFlags } from '../evaluation/visibility.js'
 import { type AnswerHeaders, sendAnswer } from '../evaluation/send-answer.js'
+import { mayShareAnswer } from '../evaluation/shareable.js'
 import { assertJsonContentType, hasBody, isDateTime, isObject, parseStrictJson } from '../http/body.js'
 import type { ClientAddress } from '../http/client-ip.js'
 import { ProxyError } from '../http/errors.js'
@@ -157,7 +158,8 @@ async function handleFrontend(deps: FrontendDependencies, call: RouteCall, selec
     etag: weakEtag(body),
     validUntil: trace.usedClock ? flags.engine.nextTimeBoundary(Date.now()) : Number.POSITIVE_INFINITY,
   }
-  if (flags.responseCache && !sessionInjected && !trace.usedRandom && !trace.usedCustomStrategy) flags.responseCache.set(cacheKey, answer)
+  // The frontend API runs no enrichers (Unleash's has none).
+  if (flags.responseCache && mayShareAnswer({ trace, sessionInjected, enriched: false })) flags.responseCache.set(cacheKey, answer)
   deps.prometheus.responseCache('miss')
   sendAnswer(req, res, call.method, call.cors, answer, UNLEASH_HEADERS)
 }

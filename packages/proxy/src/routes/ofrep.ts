@@ -12,6 +12,7 @@ import { ofrepBulk, ofrepContext, ofrepItem } from '../evaluation/ofrep.js'
 import { answerKey, type CachedResponse } from '../evaluation/response-cache.js'
 import { seesDisabledFlags } from '../evaluation/visibility.js'
 import { type AnswerHeaders, sendAnswer } from '../evaluation/send-answer.js'
+import { mayShareAnswer } from '../evaluation/shareable.js'
 import { assertJsonContentType, hasBody, isObject } from '../http/body.js'
 import type { ClientAddress } from '../http/client-ip.js'
 import { ProxyError } from '../http/errors.js'
@@ -95,8 +96,9 @@ async function handleBulk(deps: OfrepDependencies, call: RouteCall): Promise<voi
     etag,
     validUntil: trace.usedClock ? flags.engine.nextTimeBoundary(Date.now()) : Number.POSITIVE_INFINITY,
   }
-  const cacheable = flags.responseCache !== undefined && !trace.usedRandom && !trace.usedCustomStrategy && (call.caller !== undefined || deps.config.enrichers.length === 0)
-  if (cacheable) flags.responseCache!.set(cacheKey, answer)
+  // OFREP makes up no sessionId; the enrichers run for client-key callers only (evaluationContext).
+  const enriched = call.caller === undefined && deps.config.enrichers.length > 0
+  if (flags.responseCache && mayShareAnswer({ trace, sessionInjected: false, enriched })) flags.responseCache.set(cacheKey, answer)
   deps.prometheus.responseCache('miss')
   sendAnswer(req, res, call.method, call.cors, answer, BULK_HEADERS)
 }
