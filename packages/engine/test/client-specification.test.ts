@@ -31,12 +31,34 @@ it('the suite is complete: 22 files, 227 toggle tests, 52 variant tests', () => 
   expect(files.reduce((n, { spec }) => n + (spec.variantTests?.length ?? 0), 0)).toBe(52)
 })
 
-describe.each(files)('$file', ({ spec }) => {
+/**
+ * The warnings each file's payload must give, and no others: the spec's deliberately broken
+ * definitions (a bad CIDR, operator, segment, parent or regex) compile to never-matching gates
+ * and say so; every other definition compiles cleanly.
+ */
+const EXPECTED_WARNINGS: Record<string, Array<[flag: string, code: string]>> = {
+  '06-remote-address-strategy.json': [['Feature.remoteAddress.C', 'invalid-cidr']],
+  '13-constraint-operators.json': [['F7.invalid-operator', 'unknown-operator']],
+  '15-global-constraints.json': [['F9.withMissingSegment', 'unknown-segment']],
+  '17-dependent-features.json': [['parents.not.exist.child.enabled', 'unknown-dependency']],
+  '21-regex-constraint-operators.json': [
+    ['invalid-regex-defaults-to-false', 'invalid-regex'],
+    ['R90.reject_lookahead', 'invalid-regex'],
+    ['R91.reject_backreference', 'invalid-regex'],
+  ],
+  '22-cidr-constraint-operators.json': [
+    ['CIDR.mixed.values', 'invalid-cidr'],
+    ['CIDR.invalid.only', 'invalid-cidr'],
+    ['CIDR.ipv6.mixed.values', 'invalid-cidr'],
+  ],
+}
+
+describe.each(files)('$file', ({ file, spec }) => {
   const engine = createEngine()
   const warnings = engine.load(spec.state)
 
-  it('loads', () => {
-    expect(Array.isArray(warnings)).toBe(true)
+  it('loads with exactly the warnings its broken definitions call for', () => {
+    expect(warnings.map((warning) => [warning.flag, warning.code])).toEqual(EXPECTED_WARNINGS[file] ?? [])
   })
 
   const toggleTests = spec.tests ?? []
