@@ -9,5 +9,6 @@ export default defineConfig({
     include: ['packages/*/test/**/*.test.ts', 'bench/**/*.test.ts', 'test-fixtures/**/*.test.ts'],
     testTimeout: 30_000,
     hookTimeout: 60_000,
+    reporters: ['default', './test-fixtures/src/skip-summary-reporter.ts'],
   },
 })

@@ -3,6 +3,7 @@
 // failure, never a skip.
 import { existsSync } from 'node:fs'
 import { type Browser, chromium } from 'playwright-core'
+import { isCI } from './ci.ts'
 
 const CANDIDATES = [process.env.CHROMIUM_PATH, '/usr/bin/chromium', '/usr/bin/chromium-browser'].filter(Boolean) as string[]
 
@@ -13,7 +14,7 @@ export function chromiumPath(): string | undefined {
 /** Whether browser tests can run here; under CI a missing browser throws instead of skipping. */
 export function chromiumAvailable(): boolean {
   const path = chromiumPath()
-  if (!path && process.env.CI === 'true') {
+  if (!path && isCI()) {
     throw new Error('Chromium is required under CI=true: install Debian\'s chromium package (see .ci/run) or set CHROMIUM_PATH')
   }
   return path !== undefined

@@ -8,7 +8,7 @@ import { isCI } from './ci.ts'
 
 /** The folder holding the pinned install (its own package.json and package-lock.json). */
 export const RUNTIMES_PREFIX = fileURLToPath(new URL('../../.ci/runtimes/', import.meta.url))
-export const RUNTIMES_INSTALL = 'npm ci --prefix .ci/runtimes --no-audit --no-fund --ignore-scripts'
+export const RUNTIMES_INSTALL = 'npm run setup:runtimes'
 
 export type RuntimeName = 'bun' | 'deno' | 'workerd'
 

