@@ -43,7 +43,7 @@ RUN npm ci --omit=dev --ignore-scripts --no-audit --no-fund --workspace @vexil/c
 FROM ${NODE_IMAGE}
 WORKDIR /app
 # NODE_OPTIONS: V8's young generation capped at 2 MB semi-spaces (Node's default grows to 16 MB
-# under load and stays resident): 25-40 MB less RSS at 0.79-1.0x the req/s (README, "Running at scale");
+# under load and stays resident): 25-40 MB less RSS at 0.79-1.0x the req/s (docs/operations.md, "Memory");
 # WORKERS=N's workers inherit it. `-e NODE_OPTIONS=...` replaces it. The ENTRYPOINT adds V8's old
 # generation growing factor (Node refuses that flag in NODE_OPTIONS): 15-20 MB less with 10k flags.
 # HOST: `vexil start` listens on loopback alone unless told otherwise; in a container the
