@@ -3,6 +3,10 @@
 // read. Variables are collected from the source text of every package's `src` tree (so modules
 // can move between folders) in the shapes the configuration code uses; a new shape of read needs
 // a pattern here, and the unit cases below show each one.
+//
+// Nothing is excluded. The variables the code reads from the system rather than as settings
+// (HOSTNAME, USER, LOGNAME, NODE_OPTIONS) are in the reference's "Read from the system" table;
+// the test- and benchmark-only ones (CI, BENCH_*) are read outside packages/*/src.
 import { readdirSync, readFileSync } from 'node:fs'
 import { join, relative } from 'node:path'
 import { fileURLToPath } from 'node:url'
