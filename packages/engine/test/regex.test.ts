@@ -8,13 +8,13 @@ const regexFlag = (value: string, caseInsensitive = false) => ({
 })
 
 describe('REGEX constraint', () => {
-  it('cannot hang: (a+)+$ against a 50 KB hostile value returns within 50 ms', () => {
+  it('cannot hang: (a+)+$ against a 50 KB hostile value returns within a second (backtracking would take years)', () => {
     const engine = createEngine()
     engine.load(regexFlag('(a+)+$'))
     const hostile = `${'a'.repeat(50_000)}!`
     const started = performance.now()
     expect(engine.isEnabled('r', { properties: { text: hostile } })).toBe(false)
-    expect(performance.now() - started).toBeLessThan(50)
+    expect(performance.now() - started).toBeLessThan(1_000)
     expect(engine.isEnabled('r', { properties: { text: 'aaaa' } })).toBe(true)
   })
 

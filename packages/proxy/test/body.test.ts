@@ -64,8 +64,9 @@ describe('readBodyText', () => {
     const afterRejection = pulled()
     await settle()
     expect(pulled()).toBe(afterRejection)
-    // What the pipe had buffered when it stopped, not the 128 members.
-    expect(afterRejection).toBeLessThanOrEqual(8)
+    // What the pipe's buffers held when it stopped, not the 128 members (Node 22 and later
+    // buffer 64 KiB per stream, where Node 20 buffered 16 KiB).
+    expect(afterRejection).toBeLessThanOrEqual(24)
     expect(isPaused()).toBe(true)
   })
 
