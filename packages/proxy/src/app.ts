@@ -4,7 +4,7 @@
 import { type App, createApp, type NodeListener, toNodeListener } from 'h3'
 import { createEngine, type Engine } from '@vexil/engine'
 import type { ProxyConfig } from './config/types.js'
-import { createResponseCaches } from './evaluation/response-cache.js'
+import { createResponseCaches } from './cache/response-cache.js'
 import { compileClientAddress } from './http/client-ip.js'
 import { compileCorsHeaders, compileFrontendCors, compileOfrepCors } from './http/cors.js'
 import type { Logger } from './logger.js'
@@ -121,7 +121,7 @@ export function createProxyApp(options: ProxyAppOptions): ProxyApp {
   })
   const oldProxyRoutes: RouteDeclaration[] = scope
     ? [
-        ...evaluateRoutes({ config, logger, usage: scope.usage, prometheus }, clientAddress),
+        ...evaluateRoutes({ config, logger, usage: scope.usage, prometheus, clientAddress }),
         ...clientMetricsRoutes({ usage: scope.usage, logger }),
         ...serverSideFeaturesRoutes(),
         ...operationalRoutes(metrics, () => sync.staticReady),
@@ -133,7 +133,7 @@ export function createProxyApp(options: ProxyAppOptions): ProxyApp {
     [
       ...oldProxyRoutes,
       ...frontendRoutes({ config, logger, prometheus, clientAddress }),
-      ...ofrepRoutes({ config, prometheus, clientAddress, staticUsage: scope?.usage }),
+      ...ofrepRoutes({ config, logger, prometheus, clientAddress, staticUsage: scope?.usage }),
       ...clientApiRoutes(),
       ...streaming.routes,
       ...edgeOperationsRoutes({ registry: metrics, tokens, scopes, ready, clientAddress }),

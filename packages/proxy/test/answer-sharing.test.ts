@@ -1,13 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { EvaluationTrace } from '@vexil/engine'
 import type { FakeUpstream } from '@vexil/test-fixtures/fake-upstream.ts'
-import { mayShareAnswer } from '../src/evaluation/shareable.js'
+import { mayShareAnswer } from '../src/answers/shareable.js'
 import { CLIENT_KEY, startTestProxy, startUpstreamWithTokens, type TestProxy } from './helpers/proxy.js'
 
 // The one rule that decides whether one caller's answer may be served to another
-// (evaluation/shareable.ts), and the same behaviour on every protocol that caches: a repeated
+// (answers/shareable.ts), and the same behaviour on every protocol that caches: a repeated
 // request is answered from the cache; an answer that used randomness, a custom strategy or an
-// enricher never is. Real listening proxies against a fake upstream; hits and misses read from
+// enricher never is; a throwing strategy; If-None-Match; keys that never collide across protocols.
+// Real listening proxies against a fake upstream; hits and misses read from
 // the Prometheus counter.
 
 const trace = (over: Partial<EvaluationTrace> = {}): EvaluationTrace => ({ usedRandom: false, usedClock: false, usedCustomStrategy: false, ...over })
@@ -30,35 +31,55 @@ const FRONTEND = '*:development.sharing-front-1'
 const FIXED = { name: 'fixed', enabled: true, strategies: [{ name: 'default' }] }
 const COIN = { name: 'coin', enabled: true, strategies: [{ name: 'flexibleRollout', parameters: { rollout: '50', stickiness: 'random', groupId: 'coin' } }] }
 const CUSTOM = { name: 'custom', enabled: true, strategies: [{ name: 'isFriday', parameters: {} }] }
+const THROWING = { name: 'throwing', enabled: true, strategies: [{ name: 'throws', parameters: {} }] }
 const payload = (...features: unknown[]) => ({ version: 2, features, segments: [] })
 
-/** A request on one protocol with a context that names a sessionId; `flag` is the single-flag route's flag. */
-type Protocol = { name: string; byToken: boolean; send: (proxy: TestProxy, flag: string) => Promise<number> }
-const post = (proxy: TestProxy, path: string, credential: string, body: unknown) =>
-  fetch(proxy.at(path), { method: 'POST', headers: { authorization: credential, 'content-type': 'application/json' }, body: JSON.stringify(body) }).then(async (res) => (await res.text(), res.status))
-const get = (proxy: TestProxy, path: string, credential: string) => fetch(proxy.at(path), { headers: { authorization: credential } }).then(async (res) => (await res.text(), res.status))
+/**
+ * A request on one protocol with a context that names a sessionId; `flag` is the single-flag
+ * route's flag, `headers` extra request headers. `revalidates`: a matching If-None-Match is
+ * answered 304; `strategyErrorIs500`: a strategy that throws makes the request's answer a 500 (OFREP
+ * answers it in the flag's item instead).
+ */
+type Send = (proxy: TestProxy, flag: string, headers?: Record<string, string>) => Promise<Response>
+type Protocol = { name: string; byToken: boolean; revalidates: boolean; strategyErrorIs500: boolean; request: Send; send: (proxy: TestProxy, flag: string) => Promise<number> }
+const post = (proxy: TestProxy, path: string, credential: string, body: unknown, headers: Record<string, string> = {}) =>
+  fetch(proxy.at(path), { method: 'POST', headers: { authorization: credential, 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) })
+const get = (proxy: TestProxy, path: string, credential: string, headers: Record<string, string> = {}) => fetch(proxy.at(path), { headers: { authorization: credential, ...headers } })
 const CONTEXT = { userId: 'u1', sessionId: 's1' }
+const status = (response: Promise<Response>) => response.then(async (res) => (await res.text(), res.status))
+const protocol = (name: string, byToken: boolean, revalidates: boolean, strategyErrorIs500: boolean, request: Send): Protocol => ({
+  name,
+  byToken,
+  revalidates,
+  strategyErrorIs500,
+  request,
+  send: (proxy, flag) => status(request(proxy, flag)),
+})
 const PROTOCOLS: Protocol[] = [
-  { name: 'GET /proxy', byToken: false, send: (proxy) => get(proxy, '/proxy?userId=u1&sessionId=s1', CLIENT_KEY) },
-  { name: 'POST /proxy', byToken: false, send: (proxy) => post(proxy, '/proxy', CLIENT_KEY, { context: CONTEXT }) },
-  { name: 'GET /api/frontend', byToken: true, send: (proxy) => get(proxy, '/api/frontend?userId=u1&sessionId=s1', FRONTEND) },
-  { name: 'POST /api/frontend', byToken: true, send: (proxy) => post(proxy, '/api/frontend', FRONTEND, { context: CONTEXT }) },
-  { name: 'POST /api/frontend/features/<name>', byToken: true, send: (proxy, flag) => post(proxy, `/api/frontend/features/${flag}`, FRONTEND, { context: CONTEXT }) },
-  { name: 'OFREP bulk, frontend token', byToken: true, send: (proxy) => post(proxy, '/ofrep/v1/evaluate/flags', FRONTEND, { context: { targetingKey: 'u1', sessionId: 's1' } }) },
-  { name: 'OFREP bulk, client key', byToken: false, send: (proxy) => post(proxy, '/ofrep/v1/evaluate/flags', CLIENT_KEY, { context: { targetingKey: 'u1', sessionId: 's1' } }) },
+  protocol('GET /proxy', false, true, true, (proxy, _, headers) => get(proxy, '/proxy?userId=u1&sessionId=s1', CLIENT_KEY, headers)),
+  protocol('POST /proxy', false, false, true, (proxy, _, headers) => post(proxy, '/proxy', CLIENT_KEY, { context: CONTEXT }, headers)),
+  protocol('GET /api/frontend', true, true, true, (proxy, _, headers) => get(proxy, '/api/frontend?userId=u1&sessionId=s1', FRONTEND, headers)),
+  protocol('POST /api/frontend', true, false, true, (proxy, _, headers) => post(proxy, '/api/frontend', FRONTEND, { context: CONTEXT }, headers)),
+  protocol('POST /api/frontend/features/<name>', true, false, true, (proxy, flag, headers) => post(proxy, `/api/frontend/features/${flag}`, FRONTEND, { context: CONTEXT }, headers)),
+  protocol('OFREP bulk, frontend token', true, true, false, (proxy, _, headers) => post(proxy, '/ofrep/v1/evaluate/flags', FRONTEND, { context: { targetingKey: 'u1', sessionId: 's1' } }, headers)),
+  protocol('OFREP bulk, client key', false, true, false, (proxy, _, headers) => post(proxy, '/ofrep/v1/evaluate/flags', CLIENT_KEY, { context: { targetingKey: 'u1', sessionId: 's1' } }, headers)),
 ]
 
 const upstreams: FakeUpstream[] = []
-const proxies: Record<'plain' | 'random' | 'custom' | 'enriched', TestProxy> = {} as never
+const proxies: Record<'plain' | 'random' | 'custom' | 'throwing' | 'enriched', TestProxy> = {} as never
 beforeAll(async () => {
   const start = async (features: unknown, extra: object = {}) => {
     const upstream = await startUpstreamWithTokens(features, { client: CLIENT, frontend: FRONTEND })
     upstreams.push(upstream)
-    return startTestProxy(upstream.url, { tokens: [CLIENT], customStrategies: [{ name: 'isFriday', isEnabled: () => true }], ...extra })
+    const throwing = () => {
+      throw new Error('the strategy failed')
+    }
+    return startTestProxy(upstream.url, { tokens: [CLIENT], customStrategies: [{ name: 'isFriday', isEnabled: () => true }, { name: 'throws', isEnabled: throwing }], ...extra })
   }
   proxies.plain = await start(payload(FIXED))
   proxies.random = await start(payload(FIXED, COIN))
   proxies.custom = await start(payload(FIXED, CUSTOM))
+  proxies.throwing = await start(payload(FIXED, THROWING))
   proxies.enriched = await start(payload(FIXED), { expCustomEnrichers: [(context: Record<string, unknown>) => ({ ...context, region: 'enriched' })] })
 })
 afterAll(async () => {
@@ -93,5 +114,37 @@ describe.each(PROTOCOLS)('$name', (protocol) => {
 
   it(protocol.byToken ? 'enrichers do not run for token callers: their answers are shared' : 'an answer from a proxy with enrichers is never served to another request', async () => {
     expect(await hitsOfFour(proxies.enriched, protocol, 'fixed')).toBe(protocol.byToken ? 2 : 0)
+  })
+
+  it(protocol.strategyErrorIs500 ? 'a strategy that throws is a 500, never kept' : 'a strategy that throws is the flag\'s evaluation failure, never kept', async () => {
+    const proxy = proxies.throwing
+    const before = await hits(proxy)
+    for (let i = 0; i < 3; i++) expect(await protocol.send(proxy, 'throwing'), protocol.name).toBe(protocol.strategyErrorIs500 ? 500 : 200)
+    expect((await hits(proxy)) - before).toBe(0)
+  })
+
+  it(protocol.revalidates ? 'answers 304 to the ETag of its answer' : 'answers 200 whatever If-None-Match says (a POST is not revalidated)', async () => {
+    const first = await protocol.request(proxies.plain, 'fixed')
+    await first.text()
+    const etag = first.headers.get('etag')!
+    expect(etag).toBeTruthy()
+    const again = await protocol.request(proxies.plain, 'fixed', { 'if-none-match': etag })
+    expect(await again.text()).toBe(protocol.revalidates ? '' : await (await protocol.request(proxies.plain, 'fixed')).text())
+    expect(again.status).toBe(protocol.revalidates ? 304 : 200)
+  })
+})
+
+describe('every protocol together', () => {
+  it('no answer kept for one protocol is served on another (their cache keys never collide)', async () => {
+    const upstream = await startUpstreamWithTokens(payload(FIXED), { client: CLIENT, frontend: FRONTEND })
+    upstreams.push(upstream)
+    const proxy = await startTestProxy(upstream.url, { tokens: [CLIENT] })
+    try {
+      // Each protocol's request twice (its answer admitted on the second), every protocol in turn.
+      for (const protocol of PROTOCOLS) for (let i = 0; i < 2; i++) expect(await protocol.send(proxy, 'fixed'), protocol.name).toBe(200)
+      expect(await hits(proxy)).toBe(0)
+    } finally {
+      await proxy.close()
+    }
   })
 })

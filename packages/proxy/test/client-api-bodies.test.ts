@@ -1,6 +1,6 @@
 import { createEngine } from '@vexil/engine'
 import { describe, expect, it } from 'vitest'
-import { clientFilter, featuresBody as bodyFor } from '../src/routes/client-features.js'
+import { clientFilter, featuresBody as bodyFor } from '../src/answers/client-features.js'
 import { createFlagSet } from '../src/scope/flag-set.js'
 import type { KnownToken } from '../src/tokens/api-token.js'
 

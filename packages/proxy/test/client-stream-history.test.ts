@@ -5,7 +5,7 @@
 // of it is covered through a listening proxy in client-streaming.test.ts.
 import { createEngine } from '@vexil/engine'
 import { describe, expect, it } from 'vitest'
-import { clientFilter, deltaMessage, viewId } from '../src/routes/client-features.js'
+import { clientFilter, deltaMessage, viewId } from '../src/answers/client-features.js'
 import { createStreamHistory, type StreamHistoryLimits } from '../src/routes/client-stream-history.js'
 import type { FlagSet } from '../src/scope/flag-set.js'
 import { createScopeFlags } from '../src/scope/scope-flags.js'

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { answerKey, type CachedResponse, createResponseCaches, MAX_RAW_KEY_CHARS, type ResponseCacheLimits } from '../src/evaluation/response-cache.js'
+import { answerKey, type CachedResponse, createResponseCaches, MAX_RAW_KEY_CHARS, type ResponseCacheLimits } from '../src/cache/response-cache.js'
 
 // The response cache admits an answer on its key's second sight, so traffic that never repeats
 // costs no inserts and cannot evict the answers that do repeat; every byte it holds, keys

@@ -1,7 +1,7 @@
 import { createEngine } from '@vexil/engine'
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { createToggleSerializer } from '../src/evaluation/serialize.js'
+import { createToggleSerializer } from '../src/bodies/serialize.js'
 
 // The /proxy ETag comes from the toggles' fragments, not from hashing the body (issue 17): it must
 // still be a function of the body bytes alone, equal across serializers (instances, reloads) and

@@ -5,7 +5,7 @@
 // primary every USAGE_PUSH_MS and on close, where they join the one report sent upstream.
 import type { Engine } from '@vexil/engine'
 import type { Registry } from 'prom-client'
-import type { ResponseCaches } from '../evaluation/response-cache.js'
+import type { ResponseCaches } from '../cache/response-cache.js'
 import type { ProxyConfig } from '../config/types.js'
 import type { Logger } from '../logger.js'
 import { createScopeFlags, type ScopeFlags } from '../scope/scope-flags.js'

@@ -4,7 +4,7 @@
 // closes the server (requests in flight finish), hands the last counts to the primary, exits 0.
 import { createEngine } from '@vexil/engine'
 import { createProxyConfig, engineHostname } from '../config/parse.js'
-import { createResponseCaches } from '../evaluation/response-cache.js'
+import { createResponseCaches } from '../cache/response-cache.js'
 import type { ProxyOptions } from '../config/types.js'
 import { serveProxy } from '../server.js'
 import { isClusterMessage, type PrimaryMessage, type WorkerMessage } from './messages.js'

@@ -2,6 +2,11 @@ import type { CustomStrategy } from '@vexil/engine'
 import type { StorageProvider } from '../storage/types.js'
 import type { Logger, LogLevel } from '../logger.js'
 import type { Timers } from '../sync/timers.js'
+import type { ResolvedCors } from '../http/cors.js'
+import type { TrustProxy } from '../http/client-ip.js'
+import type { ServerTimeouts } from '../http/server-timeouts.js'
+
+export type { ResolvedCors, ServerTimeouts, TrustProxy }
 
 /** A custom context enricher (experimental): receives the context, returns the enriched one. */
 export type ContextEnricher = (context: Record<string, unknown>) => Record<string, unknown> | Promise<Record<string, unknown>>
@@ -90,29 +95,6 @@ export interface ProxyOptions {
    */
   workers?: number | 'auto'
 }
-
-/** Node's `headersTimeout`, `requestTimeout` and `keepAliveTimeout` for the server startProxy listens with. */
-export interface ServerTimeouts {
-  /** From a request's first byte to the end of its headers. */
-  headersMs: number
-  /** From a request's first byte to the end of its body. */
-  requestMs: number
-  /** How long an idle keep-alive connection stays open between requests. */
-  keepAliveMs: number
-}
-
-export interface ResolvedCors {
-  origin: '*' | string[]
-  methods: string
-  allowedHeaders: string | undefined
-  exposedHeaders: string
-  credentials: boolean
-  maxAge: number
-  preflightContinue: boolean
-  optionsSuccessStatus: number
-}
-
-export type TrustProxy = false | true | string[]
 
 /** Configuration after parsing and validation: every field typed and present. */
 export interface ProxyConfig {

@@ -5,7 +5,9 @@
 // reported as plain IPv4: the old proxy's `::ffff:` addresses broke remoteAddress strategies (#11).
 import type { H3Event } from 'h3'
 import ipaddr from 'ipaddr.js'
-import type { TrustProxy } from '../config/types.js'
+
+/** TRUST_PROXY: false, true, or the trusted addresses and ranges. */
+export type TrustProxy = false | true | string[]
 
 export function plainAddress(address: string): string {
   return address.startsWith('::ffff:') && ipaddr.IPv4.isValid(address.slice(7)) ? address.slice(7) : address

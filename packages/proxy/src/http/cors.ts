@@ -3,8 +3,18 @@
 // normal response are computed once per request as name/value pairs, so the hot path can write
 // them with the rest in one `writeHead`.
 import type { ServerResponse } from 'node:http'
-import type { ResolvedCors } from '../config/types.js'
 import { headerObject } from './respond.js'
+
+export interface ResolvedCors {
+  origin: '*' | string[]
+  methods: string
+  allowedHeaders: string | undefined
+  exposedHeaders: string
+  credentials: boolean
+  maxAge: number
+  preflightContinue: boolean
+  optionsSuccessStatus: number
+}
 
 /** The CORS headers of one response: flat name/value pairs, and the `Vary` field they need. */
 export interface CorsHeaders {

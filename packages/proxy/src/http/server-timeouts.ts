@@ -2,7 +2,16 @@
 // defaults let a client that sends part of a request and then nothing hold its connection for
 // 60-90 s (headers), or 300 s (a request), and many such clients exhaust the proxy's sockets.
 import type { ServerOptions } from 'node:http'
-import type { ServerTimeouts } from '../config/types.js'
+
+/** Node's `headersTimeout`, `requestTimeout` and `keepAliveTimeout` for the server startProxy listens with. */
+export interface ServerTimeouts {
+  /** From a request's first byte to the end of its headers. */
+  headersMs: number
+  /** From a request's first byte to the end of its body. */
+  requestMs: number
+  /** How long an idle keep-alive connection stays open between requests. */
+  keepAliveMs: number
+}
 
 /** Node enforces the headers and request timeouts on a timer; this is how often it looks. */
 const CHECK_EVERY_MS = 1_000

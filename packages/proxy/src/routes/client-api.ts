@@ -12,7 +12,7 @@ import { JSON_CONTENT_TYPE, sendBody } from '../http/respond.js'
 import type { RouteCall, RouteDeclaration } from '../routing/route-declaration.js'
 import { flagNameOf } from '../routing/route-path.js'
 import type { FlagSet } from '../scope/flag-set.js'
-import { clientFilter, featuresBody, strongEtag, type TaggedBody } from './client-features.js'
+import { clientFilter, featuresBody, strongEtag, type TaggedBody } from '../answers/client-features.js'
 import { readJson, validateMetrics, validateRegistration } from './client-metrics.js'
 
 const EXAMPLE_METRICS = JSON.stringify({ appName: 'example', instanceId: 'i', bucket: { start: '2026-01-01T00:00:00.000Z', stop: '2026-01-01T00:01:00.000Z', toggles: {} } })

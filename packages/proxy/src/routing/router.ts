@@ -81,13 +81,16 @@ function routeHandler(route: RouteDeclaration, options: ProxyRouterOptions): Eve
     if (!ownCors) applyCors(res, cors)
     const url = req.url ?? '/'
     const queryAt = url.indexOf('?')
-    const call: RouteCall = { event, req, res, method: req.method as RouteMethod, search: queryAt === -1 ? '' : url.slice(queryAt + 1), cors, flags: undefined }
+    const search = queryAt === -1 ? '' : url.slice(queryAt + 1)
+    const call: RouteCall = { event, req, res, method: req.method as RouteMethod, search, cors, flags: undefined }
+    event.context.cors = cors
+    event.context.search = search
     if (keyOrToken) {
       // OFREP: a client key is answered from the /proxy scope, anything else must be a frontend
       // token; the credential first (401, 403), then the flags (503).
       const credential = ofrepCredential(req.headers, keyHeader)
       if (credential !== undefined && permits('client-key', credential)) {
-        call.flags = currentFlags()
+        call.flags = event.context.flags = currentFlags()
         if (waitsForFlags && !call.flags) throw new ProxyError('NOT_READY', 'not ready')
         return handle(call)
       }
@@ -101,7 +104,7 @@ function routeHandler(route: RouteDeclaration, options: ProxyRouterOptions): Eve
       return caller instanceof Promise ? caller.then((admitted) => handleAs(call, admitted)) : handleAs(call, caller)
     }
     // Read once: the whole request answers from this set.
-    call.flags = currentFlags()
+    call.flags = event.context.flags = currentFlags()
     if (waitsForFlags && !call.flags) throw new ProxyError('NOT_READY', 'not ready')
     const header = req.headers[keyHeader]
     if (!permits(access, typeof header === 'string' ? header : undefined)) throw new ProxyError('UNAUTHORIZED', 'unauthorized')
@@ -110,8 +113,8 @@ function routeHandler(route: RouteDeclaration, options: ProxyRouterOptions): Eve
   })
 
   function handleAs(call: RouteCall, caller: TokenCaller): unknown {
-    call.caller = caller
-    call.flags = caller.view.flags.current
+    call.caller = call.event.context.caller = caller
+    call.flags = call.event.context.flags = caller.view.flags.current
     if (waitsForFlags && !call.flags) {
       throw new ProxyError('SCOPE_NOT_READY', `No flags yet for environment "${caller.token.environment}": the proxy has not fetched them from the upstream`)
     }

@@ -5,15 +5,13 @@
 import type { H3Event } from 'h3'
 import type { ClientAddress } from '../http/client-ip.js'
 import { ProxyError } from '../http/errors.js'
-import type { ScopeView, TokenScopes } from '../scope/token-scopes.js'
+import type { TokenCaller } from '../answers/request-state.js'
+import type { TokenScopes } from '../scope/token-scopes.js'
 import { type KnownToken, readTokenSecret, type TokenType } from '../tokens/api-token.js'
 import { callerKey } from '../tokens/caller-key.js'
 import type { TokenRegistry } from '../tokens/token-registry.js'
 
-export interface TokenCaller {
-  token: KnownToken
-  view: ScopeView
-}
+export type { TokenCaller } from '../answers/request-state.js'
 
 /**
  * Admitted callers remembered, in UTF-16 code units of their secrets: each secret is one the

@@ -3,8 +3,8 @@
 // payload makes a new set, so a request that read one set answers wholly from it, and nothing
 // built from an old payload (fragments, cached answers, the server-side body) can outlive it.
 import type { ClientFeaturesPayload, Engine, EngineWarning, StoredFeature, StoredSegment } from '@vexil/engine'
-import type { ResponseCache, ResponseCaches } from '../evaluation/response-cache.js'
-import { createToggleSerializer, type ToggleSerializer } from '../evaluation/serialize.js'
+import type { ResponseCache, ResponseCaches } from '../cache/response-cache.js'
+import { createToggleSerializer, type ToggleSerializer } from '../bodies/serialize.js'
 import { weakEtag } from '../http/etag.js'
 import { type KnownFlags, knownFlags } from '../usage/known-flags.js'
 

@@ -3,7 +3,7 @@
 // scope's upstream client (its stream where it offers one, sync/feed.ts), the stored backup, and usage reports sent with the same client.
 import type { Engine } from '@vexil/engine'
 import type { ProxyConfig } from '../config/types.js'
-import type { ResponseCaches } from '../evaluation/response-cache.js'
+import type { ResponseCaches } from '../cache/response-cache.js'
 import type { Logger } from '../logger.js'
 import type { StorageProvider } from '../storage/types.js'
 import { loadBackup } from '../sync/fallbacks.js'

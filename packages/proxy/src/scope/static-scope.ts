@@ -4,7 +4,7 @@
 // and on close the last report and the storage released. It serves nothing itself.
 import { resolve } from 'node:path'
 import type { Engine } from '@vexil/engine'
-import type { ResponseCaches } from '../evaluation/response-cache.js'
+import type { ResponseCaches } from '../cache/response-cache.js'
 import type { ProxyConfig } from '../config/types.js'
 import type { Logger } from '../logger.js'
 import { DEFAULT_BACKUP_DIRECTORY } from '../storage/file.js'

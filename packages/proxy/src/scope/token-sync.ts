@@ -3,7 +3,7 @@
 // usage counts of every caller served from them, sent upstream with that same token. Every
 // token whose scope it covers is served from it: tokens never multiply upstream traffic.
 import type { Engine } from '@vexil/engine'
-import type { ResponseCaches } from '../evaluation/response-cache.js'
+import type { ResponseCaches } from '../cache/response-cache.js'
 import type { ProxyConfig } from '../config/types.js'
 import type { Logger } from '../logger.js'
 import type { StorageProvider } from '../storage/types.js'

@@ -6,7 +6,7 @@
 // never know which process they run in.
 import type { Engine } from '@vexil/engine'
 import type { Registry } from 'prom-client'
-import type { ResponseCaches } from '../evaluation/response-cache.js'
+import type { ResponseCaches } from '../cache/response-cache.js'
 import type { ProxyConfig } from '../config/types.js'
 import type { Logger } from '../logger.js'
 import { createStorageFromConfig } from '../storage/index.js'

@@ -1,18 +1,22 @@
 // Writes an evaluation answer (a body from the response cache or just made): 304 when a GET or
 // HEAD names its ETag (Express revalidates GET and HEAD only), else 200 with every header in one
 // `writeHead`, compressed when the client accepts it and the body is 1 kB or more. The route says
-// which headers, in which order: the old proxy's for /proxy, Unleash 8.2's for /api/frontend.
+// which headers, in which order: the old proxy's for /proxy, Unleash 8.2's for /api/frontend,
+// OFREP's for its routes.
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import { chooseEncoding, COMPRESSION_THRESHOLD, compress, type Encoding } from '../http/compression.js'
 import type { CorsHeaders } from '../http/cors.js'
 import { matchesIfNoneMatch } from '../http/etag.js'
 import { headerObject } from '../http/respond.js'
-import type { RouteMethod } from '../routing/route-declaration.js'
-import type { CachedResponse } from './response-cache.js'
+import type { CachedResponse } from '../cache/response-cache.js'
+
+export type AnswerMethod = 'GET' | 'HEAD' | 'POST'
 
 export interface AnswerHeaders {
   /** A POST that names the ETag is answered 304 too (OFREP's bulk evaluation); else only GET and HEAD. */
   revalidatesPost?: boolean
+  /** False: always sent as is (OFREP's single flag, a small answer never kept). */
+  compresses?: boolean
   /** A 200's headers as a flat name/value list. */
   ok(cors: CorsHeaders, etag: string, length: number, encoding: string | undefined): string[]
   /** A 304's headers. */
@@ -23,13 +27,13 @@ export interface AnswerHeaders {
  * An uncompressed answer keeps its header list for the CORS headers it was last sent with (one
  * shared object when every origin is allowed), so a repeated answer builds nothing.
  */
-export function sendAnswer(req: IncomingMessage, res: ServerResponse, method: RouteMethod, cors: CorsHeaders, answer: CachedResponse, headers: AnswerHeaders): void {
+export function sendAnswer(req: IncomingMessage, res: ServerResponse, method: AnswerMethod, cors: CorsHeaders, answer: CachedResponse, headers: AnswerHeaders, status = 200): void {
   if ((method !== 'POST' || headers.revalidatesPost === true) && matchesIfNoneMatch(req.headers['if-none-match'], answer.etag)) {
     res.writeHead(304, headerObject(headers.notModified(cors, answer.etag)))
     res.end()
     return
   }
-  const encoding = answer.bytes >= COMPRESSION_THRESHOLD ? chooseEncoding(req.headers['accept-encoding']) : undefined
+  const encoding = answer.bytes >= COMPRESSION_THRESHOLD && headers.compresses !== false ? chooseEncoding(req.headers['accept-encoding']) : undefined
   let body = answer.body
   let head: Record<string, string>
   if (encoding) {
@@ -42,7 +46,7 @@ export function sendAnswer(req: IncomingMessage, res: ServerResponse, method: Ro
     head = headerObject(headers.ok(cors, answer.etag, answer.bytes, undefined))
     answer.head = { cors, headers: head }
   }
-  res.writeHead(200, head)
+  res.writeHead(status, head)
   res.end(method === 'HEAD' ? undefined : body)
 }
 

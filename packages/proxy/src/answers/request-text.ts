@@ -1,0 +1,16 @@
+import type { H3Event } from 'h3'
+import { assertJsonContentType, hasBody } from '../http/body.js'
+import { readBodyText } from '../http/read-body.js'
+import './request-state.js'
+
+/**
+ * The part of an evaluation request its answer depends on, as sent: a GET's or HEAD's query
+ * string, a POST's body (415 unless JSON; none is ''). The query string of a POST is ignored, as
+ * the old proxy ignored it.
+ */
+export async function requestText(event: H3Event): Promise<string> {
+  if (event.method !== 'POST') return event.context.search ?? ''
+  if (!hasBody(event)) return ''
+  assertJsonContentType(event.node.req)
+  return readBodyText(event)
+}
