@@ -166,7 +166,16 @@ export function createProxyApp(options: ProxyAppOptions): ProxyApp {
     : undefined
   const app = createApp()
   app.use(
-    createRequestHandler({ router: router.handler, basePath: config.proxyBasePath, cors: config.cors, corsHeaders, frontendCorsHeaders, ofrepCorsHeaders, logger }),
+    createRequestHandler({
+      router: router.handler,
+      basePath: config.proxyBasePath,
+      cors: config.cors,
+      corsHeaders,
+      frontendCorsHeaders,
+      ofrepCorsHeaders,
+      policyAt: router.policyAt,
+      logger,
+    }),
   )
 
   return {

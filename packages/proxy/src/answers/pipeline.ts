@@ -11,7 +11,7 @@ import { ProxyError } from '../http/errors.js'
 import type { Logger } from '../logger.js'
 import type { PrometheusExporter } from '../prometheus.js'
 import type { AnswerDialect, DialectContext, ReadRequest } from './dialect.js'
-import './request-state.js'
+import type {} from './request-state.js'
 import { type AnswerMethod, sendAnswer } from './send-answer.js'
 import { mayShareAnswer } from './shareable.js'
 

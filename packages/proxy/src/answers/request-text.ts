@@ -1,7 +1,7 @@
 import type { H3Event } from 'h3'
 import { assertJsonContentType, hasBody } from '../http/body.js'
 import { readBodyText } from '../http/read-body.js'
-import './request-state.js'
+import type {} from './request-state.js'
 
 /**
  * The part of an evaluation request its answer depends on, as sent: a GET's or HEAD's query
@@ -9,7 +9,7 @@ import './request-state.js'
  * the old proxy ignored it.
  */
 export async function requestText(event: H3Event): Promise<string> {
-  if (event.method !== 'POST') return event.context.search ?? ''
+  if (event.method !== 'POST') return event.context.url?.search ?? ''
   if (!hasBody(event)) return ''
   assertJsonContentType(event.node.req)
   return readBodyText(event)

@@ -137,3 +137,27 @@ export function validationError(instancePath: string, keyword: string, params: R
   const problem: ValidationProblem = { instancePath, schemaPath, keyword, params, message }
   return new ProxyError('VALIDATION_FAILED', `${instancePath} ${message}`, problem)
 }
+
+/**
+ * The error bodies a route speaks (its declaration's `errors`): `proxy`, the table above (the old
+ * proxy's bytes for its routes, Unleash's `{ message }` for the API codes); `unleash`, the frontend
+ * API's as Unleash 8.2 writes them (so far as the table); `ofrep`, OFREP's, where a method the route does not take is
+ * 405 naming the methods it does (OFREP evaluates with POST). Elsewhere such a method is 404, as
+ * Express answered it.
+ */
+export type ErrorShape = 'proxy' | 'unleash' | 'ofrep'
+
+export interface ErrorDialect {
+  render(error: ProxyError): ErrorResponse
+  /** The error for a method the route at the path does not take; undefined: answered as no route (404). */
+  methodNotAllowed?(method: string): ProxyError
+}
+
+export const ERROR_DIALECTS: Record<ErrorShape, ErrorDialect> = {
+  proxy: { render: renderError },
+  unleash: { render: renderError },
+  ofrep: {
+    render: renderOfrepError,
+    methodNotAllowed: (method) => new ProxyError('METHOD_NOT_ALLOWED', `${method} is not allowed here: OFREP evaluates with POST`),
+  },
+}

@@ -56,13 +56,14 @@ function sendJson(req: IncomingMessage, res: ServerResponse, method: string, bod
   sendBody(res, 200, body, req.headers['accept-encoding'], method === 'HEAD')
 }
 
-function handleFeatures({ req, res, method, search, flags, caller }: RouteCall): void {
-  sendJson(req, res, method, featuresBody(flags!, clientFilter(caller!.token, search)))
+function handleFeatures({ event, req, res, method }: RouteCall): void {
+  const { flags, caller, url } = event.context
+  sendJson(req, res, method, featuresBody(flags!, clientFilter(caller!.token, url!.search)))
 }
 
-function handleFeature({ req, res, method, flags }: RouteCall): void {
-  const name = flagNameOf(req.url ?? '/')
-  const feature = name === undefined ? undefined : definitionOf(flags!, name)
+function handleFeature({ event, req, res, method }: RouteCall): void {
+  const name = flagNameOf(event)
+  const feature = name === undefined ? undefined : definitionOf(event.context.flags!, name)
   if (!feature) throw new ProxyError('API_NOT_FOUND', `No flag named "${name ?? ''}" for this token`)
   const text = JSON.stringify(feature)
   sendJson(req, res, method, { text, etag: strongEtag(text) })
@@ -78,7 +79,7 @@ function accepted(res: ServerResponse): void {
 
 async function handleMetrics(call: RouteCall): Promise<void> {
   const toggles = validateMetrics(await readJson(call.event))
-  call.caller!.view.usage.merge(toggles)
+  call.event.context.caller!.view.usage.merge(toggles)
   accepted(call.res)
 }
 
@@ -86,7 +87,7 @@ async function handleMetrics(call: RouteCall): Promise<void> {
 async function handleBulkMetrics(call: RouteCall): Promise<void> {
   const body = await readJson(call.event)
   if (!isObject(body) || !Array.isArray(body.metrics)) throw new ProxyError('API_BAD_REQUEST', 'The body must be { "applications": [...], "metrics": [...] }')
-  const { environment } = call.caller!.token
+  const { environment } = call.event.context.caller!.token
   const toggles: Record<string, { yes: number; no: number; variants: Record<string, number> }> = Object.create(null)
   for (const row of body.metrics.slice(0, 10_000)) {
     if (!isObject(row) || typeof row.featureName !== 'string') continue
@@ -96,7 +97,7 @@ async function handleBulkMetrics(call: RouteCall): Promise<void> {
     counts.no += wholeCount(row.no)
     if (isObject(row.variants)) for (const [variant, n] of Object.entries(row.variants)) counts.variants[variant] = (counts.variants[variant] ?? 0) + wholeCount(n)
   }
-  call.caller!.view.usage.merge(toggles)
+  call.event.context.caller!.view.usage.merge(toggles)
   accepted(call.res)
 }
 

@@ -107,7 +107,8 @@ export function clientStreamingRoutes(options: ClientStreamsOptions): { routes: 
     }
   }
 
-  function handleStreaming({ res, req, search, caller }: RouteCall): void {
+  function handleStreaming({ event, res, req }: RouteCall): void {
+    const { caller, url } = event.context
     refuseWhenOff()
     if (closed) throw new ProxyError('SCOPE_NOT_READY', 'The proxy is stopping')
     if (connections.size >= options.maxConnections) {
@@ -117,7 +118,7 @@ export function clientStreamingRoutes(options: ClientStreamsOptions): { routes: 
     const { token, view } = caller!
     // Read and subscribed in one turn: no set can be published between the two.
     const current = view.flags.current!
-    const filter = clientFilter(token, search)
+    const filter = clientFilter(token, url!.search)
     const stream = openEventStream(res)
     const lastEventId = req.headers['last-event-id']
     let history = histories.get(view.flags)
@@ -141,9 +142,10 @@ export function clientStreamingRoutes(options: ClientStreamsOptions): { routes: 
     void stream.ended.then(() => end(connection))
   }
 
-  function handleDelta({ req, res, method, search, flags, caller }: RouteCall): void {
+  function handleDelta({ event, req, res, method }: RouteCall): void {
     refuseWhenOff()
-    const filter = clientFilter(caller!.token, search)
+    const { flags, caller, url } = event.context
+    const filter = clientFilter(caller!.token, url!.search)
     const etag = `"${viewId(flags!, filter)}"`
     res.setHeader('cache-control', 'no-cache')
     res.setHeader('etag', etag)

@@ -20,7 +20,7 @@ export async function handleFrontendMetrics(call: RouteCall): Promise<void> {
   const body = requireAppName(await readJson(call.event))
   // The browser SDK sends an instanceId; Unleash does not require one.
   const toggles = validateMetrics({ instanceId: 'frontend', ...body })
-  call.caller!.view.usage.merge(toggles)
+  call.event.context.caller!.view.usage.merge(toggles)
   sendText(call.res, 200, 'text/plain; charset=utf-8', 'OK')
 }
 

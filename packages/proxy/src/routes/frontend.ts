@@ -18,7 +18,7 @@ const EXAMPLE = { status: 200, path: '?userId=42', body: '{"context":{"userId":"
 /** Every frontend route, under both of Edge's prefixes. */
 export function frontendRoutes(deps: FrontendDependencies): RouteDeclaration[] {
   const answer = (selection: FrontendSelection): RouteDeclaration['handle'] => {
-    const handle = answerPipeline(frontendDialect(deps.config, selection, (event) => flagNameOf(event.node.req.url ?? '/')), deps)
+    const handle = answerPipeline(frontendDialect(deps.config, selection, flagNameOf), deps)
     return (call) => handle(call.event)
   }
   const answers = { enabled: answer('enabled'), all: answer('all'), one: answer('one') }
@@ -31,6 +31,7 @@ export function frontendRoutes(deps: FrontendDependencies): RouteDeclaration[] {
       waitsForFlags: true,
       ownCors: true,
       cors: 'frontend',
+      errors: 'unleash',
       example: { ...EXAMPLE, path: `${path}${EXAMPLE.path}` },
       handle: all ? answers.all : answers.enabled,
     })
@@ -40,6 +41,7 @@ export function frontendRoutes(deps: FrontendDependencies): RouteDeclaration[] {
       access: 'frontend-token',
       waitsForFlags: false,
       cors: 'frontend',
+      errors: 'unleash',
       example: { status: 200, body },
       handle,
     })
@@ -53,6 +55,7 @@ export function frontendRoutes(deps: FrontendDependencies): RouteDeclaration[] {
         waitsForFlags: true,
         ownCors: true,
         cors: 'frontend',
+        errors: 'unleash',
         example: { status: 200, path: `${prefix}/features/example?userId=42` },
         handle: answers.one,
       },

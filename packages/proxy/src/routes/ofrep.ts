@@ -19,7 +19,7 @@ const EXAMPLE_BODY = '{"context":{"targetingKey":"42"}}'
 
 export function ofrepRoutes(deps: OfrepDependencies): RouteDeclaration[] {
   const bulk = answerPipeline(ofrepBulkDialect(deps.config), deps)
-  const single = answerPipeline(ofrepSingleDialect(deps.config, deps.staticUsage, (event) => flagNameOf(event.node.req.url ?? '/')), deps)
+  const single = answerPipeline(ofrepSingleDialect(deps.config, deps.staticUsage, flagNameOf), deps)
   const route = (path: string, prefix: RouteDeclaration['prefix'], handle: RouteDeclaration['handle'], examplePath?: string): RouteDeclaration => ({
     methods: ['POST'],
     path,
@@ -28,6 +28,7 @@ export function ofrepRoutes(deps: OfrepDependencies): RouteDeclaration[] {
     waitsForFlags: true,
     ownCors: true,
     cors: 'ofrep',
+    errors: 'ofrep',
     example: { status: 200, body: EXAMPLE_BODY, ...(examplePath ? { path: examplePath } : {}) },
     handle,
   })

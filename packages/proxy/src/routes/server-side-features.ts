@@ -13,9 +13,9 @@ export function serverSideFeaturesRoutes(): RouteDeclaration[] {
       access: 'server-token',
       waitsForFlags: true,
       example: { status: 200 },
-      handle: ({ req, res, method, flags }) => {
+      handle: ({ event, req, res, method }) => {
         // The route waits for flags: without a set the router answered 503.
-        const payload = flags!.serverSide
+        const payload = event.context.flags!.serverSide
         res.setHeader('content-type', JSON_CONTENT_TYPE)
         res.setHeader('cache-control', CACHE_CONTROL)
         res.setHeader('etag', payload.etag)

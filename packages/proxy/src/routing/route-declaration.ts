@@ -4,9 +4,8 @@
 // so a route without a valid access declaration cannot be registered.
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { H3Event } from 'h3'
-import type { CorsHeaders } from '../http/cors.js'
-import type { FlagSet } from '../scope/flag-set.js'
-import type { TokenCaller } from './token-gate.js'
+import type { ErrorShape } from '../http/errors.js'
+import type {} from '../answers/request-state.js'
 import { ACCESS_KINDS, type Access } from './access.js'
 
 export { ACCESS_KINDS, type Access } from './access.js'
@@ -14,20 +13,21 @@ export { ACCESS_KINDS, type Access } from './access.js'
 export const ROUTE_METHODS = ['GET', 'HEAD', 'POST'] as const
 export type RouteMethod = (typeof ROUTE_METHODS)[number]
 
-/** One request, as the router hands it to the handler of the route it matched. */
+/**
+ * One request, as the router hands it to the handler of the route it matched: h3's event (what
+ * the router decided is on `event.context`: answers/request-state.ts), and its Node request,
+ * response and method for handlers that write to Node directly.
+ */
 export interface RouteCall {
   event: H3Event
   req: IncomingMessage
   res: ServerResponse
   method: RouteMethod
-  /** The raw query string (without `?`). */
-  search: string
-  cors: CorsHeaders
-  /** The current flag set, read once as the request was routed: the whole request answers from it. Defined for every route that waits for flags. */
-  flags: FlagSet | undefined
-  /** For routes with token access: the caller's token and the scope it is answered from. */
-  caller?: TokenCaller
 }
+
+/** Whose CORS headers a route's answers, errors and preflights carry: the old proxy's, Unleash 8.2's frontend API's, OFREP's, or none. */
+export type CorsPolicy = 'proxy' | 'frontend' | 'ofrep' | 'none'
+export type { ErrorShape } from '../http/errors.js'
 
 /** Answers the request itself, or returns a value for h3 to send. */
 export type RouteHandler = (call: RouteCall) => unknown
@@ -55,8 +55,10 @@ export interface RouteDeclaration {
   waitsForFlags: boolean
   /** Writes its own CORS headers (the evaluation routes send every header in one writeHead). */
   ownCors?: boolean
-  /** Whose CORS headers: the old proxy's (default), Unleash 8.2's frontend API's, or OFREP's. */
-  cors?: 'proxy' | 'frontend' | 'ofrep' | 'none'
+  /** Whose CORS headers (default: the old proxy's): the only place a route's CORS is decided. */
+  cors?: CorsPolicy
+  /** The shape of its error bodies (default `proxy`; http/errors.ts renders each). */
+  errors?: ErrorShape
   example: RouteExample
   handle: RouteHandler
 }

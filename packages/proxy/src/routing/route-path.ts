@@ -1,3 +1,5 @@
+import { getRouterParam, type H3Event } from 'h3'
+
 /**
  * The path h3's router matches, for routing as Express did: case-insensitive (folded here),
  * under PROXY_BASE_PATH (compared case-insensitively too), one optional trailing slash (h3's
@@ -14,15 +16,15 @@ export function routePath(rawPath: string, base: string): string | undefined {
 }
 
 /**
- * The flag name a `/features/<name>` route was called with: the request's last path segment as
- * sent (case kept, one trailing slash dropped), percent-decoded as Express decodes a parameter.
- * The router matched exactly one segment there; undefined when it does not decode or is empty.
+ * The flag name a `below` route (`/features/<name>`) was called with: the router's `name`
+ * parameter (the path's last segment as sent, case kept, one trailing slash dropped),
+ * percent-decoded as Express decodes a parameter; undefined when it does not decode or is empty.
  */
-export function flagNameOf(url: string): string | undefined {
-  const queryAt = url.indexOf('?')
-  const path = (queryAt === -1 ? url : url.slice(0, queryAt)).replace(/\/$/, '')
+export function flagNameOf(event: H3Event): string | undefined {
+  const name = getRouterParam(event, 'name')
+  if (name === undefined) return undefined
   try {
-    return decodeURIComponent(path.slice(path.lastIndexOf('/') + 1)) || undefined
+    return decodeURIComponent(name) || undefined
   } catch {
     return undefined
   }

@@ -1,16 +1,19 @@
-// The proxy's routes on h3's router: every declared route is its own h3 handler, registered for
-// its methods and path (a prefix route also for everything below it). On the route h3 matched,
-// and before its handler runs or a byte of a body is read, that handler answers 503 (a route
-// that waits for flags, before there are any) and then 401 (a caller the route's access
-// declaration does not admit). A path or method no route has is h3's 404 or 405, thrown
-// (preemptive router) for the request handler to answer.
+// The proxy's routes: every declared route is its own h3 handler, registered in the route table
+// (route-table.ts) for its methods and path (a prefix route also for everything below it, a
+// `below` route for one segment, its `name` parameter). On the route matched, and before its
+// handler runs or a byte of a body is read, that handler answers 503 (a route that waits for
+// flags, before there are any) and then 401 (a caller the route's access declaration does not
+// admit). A path or method no route has is h3's 404 or 405, thrown for the request handler to
+// answer. What the router decides is on `event.context` (answers/request-state.ts).
 import type { IncomingHttpHeaders } from 'node:http'
-import { createRouter, defineEventHandler, type EventHandler, type RouterMethod } from 'h3'
+import { createError, defineEventHandler, type EventHandler } from 'h3'
 import { applyCors, type CorsHeaders } from '../http/cors.js'
 import { ProxyError } from '../http/errors.js'
 import type { FlagSet } from '../scope/flag-set.js'
+import type {} from '../answers/request-state.js'
 import { type Access, TOKEN_ACCESS_KINDS, type TokenAccess } from './access.js'
 import { checkDeclaration, type RouteCall, type RouteDeclaration, RouteDeclarationError, type RouteDescription, type RouteInstrument, type RouteMethod } from './route-declaration.js'
+import { createRouteTable, type RoutePolicy } from './route-table.js'
 import { withoutBearer } from '../tokens/api-token.js'
 import type { TokenCaller, TokenGate } from './token-gate.js'
 
@@ -32,33 +35,36 @@ export interface ProxyRouterOptions {
 }
 
 export interface ProxyRouter {
-  /** h3's router: matches `event.path` (the routed path, see route-path.ts). */
+  /** Answers `event.context.url` (request-handler.ts) with the route declared for its path, or throws h3's 404 or 405. */
   handler: EventHandler
   /** Every route, one entry per method, in declaration order. */
   readonly routes: readonly RouteDescription[]
+  /** Whose CORS and error bodies a routed path gets (see `policyAt` below). */
+  policyAt(path: string | undefined): RoutePolicy
 }
 
 /** Checks every declaration (throwing `RouteDeclarationError` naming the route) and registers it. */
 export function createProxyRouter(declarations: readonly RouteDeclaration[], options: ProxyRouterOptions): ProxyRouter {
-  const router = createRouter({ preemptive: true })
-  const registered = new Set<string>()
+  const table = createRouteTable()
   const routes: RouteDescription[] = []
   for (const route of declarations) {
     checkDeclaration(route)
-    // 'below': exactly one segment (a flag name) under the path; a prefix route: anything under it.
-    const paths = route.prefix === 'below' ? [`${route.path}/:name`] : route.prefix ? [route.path, `${route.path}/**`] : [route.path]
     for (const method of route.methods) {
-      for (const path of paths) {
-        if (registered.has(`${method} ${path}`)) throw new RouteDeclarationError(`Route ${method} ${route.path} is declared twice`)
-        registered.add(`${method} ${path}`)
-      }
       routes.push({ method, path: route.path, prefix: route.prefix ?? false, access: route.access, waitsForFlags: route.waitsForFlags, example: route.example })
     }
-    const handler = routeHandler(route, options)
-    const methods = route.methods.map((method) => method.toLowerCase() as RouterMethod)
-    for (const path of paths) router.add(path, handler, methods)
+    table.add(route, routeHandler(route, options))
   }
-  return { handler: router.handler, routes }
+  const handler = defineEventHandler((event) => {
+    const url = event.context.url!
+    const matched = table.match(url.routed ?? '/', url.rawPath, event.method)
+    if (matched === 'no-route') throw createError({ statusCode: 404, statusMessage: 'Not Found' })
+    if (matched === 'no-method') throw createError({ statusCode: 405, statusMessage: 'Method Not Allowed' })
+    // h3's own place for a route's parameters: `getRouterParam(event, 'name')`.
+    event.context.params = matched.params
+    // As h3's preemptive router: a handler that answered itself returns null to h3.
+    return Promise.resolve(matched.handler(event)).then((answer) => (answer === undefined ? null : answer))
+  })
+  return { handler, routes, policyAt: table.policyAt }
 }
 
 // --- Internal helpers ---
@@ -77,21 +83,17 @@ function routeHandler(route: RouteDeclaration, options: ProxyRouterOptions): Eve
   return defineEventHandler((event) => {
     const { req, res } = event.node
     const cors = corsHeaders(req.headers.origin)
+    event.context.cors = cors
     // The evaluation routes write their CORS headers with the rest, in one writeHead.
     if (!ownCors) applyCors(res, cors)
-    const url = req.url ?? '/'
-    const queryAt = url.indexOf('?')
-    const search = queryAt === -1 ? '' : url.slice(queryAt + 1)
-    const call: RouteCall = { event, req, res, method: req.method as RouteMethod, search, cors, flags: undefined }
-    event.context.cors = cors
-    event.context.search = search
+    const call: RouteCall = { event, req, res, method: req.method as RouteMethod }
     if (keyOrToken) {
       // OFREP: a client key is answered from the /proxy scope, anything else must be a frontend
       // token; the credential first (401, 403), then the flags (503).
       const credential = ofrepCredential(req.headers, keyHeader)
       if (credential !== undefined && permits('client-key', credential)) {
-        call.flags = event.context.flags = currentFlags()
-        if (waitsForFlags && !call.flags) throw new ProxyError('NOT_READY', 'not ready')
+        event.context.flags = currentFlags()
+        if (waitsForFlags && !event.context.flags) throw new ProxyError('NOT_READY', 'not ready')
         return handle(call)
       }
       const caller = gate!('frontend', credential, event)
@@ -104,8 +106,8 @@ function routeHandler(route: RouteDeclaration, options: ProxyRouterOptions): Eve
       return caller instanceof Promise ? caller.then((admitted) => handleAs(call, admitted)) : handleAs(call, caller)
     }
     // Read once: the whole request answers from this set.
-    call.flags = event.context.flags = currentFlags()
-    if (waitsForFlags && !call.flags) throw new ProxyError('NOT_READY', 'not ready')
+    event.context.flags = currentFlags()
+    if (waitsForFlags && !event.context.flags) throw new ProxyError('NOT_READY', 'not ready')
     const header = req.headers[keyHeader]
     if (!permits(access, typeof header === 'string' ? header : undefined)) throw new ProxyError('UNAUTHORIZED', 'unauthorized')
     // h3's router matched one of the methods the route declares.
@@ -113,9 +115,10 @@ function routeHandler(route: RouteDeclaration, options: ProxyRouterOptions): Eve
   })
 
   function handleAs(call: RouteCall, caller: TokenCaller): unknown {
-    call.caller = call.event.context.caller = caller
-    call.flags = call.event.context.flags = caller.view.flags.current
-    if (waitsForFlags && !call.flags) {
+    const { context } = call.event
+    context.caller = caller
+    context.flags = caller.view.flags.current
+    if (waitsForFlags && !context.flags) {
       throw new ProxyError('SCOPE_NOT_READY', `No flags yet for environment "${caller.token.environment}": the proxy has not fetched them from the upstream`)
     }
     return handle(call)
