@@ -326,6 +326,35 @@ describe.runIf(available)('the frontend API of Vexil and of a real Unleash 8.2',
       expect(fromVexil).toEqual(fromUnleash)
     })
 
+    /** Equal but for the error's random id (and the ETag over it): the body compared byte for byte with the id masked. */
+    const expectSameError = (answers: RawResponse[]) => {
+      const [fromUnleash, fromVexil] = answers.map((response) => ({
+        ...view(response),
+        headers: { ...view(response).headers, etag: 'differs with the id' },
+        body: response.text.replace(/^\{"id":"[0-9a-f-]{36}",/, '{"id":"<random>",'),
+      }))
+      expect(fromVexil).toEqual(fromUnleash)
+    }
+
+    it.each(['text/plain', 'text/plain; charset=utf-8', 'application/x-www-form-urlencoded'])(
+      'refuses POST /api/frontend with Content-Type %s alike (415 ContentTypeError)',
+      async (contentType) => {
+        expectSameError(await both('POST', '/api/frontend', { headers: { authorization: frontend[D], 'content-type': contentType }, body: '{"context":{}}' }))
+      },
+    )
+
+    it.each([
+      ['no appName', { instanceId: 'i', bucket: { start: '2026-01-01T00:00:00.000Z', stop: '2026-01-01T00:01:00.000Z', toggles: {} } }],
+      ['an empty body', {}],
+      ['an empty appName', { appName: '', instanceId: 'i', bucket: { start: '2026-01-01T00:00:00.000Z', stop: '2026-01-01T00:01:00.000Z', toggles: {} } }],
+    ])('refuses POST /api/frontend/client/metrics with %s alike (400 BadDataError)', async (_, body) => {
+      expectSameError(await both('POST', '/api/frontend/client/metrics', { headers: { authorization: frontend[D] }, body }))
+    })
+
+    it('refuses POST /api/frontend/client/metrics with Content-Type text/plain alike (415 ContentTypeError)', async () => {
+      expectSameError(await both('POST', '/api/frontend/client/metrics', { headers: { authorization: frontend[D], 'content-type': 'text/plain' }, body: '{}' }))
+    })
+
     it.each([
       ['no token', undefined],
       ['an unknown token', '*:development.not-a-known-secret'],

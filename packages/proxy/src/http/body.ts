@@ -34,7 +34,7 @@ export function assertJsonContentType(req: IncomingMessage): void {
   const type = req.headers['content-type']
   if (type === undefined || type === 'application/json') return
   const mime = type.split(';')[0]!.trim().toLowerCase()
-  if (mime !== 'application/json') throw new ProxyError('UNSUPPORTED_MEDIA_TYPE', `unsupported content type "${mime}"`)
+  if (mime !== 'application/json') throw new ProxyError('UNSUPPORTED_MEDIA_TYPE', `unsupported content type "${mime}"`, { contentType: type })
   const charset = /;\s*charset\s*=\s*"?([^";]+)"?/i.exec(type)?.[1]?.toLowerCase()
   if (charset && charset !== 'utf-8' && charset !== 'utf8') throw new ProxyError('UNSUPPORTED_MEDIA_TYPE', `unsupported charset "${charset}"`)
 }

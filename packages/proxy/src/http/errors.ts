@@ -122,6 +122,17 @@ export function renderError(error: ProxyError): ErrorResponse {
 }
 
 /**
+ * Unleash 8.2's bodies for the frontend API: as the table, but a request body whose content type
+ * is not JSON is its ContentTypeError, naming the type as sent.
+ */
+export function renderUnleashError(error: ProxyError): ErrorResponse {
+  const contentType = (error.details as { contentType?: unknown } | undefined)?.contentType
+  if (error.code !== 'UNSUPPORTED_MEDIA_TYPE' || typeof contentType !== 'string') return renderError(error)
+  const message = `We do not accept the content-type you provided (${contentType}). Try using one of the content-types we do accept instead (application/json) and make sure the body is in the corresponding format.`
+  return { status: 415, contentType: JSON_TYPE, body: JSON.stringify({ id: randomUUID(), name: 'ContentTypeError', message, details: [{ message }] }) }
+}
+
+/**
  * Any error on an OFREP route in the protocol's shapes: its own codes as they render, a body the
  * proxy could not read as PARSE_ERROR, everything else with its status and `{ errorDetails }`.
  */
@@ -133,6 +144,11 @@ export function renderOfrepError(error: ProxyError): ErrorResponse {
   return { status, contentType: JSON_TYPE, body: JSON.stringify({ errorDetails: details }) }
 }
 
+/** Unleash 8.2's 400 BadDataError: its schema validation's `details`, each naming a path (its `id` is a fresh UUID too). */
+export function badDataError(details: ReadonlyArray<Record<string, string>>): ProxyError {
+  return new ProxyError('API_BAD_DATA', 'Request validation failed: your request body or params contain invalid data. Refer to the `details` list for more information.', details)
+}
+
 export function validationError(instancePath: string, keyword: string, params: Record<string, unknown>, message: string, schemaPath: string): ProxyError {
   const problem: ValidationProblem = { instancePath, schemaPath, keyword, params, message }
   return new ProxyError('VALIDATION_FAILED', `${instancePath} ${message}`, problem)
@@ -141,7 +157,7 @@ export function validationError(instancePath: string, keyword: string, params: R
 /**
  * The error bodies a route speaks (its declaration's `errors`): `proxy`, the table above (the old
  * proxy's bytes for its routes, Unleash's `{ message }` for the API codes); `unleash`, the frontend
- * API's as Unleash 8.2 writes them (so far as the table); `ofrep`, OFREP's, where a method the route does not take is
+ * API's as Unleash 8.2 writes them; `ofrep`, OFREP's, where a method the route does not take is
  * 405 naming the methods it does (OFREP evaluates with POST). Elsewhere such a method is 404, as
  * Express answered it.
  */
@@ -155,7 +171,7 @@ export interface ErrorDialect {
 
 export const ERROR_DIALECTS: Record<ErrorShape, ErrorDialect> = {
   proxy: { render: renderError },
-  unleash: { render: renderError },
+  unleash: { render: renderUnleashError },
   ofrep: {
     render: renderOfrepError,
     methodNotAllowed: (method) => new ProxyError('METHOD_NOT_ALLOWED', `${method} is not allowed here: OFREP evaluates with POST`),

@@ -3,7 +3,7 @@
 import type { Context } from '@vexil/engine'
 import { normalizeContext } from '../evaluation/context.js'
 import { isDateTime, isObject, parseStrictJson } from '../http/body.js'
-import { ProxyError } from '../http/errors.js'
+import { badDataError, ProxyError } from '../http/errors.js'
 
 /** Unleash reads `{ context }`; Edge also a flat context object. */
 export function postedContext(raw: string): Record<string, unknown> {
@@ -22,12 +22,10 @@ export function postedContext(raw: string): Record<string, unknown> {
 
 const isScalar = (value: unknown) => typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean'
 
-/** Unleash 8.2's 400 for a body its context schema refuses (its `id` is a fresh UUID too). */
+/** Unleash 8.2's 400 for a body its context schema refuses. */
 function badData(path: string, expected: string, sent: unknown, format = false): ProxyError {
   const problem = format ? `must match format "${expected}"` : `must be ${expected}`
-  return new ProxyError('API_BAD_DATA', 'Request validation failed: your request body or params contain invalid data. Refer to the `details` list for more information.', [
-    { message: `The \`${path}\` property ${problem}. You sent ${describeSent(sent)}.`, path },
-  ])
+  return badDataError([{ message: `The \`${path}\` property ${problem}. You sent ${describeSent(sent)}.`, path }])
 }
 
 /** What was sent, as JSON, cut at 200 characters; a value too deeply nested to print is named so (never a stack overflow). */
