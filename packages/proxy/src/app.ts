@@ -27,7 +27,6 @@ import { createRequestHandler } from './routing/request-handler.js'
 import { createProxyRouter } from './routing/router.js'
 import { createTokenGate } from './routing/token-gate.js'
 import type { CurrentFlags } from './scope/scope-flags.js'
-import type { TokenScopes } from './scope/token-scopes.js'
 import { createUpstreamSync, type MetricsSource, type ProxySync, servedFlags } from './scope/upstream-sync.js'
 import type { StorageProvider } from './storage/types.js'
 import { SDK_VERSION, type Upstream } from './sync/upstream.js'
@@ -64,12 +63,11 @@ export interface ProxyApp {
   app: App
   /** For `http.createServer`. */
   listener: NodeListener
-  /** The static scope's current flag set (undefined until the first payload, or without SERVICE_API_TOKEN), for tests and tools. */
+  /** The static scope's current flag set (undefined until the first payload, or without SERVICE_API_TOKEN): what /proxy answers from. */
   readonly flags: CurrentFlags
-  /** The API tokens known on the Unleash API routes, and the scopes they are served from. */
+  /** The API tokens known on the Unleash API routes (learned from the upstream, or configured). */
   readonly tokens: TokenRegistry
-  readonly scopes: TokenScopes
-  /** Every route (one entry per method) with who may call it, for tests and tools. */
+  /** Every route (one entry per method) with who may call it: what the OpenAPI document lists. */
   readonly routes: readonly RouteDescription[]
   readonly ready: boolean
   /** Open `/api/client/streaming` connections. */
@@ -183,7 +181,6 @@ export function createProxyApp(options: ProxyAppOptions): ProxyApp {
     listener: toNodeListener(app),
     flags,
     tokens,
-    scopes,
     routes: router.routes,
     get ready() {
       return ready()

@@ -6,7 +6,7 @@
 import { createEngine } from '@vexil/engine'
 import { describe, expect, it } from 'vitest'
 import { clientFilter, deltaMessage, viewId } from '../src/answers/client-features.js'
-import { createStreamHistory, type StreamHistoryLimits } from '../src/routes/client-stream-history.js'
+import { createStreamHistory, type StreamHistoryLimits } from '../src/answers/client-stream-history.js'
 import type { FlagSet } from '../src/scope/flag-set.js'
 import { createScopeFlags } from '../src/scope/scope-flags.js'
 import type { KnownToken } from '../src/tokens/api-token.js'

@@ -25,7 +25,7 @@ import type { PublishedFlags } from '../scope/scope-flags.js'
 import type { KnownToken } from '../tokens/api-token.js'
 import type { TokenRegistry } from '../tokens/token-registry.js'
 import { type ClientFilter, clientFilter, deltaMessage, hydrationMessage, viewId } from '../answers/client-features.js'
-import { createStreamHistory, type StreamHistory, type StreamHistoryLimits } from './client-stream-history.js'
+import { createStreamHistory, type StreamHistory, type StreamHistoryLimits } from '../answers/client-stream-history.js'
 
 export interface ClientStreamsOptions {
   /** STREAMING: false answers 404 on both routes. */

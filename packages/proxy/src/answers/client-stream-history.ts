@@ -10,7 +10,7 @@
 import type { Logger } from '../logger.js'
 import type { PublishedFlags } from '../scope/scope-flags.js'
 import type { FlagSet } from '../scope/flag-set.js'
-import { type ClientFilter, deltaMessage, type StreamMessage, viewId } from '../answers/client-features.js'
+import { type ClientFilter, deltaMessage, type StreamMessage, viewId } from './client-features.js'
 
 /** The bounds of one scope's history (the proxy README's limits table lists them). */
 export interface StreamHistoryLimits {
