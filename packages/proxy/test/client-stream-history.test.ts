@@ -1,4 +1,4 @@
-// The reconnect history of a scope's streams (routes/client-stream-history.ts): a Last-Event-ID
+// The reconnect history of a scope's streams (answers/client-stream-history.ts): a Last-Event-ID
 // within it replays exactly the changes after it, one older than it costs a hydration, and it
 // stays within its bounds in changes, bytes and filters however many changes come and whatever
 // filters and ids clients send. Driven by a real scope publishing real flag sets; the route's use

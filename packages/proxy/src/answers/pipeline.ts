@@ -10,7 +10,7 @@ import type { ClientAddress } from '../http/client-ip.js'
 import { ProxyError } from '../http/errors.js'
 import type { Logger } from '../logger.js'
 import type { PrometheusExporter } from '../prometheus.js'
-import type { AnswerDialect, DialectContext, ReadRequest } from './dialect.js'
+import type { AnswerDialect, DialectContext, MadeAnswer, ReadRequest } from './dialect.js'
 import type {} from './request-state.js'
 import { type AnswerMethod, sendAnswer } from './send-answer.js'
 import { mayShareAnswer } from './shareable.js'
@@ -46,7 +46,7 @@ export function answerPipeline<R extends ReadRequest, C extends DialectContext>(
 
     const made = await dialect.context(request, event, clientAddress)
     const trace: EvaluationTrace = { usedRandom: false, usedClock: false, usedCustomStrategy: false }
-    let written
+    let written: MadeAnswer
     try {
       written = dialect.evaluate(flags, made, request, trace, event)
     } catch (error) {
