@@ -16,7 +16,7 @@ import { join } from 'node:path'
 import type { ChildProcess } from 'node:child_process'
 import { freePort } from '@vexil/test-fixtures/ports.ts'
 import { makeContexts, makeFeatures } from '@vexil/test-fixtures/workload.ts'
-import { HEAP_GROWING_FLAG, SEMI_SPACE_FLAG } from '../packages/proxy/src/cluster/worker-exec-argv.js'
+import { HEAP_GROWING_FLAG, SEMI_SPACE_FLAG } from '../packages/proxy/src/runtime/cluster/worker-exec-argv.js'
 import type { BudgetRow } from './budget.js'
 import { asNewUser, newUserWrkScript, proxyGet, runWrk, serverStats, startServer, stopServer, type WrkResult, wrkOrSkip } from './proxy-http.bench.js'
 

@@ -21,7 +21,7 @@ const NODE_ONLY = {
  */
 export async function bundleWorker({ outfile = `${root}dist/worker.js`, fromSource = false } = {}) {
   const result = await build({
-    entryPoints: [fromSource ? `${root}src/worker/entry.ts` : `${root}dist/worker/entry.js`],
+    entryPoints: [fromSource ? `${root}src/runtime/cloudflare-worker/entry.ts` : `${root}dist/runtime/cloudflare-worker/entry.js`],
     outfile,
     bundle: true,
     format: 'esm',

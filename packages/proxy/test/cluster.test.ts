@@ -2,9 +2,9 @@
 // worker is replaced, and how a worker's token registry asks the primary. The processes
 // themselves are tested in workers.test.ts.
 import { describe, expect, it } from 'vitest'
-import { clusterReadiness } from '../src/cluster/cluster-readiness.js'
-import { createRestartPolicy } from '../src/cluster/restart-policy.js'
-import { createWorkerTokenRegistry } from '../src/cluster/worker-token-registry.js'
+import { clusterReadiness } from '../src/runtime/cluster/cluster-readiness.js'
+import { createRestartPolicy } from '../src/runtime/cluster/restart-policy.js'
+import { createWorkerTokenRegistry } from '../src/runtime/cluster/worker-token-registry.js'
 import type { KnownToken } from '../src/tokens/api-token.js'
 
 const ready = { static: true, all: true, scopes: 1 }

@@ -3,7 +3,7 @@
 // combines them with prom-client's AggregatorRegistry.aggregate, each metric by its `aggregator`
 // (prometheus.ts): counters summed, so a scrape never depends on which worker answers it.
 import { AggregatorRegistry, type MetricObjectWithValues, type MetricValue, type Registry } from 'prom-client'
-import type { Logger } from '../logger.js'
+import type { Logger } from '../../logger.js'
 import type { Channel, PrimaryMessage } from './messages.js'
 
 type MetricsJson = Array<MetricObjectWithValues<MetricValue<string>>>

@@ -4,7 +4,7 @@
 // module in worker.test.ts; its cron trigger cannot be fired there without wrangler.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startFakeUpstream, type FakeUpstream } from '@vexil/test-fixtures/fake-upstream.ts'
-import worker, { type WorkerContext } from '../src/worker/entry.js'
+import worker, { type WorkerContext } from '../src/runtime/cloudflare-worker/entry.js'
 
 const INTERVAL_MS = 300
 const KEY = 'scheduled-key'

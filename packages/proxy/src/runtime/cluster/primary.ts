@@ -9,19 +9,19 @@ import cluster, { type Worker } from 'node:cluster'
 import { fileURLToPath } from 'node:url'
 import { createEngine } from '@vexil/engine'
 import { nextShutdownSignal } from '@vexil/server-kit'
-import type { ProxyConfig } from '../config/types.js'
-import { createPrometheusExporter } from '../prometheus.js'
-import type { FlagSet } from '../scope/flag-set.js'
-import { createUpstreamSync, servedFlags } from '../scope/upstream-sync.js'
-import type { TokenSync } from '../scope/token-sync.js'
-import { proxyUrl } from '../server.js'
-import { type KnownToken, scopeKey, type TokenScope } from '../tokens/api-token.js'
+import type { ProxyConfig } from '../../config/types.js'
+import { createPrometheusExporter } from '../../prometheus.js'
+import type { FlagSet } from '../../scope/flag-set.js'
+import { createUpstreamSync, servedFlags } from '../../scope/upstream-sync.js'
+import type { TokenSync } from '../../scope/token-sync.js'
+import { proxyUrl } from '../../server.js'
+import { type KnownToken, scopeKey, type TokenScope } from '../../tokens/api-token.js'
 import { createClusterMetrics } from './cluster-metrics.js'
 import { type ClusterReadiness, clusterReadiness, type WorkerReadiness } from './cluster-readiness.js'
 import { type Channel, isClusterMessage, type PrimaryMessage, STATIC_SCOPE_KEY, type WorkerMessage } from './messages.js'
 import { createRestartPolicy } from './restart-policy.js'
 import { workerExecArgv } from './worker-exec-argv.js'
-import { engineHostname } from '../config/parse.js'
+import { engineHostname } from '../../config/parse.js'
 
 /** How long stopping workers may take (their requests in flight, the hand-over) before they are killed. */
 const STOP_TIMEOUT_MS = 15_000
@@ -158,7 +158,7 @@ export async function runProxyPrimary(config: ProxyConfig, argv: readonly string
   const restarts = createRestartPolicy()
   const allExited = () => new Promise<void>((resolve) => (workers.size === 0 ? resolve() : cluster.once('exit', () => void allExited().then(resolve))))
 
-  cluster.setupPrimary({ exec: fileURLToPath(new URL('../cli.js', import.meta.url)), args: [...argv], execArgv: workerExecArgv(process.execArgv, process.env.NODE_OPTIONS) })
+  cluster.setupPrimary({ exec: fileURLToPath(new URL('../../cli.js', import.meta.url)), args: [...argv], execArgv: workerExecArgv(process.execArgv, process.env.NODE_OPTIONS) })
   function fork(): void {
     const worker = cluster.fork()
     workers.set(worker, { channel: channelOf(worker) })

@@ -17,14 +17,14 @@
 // after one answer would hang every later one. So every upstream and KV call goes through one
 // tracker, and each event hands waitUntil the work it leaves pending.
 import { toWebHandler } from 'h3'
-import { createProxyApp, type ProxyApp } from '../app.js'
-import { createProxyConfig, type Environment } from '../config/parse.js'
-import type { ProxyConfig } from '../config/types.js'
-import { createKvStorage, type KvNamespace } from '../storage/kv.js'
-import { sendFetchRequest } from '../sync/fetch-client.js'
-import type { SendRequest } from '../sync/http-client.js'
-import { createDueTimers, type DueTimers } from '../sync/timers.js'
-import { createHttpUpstream } from '../sync/upstream.js'
+import { createProxyApp, type ProxyApp } from '../../app.js'
+import { createProxyConfig, type Environment } from '../../config/parse.js'
+import type { ProxyConfig } from '../../config/types.js'
+import { createKvStorage, type KvNamespace } from '../../storage/kv.js'
+import { sendFetchRequest } from '../../sync/fetch-client.js'
+import type { SendRequest } from '../../sync/http-client.js'
+import { createDueTimers, type DueTimers } from '../../sync/timers.js'
+import { createHttpUpstream } from '../../sync/upstream.js'
 
 /** The Worker's bindings: variables and secrets by the Node server's names, and optionally a KV namespace. */
 export interface WorkerEnv {

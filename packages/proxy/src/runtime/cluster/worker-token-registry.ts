@@ -3,9 +3,9 @@
 // unknown one is asked of the primary, whose registry validates it upstream once for the whole
 // cluster (batching, strict mode, the invalid-token memory and revalidation all live there).
 // The secrets waiting here are shared fairly between callers as the primary's are (fair-queue.ts).
-import type { KnownToken } from '../tokens/api-token.js'
-import { createFairQueue } from '../tokens/fair-queue.js'
-import type { Refusal, TokenRegistry } from '../tokens/token-registry.js'
+import type { KnownToken } from '../../tokens/api-token.js'
+import { createFairQueue } from '../../tokens/fair-queue.js'
+import type { Refusal, TokenRegistry } from '../../tokens/token-registry.js'
 
 export interface WorkerTokenRegistryOptions {
   mode: 'dynamic' | 'strict'

@@ -1,6 +1,6 @@
 // Workers start with V8's memory flags, each unless the operator chose that setting (issue 17).
 import { describe, expect, it } from 'vitest'
-import { HEAP_GROWING_FLAG, SEMI_SPACE_FLAG, workerExecArgv } from '../src/cluster/worker-exec-argv.js'
+import { HEAP_GROWING_FLAG, SEMI_SPACE_FLAG, workerExecArgv } from '../src/runtime/cluster/worker-exec-argv.js'
 
 describe('workerExecArgv', () => {
   it('adds both flags to the primary\'s', () => {

@@ -3,10 +3,10 @@
 // SIGTERM/SIGINT (Ctrl-C reaches the whole process group), or when the primary is gone; stopping
 // closes the server (requests in flight finish), hands the last counts to the primary, exits 0.
 import { createEngine } from '@vexil/engine'
-import { createProxyConfig, engineHostname } from '../config/parse.js'
-import { createResponseCaches } from '../cache/response-cache.js'
-import type { ProxyOptions } from '../config/types.js'
-import { serveProxy } from '../server.js'
+import { createProxyConfig, engineHostname } from '../../config/parse.js'
+import { createResponseCaches } from '../../cache/response-cache.js'
+import type { ProxyOptions } from '../../config/types.js'
+import { serveProxy } from '../../server.js'
 import { isClusterMessage, type PrimaryMessage, type WorkerMessage } from './messages.js'
 import { createWorkerSync } from './worker-sync.js'
 

@@ -3,10 +3,10 @@
 // upstream; workers serve HTTP from what it sends and send back what they counted. Every message
 // carries `vexil: 1` so messages of anything else on the channel are left alone.
 import type { MetricObjectWithValues, MetricValue } from 'prom-client'
-import type { PayloadSource } from '../scope/flag-set.js'
-import type { KnownToken, TokenScope } from '../tokens/api-token.js'
-import type { Refusal } from '../tokens/token-registry.js'
-import type { MetricsBucket } from '../sync/upstream.js'
+import type { PayloadSource } from '../../scope/flag-set.js'
+import type { KnownToken, TokenScope } from '../../tokens/api-token.js'
+import type { Refusal } from '../../tokens/token-registry.js'
+import type { MetricsBucket } from '../../sync/upstream.js'
 import type { WorkerReadiness } from './cluster-readiness.js'
 
 /** The static scope's key in `flags` and `usage` messages (a token scope's is `scopeKey`, which always has a `|`). */
