@@ -7,7 +7,7 @@
 // answers 304: no fetch body, no compile) (issue 17).
 // The memory is measured four ways: Node's defaults; V8's young generation capped alone; the
 // cap with the old generation's growing factor fixed, the two flags the image and the workers
-// start with (cluster/worker-exec-argv.ts); and those with --optimize-for-size (an option the
+// start with (runtime/cluster/worker-exec-argv.ts); and those with --optimize-for-size (an option the
 // README offers, with its price: the first compile's time against the two flags' alone).
 // The server is the built package in its own process, its upstream in another (servers/).
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
@@ -148,7 +148,7 @@ export async function runProxyLargeBench(): Promise<BudgetRow[]> {
     const rss = mb(loaded.memory.rss)
     // The same load on a process with V8's young generation capped alone, then started as the
     // Docker image and WORKERS=N's workers start (the cap and the growing factor,
-    // cluster/worker-exec-argv.ts), then with V8's --optimize-for-size beside them (README,
+    // runtime/cluster/worker-exec-argv.ts), then with V8's --optimize-for-size beside them (README,
     // "Running at scale"): the memory each saves, and what the last costs the first compile.
     const capOnly = await loadedServer(payloadFile, port, script, [SEMI_SPACE_FLAG])
     const capped = await loadedServer(payloadFile, port, script, [SEMI_SPACE_FLAG, HEAP_GROWING_FLAG], RSS_LOAD_SECONDS)

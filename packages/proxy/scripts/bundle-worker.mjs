@@ -1,8 +1,9 @@
-// Bundles the Worker entry (dist/worker/entry.js, from src/worker/entry.ts) into one ES module,
-// dist/worker.js, for Cloudflare Workers (with the nodejs_compat flag, the default since
-// 2026-08-04, for node:crypto, node:zlib and the Buffer the app uses). Dependencies that only
-// the Node server needs stay out: ioredis (STORAGE_PROVIDER=redis; a Worker uses KV) and
-// swagger-ui-dist (the /docs page's files) are replaced by modules that say so when used.
+// Bundles the Worker entry (dist/runtime/cloudflare-worker/entry.js, from
+// src/runtime/cloudflare-worker/entry.ts) into one ES module, dist/worker.js, for Cloudflare
+// Workers (with the nodejs_compat flag, the default since 2026-08-04, for node:crypto, node:zlib
+// and the Buffer the app uses). Dependencies that only the Node server needs stay out: ioredis
+// (STORAGE_PROVIDER=redis; a Worker uses KV) and swagger-ui-dist (the /docs page's files) are
+// replaced by modules that say so when used.
 // Run by `npm run build`; prints the size.
 import { gzipSync } from 'node:zlib'
 import { readFileSync } from 'node:fs'
@@ -16,8 +17,8 @@ const NODE_ONLY = {
 }
 
 /**
- * `fromSource`: bundle src/worker/entry.ts and the workspace packages' sources (the tests, so
- * they always run the code as it stands) instead of the built dist.
+ * `fromSource`: bundle src/runtime/cloudflare-worker/entry.ts and the workspace packages' sources
+ * (the tests, so they always run the code as it stands) instead of the built dist.
  */
 export async function bundleWorker({ outfile = `${root}dist/worker.js`, fromSource = false } = {}) {
   const result = await build({

@@ -2,7 +2,7 @@
 // `vexil proxy` (and the `vexil-proxy` bin): the evaluation proxy alone, configured by
 // environment variables, until SIGTERM/SIGINT; it then sends its pending metrics and stops.
 // With WORKERS=N (N > 1) this process is the cluster's primary and forks N workers, each of which
-// runs this file again (cluster/primary.ts, cluster/worker.ts).
+// runs this file again (runtime/cluster/primary.ts, runtime/cluster/worker.ts).
 import cluster from 'node:cluster'
 import { realpathSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'

@@ -1,7 +1,8 @@
-// The Worker entry's cron trigger (src/worker/entry.ts `scheduled`), run in Node: with no request
-// arriving, each trigger runs what is due (a poll of the upstream, a usage report) within the
-// event's lifetime (`ctx.waitUntil`), and runs nothing that is not due. workerd runs the same
-// module in worker.test.ts; its cron trigger cannot be fired there without wrangler.
+// The Worker entry's cron trigger (src/runtime/cloudflare-worker/entry.ts `scheduled`), run in
+// Node: with no request arriving, each trigger runs what is due (a poll of the upstream, a usage
+// report) within the event's lifetime (`ctx.waitUntil`), and runs nothing that is not due.
+// workerd runs the same module in cloudflare-worker.test.ts; its cron trigger cannot be fired
+// there without wrangler.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startFakeUpstream, type FakeUpstream } from '@vexil/test-fixtures/fake-upstream.ts'
 import worker, { type WorkerContext } from '../src/runtime/cloudflare-worker/entry.js'

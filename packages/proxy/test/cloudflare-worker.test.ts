@@ -1,9 +1,9 @@
-// The proxy as a Cloudflare Worker (src/worker/entry.ts), bundled as users deploy it and run in
-// workerd (Cloudflare's runtime, from npm) on 127.0.0.1 against a test upstream, beside the Node
-// proxy on the same upstream: the same requests get the same statuses, headers and bodies; a
-// flag change upstream shows within the refresh interval without any long-lived timer; usage
-// counts reach the upstream; the last good payload is kept in KV and served by a new isolate
-// while the upstream is down.
+// The proxy as a Cloudflare Worker (src/runtime/cloudflare-worker/entry.ts), bundled as users
+// deploy it and run in workerd (Cloudflare's runtime, from npm) on 127.0.0.1 against a test
+// upstream, beside the Node proxy on the same upstream: the same requests get the same statuses,
+// headers and bodies; a flag change upstream shows within the refresh interval without any
+// long-lived timer; usage counts reach the upstream; the last good payload is kept in KV and
+// served by a new isolate while the upstream is down.
 import { type AddressInfo, createServer as createNetServer, type Socket } from 'node:net'
 import { gunzipSync, gzipSync, inflateSync, brotliDecompressSync } from 'node:zlib'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'

@@ -1,6 +1,6 @@
 // The cluster's rules that need no processes (WORKERS=N): when it is ready, how soon a dead
 // worker is replaced, and how a worker's token registry asks the primary. The processes
-// themselves are tested in workers.test.ts.
+// themselves are tested in cluster-workers.test.ts.
 import { describe, expect, it } from 'vitest'
 import { clusterReadiness } from '../src/runtime/cluster/cluster-readiness.js'
 import { createRestartPolicy } from '../src/runtime/cluster/restart-policy.js'

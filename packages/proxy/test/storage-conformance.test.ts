@@ -41,7 +41,7 @@ const drivers: Driver[] = [
   },
   {
     // Workers KV's binding as the proxy uses it (get as text, put); the real binding is
-    // exercised in workerd by the Worker's tests (cli/test/worker.test.ts).
+    // exercised in workerd by the Worker's tests (proxy/test/cloudflare-worker.test.ts).
     name: 'kv',
     backingStore: async () => {
       const namespace = new Map<string, string>()

@@ -12,8 +12,8 @@ export const DEFAULT_KV_KEY_PREFIX = 'vexil:proxy:'
 
 /**
  * One JSON string per app name under `<keyPrefix><appName>` in a Workers KV namespace, for the
- * proxy as a Cloudflare Worker (worker/entry.ts): every isolate, in every location, reads the last
- * good payload from it when it starts, so a cold isolate serves flags while the upstream is down.
+ * proxy as a Cloudflare Worker (runtime/cloudflare-worker/entry.ts): every isolate, in every
+ * location, reads the last good payload from it when it starts, so a cold isolate serves flags while the upstream is down.
  * KV is eventually consistent (a write may take up to a minute to be seen elsewhere): it is the
  * backup, never the source of truth.
  */
