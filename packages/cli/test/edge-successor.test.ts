@@ -21,7 +21,7 @@ import { chromiumAvailable, launchChromium, type LaunchedBrowser } from '@vexil/
 import { tempDir } from '@vexil/test-fixtures/temp-dir.ts'
 import { waitFor } from '@vexil/test-fixtures/wait-for.ts'
 import { type CountingForwarder, startCountingForwarder } from './helpers/counting-forwarder.js'
-import { serviceAdmin } from './helpers/service-admin.js'
+import { serviceAdmin } from '@vexil/test-fixtures/service-admin.ts'
 
 const ADMIN = '*:*.edge-successor-admin-secret-0123456789abcdef'
 const LEGACY_KEY = 'edge-successor-legacy-client-key'

@@ -5,9 +5,10 @@
 // with the few values that are the runtime's or the clock's own left out, each saying why). The
 // list covers every route family and error status; the route table's own examples add each route
 // with and without its credential. What each proxy sent the upstream is compared too.
+import { createRequire } from 'node:module'
+import { pathToFileURL } from 'node:url'
 import { brotliDecompressSync, deflateSync, gunzipSync, gzipSync, inflateSync } from 'node:zlib'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { createProxyApp, createProxyConfig } from '../../proxy/dist/index.js'
 import type { Context } from '@vexil/engine'
 import { type FakeUpstream, startFakeUpstream } from '@vexil/test-fixtures/fake-upstream.ts'
 import { freePort } from '@vexil/test-fixtures/ports.ts'
@@ -153,6 +154,9 @@ const CREDENTIAL: Record<string, Record<string, string>> = {
  * are compared too. The stream (`/api/client/streaming`) is a step of its own above.
  */
 async function routeSteps(): Promise<Step[]> {
+  // The built package (its `default` export, what the runtimes run), not the source vitest resolves.
+  const built = pathToFileURL(createRequire(import.meta.url).resolve('@vexil/proxy')).href
+  const { createProxyApp, createProxyConfig }: typeof import('@vexil/proxy') = await import(built)
   const config = await createProxyConfig({ serviceUrl: 'http://127.0.0.1:9/api', serviceApiToken: CLIENT_TOKEN, clientKeys: [CLIENT_KEY], enableAllEndpoint: true, enableOAS: true, metricsInterval: 0 }, {})
   const steps: Step[] = []
   for (const route of createProxyApp({ config, storage: null }).routes) {

@@ -4,8 +4,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { type RunningService, silentLogger, startService } from '@vexil/service'
 import { tempDir } from '@vexil/test-fixtures/temp-dir.ts'
 import { waitFor } from '@vexil/test-fixtures/wait-for.ts'
-import { PROXY_CLIENT_KEY, SERVER_SIDE_TOKEN, startVexilProxy } from './helpers/vexil-proxy.js'
-import { serviceAdmin } from './helpers/service-admin.js'
+import { PROXY_CLIENT_KEY, SERVER_SIDE_TOKEN, startVexilProxy } from '@vexil/test-fixtures/vexil-proxy.ts'
+import { serviceAdmin } from '@vexil/test-fixtures/service-admin.ts'
 
 const ADMIN = '*:*.behind-proxy-admin-secret-0123456789abcdef'
 const data = tempDir('behind-proxy')

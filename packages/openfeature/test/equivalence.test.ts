@@ -7,8 +7,8 @@ import type { Unleash } from 'unleash-client'
 import { OpenFeature } from '@openfeature/server-sdk'
 import { createEngine, type EvaluationTrace } from '@vexil/engine'
 import { makeContexts, makeFeatures } from '@vexil/test-fixtures/workload.ts'
-import { inMemoryUpstream, toOpenFeatureContext } from '../../../bench/openfeature.bench.js'
-import { createUnleashBaseline } from '../../../bench/unleash-baseline.js'
+import { inMemoryUpstream, toOpenFeatureContext } from '@vexil/bench/openfeature.bench.ts'
+import { createUnleashBaseline } from '@vexil/bench/unleash-baseline.ts'
 import { VexilProvider } from '../src/index.js'
 
 const NOW = new Date('2026-01-15T00:00:00Z')

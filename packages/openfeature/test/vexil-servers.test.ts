@@ -8,8 +8,8 @@ import { type EventDetails, OpenFeature, ProviderEvents } from '@openfeature/ser
 import { type RunningService, silentLogger, startService } from '@vexil/service'
 import { tempDir } from '@vexil/test-fixtures/temp-dir.ts'
 import { timeUntil, waitFor } from '@vexil/test-fixtures/wait-for.ts'
-import { serviceAdmin } from '../../cli/test/helpers/service-admin.js'
-import { startVexilProxy, type VexilProxy } from '../../cli/test/helpers/vexil-proxy.js'
+import { serviceAdmin } from '@vexil/test-fixtures/service-admin.ts'
+import { startVexilProxy, type VexilProxy } from '@vexil/test-fixtures/vexil-proxy.ts'
 import { VexilProvider } from '../src/index.js'
 import { recordingLogger } from './helpers.js'
 

@@ -1,5 +1,6 @@
 // A real Vexil proxy (@vexil/proxy) listening on 127.0.0.1 and syncing from a running service's
-// client API, as a deployment would run it in front of the service.
+// client API, as a deployment would run it in front of the service (the CLI's and the OpenFeature
+// provider's cross-package tests).
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { createLogger, createProxyApp, createProxyConfig, type ProxyApp, type ProxyOptions } from '@vexil/proxy'
