@@ -26,3 +26,16 @@ const EMPTY_CONTEXT: Context = Object.freeze({})
 export function asContext(context: Context | undefined): Context {
   return context !== null && typeof context === 'object' ? context : EMPTY_CONTEXT
 }
+
+/**
+ * The text of a name no flag has, for its not-found result: JavaScript callers may pass anything
+ * as a name, and String throws for some (an object without a prototype, a symbol in a template).
+ */
+export function nameText(name: unknown): string {
+  if (typeof name === 'string') return name
+  try {
+    return String(name)
+  } catch {
+    return Object.prototype.toString.call(name)
+  }
+}

@@ -15,21 +15,30 @@ import type { ClientFeaturesPayload, StoredFeature, StoredSegment } from './raw-
 import type { EngineWarning } from './warnings.js'
 import { evaluateDetails, evaluationFailed, flagNotFound } from './details.js'
 import { CustomStrategyError } from './errors.js'
-import { asContext, explainSources } from './engine-access.js'
+import { asContext, explainSources, nameText } from './engine-access.js'
 import type { Context, CustomStrategy, EngineOptions, EvaluateAllOptions, EvaluatedToggle, EvaluationDetails, EvaluationTrace, Variant } from './types.js'
 
+/**
+ * The five evaluation methods are one family (README, "Evaluation methods"): Unleash's answers
+ * (`isEnabled`, `getVariant`, `evaluateAll`) and OpenFeature's (`evaluate`, `evaluateAllDetails`).
+ * None throws on what a caller passes: a name no flag has gets the method's not-found answer, a
+ * context that is not an object is an empty one, an option of the wrong type is ignored. The one
+ * failure is a custom strategy that throws: Unleash's answers throw `CustomStrategyError`,
+ * OpenFeature's give that flag a GENERAL error result with the same message.
+ */
 export interface Engine {
   /** Applies a full payload or delta events; returns warnings (never throws). */
   load(state: unknown): EngineWarning[]
+  /** Whether the flag is on for the context; an unknown name is `false`. */
   isEnabled(name: string, context?: Context): boolean
+  /** The flag's variant for the context; an unknown name is the disabled variant. */
   getVariant(name: string, context?: Context): Variant
   /** The evaluated toggles `/proxy` returns: enabled ones in payload order, unless options say otherwise. */
   evaluateAll(context?: Context, options?: EvaluateAllOptions): EvaluatedToggle[]
   /**
    * One flag's result in OpenFeature's vocabulary: value, variant, reason, error code, and
-   * Unleash's answer beside them. Never throws: an unknown name is FLAG_NOT_FOUND, a flag that did
-   * not compile or a payload that does not fit its type PARSE_ERROR, a throwing custom strategy
-   * GENERAL.
+   * Unleash's answer beside them. An unknown name is FLAG_NOT_FOUND, a flag that did not compile
+   * or a payload that does not fit its type PARSE_ERROR, a throwing custom strategy GENERAL.
    */
   evaluate(name: string, context?: Context): EvaluationDetails
   /** `evaluate` for every flag, in payload order, with one resolution of the context. */
@@ -63,10 +72,18 @@ function validateStrategies(strategies: readonly unknown[] = []): Map<string, Cu
   return map
 }
 
-function copyTrace(frame: Frame, trace: EvaluationTrace): void {
-  trace.usedRandom = frame.usedRandom
-  trace.usedClock = frame.usedClock
-  trace.usedCustomStrategy = frame.usedCustomStrategy
+/** Fills the caller's trace; one that is not an object is ignored, one that cannot be written (frozen) kept. */
+function copyTrace(frame: Frame, trace: unknown): void {
+  if (typeof trace !== 'object' || trace === null) return
+  // Assignments in a try, not Reflect.set: on the proxy's every request, and Reflect.set is not inlined.
+  try {
+    const target = trace as EvaluationTrace
+    target.usedRandom = frame.usedRandom
+    target.usedClock = frame.usedClock
+    target.usedCustomStrategy = frame.usedCustomStrategy
+  } catch {
+    // A frozen trace: the caller's input, never a reason to throw.
+  }
 }
 
 /** A flag's details; a custom strategy that throws makes this flag's result an error, not the call's. */
@@ -263,10 +280,11 @@ function engineFrom(settings: EngineSettings, start: CompiledState): Engine {
     evaluateAll(context, options) {
       const frame = slots.frame(asContext(context))
       const names = options?.names
-      if (names) {
+      // Not an array: ignored, as every option of the wrong type.
+      if (names && Array.isArray(names)) {
         const listed = names.map((name) => {
           const feature = typeof name === 'string' ? features.get(name) : undefined
-          return feature ? evaluateFeature(feature, frame, features) : unknownToggle(String(name))
+          return feature ? evaluateFeature(feature, frame, features) : unknownToggle(nameText(name))
         })
         if (options.trace) copyTrace(frame, options.trace)
         return listed
@@ -282,7 +300,7 @@ function engineFrom(settings: EngineSettings, start: CompiledState): Engine {
     },
     evaluate(name, context) {
       const feature = features.get(name)
-      return feature ? detailsOf(feature, slots.frame(asContext(context)), features) : flagNotFound(String(name))
+      return feature ? detailsOf(feature, slots.frame(asContext(context)), features) : flagNotFound(nameText(name))
     },
     evaluateAllDetails(context, options) {
       const frame = slots.frame(asContext(context))

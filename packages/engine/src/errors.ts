@@ -1,6 +1,8 @@
 /**
- * Thrown by evaluation when a custom strategy supplied by the host throws. Built-in evaluation
- * never throws; a host strategy's failure is the host's to report (the proxy answers 500 JSON).
+ * Thrown by `isEnabled`, `getVariant` and `evaluateAll` when a custom strategy supplied by the host
+ * throws: the one failure evaluation reports by throwing, as their results have no place for an
+ * error (`evaluate` and `evaluateAllDetails` give the flag a GENERAL result with this message).
+ * Nothing a caller passes makes evaluation throw. The host reports it (the proxy answers 500 JSON).
  */
 export class CustomStrategyError extends Error {
   override name = 'CustomStrategyError'

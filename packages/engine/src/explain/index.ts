@@ -1,7 +1,7 @@
 // @vexil/engine/explain: why each flag has its result for a context, for an admin UI's playground
 // or a log. An entry of its own, so that an application that only evaluates does not bundle it.
 import type { Engine } from '../engine.js'
-import { asContext, type ExplainSource, explainSources } from '../engine-access.js'
+import { asContext, type ExplainSource, explainSources, nameText } from '../engine-access.js'
 import type { Context } from '../types.js'
 import { explainFlags } from './flags.js'
 import type { FlagExplanation } from './types.js'
@@ -35,7 +35,7 @@ function sourceOf(engine: Engine): ExplainSource {
  * `not-found`.
  */
 export function explain(engine: Engine, name: string, context?: Context): FlagExplanation {
-  return explainFlags([String(name)], asContext(context), sourceOf(engine))[0]!
+  return explainFlags([nameText(name)], asContext(context), sourceOf(engine))[0]!
 }
 
 /** `explain` for every flag, in payload order, with one evaluation of the context. */
