@@ -1,12 +1,12 @@
 import { type H3Event, getRequestHeader, getRouterParam } from 'h3'
-import type { Actor, ServiceContext } from './context.js'
 import { notFound, ServiceError } from './errors.js'
 import type { Access } from './routes/api-router.js'
-import { matchSignalToken } from './signals/signal-token-secrets.js'
+import type { Actor, ServiceContext } from './service-context.js'
 import { type ApiTokenRow, findApiTokenBySecret, markApiTokenSeen } from './store/api-tokens.js'
 import { findUserByPersonalToken } from './store/personal-tokens.js'
 import { findEnabledSignalEndpoint, listSignalTokens, type SignalEndpointRow, type SignalTokenRow } from './store/signal-endpoints.js'
 import { markUserSeen, type UserRow } from './store/users.js'
+import { matchSignalToken } from './token-secrets.js'
 
 /** Who is calling, once the route's access check has admitted them. */
 export type Principal =

@@ -1,6 +1,6 @@
 import type { ServerResponse } from 'node:http'
 import { type EventStream, openEventStream } from '@vexil/server-kit'
-import type { Clock } from './context.js'
+import type { Clock } from './service-context.js'
 import type { Database } from './db/database.js'
 import type { Logger } from './logger.js'
 import type { ApiTokenRow } from './store/api-tokens.js'

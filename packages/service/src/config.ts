@@ -1,6 +1,6 @@
 import { resolve } from 'node:path'
 import type { LogLevel } from './logger.js'
-import { parseSignalConfig, type SignalConfig } from './signals/config.js'
+import { parseSignalConfig, type SignalConfig } from './signal-config.js'
 import { parseStreamingConfig, type StreamingConfig } from './streaming-config.js'
 import { parseTokenSpec, type TokenSpec } from './token-secrets.js'
 

@@ -10,7 +10,7 @@ export type { ServiceAppOptions } from './app.js'
 // Configuration
 export { ConfigError, parseServiceConfig } from './config.js'
 export type { ConfigOverrides, ServiceConfig } from './config.js'
-export type { Actor, Clock, ServiceContext } from './context.js'
+export type { Actor, Clock, ServiceContext } from './service-context.js'
 export { createConsoleLogger, silentLogger } from './logger.js'
 export type { LogLevel, Logger } from './logger.js'
 
@@ -35,7 +35,7 @@ export type { InstanceInsights } from './insights/report.js'
 // Signals and actions
 export { createActionRunner } from './actions/runner.js'
 export type { ActionRunner, ActionRunnerOptions } from './actions/runner.js'
-export type { SignalConfig } from './signals/config.js'
+export type { SignalConfig } from './signal-config.js'
 
 // Demo
 export { DEMO_CREDENTIALS_FILE, seedDemo } from './seed/demo.js'

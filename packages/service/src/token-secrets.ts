@@ -1,6 +1,6 @@
 // Token secrets of every kind (API, personal access, signal): their text form, how they are made,
-// hashed (only hashes are stored), compared and shown. The stores are store/api-tokens.ts and
-// store/personal-tokens.ts; INIT_*_API_TOKENS are applied by domain/init-api-tokens.ts.
+// hashed (only hashes are stored), compared and shown. The stores are store/api-tokens.ts,
+// store/personal-tokens.ts and store/signal-endpoints.ts; INIT_*_API_TOKENS are applied by domain/init-api-tokens.ts.
 
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto'
 
@@ -43,6 +43,26 @@ export function newApiTokenSecret(project: string, environment: string): string 
 /** A new personal access token: `user:<64 hex>`. */
 export function newPersonalTokenSecret(): string {
   return `user:${randomSecret(32)}`
+}
+
+/** A new signal token secret: 64 hex characters, shown once; only its SHA-256 hash is stored. */
+export function newSignalTokenSecret(): string {
+  return randomSecret(32)
+}
+
+/**
+ * The candidate whose stored hash is the hash of `secret`. Every candidate is compared with
+ * `timingSafeEqual`, none skipped, so the time taken says nothing about the secret.
+ */
+export function matchSignalToken<T extends { token_hash: string }>(secret: string, candidates: readonly T[]): T | undefined {
+  const presented = Buffer.from(hashSecret(secret), 'hex')
+  let match: T | undefined
+  for (const candidate of candidates) {
+    const stored = Buffer.from(candidate.token_hash, 'hex')
+    const equal = stored.length === presented.length && timingSafeEqual(stored, presented)
+    if (equal && !match) match = candidate
+  }
+  return match
 }
 
 /** What a listing may show of a token: its scope and the first characters of the secret. */

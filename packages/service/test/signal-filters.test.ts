@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest'
 import { createCompiledFilters } from '../src/actions/compiled-filters.js'
-import { compileSignalFilter, type PayloadFilter } from '../src/actions/filters.js'
+import { compileSignalFilter } from '../src/actions/filters.js'
 import { flattenPayload } from '../src/actions/flatten-payload.js'
+import type { PayloadFilter } from '../src/schemas/action-set.js'
 
 // Issue 6, "Actions": filters on the signal payload, keyed by dot paths into the JSON, with the
 // engine's constraint operators (the payload is the evaluation context).

@@ -1,11 +1,11 @@
-import type { Clock } from '../context.js'
 import type { Queryable } from '../db/database.js'
+import { runActor } from '../domain/service-account.js'
 import { runToggleAction } from '../domain/toggle.js'
 import { badData, isServiceError } from '../errors.js'
 import type { Logger } from '../logger.js'
+import type { Clock } from '../service-context.js'
 import { insertActionSetEvent } from '../store/action-set-events.js'
 import { type ActionRow, type ActionSetRow, toAction, toActionSet } from '../store/action-sets.js'
-import { runActor } from './service-account.js'
 
 /** An action's state in a recorded run (Unleash's vocabulary). */
 export type ActionState = 'not started' | 'started' | 'success' | 'failed'

@@ -1,8 +1,6 @@
 import { createEngine } from '@vexil/engine'
-import type { PayloadFilter } from '../store/action-sets.js'
+import type { PayloadFilter } from '../schemas/action-set.js'
 import { flattenPayload } from './flatten-payload.js'
-
-export type { PayloadFilter } from '../store/action-sets.js'
 
 const FLAG = 'action-set-filters'
 

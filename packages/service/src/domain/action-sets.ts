@@ -1,11 +1,11 @@
-import { checkActionSet } from '../actions/check-action-set.js'
 import type { Queryable } from '../db/database.js'
 import { nameExists, notFound } from '../errors.js'
 import type { ActionSetBody } from '../schemas/action-set.js'
-import type { SignalConfig } from '../signals/config.js'
-import { enforceLimit } from '../signals/limits.js'
+import type { SignalConfig } from '../signal-config.js'
 import * as store from '../store/action-sets.js'
 import { type Change, recordEvent } from './change.js'
+import { checkActionSet } from './check-action-set.js'
+import { enforceLimit } from './limits.js'
 import { requireProject } from './lookups.js'
 
 /** Unleash's actionSetSchema of a stored set, with its actions. */

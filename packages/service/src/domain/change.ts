@@ -1,4 +1,4 @@
-import type { Actor, Clock } from '../context.js'
+import type { Actor, Clock } from '../service-context.js'
 import type { Queryable } from '../db/database.js'
 import { type EventInput, writeEvent } from '../events.js'
 

@@ -1,5 +1,5 @@
 import type { ServiceConfig } from '../config.js'
-import type { Clock } from '../context.js'
+import type { Clock } from '../service-context.js'
 import type { Database } from '../db/database.js'
 import type { Logger } from '../logger.js'
 import { deleteUnlistedInitTokens, insertApiToken, toApiToken } from '../store/api-tokens.js'

@@ -1,9 +1,9 @@
-import { refuseMachineAccount } from '../actions/service-account.js'
 import { badData, notFound } from '../errors.js'
 import * as tokens from '../store/personal-tokens.js'
 import { getUser } from '../store/users.js'
 import { newPersonalTokenSecret } from '../token-secrets.js'
 import { type Change, recordEvent } from './change.js'
+import { refuseMachineAccount } from './service-account.js'
 
 export interface NewPersonalToken {
   userId: number

@@ -1,9 +1,9 @@
 import type { Queryable } from '../db/database.js'
 import { notFound } from '../errors.js'
-import { enforceLimit } from '../signals/limits.js'
-import { newSignalTokenSecret } from '../signals/signal-token-secrets.js'
 import * as store from '../store/signal-endpoints.js'
+import { newSignalTokenSecret } from '../token-secrets.js'
 import { type Change, recordEvent } from './change.js'
+import { enforceLimit } from './limits.js'
 import { requireSignalEndpoint } from './signal-endpoints.js'
 
 /** The token, which must belong to the endpoint of the path. */

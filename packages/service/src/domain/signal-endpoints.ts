@@ -1,9 +1,9 @@
 import type { Queryable } from '../db/database.js'
 import { nameExists, notFound, ServiceError } from '../errors.js'
-import { enforceLimit } from '../signals/limits.js'
 import { actionSetsUsing } from '../store/action-sets.js'
 import * as store from '../store/signal-endpoints.js'
 import { type Change, recordEvent } from './change.js'
+import { enforceLimit } from './limits.js'
 
 export async function requireSignalEndpoint(q: Queryable, id: number): Promise<store.SignalEndpointRow> {
   const row = await store.getSignalEndpoint(q, id)

@@ -1,7 +1,7 @@
-import { refuseMachineAccount } from '../actions/service-account.js'
 import { nameExists, notFound } from '../errors.js'
 import * as users from '../store/users.js'
 import { type Change, recordEvent } from './change.js'
+import { refuseMachineAccount } from './service-account.js'
 
 /** A new user; email and username are each unique (409). */
 export async function createUser(change: Change, input: users.UserInput): Promise<users.UserRow> {

@@ -1,4 +1,4 @@
-import type { Clock } from '../context.js'
+import type { Clock } from '../service-context.js'
 import type { Database } from '../db/database.js'
 import type { Logger } from '../logger.js'
 import { hasSnapshot } from '../store/insight-snapshots.js'

@@ -1,6 +1,6 @@
 import { eventHandler } from 'h3'
 import { z } from 'zod'
-import type { ServiceContext } from '../context.js'
+import type { ServiceContext } from '../service-context.js'
 import { findApiTokensBySecrets } from '../store/api-tokens.js'
 import { readBodyWith } from '../validate.js'
 import type { ApiRouter } from './api-router.js'

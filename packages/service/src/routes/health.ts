@@ -1,5 +1,5 @@
 import { eventHandler, setResponseStatus } from 'h3'
-import type { ServiceContext } from '../context.js'
+import type { ServiceContext } from '../service-context.js'
 import type { ApiRouter } from './api-router.js'
 
 /** `GET /health`: 200 `{ health: 'GOOD' }` when the database answers (Unleash's shape), else 500 `BAD`. */

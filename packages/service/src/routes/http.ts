@@ -1,6 +1,6 @@
 import { type H3Event, getRouterParam, send, setResponseHeader, setResponseStatus } from 'h3'
 import { actorOf } from '../auth.js'
-import type { ServiceContext } from '../context.js'
+import type { ServiceContext } from '../service-context.js'
 import type { Change } from '../domain/change.js'
 import { badData } from '../errors.js'
 

@@ -1,6 +1,6 @@
 import { eventHandler, type H3Event, setResponseHeaders } from 'h3'
 import { signalCaller } from '../auth.js'
-import type { ServiceContext } from '../context.js'
+import type { ServiceContext } from '../service-context.js'
 import { ServiceError } from '../errors.js'
 import { createSignalRateLimiter, type RateLimitDecision } from '../signals/rate-limiter.js'
 import { readSignalPayload } from '../signals/read-payload.js'

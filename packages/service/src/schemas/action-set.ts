@@ -1,9 +1,17 @@
 import { z } from 'zod'
-import { FILTER_OPERATORS } from '../actions/filter-operators.js'
-import type { PayloadFilter } from '../store/action-sets.js'
 import { constraintSchema } from './constraint.js'
+import { FILTER_OPERATORS } from './filter-operators.js'
 
 const OPERATORS: readonly string[] = FILTER_OPERATORS
+
+/** One filter of an action set as stored: a constraint on the value at its path in the signal payload. */
+export interface PayloadFilter {
+  operator: string
+  values?: string[] | undefined
+  value?: string | undefined
+  inverted?: boolean | undefined
+  caseInsensitive?: boolean | undefined
+}
 
 /**
  * `match.payload`: filters keyed by a dot path into the signal payload, each shaped like a

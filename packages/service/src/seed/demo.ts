@@ -1,6 +1,6 @@
 import { chmod, mkdir, readFile, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
-import type { Actor, Clock } from '../context.js'
+import type { Actor, Clock } from '../service-context.js'
 import type { Database } from '../db/database.js'
 import type { Change } from '../domain/change.js'
 import { addDependency } from '../domain/dependencies.js'

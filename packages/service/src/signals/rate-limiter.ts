@@ -1,4 +1,4 @@
-import type { Clock } from '../context.js'
+import type { Clock } from '../service-context.js'
 import type { Queryable } from '../db/database.js'
 import { countInRateWindow } from '../store/signal-rate-windows.js'
 

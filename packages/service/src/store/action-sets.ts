@@ -1,4 +1,5 @@
 import type { Queryable } from '../db/database.js'
+import type { PayloadFilter } from '../schemas/action-set.js'
 import { iso, json } from './rows.js'
 
 export type ActionName = 'TOGGLE_FEATURE_ON' | 'TOGGLE_FEATURE_OFF'
@@ -7,14 +8,6 @@ export interface ExecutionParams {
   project: string
   environment: string
   featureName: string
-}
-
-export interface PayloadFilter {
-  operator: string
-  values?: string[] | undefined
-  value?: string | undefined
-  inverted?: boolean | undefined
-  caseInsensitive?: boolean | undefined
 }
 
 export interface ActionSetRow {

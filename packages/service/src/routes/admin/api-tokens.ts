@@ -1,6 +1,6 @@
 import { eventHandler, type H3Event } from 'h3'
 import { z } from 'zod'
-import type { ServiceContext } from '../../context.js'
+import type { ServiceContext } from '../../service-context.js'
 import { createApiToken, deleteApiToken, setApiTokenExpiry } from '../../domain/api-tokens.js'
 import { badData } from '../../errors.js'
 import * as apiTokens from '../../store/api-tokens.js'

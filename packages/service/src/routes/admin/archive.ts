@@ -1,6 +1,6 @@
 import { eventHandler } from 'h3'
 import { z } from 'zod'
-import type { ServiceContext } from '../../context.js'
+import type { ServiceContext } from '../../service-context.js'
 import type { Change } from '../../domain/change.js'
 import { archiveFlag, deleteFlag, reviveFlag } from '../../domain/flag-archive.js'
 import { markFlagsStale, markFlagStale } from '../../domain/flags.js'

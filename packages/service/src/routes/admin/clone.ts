@@ -1,6 +1,6 @@
 import { eventHandler } from 'h3'
 import { z } from 'zod'
-import type { ServiceContext } from '../../context.js'
+import type { ServiceContext } from '../../service-context.js'
 import { cloneFlag } from '../../domain/flag-clone.js'
 import { urlSafeName } from '../../schemas/constraint.js'
 import { readBodyWith } from '../../validate.js'

@@ -1,5 +1,5 @@
 import { eventHandler, type H3Event } from 'h3'
-import type { ServiceContext } from '../../context.js'
+import type { ServiceContext } from '../../service-context.js'
 import { readDefaultStrategy, setDefaultStrategy } from '../../domain/default-strategies.js'
 import { strategyBodySchema } from '../../schemas/strategy.js'
 import { readBodyWith } from '../../validate.js'

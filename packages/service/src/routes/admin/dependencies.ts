@@ -1,6 +1,6 @@
 import { eventHandler } from 'h3'
 import { z } from 'zod'
-import type { ServiceContext } from '../../context.js'
+import type { ServiceContext } from '../../service-context.js'
 import { addDependency, removeDependencies, removeDependency } from '../../domain/dependencies.js'
 import { requireFeature } from '../../domain/lookups.js'
 import * as dependencies from '../../store/dependencies.js'

@@ -1,6 +1,6 @@
 import { eventHandler } from 'h3'
 import { z } from 'zod'
-import type { ServiceContext } from '../../context.js'
+import type { ServiceContext } from '../../service-context.js'
 import { createEnvironment, deleteEnvironment, setEnvironmentEnabled, updateEnvironment } from '../../domain/environments.js'
 import { notFound } from '../../errors.js'
 import { urlSafeName } from '../../schemas/constraint.js'

@@ -1,6 +1,6 @@
 import { eventHandler } from 'h3'
 import { z } from 'zod'
-import type { ServiceContext } from '../../context.js'
+import type { ServiceContext } from '../../service-context.js'
 import { searchEvents } from '../../store/events.js'
 import { queryWith } from '../../validate.js'
 import { param } from '../http.js'

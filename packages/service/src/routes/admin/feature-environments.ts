@@ -1,6 +1,6 @@
 import { eventHandler, getQuery } from 'h3'
 import { z } from 'zod'
-import type { ServiceContext } from '../../context.js'
+import type { ServiceContext } from '../../service-context.js'
 import { featureEnvironments } from '../../store/features.js'
 import { iso } from '../../store/rows.js'
 import { listStrategies, toStrategy } from '../../store/strategies.js'

@@ -1,6 +1,6 @@
 import { eventHandler } from 'h3'
 import { z } from 'zod'
-import type { ServiceContext } from '../../context.js'
+import type { ServiceContext } from '../../service-context.js'
 import { requireTaggableFlag, retagFlag, tagFlag, untagFlag } from '../../domain/feature-tags.js'
 import * as tags from '../../store/tags.js'
 import { tagSchema } from '../../schemas/tag.js'

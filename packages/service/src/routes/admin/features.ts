@@ -1,7 +1,7 @@
 import type { H3Event } from 'h3'
 import { eventHandler } from 'h3'
 import { z } from 'zod'
-import type { ServiceContext } from '../../context.js'
+import type { ServiceContext } from '../../service-context.js'
 import { archiveFlag } from '../../domain/flag-archive.js'
 import { createFlag, refuseTakenName, updateFlag } from '../../domain/flags.js'
 import { requireFeature, requireProject } from '../../domain/lookups.js'

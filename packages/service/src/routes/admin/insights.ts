@@ -1,6 +1,6 @@
 import { eventHandler, type H3Event, setResponseHeader } from 'h3'
 import { z } from 'zod'
-import type { ServiceContext } from '../../context.js'
+import type { ServiceContext } from '../../service-context.js'
 import { addDays, isCalendarDay, utcDay } from '../../insights/dates.js'
 import { instanceInsights } from '../../insights/report.js'
 import type { TrendWindow } from '../../store/insights.js'

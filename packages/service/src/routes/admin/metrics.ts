@@ -1,6 +1,6 @@
 import { eventHandler } from 'h3'
 import { z } from 'zod'
-import type { ServiceContext } from '../../context.js'
+import type { ServiceContext } from '../../service-context.js'
 import { notFound } from '../../errors.js'
 import { listApplications } from '../../store/client-applications.js'
 import { featureMetrics } from '../../store/client-metrics.js'

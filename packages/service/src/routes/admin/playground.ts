@@ -1,6 +1,6 @@
 import { eventHandler } from 'h3'
 import { z } from 'zod'
-import type { ServiceContext } from '../../context.js'
+import type { ServiceContext } from '../../service-context.js'
 import { requireEnvironment } from '../../domain/lookups.js'
 import { readClientFeatures } from '../../store/client-features.js'
 import { recentContexts, rememberContext } from '../../store/playground-contexts.js'

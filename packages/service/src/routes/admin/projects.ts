@@ -1,6 +1,6 @@
 import { eventHandler } from 'h3'
 import { z } from 'zod'
-import type { ServiceContext } from '../../context.js'
+import type { ServiceContext } from '../../service-context.js'
 import { requireProject } from '../../domain/lookups.js'
 import { addProjectEnvironment, createProject, deleteProject, removeProjectEnvironment, updateProject } from '../../domain/projects.js'
 import { badData } from '../../errors.js'

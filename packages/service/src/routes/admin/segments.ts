@@ -1,6 +1,6 @@
 import { eventHandler } from 'h3'
 import { z } from 'zod'
-import type { ServiceContext } from '../../context.js'
+import type { ServiceContext } from '../../service-context.js'
 import { createSegment, deleteSegment, updateSegment } from '../../domain/segments.js'
 import { nameExists, notFound } from '../../errors.js'
 import { constraintSchema } from '../../schemas/constraint.js'

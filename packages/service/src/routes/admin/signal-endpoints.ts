@@ -1,7 +1,7 @@
 import type { H3Event } from 'h3'
 import { eventHandler } from 'h3'
 import { z } from 'zod'
-import type { ServiceContext } from '../../context.js'
+import type { ServiceContext } from '../../service-context.js'
 import { createSignalToken, deleteSignalToken, renameSignalToken } from '../../domain/signal-endpoint-tokens.js'
 import {
   createSignalEndpoint, deleteSignalEndpoint, requireSignalEndpoint, setSignalEndpointEnabled, updateSignalEndpoint,

@@ -1,6 +1,6 @@
 import { eventHandler } from 'h3'
 import { z } from 'zod'
-import type { ServiceContext } from '../../context.js'
+import type { ServiceContext } from '../../service-context.js'
 import { notFound } from '../../errors.js'
 import { getSignalEndpoint } from '../../store/signal-endpoints.js'
 import { listEndpointSignals, searchSignals, toEndpointSignal, toSignal } from '../../store/signals.js'

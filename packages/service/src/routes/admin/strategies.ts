@@ -1,6 +1,6 @@
 import type { H3Event } from 'h3'
 import { eventHandler } from 'h3'
-import type { ServiceContext } from '../../context.js'
+import type { ServiceContext } from '../../service-context.js'
 import {
   addStrategy, deleteStrategy, reorderStrategies, requireStrategy, requireStrategyTarget, type StrategyTarget, updateStrategy,
 } from '../../domain/strategies.js'

@@ -1,6 +1,6 @@
 import { eventHandler } from 'h3'
 import { z } from 'zod'
-import type { ServiceContext } from '../../context.js'
+import type { ServiceContext } from '../../service-context.js'
 import { createTag, createTagType, deleteTag, deleteTagType, updateTagType } from '../../domain/tags.js'
 import { nameExists, notFound } from '../../errors.js'
 import { urlSafeName } from '../../schemas/constraint.js'

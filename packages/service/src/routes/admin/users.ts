@@ -1,6 +1,6 @@
 import { eventHandler } from 'h3'
 import { z } from 'zod'
-import type { ServiceContext } from '../../context.js'
+import type { ServiceContext } from '../../service-context.js'
 import { createUser, deleteUser, updateUser } from '../../domain/users.js'
 import { badData, notFound } from '../../errors.js'
 import * as users from '../../store/users.js'

@@ -1,7 +1,7 @@
 import type { H3Event } from 'h3'
 import { eventHandler } from 'h3'
 import { z } from 'zod'
-import type { ServiceContext } from '../../context.js'
+import type { ServiceContext } from '../../service-context.js'
 import { requireFeature, requireProjectEnvironment } from '../../domain/lookups.js'
 import { setFlagVariants, setFlagVariantsIn } from '../../domain/variants.js'
 import { applyJsonPatch, patchSchema } from '../../patch.js'

@@ -1,7 +1,7 @@
 import { eventHandler, getRequestIP } from 'h3'
 import { z } from 'zod'
 import { clientToken } from '../../auth.js'
-import type { ServiceContext } from '../../context.js'
+import type { ServiceContext } from '../../service-context.js'
 import { registerClient, touchClientInstance } from '../../store/client-applications.js'
 import { addClientMetrics } from '../../store/client-metrics.js'
 import { dateTime, readBodyWith } from '../../validate.js'

@@ -1,4 +1,4 @@
-import { MAX_BODY_BYTES } from '../request-body.js'
+import { MAX_BODY_BYTES } from './request-body.js'
 
 /** Limits of signal endpoints and actions (spec section 8), each overridable for self-hosting. */
 export interface SignalConfig {

@@ -1,10 +1,10 @@
 import type { Queryable } from '../db/database.js'
 import { badData, exceedsLimit, notFound } from '../errors.js'
-import { requireFeature, requireProjectEnvironment } from '../domain/lookups.js'
 import type { ActionSetBody } from '../schemas/action-set.js'
-import type { SignalConfig } from '../signals/config.js'
+import type { SignalConfig } from '../signal-config.js'
 import type { ActionSetInput } from '../store/action-sets.js'
 import { getSignalEndpoint } from '../store/signal-endpoints.js'
+import { requireFeature, requireProjectEnvironment } from './lookups.js'
 import { defaultActorId, isServiceAccount, requireServiceAccount } from './service-account.js'
 
 /**

@@ -1,6 +1,6 @@
-import type { Actor } from '../context.js'
 import type { Queryable } from '../db/database.js'
 import { badData, invalidOperation, ServiceError } from '../errors.js'
+import type { Actor } from '../service-context.js'
 import { machineAccountKind, type UserRow } from '../store/users.js'
 
 /** The service account action sets run as when their creator names no actor. */
