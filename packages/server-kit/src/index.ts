@@ -14,3 +14,6 @@ export { createEventStreamParser, type StreamEvent } from './event-stream-parser
 
 // Processes
 export { nextShutdownSignal } from './shutdown.js'
+
+// Logging
+export { createLogger, LOG_LEVELS, type Logger, type LoggerOptions, type LogLevel, redactingLogger, silentLogger } from './logger.js'

@@ -66,13 +66,17 @@ describe('@vexil/server-kit public surface', () => {
       'ABORTED_BODY_MESSAGE',
       'COMPRESSION_FRAMING_BYTES',
       'EVENT_STREAM_BACKLOG_BYTES',
+      'LOG_LEVELS',
       'createEventStreamParser',
+      'createLogger',
       'matchesIfNoneMatch',
       'nextShutdownSignal',
       'openEventStream',
       'readLimitedBody',
       'readLimitedWebBody',
+      'redactingLogger',
       'sendStaticAsset',
+      'silentLogger',
     ])
   })
 })

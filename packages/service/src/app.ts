@@ -6,7 +6,7 @@ import type { ServiceConfig } from './config.js'
 import type { Clock, ServiceContext } from './service-context.js'
 import type { Database } from './db/database.js'
 import { sendServiceError } from './http-errors.js'
-import { createConsoleLogger, type Logger } from './logger.js'
+import { type Logger, serviceLogger } from './logger.js'
 import { registerActionRoutes } from './routes/admin/actions.js'
 import { registerApiTokenRoutes } from './routes/admin/api-tokens.js'
 import { registerArchiveRoutes } from './routes/admin/archive.js'
@@ -112,7 +112,7 @@ export function createServiceAppWithRoutes(options: ServiceAppOptions): ServiceA
   const ctx: ServiceContext = {
     db: options.db,
     config: options.config,
-    logger: options.logger ?? createConsoleLogger(options.config.logLevel),
+    logger: options.logger ?? serviceLogger(options.config),
     clock: options.clock ?? (() => new Date()),
   }
   const app = createApp({ onError: (error, event) => sendServiceError(event, error, ctx.logger) })

@@ -25,7 +25,7 @@ Environment:
   INIT_CLIENT_API_TOKENS  comma-separated client tokens, <project>:<environment>.<secret> (the same)
   PUBLIC_URL              the service's address as callers see it (signal endpoint URLs);
                           default http://localhost:<port>
-  LOG_LEVEL               debug, info (default), warn or error
+  LOG_LEVEL               debug, info (default), warn, error or fatal
 `
 
 /**

@@ -1,5 +1,5 @@
 import { resolve } from 'node:path'
-import type { LogLevel } from './logger.js'
+import { LOG_LEVELS, type LogLevel } from './logger.js'
 import { parseSignalConfig, type SignalConfig } from './signal-config.js'
 import { parseStreamingConfig, type StreamingConfig } from './streaming-config.js'
 import { parseTokenSpec, type TokenSpec } from './token-secrets.js'
@@ -38,8 +38,6 @@ export class ConfigError extends Error {
 
 export type ConfigOverrides = Partial<ServiceConfig>
 
-const LOG_LEVELS: readonly LogLevel[] = ['debug', 'info', 'warn', 'error']
-
 /**
  * The shortest secret part an INIT_* token may have: 32 characters (128 bits as hex, what
  * `openssl rand -hex 16` prints). These tokens are typed by people, so without a floor a
@@ -59,7 +57,7 @@ export function parseServiceConfig(env: NodeJS.ProcessEnv = process.env, overrid
   const port = overrides.port ?? parsePort(env.PORT, problems)
   if (!Number.isInteger(port) || port < 0 || port > 65535) problems.push(`port must be an integer 0-65535, got ${port}`)
   const logLevel = overrides.logLevel ?? (env.LOG_LEVEL?.toLowerCase() || 'info')
-  if (!LOG_LEVELS.includes(logLevel as LogLevel)) problems.push(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}, got "${logLevel}"`)
+  if (!(LOG_LEVELS as readonly string[]).includes(logLevel)) problems.push(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}, got "${logLevel}"`)
   const config: ServiceConfig = {
     port,
     host: overrides.host ?? (env.HOST || '0.0.0.0'),

@@ -1,25 +1,35 @@
-export type LogLevel = 'debug' | 'info' | 'warn' | 'error'
+// The service logs through @vexil/server-kit's logger, the one the proxy uses too: text lines
+// `[vexil-service] message args`, the service's secrets replaced by `***`.
+import { createLogger, type Logger, type LogLevel, redactingLogger } from '@vexil/server-kit'
+import type { ServiceConfig } from './config.js'
 
-export interface Logger {
-  debug(message: string, ...args: unknown[]): void
-  info(message: string, ...args: unknown[]): void
-  warn(message: string, ...args: unknown[]): void
-  error(message: string, ...args: unknown[]): void
+export { LOG_LEVELS, type Logger, type LogLevel, silentLogger } from '@vexil/server-kit'
+
+/** A logger writing the service's lines from `level` up: debug and info to stdout, the rest to stderr. */
+export function createConsoleLogger(level: LogLevel = 'info', secrets: readonly string[] = []): Logger {
+  return createLogger({ level, label: () => '[vexil-service] ', secrets })
 }
 
-const ORDER: Record<LogLevel, number> = { debug: 0, info: 1, warn: 2, error: 3 }
+/** The logger a service runs with: the caller's with the secrets redacted, else the service's own lines. */
+export function serviceLogger(config: ServiceConfig, given?: Logger): Logger {
+  const secrets = serviceSecrets(config)
+  return given ? redactingLogger(given, secrets) : createConsoleLogger(config.logLevel, secrets)
+}
 
-/** A console logger that drops messages below `level`. */
-export function createConsoleLogger(level: LogLevel = 'info'): Logger {
-  const at = (wanted: LogLevel, write: (...args: unknown[]) => void) =>
-    ORDER[wanted] >= ORDER[level] ? (message: string, ...args: unknown[]) => write(`[vexil-service] ${message}`, ...args) : () => {}
-  return {
-    debug: at('debug', console.debug),
-    info: at('info', console.info),
-    warn: at('warn', console.warn),
-    error: at('error', console.error),
+// --- Internal helpers ---
+
+/** What no log line may show: the INIT_* tokens' secrets and the database password. */
+function serviceSecrets(config: ServiceConfig): string[] {
+  const tokens = [...config.initAdminTokens, ...config.initClientTokens].map((token) => token.secret)
+  return [...tokens, ...databasePassword(config.databaseUrl)]
+}
+
+function databasePassword(databaseUrl: string | undefined): string[] {
+  if (!databaseUrl) return []
+  try {
+    const { password } = new URL(databaseUrl)
+    return password ? [password, decodeURIComponent(password)] : []
+  } catch {
+    return []
   }
 }
-
-/** A logger that writes nothing (tests). */
-export const silentLogger: Logger = { debug() {}, info() {}, warn() {}, error() {} }

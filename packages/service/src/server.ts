@@ -9,7 +9,7 @@ import { openDatabase } from './db/open.js'
 import { migrate } from './db/migrate.js'
 import { createInsightsScheduler, type InsightsTimers } from './insights/scheduler.js'
 import { syncInitApiTokens } from './domain/init-api-tokens.js'
-import { createConsoleLogger, type Logger } from './logger.js'
+import { type Logger, serviceLogger } from './logger.js'
 import { type DemoCredentials, seedDemo } from './seed/demo.js'
 
 export interface StartServiceOptions {
@@ -23,6 +23,7 @@ export interface StartServiceOptions {
   dataDir?: string
   /** Seed the demo project on first run and return demo credentials. */
   seedDemo?: boolean
+  /** Where the service logs, the INIT_* token secrets and the database password redacted. Default: its own lines at `LOG_LEVEL`. */
   logger?: Logger
   clock?: Clock
   /** Timers of the insights snapshot scheduler; tests pass ones they advance. Default: Node's. */
@@ -73,7 +74,7 @@ export async function startService(options: StartServiceOptions = {}): Promise<R
     ...(options.databaseUrl !== undefined ? { databaseUrl: options.databaseUrl } : {}),
     ...(options.dataDir !== undefined ? { dataDir: options.dataDir } : {}),
   })
-  const logger = options.logger ?? createConsoleLogger(config.logLevel)
+  const logger = serviceLogger(config, options.logger)
   const clock = options.clock ?? (() => new Date())
   const db = await openDatabase(config.databaseUrl ? { databaseUrl: config.databaseUrl } : { dataDir: config.dataDir, logger })
   let actionRunner: ActionRunner | undefined

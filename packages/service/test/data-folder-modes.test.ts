@@ -17,7 +17,7 @@ const NOBODY = 65534
 
 function recordingLogger(): Logger & { warnings: string[] } {
   const warnings: string[] = []
-  return { warnings, debug() {}, info() {}, warn: (message: string) => void warnings.push(message), error() {} }
+  return { warnings, debug() {}, info() {}, warn: (message: unknown) => void warnings.push(String(message)), error() {}, fatal() {} }
 }
 
 /** Opens PGlite in `dataDir` (it creates its database files there) and closes it. */
