@@ -88,7 +88,7 @@ const ROUTE_MODULES: ((api: ApiRouter, ctx: ServiceContext) => void)[] = [
 ]
 
 /** The h3 app, its route table (method, path, access of every API route), and its open streams. */
-export interface ServiceApp {
+interface ServiceApp {
   app: App
   routes: readonly RouteSpec[]
   /** `/api/client/streaming` connections; `close()` them before the server stops. */

@@ -9,7 +9,7 @@ import { markUserSeen, type UserRow } from './store/users.js'
 import { matchSignalToken } from './token-secrets.js'
 
 /** Who is calling, once the route's access check has admitted them. */
-export type Principal =
+type Principal =
   | { kind: 'api-token'; token: ApiTokenRow }
   | { kind: 'user'; user: UserRow; tokenId: number }
   | { kind: 'signal'; endpoint: SignalEndpointRow; token: SignalTokenRow }
@@ -21,7 +21,7 @@ declare module 'h3' {
 }
 
 /** Checks the caller of a matched route against the route's declared access; throws 401/403/404. */
-export type Authorizer = (event: H3Event, access: Access) => Promise<void>
+type Authorizer = (event: H3Event, access: Access) => Promise<void>
 
 /**
  * The one place that decides who may call a route. It runs on the route the router matched
@@ -100,7 +100,7 @@ export function signalCaller(event: H3Event): { endpoint: SignalEndpointRow; tok
 }
 
 /** The secret in `Authorization: Bearer <secret>` or `Authorization: <secret>`, if any (Unleash strips "Bearer " case-insensitively). */
-export function presentedSecret(event: H3Event): string | undefined {
+function presentedSecret(event: H3Event): string | undefined {
   return getRequestHeader(event, 'authorization')?.trim().replace(/^bearer(\s+|$)/i, '').trim() || undefined
 }
 

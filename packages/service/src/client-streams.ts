@@ -10,7 +10,7 @@ import { readRevision } from './store/revision.js'
 import type { StreamingConfig } from './streaming-config.js'
 
 /** The channel migration 010's trigger notifies at each commit that changes the revision. */
-export const REVISION_CHANNEL = 'vexil_revision'
+const REVISION_CHANNEL = 'vexil_revision'
 
 /** Open `/api/client/streaming` connections and the one watcher that feeds them all. */
 export interface ClientStreams {

@@ -43,7 +43,7 @@ export type ConfigOverrides = Partial<ServiceConfig>
  * `openssl rand -hex 16` prints). These tokens are typed by people, so without a floor a
  * guessable admin token is one environment variable away; generated tokens have 56.
  */
-export const INIT_SECRET_MIN_LENGTH = 32
+const INIT_SECRET_MIN_LENGTH = 32
 
 /**
  * Builds the config from environment variables (`PORT`, `HOST`, `DATABASE_URL`, `DATA_DIR`,

@@ -3,7 +3,7 @@ import type { Queryable } from './db/database.js'
 import { json } from './store/rows.js'
 
 /** Unleash event type names for the changes the service makes. */
-export type EventType =
+type EventType =
   | 'project-created' | 'project-updated' | 'project-deleted'
   | 'project-environment-added' | 'project-environment-removed' | 'default-strategy-updated'
   | 'environment-created' | 'environment-updated' | 'environment-deleted'

@@ -1,4 +1,4 @@
-export interface LruCacheOptions<V> {
+interface LruCacheOptions<V> {
   /** At most this many entries; the least recently used go first. */
   maxEntries: number
   /** Also at most this total weight (e.g. bytes), when `weigh` is given. */
@@ -7,7 +7,7 @@ export interface LruCacheOptions<V> {
 }
 
 /** A bounded map: reading an entry makes it the most recently used; past a bound the least recently used are dropped. */
-export interface LruCache<K, V> {
+interface LruCache<K, V> {
   get(key: K): V | undefined
   set(key: K, value: V): void
   delete(key: K): void

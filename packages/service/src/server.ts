@@ -36,7 +36,7 @@ export interface StartServiceOptions {
   uiDir?: string
 }
 
-export interface HttpTimeouts {
+interface HttpTimeouts {
   headersMs: number
   requestMs: number
 }

@@ -26,11 +26,6 @@ export function hashSecret(secret: string): string {
   return createHash('sha256').update(secret, 'utf8').digest('hex')
 }
 
-/** Constant-time comparison of two secrets (hashed first, so lengths never leak). */
-export function secretsEqual(a: string, b: string): boolean {
-  return timingSafeEqual(Buffer.from(hashSecret(a), 'hex'), Buffer.from(hashSecret(b), 'hex'))
-}
-
 export function randomSecret(bytes = 28): string {
   return randomBytes(bytes).toString('hex')
 }

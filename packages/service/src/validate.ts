@@ -43,7 +43,7 @@ export async function readBodyWith<S extends z.ZodType>(event: H3Event, schema: 
 }
 
 /** No request body of the API nests deeper than this; deeper ones are refused before validation. */
-export const MAX_BODY_DEPTH = 64
+const MAX_BODY_DEPTH = 64
 
 /** The instants every driver, PostgreSQL column and `Date` of the service holds alike (UTC). */
 export const EARLIEST_TIME = Date.UTC(1970, 0, 1)

@@ -6,10 +6,10 @@ import { compileSignalFilter } from './filters.js'
 const MAX_SETS = 1_000
 
 /** A test of a signal payload against an action set's filters. */
-export type PayloadTest = (payload: unknown) => boolean
+type PayloadTest = (payload: unknown) => boolean
 
 /** The compiled filters of action sets, each compiled once per version of its set. */
-export interface CompiledFilters {
+interface CompiledFilters {
   testFor(set: Pick<ActionSetRow, 'id' | 'version' | 'payload'>): PayloadTest
 }
 

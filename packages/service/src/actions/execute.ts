@@ -8,9 +8,9 @@ import { insertActionSetEvent } from '../store/action-set-events.js'
 import { type ActionRow, type ActionSetRow, toAction, toActionSet } from '../store/action-sets.js'
 
 /** An action's state in a recorded run (Unleash's vocabulary). */
-export type ActionState = 'not started' | 'started' | 'success' | 'failed'
+type ActionState = 'not started' | 'started' | 'success' | 'failed'
 
-export interface RunContext {
+interface RunContext {
   clock: Clock
   logger: Logger
 }

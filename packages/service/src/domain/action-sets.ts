@@ -9,7 +9,7 @@ import { enforceLimit } from './limits.js'
 import { requireProject } from './lookups.js'
 
 /** Unleash's actionSetSchema of a stored set, with its actions. */
-export type ActionSetView = ReturnType<typeof store.toActionSet>
+type ActionSetView = ReturnType<typeof store.toActionSet>
 
 /** The action set, which must be in the project of the path (the project must exist). */
 export async function requireActionSet(q: Queryable, project: string, id: number): Promise<store.ActionSetRow> {

@@ -4,7 +4,7 @@ import { newApiTokenSecret } from '../token-secrets.js'
 import { type Change, recordEvent } from './change.js'
 import { requireEnvironment, requireProject } from './lookups.js'
 
-export interface NewApiToken {
+interface NewApiToken {
   tokenName: string
   type: apiTokens.ApiTokenType
   /** Ignored for an admin token (all environments); `development` when absent. */

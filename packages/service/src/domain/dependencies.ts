@@ -4,7 +4,7 @@ import { getFeature } from '../store/features.js'
 import { type Change, recordEvent } from './change.js'
 import { requireFeature } from './lookups.js'
 
-export interface DependencyInput {
+interface DependencyInput {
   /** The parent flag. */
   feature: string
   enabled: boolean

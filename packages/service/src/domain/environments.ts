@@ -2,9 +2,9 @@ import { invalidOperation, nameExists, notFound } from '../errors.js'
 import * as environments from '../store/environments.js'
 import { type Change, recordEvent } from './change.js'
 
-export type NewEnvironment = environments.EnvironmentInput
+type NewEnvironment = environments.EnvironmentInput
 
-export interface EnvironmentUpdate {
+interface EnvironmentUpdate {
   type: string
   sortOrder?: number | undefined
 }

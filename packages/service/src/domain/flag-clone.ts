@@ -5,7 +5,7 @@ import { type Change, recordEvent } from './change.js'
 import { refuseTakenName } from './flags.js'
 import { requireFeature } from './lookups.js'
 
-export interface CloneInput {
+interface CloneInput {
   project: string
   /** The flag copied. */
   source: string

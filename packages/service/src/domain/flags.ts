@@ -5,7 +5,7 @@ import { ensureTag, getTagType, type Tag, tagFeature } from '../store/tags.js'
 import { type Change, recordEvent } from './change.js'
 import { requireFeature, requireProject } from './lookups.js'
 
-export interface NewFlag {
+interface NewFlag {
   name: string
   type?: string | undefined
   description?: string | null | undefined
@@ -13,7 +13,7 @@ export interface NewFlag {
   tags?: Tag[] | undefined
 }
 
-export interface FlagUpdate {
+interface FlagUpdate {
   type?: string | undefined
   description?: string | null | undefined
   impressionData?: boolean | undefined

@@ -5,7 +5,7 @@ import { newPersonalTokenSecret } from '../token-secrets.js'
 import { type Change, recordEvent } from './change.js'
 import { refuseMachineAccount } from './service-account.js'
 
-export interface NewPersonalToken {
+interface NewPersonalToken {
   userId: number
   description: string
   expiresAt?: Date | null | undefined

@@ -3,7 +3,7 @@ import * as projects from '../store/projects.js'
 import { type Change, recordEvent } from './change.js'
 import { requireEnvironment, requireProject } from './lookups.js'
 
-export interface NewProject extends projects.ProjectInput {
+interface NewProject extends projects.ProjectInput {
   /** Its environments; all enabled ones when absent (Unleash). */
   environments?: string[] | undefined
 }

@@ -4,7 +4,7 @@ import type { Actor } from '../service-context.js'
 import { machineAccountKind, type UserRow } from '../store/users.js'
 
 /** The service account action sets run as when their creator names no actor. */
-export const ACTIONS_SERVICE_ACCOUNT = 'signal-actions'
+const ACTIONS_SERVICE_ACCOUNT = 'signal-actions'
 
 /**
  * The id of the live `signal-actions` service account, created on first use (root role Admin,

@@ -7,7 +7,7 @@ import { enforceLimit } from './limits.js'
 import { requireSignalEndpoint } from './signal-endpoints.js'
 
 /** The token, which must belong to the endpoint of the path. */
-export async function requireSignalToken(q: Queryable, endpointId: number, tokenId: number): Promise<store.SignalTokenRow> {
+async function requireSignalToken(q: Queryable, endpointId: number, tokenId: number): Promise<store.SignalTokenRow> {
   const row = await store.getSignalToken(q, endpointId, tokenId)
   if (!row) throw notFound(`Token ${tokenId} of signal endpoint ${endpointId}`)
   return row

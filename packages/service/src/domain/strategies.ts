@@ -12,7 +12,7 @@ import { completeStrategy } from './strategy-defaults.js'
 export type StrategyTarget = strategies.StrategyTarget
 
 /** The new body of a strategy, or how to make it from the stored one (a JSON patch). */
-export type StrategyReplacement = StrategyBody | ((current: strategies.StrategyRow) => StrategyBody)
+type StrategyReplacement = StrategyBody | ((current: strategies.StrategyRow) => StrategyBody)
 
 /** 404 unless the flag is in the project and the environment is one of the project's; `lock` queues concurrent changes. */
 export async function requireStrategyTarget(q: Queryable, target: StrategyTarget, lock = false): Promise<void> {

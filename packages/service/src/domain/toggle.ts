@@ -7,7 +7,7 @@ import { projectDefaultStrategy } from './default-strategies.js'
 import { requireFeature, requireProject, requireProjectEnvironment } from './lookups.js'
 import { completeStrategy } from './strategy-defaults.js'
 
-export interface ToggleInput {
+interface ToggleInput {
   project: string
   environment: string
   enabled: boolean
@@ -43,7 +43,7 @@ export async function runToggleAction(change: Change, setProject: string, input:
  * filled in as any added strategy is (groupId = the flag's name when empty); `activateDisabled`
  * turns disabled strategies back on, and an event is written only when the state changes.
  */
-export async function toggleFeature(change: Change, feature: FeatureRow, environment: string, enabled: boolean, activateDisabled = false): Promise<void> {
+async function toggleFeature(change: Change, feature: FeatureRow, environment: string, enabled: boolean, activateDisabled = false): Promise<void> {
   const { tx, actor, clock } = change
   const where = { project: feature.project, featureName: feature.name, environment }
   if (enabled) {

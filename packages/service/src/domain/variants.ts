@@ -5,7 +5,7 @@ import { type Change, recordEvent } from './change.js'
 import { requireEnvironment, requireFeature, requireProjectEnvironment } from './lookups.js'
 import { fixVariantWeights } from './variant-weights.js'
 
-export interface VariantsInput {
+interface VariantsInput {
   project: string
   feature: string
   variants: VariantInput[]

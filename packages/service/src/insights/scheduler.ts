@@ -29,7 +29,7 @@ export interface InsightsScheduler {
 }
 
 /** The daily run, close to the end of the UTC day its row is dated (spec 2.7: end of day). */
-export const DAILY_RUN_UTC_MS = (23 * 60 + 55) * 60_000
+const DAILY_RUN_UTC_MS = (23 * 60 + 55) * 60_000
 const DAY_MS = 86_400_000
 
 const nodeTimers: InsightsTimers = {

@@ -9,7 +9,7 @@ import { insertSignal } from '../store/signals.js'
 import type { ApiRouter } from './api-router.js'
 
 /** Told about each stored signal, so actions run at once rather than at the next sweep. */
-export interface SignalListener {
+interface SignalListener {
   wake(): void
 }
 

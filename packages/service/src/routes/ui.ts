@@ -69,7 +69,7 @@ interface LoadedFile extends StaticAsset {
   size: number
 }
 
-export interface UiHandlerOptions {
+interface UiHandlerOptions {
   /** The built UI folder (index.html and assets/); default `DEFAULT_UI_DIR`. */
   root?: string
 }

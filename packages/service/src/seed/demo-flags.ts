@@ -2,7 +2,7 @@ import type { StrategyBody } from '../schemas/strategy.js'
 import type { VariantInput } from '../schemas/variant.js'
 import type { UserInput } from '../store/users.js'
 
-export interface DemoFlag {
+interface DemoFlag {
   name: string
   description: string
   type?: string

@@ -11,7 +11,7 @@ export interface RateLimitDecision {
   resetSeconds: number
 }
 
-export interface SignalRateLimiter {
+interface SignalRateLimiter {
   /** Counts one request against `key`'s (an endpoint id's) current one-second window. */
   take(key: number): Promise<RateLimitDecision>
 }

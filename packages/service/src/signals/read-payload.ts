@@ -3,7 +3,7 @@ import { badData, ServiceError } from '../errors.js'
 import { readBodyBytes } from '../request-body.js'
 
 /** Deeper JSON is refused: PGlite cannot read such jsonb back, and no webhook needs it. */
-export const MAX_PAYLOAD_DEPTH = 100
+const MAX_PAYLOAD_DEPTH = 100
 
 /**
  * The signal's body as JSON: `{}` when there is none (Unleash stores the column default),

@@ -4,7 +4,7 @@ import { iso, json } from './rows.js'
 
 export type ActionName = 'TOGGLE_FEATURE_ON' | 'TOGGLE_FEATURE_OFF'
 
-export interface ExecutionParams {
+interface ExecutionParams {
   project: string
   environment: string
   featureName: string

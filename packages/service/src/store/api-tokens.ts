@@ -5,7 +5,7 @@ import { iso } from './rows.js'
 export type ApiTokenType = 'client' | 'backend' | 'admin' | 'frontend'
 
 /** The variables a deployment lists bootstrap tokens in (config.ts). */
-export type InitVariable = 'INIT_ADMIN_API_TOKENS' | 'INIT_CLIENT_API_TOKENS'
+type InitVariable = 'INIT_ADMIN_API_TOKENS' | 'INIT_CLIENT_API_TOKENS'
 
 export interface ApiTokenRow {
   id: number
@@ -21,7 +21,7 @@ export interface ApiTokenRow {
   init_variable: InitVariable | null
 }
 
-export interface ApiTokenInput {
+interface ApiTokenInput {
   secret: string
   tokenName: string
   type: ApiTokenType

@@ -43,7 +43,7 @@ export function scopeKey(query: ClientFeaturesQuery): string {
 export type ClientFeatures = Awaited<ReturnType<typeof loadClientFeatures>>['payload']
 
 /** A payload and the revision (store/revision.ts) of the snapshot it was read from. */
-export interface ClientFeaturesSnapshot {
+interface ClientFeaturesSnapshot {
   revision: number
   payload: ClientFeatures
 }

@@ -14,7 +14,7 @@ export interface MetricsBucket {
 }
 
 /** What one post may write: the first flags (in scope) and variants of each, in body order. */
-export interface MetricsLimits {
+interface MetricsLimits {
   toggles: number
   variantsPerToggle: number
 }
@@ -23,7 +23,7 @@ export interface MetricsLimits {
 const MAX_COUNT = '9223372036854775807'
 
 /** The start of the UTC hour containing `date`. */
-export function hourOf(date: Date): Date {
+function hourOf(date: Date): Date {
   const hour = new Date(date)
   hour.setUTCMinutes(0, 0, 0)
   return hour

@@ -1,6 +1,6 @@
 import type { Queryable } from '../db/database.js'
 
-export interface DependencyRow {
+interface DependencyRow {
   parent: string
   child: string
   enabled: boolean

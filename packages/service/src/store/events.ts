@@ -1,7 +1,7 @@
 import type { Queryable } from '../db/database.js'
 import { iso } from './rows.js'
 
-export interface EventFilter {
+interface EventFilter {
   project?: string
   feature?: string
   environment?: string

@@ -13,14 +13,14 @@ export interface FeatureRow {
   last_seen_at: Date | null
 }
 
-export interface FeatureInput {
+interface FeatureInput {
   name: string
   type?: string
   description?: string | null
   impressionData?: boolean
 }
 
-export interface FeatureEnvironmentRow {
+interface FeatureEnvironmentRow {
   name: string
   type: string
   sort_order: number

@@ -11,7 +11,7 @@ export const REAL_USERS = 'FROM users WHERE deleted_at IS NULL AND NOT is_servic
 export const activeAt = (instant: string) => `seen_at > ${instant}::timestamptz - interval '60 days'`
 
 /** Days within which a flag's first production enablement counts towards time to production. */
-export const TIME_TO_PRODUCTION_DAYS = 30
+const TIME_TO_PRODUCTION_DAYS = 30
 
 /** The UTC week-start Monday of an instant column, as a date. */
 const weekOf = (column: string) => `date_trunc('week', ${column} AT TIME ZONE 'UTC')::date`

@@ -10,12 +10,12 @@ export interface TrendWindow {
   to: string
 }
 
-export interface UserTrendRow { day: string; total: number; active: number }
-export interface FlagCountsRow { total: number; stale: number; potentially_stale: number }
+interface UserTrendRow { day: string; total: number; active: number }
+interface FlagCountsRow { total: number; stale: number; potentially_stale: number }
 export interface FlagTrendRow extends FlagCountsRow { day: string }
-export interface ProjectFlagTrendRow extends FlagTrendRow { week: string; project: string; time_to_production: number | null; users: number }
-export interface MetricsTrendRow { week: string; day: string; project: string; yes: number; no: number; apps: number; flags: number; environments: number }
-export interface EnvironmentTypeTrendRow { week: string; day: string; environment_type: string; updates: number }
+interface ProjectFlagTrendRow extends FlagTrendRow { week: string; project: string; time_to_production: number | null; users: number }
+interface MetricsTrendRow { week: string; day: string; project: string; yes: number; no: number; apps: number; flags: number; environments: number }
+interface EnvironmentTypeTrendRow { week: string; day: string; environment_type: string; updates: number }
 
 const DAY = (column: string) => `to_char(${column}::timestamp, 'YYYY-MM-DD')`
 const WEEK = (column: string) => `to_char(${column}::timestamp, 'IYYY-IW')`

@@ -3,7 +3,7 @@ import type { Database } from '../db/database.js'
 import { iso } from './rows.js'
 
 /** How many recent contexts are kept: the playground offers these to pick from. */
-export const RECENT_CONTEXTS = 20
+const RECENT_CONTEXTS = 20
 
 /** A context as the playground lists it. */
 export interface RecentContext {
@@ -45,7 +45,7 @@ export async function recentContexts(db: Database): Promise<RecentContext[]> {
  * JSON with every object's keys sorted, so two spellings of one context are one text. Written
  * directly, not through a sorted copy: a `__proto__` key stays an ordinary key.
  */
-export function canonicalJson(value: unknown): string {
+function canonicalJson(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`
   if (value !== null && typeof value === 'object') {
     const record = value as Record<string, unknown>

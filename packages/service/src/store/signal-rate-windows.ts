@@ -1,7 +1,7 @@
 import type { Queryable } from '../db/database.js'
 
 /** An endpoint's rate-limit window after a request was counted in it. */
-export interface RateWindow {
+interface RateWindow {
   started_at: Date
   /** Requests counted in the window, this one included (refused ones too). */
   count: number

@@ -1,7 +1,7 @@
 import type { Queryable } from '../db/database.js'
 import { iso, json } from './rows.js'
 
-export interface SignalRow {
+interface SignalRow {
   id: number
   source: string
   source_id: number
@@ -18,7 +18,7 @@ export interface SignalRow {
   source_description?: string | null
 }
 
-export interface SignalQuery {
+interface SignalQuery {
   /** Inclusive lower bound. */
   from?: Date | undefined
   /** Exclusive upper bound. */

@@ -8,7 +8,7 @@ export const ROOT_ROLES = [
   { id: 3, name: 'Viewer', type: 'root', description: 'Users with the root viewer role can only read root resources in Unleash.' },
 ] as const
 
-export type RootRoleName = (typeof ROOT_ROLES)[number]['name']
+type RootRoleName = (typeof ROOT_ROLES)[number]['name']
 
 export interface UserRow {
   id: number
