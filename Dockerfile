@@ -14,6 +14,7 @@ WORKDIR /app
 # The manifests first, so the install layer is reused while only sources change.
 COPY package.json package-lock.json ./
 COPY packages/engine/package.json packages/engine/
+COPY packages/sync/package.json packages/sync/
 COPY packages/openfeature/package.json packages/openfeature/
 COPY packages/server-kit/package.json packages/server-kit/
 COPY packages/proxy/package.json packages/proxy/
@@ -30,6 +31,7 @@ FROM ${NODE_IMAGE} AS deps
 WORKDIR /app
 COPY --from=build /app/package.json /app/package-lock.json ./
 COPY --from=build /app/packages/engine/package.json packages/engine/
+COPY --from=build /app/packages/sync/package.json packages/sync/
 COPY --from=build /app/packages/openfeature/package.json packages/openfeature/
 COPY --from=build /app/packages/server-kit/package.json packages/server-kit/
 COPY --from=build /app/packages/proxy/package.json packages/proxy/
@@ -57,6 +59,8 @@ COPY --from=deps /app/node_modules node_modules
 COPY --from=build /app/package.json ./
 COPY --from=build /app/packages/engine/package.json packages/engine/
 COPY --from=build /app/packages/engine/dist packages/engine/dist
+COPY --from=build /app/packages/sync/package.json packages/sync/
+COPY --from=build /app/packages/sync/dist packages/sync/dist
 COPY --from=build /app/packages/server-kit/package.json packages/server-kit/
 COPY --from=build /app/packages/server-kit/dist packages/server-kit/dist
 COPY --from=build /app/packages/proxy/package.json packages/proxy/

@@ -11,7 +11,7 @@ import { fileURLToPath } from 'node:url'
 const packages = fileURLToPath(new URL('../packages/', import.meta.url))
 
 /** The packages the benchmarks load, in this process or in their servers. */
-const MEASURED_PACKAGES = ['engine', 'openfeature', 'server-kit', 'proxy', 'service']
+const MEASURED_PACKAGES = ['engine', 'sync', 'openfeature', 'server-kit', 'proxy', 'service']
 
 /** The newest modification time of the files under `dir` (0 when it does not exist). */
 function newestMtime(dir: string): number {

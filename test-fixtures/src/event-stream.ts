@@ -1,6 +1,6 @@
 // A server-sent-events reader for tests: opens a stream with fetch and hands over its messages
-// one by one, parsed by server-kit's parser (event, id, data; comment lines counted).
-import { createEventStreamParser, type StreamEvent } from '@vexil/server-kit'
+// one by one, parsed by @vexil/sync's parser (event, id, data; comment lines counted).
+import { createEventStreamParser, type StreamEvent } from '@vexil/sync'
 
 export interface OpenStream {
   status: number

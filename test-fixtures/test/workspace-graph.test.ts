@@ -56,7 +56,7 @@ describe('the workspace package graph', () => {
     expect(cycles).toEqual([])
   })
 
-  it('keeps the proxy and the service apart, and the engine and server-kit at the bottom', () => {
+  it('keeps the proxy and the service apart, and the engine, server-kit and sync at the bottom', () => {
     const deps = (name: string) => {
       const pkg = packages.find((p) => p.name === name) as Pkg
       return [...pkg.runtime, ...pkg.dev]
@@ -65,6 +65,16 @@ describe('the workspace package graph', () => {
     expect(deps('@vexil/service')).not.toContain('@vexil/proxy')
     expect(deps('@vexil/engine')).toEqual([])
     expect(deps('@vexil/server-kit')).toEqual([])
+    expect(deps('@vexil/sync')).toEqual(['@vexil/engine'])
     expect([...importedBySource('cli')].sort()).toEqual(['@vexil/proxy', '@vexil/server-kit', '@vexil/service'])
+  })
+
+  it('keeps @vexil/sync framework-free: no dependency but the engine, and no node:http in its source', () => {
+    const json = JSON.parse(readFileSync(join(ROOT, 'sync', 'package.json'), 'utf8')) as { dependencies?: Record<string, string> }
+    expect(Object.keys(json.dependencies ?? {})).toEqual(['@vexil/engine'])
+    const src = join(ROOT, 'sync', 'src')
+    for (const file of readdirSync(src, { recursive: true, encoding: 'utf8' })) {
+      if (/\.ts$/.test(file)) expect(readFileSync(join(src, file), 'utf8'), file).not.toMatch(/from 'node:(http|https|net|zlib)'/)
+    }
   })
 })

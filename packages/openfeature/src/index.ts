@@ -6,4 +6,4 @@ export { VexilProvider } from './provider.js'
 export type { FetchFunction, VexilProviderOptions } from './options.js'
 
 // Context mapping (what the provider does to every evaluation context)
-export { toUnleashContext } from './context.js'
+export { toUnleashContext } from '@vexil/sync'

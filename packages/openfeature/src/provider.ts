@@ -13,16 +13,15 @@ import {
   type ResolutionDetails,
 } from '@openfeature/server-sdk'
 import { createEngine, type Engine, type EvaluationDetails } from '@vexil/engine'
-import { type Backup, createFileBackup } from './backup.js'
-import { toUnleashContext } from './context.js'
+import { createUsageReporter, type FlagUsage, toUnleashContext, UsageCounter, type UsageReporter } from '@vexil/sync'
+import { type Backup, createFileBackup } from '@vexil/sync/files'
 import { type ChangeTracker, createChangeTracker } from './flag-changes.js'
-import { createMetricsReporter, type MetricsReporter } from './metrics-reporter.js'
 import { type ProviderConfig, resolveOptions, type VexilProviderOptions } from './options.js'
 import { booleanResolution, failure, typedResolution, valueResolution } from './resolution.js'
+import { providerLogger } from './sync-logger.js'
 import { createFeed, type Feed } from './sync/feed.js'
-import { isPayload, messageOf, type SyncOutcome, type SyncTarget } from './sync/sync-target.js'
+import { isPayload, type SyncOutcome, type SyncTarget } from './sync/sync-target.js'
 import { createUpstream, discard, type Upstream } from './sync/upstream.js'
-import { type FlagUsage, UsageCounter } from './usage-counter.js'
 
 /** What a boolean resolution of one outcome answers, and where it is counted. */
 interface BooleanAnswer {
@@ -51,7 +50,7 @@ export class VexilProvider implements Provider {
   private readonly config: ProviderConfig
   private readonly upstream: Upstream
   private readonly feed: Feed
-  private readonly reporter: MetricsReporter | undefined
+  private readonly reporter: UsageReporter | undefined
   private readonly backup: Backup | undefined
   private readonly changes: ChangeTracker = createChangeTracker()
   private readonly booleanAnswers = new WeakMap<EvaluationDetails, BooleanAnswer>()
@@ -75,8 +74,8 @@ export class VexilProvider implements Provider {
     this.copyContext = config.strategies.length > 0
     this.upstream = createUpstream(config)
     this.counter = config.metricsInterval > 0 ? new UsageCounter() : undefined
-    this.reporter = this.counter && createMetricsReporter(this.counter, this.upstream, config.metricsInterval, config.logger)
-    this.backup = config.backupPath !== undefined ? createFileBackup(config.backupPath, config.logger) : undefined
+    this.reporter = this.counter && this.usageReporter(this.counter)
+    this.backup = config.backupPath !== undefined ? createFileBackup(config.backupPath, (message) => config.logger.warn(`VexilProvider: ${message}`)) : undefined
     this.feed = createFeed({ upstream: this.upstream, target: this.syncTarget(), refreshInterval: config.refreshInterval, streaming: config.streaming, timeout: config.timeout })
   }
 
@@ -158,17 +157,15 @@ export class VexilProvider implements Provider {
   async onClose(): Promise<void> {
     this.phase = 'closed'
     this.feed.stop()
-    await this.reporter?.stop()
+    this.reporter?.stop()
+    await this.reporter?.flush()
     await this.backup?.flush()
   }
 
   private async start(): Promise<void> {
     this.phase = 'starting'
     const fallback = await this.loadFallback()
-    if (this.reporter) {
-      void this.register()
-      this.reporter.start()
-    }
+    this.reporter?.start()
     const outcome = await this.feed.start()
     // Closed while starting.
     if ((this.phase as Phase) === 'closed') return
@@ -195,17 +192,26 @@ export class VexilProvider implements Provider {
     return undefined
   }
 
-  private async register(): Promise<void> {
-    try {
-      const response = await this.upstream.register(new Date())
-      const text = await discard(response)
-      if (!response.ok) this.config.logger.warn(`VexilProvider: the upstream answered ${response.status} to the registration${text ? ` (${text.slice(0, 200)})` : ''}`)
-    } catch (error) {
-      this.config.logger.warn(`VexilProvider: registering with the upstream failed (${messageOf(error)})`)
-    }
-  }
-
   // --- Sync ---
+
+  /** Registration, then the counts every metricsInterval (bodies read, so connections are reused). */
+  private usageReporter(counter: UsageCounter): UsageReporter {
+    const { upstream, config } = this
+    const started = new Date()
+    const read = async (response: Promise<Response>) => {
+      const answer = await response
+      await discard(answer)
+      return answer
+    }
+    return createUsageReporter({
+      upstream: { register: () => read(upstream.register(started)), sendMetrics: (bucket) => read(upstream.sendMetrics(bucket)) },
+      aggregator: counter,
+      logger: providerLogger(config.logger),
+      credential: 'the client key',
+      interval: config.metricsInterval,
+      jitter: 0,
+    })
+  }
 
   private syncTarget(): SyncTarget {
     const provider = this

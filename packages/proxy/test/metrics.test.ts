@@ -3,8 +3,7 @@
 import { randomUUID } from 'node:crypto'
 import { describe, expect, it } from 'vitest'
 import type { FakeUpstream, RecordedRequest } from '@vexil/test-fixtures/fake-upstream.ts'
-import { METRICS_SEND_LIMIT_BYTES } from '../src/usage/reporter.js'
-import { splitBucket } from '../src/usage/split-bucket.js'
+import { METRICS_SEND_LIMIT_BYTES, splitBucket } from '@vexil/sync'
 import { CLIENT_KEY, type TestProxy, type TestProxyOptions, useServers } from './helpers/proxy.js'
 
 const FEATURES = {

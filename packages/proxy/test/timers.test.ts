@@ -5,11 +5,9 @@ import { describe, expect, it } from 'vitest'
 import { createLogger } from '../src/logger.js'
 import { createScopeFlags } from '../src/scope/scope-flags.js'
 import { createPoller } from '../src/sync/poller.js'
-import { createDueTimers } from '../src/sync/timers.js'
+import { createDueTimers, createUsageAggregator, createUsageReporter } from '@vexil/sync'
 import type { HttpResponse } from '../src/sync/http-client.js'
 import type { Upstream } from '../src/sync/upstream.js'
-import { createUsageAggregator } from '../src/usage/aggregator.js'
-import { createUsageReporter } from '../src/usage/reporter.js'
 import { createEngine } from '@vexil/engine'
 
 const logger = createLogger({ level: 'error', json: false })

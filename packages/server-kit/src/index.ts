@@ -10,7 +10,6 @@ export { sendStaticAsset, type StaticAsset } from './static-asset.js'
 
 // Server-sent events
 export { EVENT_STREAM_BACKLOG_BYTES, type EventStream, openEventStream } from './event-stream.js'
-export { createEventStreamParser, type StreamEvent } from './event-stream-parser.js'
 
 // Processes
 export { nextShutdownSignal } from './shutdown.js'

@@ -11,7 +11,7 @@
 //   reconnect with backoff (1 s doubling to 30 s) sending Last-Event-ID; polling stops once the
 //   stream is back.
 // - An unreadable message: reconnect without Last-Event-ID, for a fresh hydration.
-import { createEventStreamParser, type StreamEvent } from './event-stream-parser.js'
+import { createEventStreamParser, type StreamEvent } from '@vexil/sync'
 import { createPoller, type Poller, type PollerOptions } from './poller.js'
 import { isPayload, messageOf, type SyncOutcome } from './sync-target.js'
 import { discard } from './upstream.js'

@@ -2,7 +2,7 @@
 // and the SDK's identifying headers on every request, a timeout on each (not on the stream).
 import { BUILT_IN_STRATEGY_NAMES } from '@vexil/engine'
 import type { ProviderConfig } from '../options.js'
-import type { MetricsBucketBody } from '../usage-counter.js'
+import type { MetricsBucket } from '@vexil/sync'
 
 export const SDK_NAME = 'vexil-openfeature'
 export const SDK_VERSION = '0.1.0'
@@ -15,7 +15,7 @@ export interface Upstream {
   /** `GET {url}/client/streaming`, resuming after `lastEventId`; no timeout (`signal` closes it). */
   openStream(lastEventId: string | undefined, signal: AbortSignal): Promise<Response>
   register(started: Date): Promise<Response>
-  sendMetrics(bucket: MetricsBucketBody): Promise<Response>
+  sendMetrics(bucket: MetricsBucket): Promise<Response>
 }
 
 export function createUpstream(config: ProviderConfig): Upstream {

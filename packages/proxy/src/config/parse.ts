@@ -9,7 +9,7 @@ import { storageConfigProblems, type StorageProviderName } from '../storage/inde
 import { loadModuleArray } from './load-module.js'
 import type { ContextEnricher, ProxyConfig, ProxyOptions, ResolvedCors, TrustProxy } from './types.js'
 import { ConfigError, parseBoolean, parseInteger, parseList, parseTrustedAddress, parseUrl } from './values.js'
-import { systemTimers } from '../sync/timers.js'
+import { systemTimers } from '@vexil/sync'
 
 export type Environment = Record<string, string | undefined>
 

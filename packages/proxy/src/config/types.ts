@@ -1,7 +1,7 @@
 import type { CustomStrategy } from '@vexil/engine'
 import type { StorageProvider } from '../storage/types.js'
 import type { Logger, LogLevel } from '../logger.js'
-import type { Timers } from '../sync/timers.js'
+import type { Timers } from '@vexil/sync'
 import type { ResolvedCors } from '../http/cors.js'
 import type { TrustProxy } from '../http/client-ip.js'
 import type { ServerTimeouts } from '../http/server-timeouts.js'

@@ -10,7 +10,7 @@ import { validationError } from '../http/errors.js'
 import { sendText } from '../http/respond.js'
 import type { Logger } from '../logger.js'
 import type { RouteCall, RouteDeclaration } from '../routing/route-declaration.js'
-import type { UsageAggregator } from '../usage/aggregator.js'
+import type { UsageAggregator } from '@vexil/sync'
 
 
 

@@ -6,7 +6,7 @@ import type { ClientFeaturesPayload, Engine, EngineWarning, StoredFeature, Store
 import type { ResponseCache, ResponseCaches } from '../cache/response-cache.js'
 import { createToggleSerializer, type ToggleSerializer } from '../bodies/serialize.js'
 import { weakEtag } from '../http/etag.js'
-import { type KnownFlags, knownFlags } from '../usage/known-flags.js'
+import { type KnownFlags, knownFlags } from '@vexil/sync'
 
 /** Where a payload came from (docs/old-proxy-compatibility.md 5.1, 5.4, 6.1, 6.3). */
 export type PayloadSource = 'upstream' | 'bootstrap' | 'backup'

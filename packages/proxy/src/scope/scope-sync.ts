@@ -10,8 +10,7 @@ import { loadBackup } from '../sync/fallbacks.js'
 import { createFeed } from '../sync/feed.js'
 import type { PollerOptions } from '../sync/poller.js'
 import type { Upstream } from '../sync/upstream.js'
-import { createUsageAggregator, type UsageAggregator } from '../usage/aggregator.js'
-import { createUsageReporter } from '../usage/reporter.js'
+import { createUsageAggregator, createUsageReporter, type UsageAggregator } from '@vexil/sync'
 import type { TokenScope } from '../tokens/api-token.js'
 import { loadScopeBackup } from './scope-backup.js'
 import { createScopeFlags, type ScopeFlags } from './scope-flags.js'
@@ -61,7 +60,7 @@ export function createScopeSync(options: ScopeSyncOptions): ScopeSync {
   const usage = createUsageAggregator({ countedVariants: (name) => flags.current?.countedVariants.get(name) })
   const feed = (client: Upstream) =>
     createFeed({ upstream: client, flags, logger, refreshInterval: config.refreshInterval, streaming: config.streaming, onFetch: options.onFetch, onRefused: options.onRefused, timers: config.timers })
-  const report = (client: Upstream) => createUsageReporter({ upstream: client, aggregator: usage, logger, interval: config.metricsInterval, jitter: config.metricsJitter, timers: config.timers })
+  const report = (client: Upstream) => createUsageReporter({ upstream: client, aggregator: usage, logger, credential: 'SERVICE_API_TOKEN', interval: config.metricsInterval, jitter: config.metricsJitter, timers: config.timers })
   let poller = feed(upstream)
   let reporter = report(upstream)
   let started = false

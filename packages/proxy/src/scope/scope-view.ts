@@ -8,7 +8,7 @@
 import type { ClientFeaturesPayload, StoredFeature, StoredSegment } from '@vexil/engine'
 import type { Logger } from '../logger.js'
 import { scopeKey, type TokenScope } from '../tokens/api-token.js'
-import type { UsageAggregator } from '../usage/aggregator.js'
+import type { UsageAggregator } from '@vexil/sync'
 import type { FlagSet, FlagSetOptions } from './flag-set.js'
 import { createScopeFlags, type PublishedFlags } from './scope-flags.js'
 import { usedSegments } from './used-segments.js'

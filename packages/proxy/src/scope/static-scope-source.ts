@@ -11,7 +11,7 @@ import type { Logger } from '../logger.js'
 import type { Upstream } from '../sync/upstream.js'
 import { normalizeProjects, readTokenSecret, scopeKey, type TokenScope } from '../tokens/api-token.js'
 import { readValidatedTokens } from '../tokens/validate-upstream.js'
-import type { TimerHandle } from '../sync/timers.js'
+import type { TimerHandle } from '@vexil/sync'
 
 export interface StaticScopeSourceOptions {
   config: ProxyConfig

@@ -14,7 +14,7 @@ import type { StorageProvider } from '../storage/types.js'
 import { loadBootstrap } from '../sync/fallbacks.js'
 import type { PollerOptions } from '../sync/poller.js'
 import type { Upstream } from '../sync/upstream.js'
-import type { UsageAggregator } from '../usage/aggregator.js'
+import type { UsageAggregator } from '@vexil/sync'
 import type { ScopeFlags } from './scope-flags.js'
 import { createScopeSync } from './scope-sync.js'
 

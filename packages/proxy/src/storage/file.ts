@@ -1,6 +1,6 @@
-import { randomBytes } from 'node:crypto'
-import { chmod, mkdir, open, rename, rm, stat } from 'node:fs/promises'
-import { basename, dirname, join, resolve } from 'node:path'
+import { chmod, mkdir, stat } from 'node:fs/promises'
+import { join, resolve } from 'node:path'
+import { readPrivateFile, UNTRUSTED, writePrivateFile } from '@vexil/sync/files'
 import { backupFileName } from './file-name.js'
 import { parsePayload } from './payload.js'
 import { StorageError } from './storage-error.js'
@@ -85,26 +85,14 @@ export function createFileStorage(options: FileStorageOptions = {}): FileStorage
 /** Mode bits and owners mean nothing there. */
 const CHECKS_OWNERSHIP = process.platform !== 'win32'
 
-/**
- * The file's text, unless someone else could have written it. Checked on the open handle, so
- * the file checked is the file read.
- */
+/** The file's text, unless someone else could have written it (@vexil/sync's private-file rules). */
 async function readOwnFile(file: string): Promise<string> {
-  const handle = await open(file, 'r')
   try {
-    if (CHECKS_OWNERSHIP) {
-      const { mode, uid } = await handle.stat()
-      const problem =
-        process.getuid !== undefined && uid !== process.getuid()
-          ? `it belongs to user ${uid}, not to this process's user ${process.getuid()}`
-          : (mode & 0o022) !== 0
-            ? `it is writable by ${(mode & 0o020) !== 0 ? 'its group' : 'other users'} (mode ${(mode & 0o777).toString(8)})`
-            : undefined
-      if (problem) throw new StorageError('STORAGE_UNTRUSTED', `backup ${file} was not read: ${problem}, so it may not be this proxy's. The next fetch from the upstream replaces it.`)
-    }
-    return await handle.readFile('utf8')
-  } finally {
-    await handle.close()
+    return await readPrivateFile(file)
+  } catch (error) {
+    const { code, message } = error as NodeJS.ErrnoException
+    if (code === UNTRUSTED) throw new StorageError('STORAGE_UNTRUSTED', `backup ${file} was not read: ${message}, so it may not be this proxy's. The next fetch from the upstream replaces it.`)
+    throw error
   }
 }
 
@@ -116,19 +104,9 @@ async function makePrivate(directory: string): Promise<void> {
 }
 
 async function writeAtomically(file: string, text: string): Promise<void> {
-  // A name of its own per write, so concurrent writers never share a temp file.
-  const temp = join(dirname(file), `.${basename(file)}.${randomBytes(6).toString('hex')}.tmp`)
   try {
-    const handle = await open(temp, 'wx', 0o600)
-    try {
-      await handle.writeFile(text)
-      await handle.sync()
-    } finally {
-      await handle.close()
-    }
-    await rename(temp, file)
+    await writePrivateFile(file, text)
   } catch (error) {
-    await rm(temp, { force: true }).catch(() => undefined)
     throw new StorageError('STORAGE_UNAVAILABLE', `could not write backup ${file}: ${(error as Error).message}`, { cause: error })
   }
 }

@@ -3,7 +3,7 @@
 // parses it. Reconnecting is the caller's decision (sync/feed.ts).
 import { type ClientRequest, request as httpRequest } from 'node:http'
 import { request as httpsRequest } from 'node:https'
-import { createEventStreamParser, type StreamEvent } from '@vexil/server-kit'
+import { createEventStreamParser, type StreamEvent } from '@vexil/sync'
 
 export interface EventSourceHandlers {
   /** The response's status and headers; a stream is open when this is 200 text/event-stream. */

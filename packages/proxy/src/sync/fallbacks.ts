@@ -6,7 +6,7 @@ import type { Logger } from '../logger.js'
 import type { ScopeFlags } from '../scope/scope-flags.js'
 import { readBackup, type StorageProvider } from '../storage/index.js'
 import type { Upstream } from './upstream.js'
-import { systemTimers } from './timers.js'
+import { systemTimers } from '@vexil/sync'
 
 const BOOTSTRAP_ATTEMPTS = 3
 

@@ -13,8 +13,8 @@
 //   stream is back (an answer still in flight is dropped, never applied over newer changes).
 // - An unreadable message: reconnect without Last-Event-ID, for a fresh hydration.
 import { type Poller, type PollerOptions, createPoller } from './poller.js'
-import { systemTimers, type TimerHandle } from './timers.js'
-import type { StreamEvent } from '@vexil/server-kit'
+import { systemTimers, type TimerHandle } from '@vexil/sync'
+import type { StreamEvent } from '@vexil/sync'
 
 export interface FeedOptions extends PollerOptions {
   /** STREAMING: use the upstream's stream when it offers one (default true). */

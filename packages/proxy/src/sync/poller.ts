@@ -6,7 +6,7 @@
 import type { Logger } from '../logger.js'
 import type { ScopeFlags } from '../scope/scope-flags.js'
 import type { HttpResponse } from './http-client.js'
-import { systemTimers, type TimerHandle, type Timers } from './timers.js'
+import { systemTimers, type TimerHandle, type Timers } from '@vexil/sync'
 import type { Upstream } from './upstream.js'
 
 export interface PollerOptions {

@@ -2,6 +2,7 @@
 // section 5): identifying headers on every call, filters as query parameters.
 import { randomUUID } from 'node:crypto'
 import { BUILT_IN_STRATEGY_NAMES } from '@vexil/engine'
+import type { MetricsBucket } from '@vexil/sync'
 import type { ProxyConfig } from '../config/types.js'
 import { type EventSourceHandlers, openEventSource } from './event-source.js'
 import { type HttpResponse, type SendRequest, sendRequest as sendNodeRequest } from './http-client.js'
@@ -37,12 +38,6 @@ export interface UpstreamIdentity {
   filters?: boolean
   /** How calls are sent: node:http by default; the runtime's fetch in a Worker (fetch-client.ts). */
   send?: SendRequest
-}
-
-export interface MetricsBucket {
-  start: string
-  stop: string
-  toggles: Record<string, { yes: number; no: number; variants: Record<string, number> }>
 }
 
 export function featuresUrl(config: Pick<ProxyConfig, 'serviceUrl' | 'projectName' | 'namePrefix' | 'tags'>, route = 'features'): string {

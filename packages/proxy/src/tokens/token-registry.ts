@@ -12,7 +12,7 @@ import type { Logger } from '../logger.js'
 import { type KnownToken, type KnownTokenType, normalizeProjects } from './api-token.js'
 import type { CheckToken } from './check-token-upstream.js'
 import { createFairQueue } from './fair-queue.js'
-import { systemTimers, type TimerHandle, type Timers } from '../sync/timers.js'
+import { systemTimers, type TimerHandle, type Timers } from '@vexil/sync'
 
 /** The upstream's answer for some secrets: the valid ones, or a failure (nothing decided). */
 export type ValidateTokens = (secrets: readonly string[]) => Promise<KnownToken[]>

@@ -23,7 +23,7 @@ import type { ProxyConfig } from '../../config/types.js'
 import { createKvStorage, type KvNamespace } from '../../storage/kv.js'
 import { sendFetchRequest } from '../../sync/fetch-client.js'
 import type { SendRequest } from '../../sync/http-client.js'
-import { createDueTimers, type DueTimers } from '../../sync/timers.js'
+import { createDueTimers, type DueTimers } from '@vexil/sync'
 import { createHttpUpstream } from '../../sync/upstream.js'
 
 /** The Worker's bindings: variables and secrets by the Node server's names, and optionally a KV namespace. */

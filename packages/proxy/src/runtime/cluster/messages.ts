@@ -6,7 +6,7 @@ import type { MetricObjectWithValues, MetricValue } from 'prom-client'
 import type { PayloadSource } from '../../scope/flag-set.js'
 import type { KnownToken, TokenScope } from '../../tokens/api-token.js'
 import type { Refusal } from '../../tokens/token-registry.js'
-import type { MetricsBucket } from '../../sync/upstream.js'
+import type { MetricsBucket } from '@vexil/sync'
 import type { WorkerReadiness } from './cluster-readiness.js'
 
 /** The static scope's key in `flags` and `usage` messages (a token scope's is `scopeKey`, which always has a `|`). */

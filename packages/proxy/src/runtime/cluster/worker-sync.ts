@@ -13,7 +13,7 @@ import { createTokenScopes } from '../../scope/token-scopes.js'
 import type { TokenSync } from '../../scope/token-sync.js'
 import { type MetricsSource, type ProxySync } from '../../scope/upstream-sync.js'
 import { type KnownToken, scopeKey, type TokenScope } from '../../tokens/api-token.js'
-import { createUsageAggregator, type UsageAggregator } from '../../usage/aggregator.js'
+import { createUsageAggregator, type UsageAggregator } from '@vexil/sync'
 import { type Channel, type PrimaryMessage, STATIC_SCOPE_KEY, type WorkerMessage } from './messages.js'
 import { createWorkerTokenRegistry } from './worker-token-registry.js'
 

@@ -1,12 +1,24 @@
-// OpenFeature's evaluation context -> the Unleash context the engine reads (README, "Context").
+// OpenFeature's evaluation context -> the Unleash context the engine reads, for the OpenFeature
+// provider (every evaluation) and the proxy's OFREP routes (every request body). One table:
+//
+// | evaluation context key                                     | Unleash context                                           |
+// |------------------------------------------------------------|-----------------------------------------------------------|
+// | `userId`, `sessionId`, `remoteAddress`, `environment`, `appName` | the same top-level field: strings as they are, numbers and booleans stringified, anything else dropped (`appName`, `environment` default to the caller's) |
+// | `targetingKey`                                             | `userId` unless an explicit `userId` is set; also a property |
+// | `currentTime`                                              | top-level: a valid Date, a parseable string or epoch ms; else dropped |
+// | `properties` (an object)                                   | its entries merged into `properties`, over top-level keys of the same name |
+// | any other key                                              | `properties[key]`: strings as they are, numbers and booleans stringified, dates as ISO, objects and arrays as JSON, null and undefined dropped |
+//
 // It runs on every evaluation, so it copies nothing it does not have to: the engine reads a field
 // top-level first, then from `properties`, turning numbers, booleans and dates into strings as
-// it reads them (the rule below), so when every custom attribute is such a value the evaluation
+// it reads them (the rule above), so when every custom attribute is such a value the evaluation
 // context itself serves as `properties`. Only an object, an array, an invalid date or a nested
 // `properties` object makes a converted copy (and custom strategies, which see the context as it
 // is, always get the copy).
-import type { EvaluationContext } from '@openfeature/server-sdk'
 import type { Context } from '@vexil/engine'
+
+/** An OpenFeature evaluation context (or an OFREP request's `context`): any keys, any values. */
+export type EvaluationContextLike = Readonly<Record<string, unknown>>
 
 /** The engine's context with every field the mapping sets, so all contexts share one shape. */
 interface UnleashContext extends Context {
@@ -20,15 +32,10 @@ interface UnleashContext extends Context {
 }
 
 /**
- * Maps `context` to an Unleash context: `targetingKey` is `userId` unless the context has an
- * explicit `userId`; `userId`, `sessionId`, `remoteAddress`, `environment`, `appName` are
- * top-level strings (`appName` and `environment` defaulting to the arguments); `currentTime` is
- * top-level when it is a valid date; every other key, `targetingKey` included, is a property,
- * as a string (numbers and booleans stringified, dates as ISO, objects and arrays as JSON, null
- * and undefined missing); a `properties` object's entries are merged over them (as `/proxy` and
- * OFREP read a context). With `copy`, properties are always a new object of strings.
+ * Maps `context` to an Unleash context by the table above (`appName` and `environment` defaulting
+ * to the arguments). With `copy`, properties are always a new object of strings.
  */
-export function toUnleashContext(context: EvaluationContext | undefined, appName: string | undefined, environment: string | undefined, copy = false): Context {
+export function toUnleashContext(context: EvaluationContextLike | undefined, appName: string | undefined, environment: string | undefined, copy = false): Context {
   const result: UnleashContext = { userId: undefined, sessionId: undefined, remoteAddress: undefined, environment, appName, currentTime: undefined, properties: undefined }
   if (context === undefined || context === null) return result
   let explicitUserId = false
@@ -54,26 +61,26 @@ export function toUnleashContext(context: EvaluationContext | undefined, appName
       continue
     }
     if (key === 'targetingKey') {
-      if (!explicitUserId) result.userId = textOf(value)
+      if (!explicitUserId) result.userId = fieldText(value)
       if (readable) readable = readsAsText(value)
     } else if (key === 'sessionId') {
-      result.sessionId = textOf(value)
+      result.sessionId = fieldText(value)
       if (result.sessionId === undefined && readable) readable = isNullish(value)
     } else if (key === 'remoteAddress') {
-      result.remoteAddress = textOf(value)
+      result.remoteAddress = fieldText(value)
       if (result.remoteAddress === undefined && readable) readable = isNullish(value)
     } else if (key === 'userId') {
-      const text = textOf(value)
+      const text = fieldText(value)
       if (text !== undefined) {
         result.userId = text
         explicitUserId = true
       } else if (readable) readable = isNullish(value)
     } else if (key === 'environment') {
-      const text = textOf(value)
+      const text = fieldText(value)
       result.environment = text ?? environment
       if (text === undefined && readable) readable = isNullish(value)
     } else if (key === 'appName') {
-      const text = textOf(value)
+      const text = fieldText(value)
       result.appName = text ?? appName
       if (text === undefined && readable) readable = isNullish(value)
     } else if (key === 'currentTime') {
@@ -114,7 +121,7 @@ function readsAsText(value: unknown): boolean {
 const TOP_LEVEL = new Set(['userId', 'sessionId', 'remoteAddress', 'environment', 'appName', 'currentTime'])
 
 /** The custom keys as strings, then a `properties` object's entries over them (as `/proxy` and OFREP read a context). */
-function copyProperties(context: EvaluationContext): Record<string, string> {
+function copyProperties(context: EvaluationContextLike): Record<string, string> {
   const properties: Record<string, string> = {}
   let nested: Record<string, unknown> | undefined
   for (const key in context) {
@@ -140,7 +147,14 @@ function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value) && !(value instanceof Date)
 }
 
-/** A context value as a string: strings as they are, primitives stringified, dates as ISO, objects as JSON; null and undefined missing. */
+/** A top-level field's value as a string: strings as they are, numbers and booleans stringified; anything else is missing. */
+function fieldText(value: unknown): string | undefined {
+  if (typeof value === 'string') return value
+  if (typeof value === 'number' || typeof value === 'boolean' || typeof value === 'bigint') return String(value)
+  return undefined
+}
+
+/** A property's value as a string: strings as they are, primitives stringified, dates as ISO, objects as JSON; null and undefined missing. */
 export function textOf(value: unknown): string | undefined {
   if (typeof value === 'string') return value
   if (typeof value === 'number' || typeof value === 'boolean' || typeof value === 'bigint') return String(value)

@@ -1,5 +1,5 @@
-// Reading server-sent events (the counterpart of event-stream.ts): the proxy reads its upstream's
-// stream with it, and tests read the servers' streams.
+// Reading server-sent events, chunk by chunk (WHATWG HTML, "Interpreting an event stream"): the
+// proxy and the OpenFeature provider read their upstream's stream with it, and tests read the servers' streams.
 
 /** One message of a text/event-stream. */
 export interface StreamEvent {

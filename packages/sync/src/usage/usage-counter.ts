@@ -2,6 +2,7 @@
 // variant's name when a variant was asked for (unleash-client's isEnabled and getVariant). A
 // flag's counts live in one object for the provider's lifetime, so the evaluation path can keep a
 // reference to it and count with one increment; `take` copies the counts out and zeroes them.
+import type { MetricsBucket, UsageBuckets } from './metrics-bucket.js'
 
 export interface FlagUsage {
   yes: number
@@ -9,20 +10,7 @@ export interface FlagUsage {
   variants: Map<string, number> | undefined
 }
 
-/** The counts since `start`, as `take` hands them over. */
-export interface UsageBucket {
-  start: Date
-  toggles: Map<string, { yes: number; no: number; variants: Map<string, number> | undefined }>
-}
-
-/** The bucket of `POST /client/metrics`. */
-export interface MetricsBucketBody {
-  start: string
-  stop: string
-  toggles: Record<string, { yes: number; no: number; variants: Record<string, number> }>
-}
-
-export class UsageCounter {
+export class UsageCounter implements UsageBuckets {
   private readonly toggles = new Map<string, FlagUsage & { referenced: boolean }>()
   private start = new Date()
 
@@ -47,34 +35,39 @@ export class UsageCounter {
     variants.set(variant, (variants.get(variant) ?? 0) + 1)
   }
 
-  /** The counts so far (flags with none left out); counting starts afresh. */
-  take(): UsageBucket {
-    const bucket: UsageBucket = { start: this.start, toggles: new Map() }
-    this.start = new Date()
+  /** The counts so far (flags with none left out), undefined when there are none; counting starts afresh at `now`. */
+  take(now: Date): MetricsBucket | undefined {
+    const toggles: MetricsBucket['toggles'] = {}
+    let counted = false
     for (const [name, usage] of this.toggles) {
       if (usage.yes === 0 && usage.no === 0 && usage.variants === undefined) {
         // Counted by name only (an unknown flag, say): forgotten, so such names cannot pile up.
         if (!usage.referenced) this.toggles.delete(name)
         continue
       }
-      bucket.toggles.set(name, { yes: usage.yes, no: usage.no, variants: usage.variants })
+      toggles[name] = { yes: usage.yes, no: usage.no, variants: usage.variants ? Object.fromEntries(usage.variants) : {} }
+      counted = true
       usage.yes = 0
       usage.no = 0
       usage.variants = undefined
     }
-    return bucket
+    const start = this.start
+    this.start = now
+    return counted ? { start: start.toISOString(), stop: now.toISOString(), toggles } : undefined
   }
 
   /** Adds back a bucket that could not be sent, so the next one carries its counts. */
-  restore(bucket: UsageBucket): void {
-    if (bucket.start < this.start) this.start = bucket.start
-    for (const [name, usage] of bucket.toggles) {
+  restore(bucket: MetricsBucket): void {
+    const start = new Date(bucket.start)
+    if (start < this.start) this.start = start
+    for (const [name, usage] of Object.entries(bucket.toggles)) {
       const into = this.toggles.get(name) ?? this.add(name)
       into.yes += usage.yes
       into.no += usage.no
-      if (!usage.variants) continue
-      const variants = (into.variants ??= new Map())
-      for (const [variant, count] of usage.variants) variants.set(variant, (variants.get(variant) ?? 0) + count)
+      const variants = Object.entries(usage.variants)
+      if (variants.length === 0) continue
+      const counts = (into.variants ??= new Map())
+      for (const [variant, count] of variants) counts.set(variant, (counts.get(variant) ?? 0) + count)
     }
   }
 
@@ -83,12 +76,4 @@ export class UsageCounter {
     this.toggles.set(name, usage)
     return usage
   }
-}
-
-export function bucketBody(bucket: UsageBucket, stop: Date): MetricsBucketBody {
-  const toggles: MetricsBucketBody['toggles'] = {}
-  for (const [name, usage] of bucket.toggles) {
-    toggles[name] = { yes: usage.yes, no: usage.no, variants: usage.variants ? Object.fromEntries(usage.variants) : {} }
-  }
-  return { start: bucket.start.toISOString(), stop: stop.toISOString(), toggles }
 }

@@ -1,19 +1,26 @@
-// Registration and periodic metrics to the upstream: every metricsInterval plus up to
+// Registration and periodic usage metrics to the upstream: every metricsInterval plus up to
 // metricsJitter ms, each bucket in parts under METRICS_SEND_LIMIT_BYTES. A part that fails to
 // send for a passing reason keeps its counts for the next send (the old proxy lost them on most
 // errors and stopped for good on 401/403); one the upstream refuses as such is dropped and
 // logged (see send-outcome.ts). flush() sends what is left at shutdown.
-import type { Logger } from '../logger.js'
-import type { MetricsBucket, Upstream } from '../sync/upstream.js'
-import { systemTimers, type TimerHandle, type Timers } from '../sync/timers.js'
-import type { UsageAggregator } from './aggregator.js'
+import type { SyncLogger } from '../logger.js'
+import { systemTimers, type TimerHandle, type Timers } from '../timers.js'
+import type { MetricsBucket, UsageBuckets } from './metrics-bucket.js'
 import { sendOutcome } from './send-outcome.js'
 import { splitBucket } from './split-bucket.js'
 
+/** The two calls a reporter makes; only the answer's status is read. */
+export interface UsageUpstream {
+  register(): Promise<{ status: number }>
+  sendMetrics(bucket: MetricsBucket): Promise<{ status: number }>
+}
+
 export interface UsageReporterOptions {
-  upstream: Upstream
-  aggregator: UsageAggregator
-  logger: Logger
+  upstream: UsageUpstream
+  aggregator: UsageBuckets
+  logger: SyncLogger
+  /** What the upstream refused with 401/403, for the log line. Default: `the API token`. */
+  credential?: string
   interval: number
   jitter: number
   random?: () => number
@@ -35,7 +42,7 @@ export const METRICS_SEND_LIMIT_BYTES = 256 * 1024
 const ENVELOPE_ALLOWANCE_BYTES = 8 * 1024
 
 export function createUsageReporter(options: UsageReporterOptions): UsageReporter {
-  const { upstream, aggregator, logger, interval, jitter } = options
+  const { upstream, aggregator, logger, interval, jitter, credential = 'the API token' } = options
   const random = options.random ?? Math.random
   const timers = options.timers ?? systemTimers
   let timer: TimerHandle | undefined
@@ -105,7 +112,7 @@ export function createUsageReporter(options: UsageReporterOptions): UsageReporte
         return true
       case 'retry-after-auth':
         failures = MAX_FAILURES
-        logger.error(`The upstream refused the metrics with status ${status}: check SERVICE_API_TOKEN. The counts are kept and sent again later.`)
+        logger.error(`The upstream refused the metrics with status ${status}: check ${credential}. The counts are kept and sent again later.`)
         return false
       case 'retry':
         failures = Math.min(failures + 1, MAX_FAILURES)

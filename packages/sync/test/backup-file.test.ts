@@ -7,17 +7,22 @@ import { spawnSync } from 'node:child_process'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { tempDir } from '@vexil/test-fixtures/temp-dir.ts'
-import { createFileBackup } from '../src/backup.js'
-import { recordingLogger } from './helpers.js'
+import { createFileBackup } from '../src/files/index.js'
 
 const mode = (path: string) => statSync(path).mode & 0o777
 const isRoot = process.getuid?.() === 0
 const FLAGS = { version: 2, features: [{ name: 'a', enabled: true, strategies: [] }] }
 
+/** A warning function that keeps its lines. */
+function recordingLogger(): ((message: string) => void) & { lines: string[] } {
+  const lines: string[] = []
+  return Object.assign((message: string) => void lines.push(`warn: ${message}`), { lines })
+}
+
 let dir: ReturnType<typeof tempDir>
 let umask: number
 beforeEach(() => {
-  dir = tempDir('openfeature-backup-file')
+  dir = tempDir('sync-backup-file')
   umask = process.umask(0o022)
 })
 afterEach(() => {
@@ -32,7 +37,7 @@ async function write(path: string, logger = recordingLogger()) {
   return logger
 }
 
-describe('openfeature backup file: writing', () => {
+describe('the backup file: writing', () => {
   it('writes the file 0600 under umask 022, and leaves no temp file behind', async () => {
     const path = join(dir.path, 'flags.json')
     const logger = await write(path)
@@ -76,7 +81,7 @@ describe('openfeature backup file: writing', () => {
   })
 })
 
-describe('openfeature backup file: reading', () => {
+describe('the backup file: reading', () => {
   it('reads back what it wrote', async () => {
     const path = join(dir.path, 'flags.json')
     await write(path)

@@ -1,4 +1,4 @@
-// Usage counts the proxy reports upstream, as the old proxy counted them (section 5.3): lookups
+// Usage counts a proxy reports upstream, as the old proxy counted them (section 5.3): lookups
 // (POST with a toggles list) count yes/no per listed toggle, and client SDK metrics posted to
 // the proxy are merged in. Counts that fail to send are merged back into the next bucket.
 //
@@ -9,7 +9,7 @@
 // the rest dropped; and every count stops at Number.MAX_SAFE_INTEGER (beyond it JSON numbers
 // lose precision, then overflow). So a bucket is at most the payload's flags, each with its own
 // variants and 50 short names.
-import type { MetricsBucket } from '../sync/upstream.js'
+import type { MetricsBucket, UsageBuckets } from './metrics-bucket.js'
 
 export const MAX_OTHER_VARIANTS = 50
 export const MAX_VARIANT_NAME_LENGTH = 100
@@ -17,14 +17,10 @@ export const MAX_VARIANT_NAME_LENGTH = 100
 /** `others`: how many of `variants` the flag does not define (not sent). */
 type ToggleCounts = { yes: number; no: number; variants: Record<string, number>; others: number }
 
-export interface UsageAggregator {
+export interface UsageAggregator extends UsageBuckets {
   count(name: string, enabled: boolean): void
   /** Merges toggle counts posted by a client SDK. */
   merge(toggles: Record<string, { yes?: number; no?: number; variants?: Record<string, number> }>): void
-  /** Takes the current bucket (undefined when empty) and starts a new one. */
-  take(now: Date): MetricsBucket | undefined
-  /** Puts back a bucket that failed to send: its counts are added, its start kept. */
-  restore(bucket: MetricsBucket): void
   readonly isEmpty: boolean
 }
 

@@ -2,8 +2,10 @@
 // start when the upstream cannot be reached. The file is private (private-file.ts: 0600, written
 // through a temp file renamed over it, never read when someone else could have written it);
 // changes arriving during a write are coalesced into one more write of the latest state.
-import type { Logger } from '@openfeature/server-sdk'
 import { readPrivateFile, UNTRUSTED, writePrivateFile } from './private-file.js'
+
+/** Where a backup's problems are told (a warning each, never thrown). */
+export type WarnFunction = (message: string) => void
 
 export interface Backup {
   /** The payload saved last, or undefined when there is none (or it does not parse). */
@@ -14,7 +16,7 @@ export interface Backup {
   flush(): Promise<void>
 }
 
-export function createFileBackup(path: string, logger: Logger): Backup {
+export function createFileBackup(path: string, warn: WarnFunction): Backup {
   let latest: (() => string) | undefined
   let writing: Promise<void> | undefined
 
@@ -25,7 +27,7 @@ export function createFileBackup(path: string, logger: Logger): Backup {
       try {
         await writePrivateFile(path, serialize())
       } catch (error) {
-        logger.warn(`VexilProvider: could not write the backup file ${path}: ${error instanceof Error ? error.message : String(error)}`)
+        warn(`could not write the backup file ${path}: ${error instanceof Error ? error.message : String(error)}`)
       }
     }
     writing = undefined
@@ -38,14 +40,14 @@ export function createFileBackup(path: string, logger: Logger): Backup {
         text = await readPrivateFile(path)
       } catch (error) {
         const { code, message } = error as NodeJS.ErrnoException
-        if (code === UNTRUSTED) logger.warn(`VexilProvider: the backup file ${path} was not read: ${message}, so it may not be this app's. The next fetch from the upstream replaces it.`)
-        else if (code !== 'ENOENT') logger.warn(`VexilProvider: could not read the backup file ${path}: ${message}`)
+        if (code === UNTRUSTED) warn(`the backup file ${path} was not read: ${message}, so it may not be this app's. The next fetch from the upstream replaces it.`)
+        else if (code !== 'ENOENT') warn(`could not read the backup file ${path}: ${message}`)
         return undefined
       }
       try {
         return JSON.parse(text) as unknown
       } catch {
-        logger.warn(`VexilProvider: the backup file ${path} is not JSON; ignored`)
+        warn(`the backup file ${path} is not JSON; ignored`)
         return undefined
       }
     },

@@ -1,7 +1,7 @@
-// The proxy's timers behind one small interface, so the same sync code runs where timers live
-// (Node, Bun, Deno: the runtime's setTimeout) and where they do not (a Cloudflare Worker, whose
-// timers end with the request that set them: there, a list of due tasks that the Worker runs
-// after answering each request, with waitUntil, and on its cron trigger; worker.ts).
+// Timers behind one small interface, so the same sync code runs where timers live (Node, Bun,
+// Deno: the runtime's setTimeout) and where they do not (a Cloudflare Worker, whose timers end
+// with the request that set them: there, a list of due tasks that the Worker runs after answering
+// each request, with waitUntil, and on its cron trigger).
 
 export interface Timers {
   /**

@@ -1,17 +1,17 @@
-// The context mapping (README, "Context"): OpenFeature's evaluation context -> the Unleash
-// context. The table as the copying form shows it; then the invariant that lets the provider skip
+// The context mapping, for both its users: the OpenFeature provider maps every evaluation context
+// with it, the proxy's OFREP routes every request's `context` (a JSON object, mapped by the copying
+// form). The table as the copying form shows it; then the invariant that lets the provider skip
 // the copy: the engine reads a context the same whether its properties are copied or not.
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import type { EvaluationContext } from '@openfeature/server-sdk'
 import { createEngine } from '@vexil/engine'
-import { toUnleashContext } from '../src/context.js'
+import { type EvaluationContextLike as EvaluationContext, toUnleashContext } from '../src/index.js'
 
 const copied = (context: EvaluationContext) => toUnleashContext(context, 'app', 'production', true)
 const TOP = { userId: undefined, sessionId: undefined, remoteAddress: undefined, environment: 'production', appName: 'app', currentTime: undefined }
 const when = new Date('2026-03-01T12:00:00.000Z')
 
-describe('toUnleashContext: the mapping table', () => {
+describe('the OpenFeature-to-Unleash context mapping table', () => {
   it.each<[string, EvaluationContext, Record<string, unknown>]>([
     ['targetingKey is userId, and a property', { targetingKey: 'u1' }, { userId: 'u1', properties: { targetingKey: 'u1' } }],
     ['an explicit userId wins over targetingKey, in either order', { userId: 'explicit', targetingKey: 'u1' }, { userId: 'explicit', properties: { targetingKey: 'u1' } }],
@@ -34,6 +34,13 @@ describe('toUnleashContext: the mapping table', () => {
     ['properties\' entries win over the context\'s own keys (as on /proxy and OFREP)', { properties: { tenant: 'from-properties' }, tenant: 'own' }, { properties: { tenant: 'from-properties' } }],
     ['... in either order', { tenant: 'own', properties: { tenant: 'from-properties', region: 'eu' } }, { properties: { tenant: 'from-properties', region: 'eu' } }],
     ['a properties value that is not an object is a property', { properties: 'flat' }, { properties: { properties: 'flat' } }],
+    // What an OFREP body can hold besides: JSON objects and arrays where a string is expected.
+    ['an Unleash field that is an object or array is dropped', { sessionId: { id: 1 }, remoteAddress: ['10.0.0.1'], appName: {} }, { properties: {} }],
+    ['an object userId is no explicit userId: targetingKey stands', { userId: { id: 1 }, targetingKey: 'u1' }, { userId: 'u1', properties: { targetingKey: 'u1' } }],
+    ['an object targetingKey is no userId, and a property as JSON', { targetingKey: { id: 1 } }, { properties: { targetingKey: '{"id":1}' } }],
+    ['a numeric targetingKey is userId, stringified', { targetingKey: 42 }, { userId: '42', properties: { targetingKey: '42' } }],
+    ['an empty userId is explicit', { userId: '', targetingKey: 'u1' }, { userId: '', properties: { targetingKey: 'u1' } }],
+    ['nested properties: only strings come out', { properties: { plan: { tier: 'pro' }, n: 1, gone: null } }, { properties: { plan: '{"tier":"pro"}', n: '1' } }],
   ])('%s', (_, context, expected) => {
     expect(copied(context)).toEqual({ ...TOP, ...expected })
   })

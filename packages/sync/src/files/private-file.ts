@@ -1,6 +1,5 @@
-// A file only this process's user may have written: the proxy's backup rules
-// (packages/proxy/src/storage/file.ts), repeated here because @vexil/openfeature depends on
-// the engine alone (server-kit brings h3; the proxy is a server).
+// A file only this process's user may have written: how the proxy's file storage and the
+// OpenFeature provider's backup file keep the flags, which decide what a restarted process serves.
 import { randomBytes } from 'node:crypto'
 import { constants } from 'node:fs'
 import { mkdir, open, rename, rm } from 'node:fs/promises'
@@ -34,6 +33,8 @@ export async function readPrivateFile(path: string): Promise<string> {
   }
   try {
     const stats = await handle.stat()
+    // A folder is a path that cannot be read, as a plain read says; any other non-file was put there.
+    if (stats.isDirectory()) throw Object.assign(new Error('EISDIR: illegal operation on a directory, read'), { code: 'EISDIR' })
     if (!stats.isFile()) throw untrusted('it is not a regular file')
     if (CHECKS_OWNERSHIP) {
       const { mode, uid } = stats

@@ -1,8 +1,8 @@
-// The event-stream parser (the proxy reads its upstream's stream with it): whatever the chunking and line endings,
+// The event-stream parser (the proxy and the OpenFeature provider read their upstream's stream with it): whatever the chunking and line endings,
 // messages come out as sent, ids included, comments skipped; and a long message costs time in proportion to its size.
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { createEventStreamParser, type StreamEvent } from '@vexil/server-kit'
+import { createEventStreamParser, type StreamEvent } from '../src/index.js'
 
 const line = fc.stringMatching(/^[^\r\n]*$/, { maxLength: 40 })
 const message = fc.record({ event: fc.constantFrom('unleash-connected', 'unleash-updated', 'fetch-mode'), id: fc.option(fc.nat({ max: 1e6 }).map(String), { nil: undefined }), data: fc.array(line, { minLength: 1, maxLength: 3 }) })
@@ -32,6 +32,22 @@ describe('the event-stream parser', () => {
       }),
       { numRuns: 2_000 },
     )
+  })
+
+  it('a field without a space after the colon, a field without a colon, an event without a name, an unfinished message', () => {
+    const seen: StreamEvent[] = []
+    const parse = createEventStreamParser((event) => seen.push(event))
+    parse('event:x\ndata:1\ndata\n\nid: 8\ndata: no event name\n\ndata: never finished')
+    expect(seen).toEqual([
+      { event: 'x', id: undefined, data: '1\n' },
+      { event: 'message', id: '8', data: 'no event name' },
+    ])
+  })
+
+  it('hands comment lines to the comment handler', () => {
+    const comments: string[] = []
+    createEventStreamParser(() => undefined, (text) => comments.push(text))(':keep-alive\n: ping\n\n')
+    expect(comments).toEqual(['keep-alive', ' ping'])
   })
 })
 

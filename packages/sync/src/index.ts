@@ -1,0 +1,24 @@
+// @vexil/sync: following an Unleash-compatible upstream, written once for the proxy and the
+// OpenFeature provider. Framework-free: no server, no node:http; the backup file (node:fs) is
+// its own entry, `@vexil/sync/files`.
+
+// Timers (the runtime's, or due tasks run by hand where timers end with the request)
+export { createDueTimers, type DueTimers, systemTimers, type TimerHandle, type Timers } from './timers.js'
+
+// Logging
+export type { SyncLogger } from './logger.js'
+
+// Server-sent events
+export { createEventStreamParser, type StreamEvent } from './event-stream-parser.js'
+
+// Usage metrics: counting, bounding, splitting and reporting
+export type { MetricsBucket, UsageBuckets } from './usage/metrics-bucket.js'
+export { createUsageAggregator, MAX_OTHER_VARIANTS, MAX_VARIANT_NAME_LENGTH, type UsageAggregator, type UsageAggregatorOptions } from './usage/aggregator.js'
+export { type FlagUsage, UsageCounter } from './usage/usage-counter.js'
+export { type KnownFlags, knownFlags } from './usage/known-flags.js'
+export { type SendOutcome, sendOutcome } from './usage/send-outcome.js'
+export { splitBucket } from './usage/split-bucket.js'
+export { createUsageReporter, METRICS_SEND_LIMIT_BYTES, type UsageReporter, type UsageReporterOptions, type UsageUpstream } from './usage/reporter.js'
+
+// The OpenFeature context mapping
+export { type EvaluationContextLike, toUnleashContext } from './openfeature-context.js'

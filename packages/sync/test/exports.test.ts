@@ -1,0 +1,26 @@
+import { describe, expect, it } from 'vitest'
+
+// Pins the public surface of src/index.ts and src/files/index.ts: a change to it is a decision, not a side effect.
+describe('@vexil/sync public surface', () => {
+  it('exports exactly these names', async () => {
+    expect(Object.keys(await import('../src/index.js')).sort()).toEqual([
+      'MAX_OTHER_VARIANTS',
+      'MAX_VARIANT_NAME_LENGTH',
+      'METRICS_SEND_LIMIT_BYTES',
+      'UsageCounter',
+      'createDueTimers',
+      'createEventStreamParser',
+      'createUsageAggregator',
+      'createUsageReporter',
+      'knownFlags',
+      'sendOutcome',
+      'splitBucket',
+      'systemTimers',
+      'toUnleashContext',
+    ])
+  })
+
+  it('keeps Node\'s file system behind @vexil/sync/files', async () => {
+    expect(Object.keys(await import('../src/files/index.js')).sort()).toEqual(['UNTRUSTED', 'createFileBackup', 'readPrivateFile', 'writePrivateFile'])
+  })
+})
