@@ -13,15 +13,26 @@ import {
   type ResolutionDetails,
 } from '@openfeature/server-sdk'
 import { createEngine, type Engine, type EvaluationDetails } from '@vexil/engine'
-import { createUsageReporter, type FlagUsage, toUnleashContext, UsageCounter, type UsageReporter } from '@vexil/sync'
+import {
+  createFeed,
+  createUsageReporter,
+  type FlagUsage,
+  isPayload,
+  type Poller,
+  type SyncOutcome,
+  type SyncTarget,
+  toUnleashContext,
+  type UpstreamCandidate,
+  type UpstreamClient,
+  UsageCounter,
+  type UsageReporter,
+} from '@vexil/sync'
 import { type Backup, createFileBackup } from '@vexil/sync/files'
 import { type ChangeTracker, createChangeTracker } from './flag-changes.js'
 import { type ProviderConfig, resolveOptions, type VexilProviderOptions } from './options.js'
 import { booleanResolution, failure, typedResolution, valueResolution } from './resolution.js'
 import { providerLogger } from './sync-logger.js'
-import { createFeed, type Feed } from './sync/feed.js'
-import { isPayload, type SyncOutcome, type SyncTarget } from './sync/sync-target.js'
-import { createUpstream, discard, type Upstream } from './sync/upstream.js'
+import { createUpstream } from './upstream.js'
 
 /** What a boolean resolution of one outcome answers, and where it is counted. */
 interface BooleanAnswer {
@@ -48,8 +59,8 @@ export class VexilProvider implements Provider {
   /** Undefined when metrics are off (metricsInterval 0). */
   private readonly counter: UsageCounter | undefined
   private readonly config: ProviderConfig
-  private readonly upstream: Upstream
-  private readonly feed: Feed
+  private readonly upstream: UpstreamClient
+  private readonly feed: Poller
   private readonly reporter: UsageReporter | undefined
   private readonly backup: Backup | undefined
   private readonly changes: ChangeTracker = createChangeTracker()
@@ -76,7 +87,16 @@ export class VexilProvider implements Provider {
     this.counter = config.metricsInterval > 0 ? new UsageCounter() : undefined
     this.reporter = this.counter && this.usageReporter(this.counter)
     this.backup = config.backupPath !== undefined ? createFileBackup(config.backupPath, (message) => config.logger.warn(`VexilProvider: ${message}`)) : undefined
-    this.feed = createFeed({ upstream: this.upstream, target: this.syncTarget(), refreshInterval: config.refreshInterval, streaming: config.streaming, timeout: config.timeout })
+    // No `logger`: a failed poll is reported (`report`), and logged once per change of state there.
+    this.feed = createFeed({
+      upstream: this.upstream,
+      flags: this.syncTarget(),
+      refreshInterval: config.refreshInterval,
+      streaming: config.streaming,
+      credential: 'the client key',
+      onOutcome: (outcome) => this.report(outcome),
+      streamLogger: providerLogger(config.logger),
+    })
   }
 
   // --- Evaluation (the hot path) ---
@@ -194,17 +214,11 @@ export class VexilProvider implements Provider {
 
   // --- Sync ---
 
-  /** Registration, then the counts every metricsInterval (bodies read, so connections are reused). */
+  /** Registration, then the counts every metricsInterval. */
   private usageReporter(counter: UsageCounter): UsageReporter {
     const { upstream, config } = this
-    const started = new Date()
-    const read = async (response: Promise<Response>) => {
-      const answer = await response
-      await discard(answer)
-      return answer
-    }
     return createUsageReporter({
-      upstream: { register: () => read(upstream.register(started)), sendMetrics: (bucket) => read(upstream.sendMetrics(bucket)) },
+      upstream,
       aggregator: counter,
       logger: providerLogger(config.logger),
       credential: 'the client key',
@@ -216,15 +230,14 @@ export class VexilProvider implements Provider {
   private syncTarget(): SyncTarget {
     const provider = this
     return {
-      get etag() {
-        return provider.etag
+      get current() {
+        return { etag: provider.etag }
       },
-      get text() {
-        return provider.text
+      offer: (candidate: UpstreamCandidate) => {
+        // An identical poll answer changes nothing.
+        if (candidate.text !== undefined && candidate.text === this.text) return
+        this.load(candidate.payload, candidate.text !== undefined ? { etag: candidate.etag, text: candidate.text } : undefined, true)
       },
-      apply: (payload, polled) => this.load(payload, polled, true),
-      report: (outcome) => this.report(outcome),
-      warn: (message) => this.config.logger.warn(`VexilProvider: ${message}`),
     }
   }
 

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
-import { SDK_VERSION } from '../src/sync/upstream.js'
+import { SDK_VERSION } from '../src/upstream.js'
 
 // Pins the public surface of src/index.ts: a change to it is a decision, not a side effect.
 describe('@vexil/openfeature public surface', () => {

@@ -29,7 +29,7 @@ import { createTokenGate } from './routing/token-gate.js'
 import type { CurrentFlags } from './scope/scope-flags.js'
 import { createUpstreamSync, type MetricsSource, type ProxySync, servedFlags } from './scope/upstream-sync.js'
 import type { StorageProvider } from './storage/types.js'
-import { SDK_VERSION, type Upstream } from './sync/upstream.js'
+import { SDK_VERSION, type Upstream } from './upstream/upstream.js'
 import type { TokenRegistry } from './tokens/token-registry.js'
 import { engineHostname } from './config/parse.js'
 

@@ -25,5 +25,5 @@ export type { Logger, LogLevel } from './logger.js'
 export type { StorageProvider } from './storage/types.js'
 
 // Upstream
-export { createHttpUpstream } from './sync/upstream.js'
-export type { Upstream } from './sync/upstream.js'
+export { createHttpUpstream } from './upstream/upstream.js'
+export type { Upstream } from './upstream/upstream.js'

@@ -4,7 +4,7 @@ import { createServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { sendRequest } from '../src/sync/http-client.js'
+import { sendRequest } from '../src/upstream/node-http-client.js'
 
 const text = JSON.stringify({ features: Array.from({ length: 2000 }, (_, i) => ({ name: `flag-${i}-é€😀`, enabled: i % 2 === 0 })) })
 const encoded: Record<string, Buffer> = { identity: Buffer.from(text), gzip: gzipSync(text), deflate: deflateSync(text), br: brotliCompressSync(text), broken: Buffer.from('not gzip') }

@@ -4,10 +4,8 @@
 import { describe, expect, it } from 'vitest'
 import { createLogger } from '../src/logger.js'
 import { createScopeFlags } from '../src/scope/scope-flags.js'
-import { createPoller } from '../src/sync/poller.js'
-import { createDueTimers, createUsageAggregator, createUsageReporter } from '@vexil/sync'
-import type { HttpResponse } from '../src/sync/http-client.js'
-import type { Upstream } from '../src/sync/upstream.js'
+import { createDueTimers, createPoller, createUsageAggregator, createUsageReporter, type HttpResponse } from '@vexil/sync'
+import type { Upstream } from '../src/upstream/upstream.js'
 import { createEngine } from '@vexil/engine'
 
 const logger = createLogger({ level: 'error', json: false })

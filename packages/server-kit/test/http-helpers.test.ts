@@ -67,7 +67,6 @@ describe('@vexil/server-kit public surface', () => {
       'COMPRESSION_FRAMING_BYTES',
       'EVENT_STREAM_BACKLOG_BYTES',
       'LOG_LEVELS',
-      'createEventStreamParser',
       'createLogger',
       'matchesIfNoneMatch',
       'nextShutdownSignal',

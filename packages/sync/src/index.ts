@@ -11,6 +11,16 @@ export type { SyncLogger } from './logger.js'
 // Server-sent events
 export { createEventStreamParser, type StreamEvent } from './event-stream-parser.js'
 
+// The upstream: its client API over any transport, polling, streaming
+export type { EventSourceHandlers, EventSourceOptions, HttpRequestOptions, HttpResponse, OpenEventSource, SendRequest } from './upstream/http.js'
+export { StreamClosedError } from './upstream/http.js'
+export { fetchEventSource, type FetchFunction, fetchRequest } from './upstream/fetch-transport.js'
+export { createUpstreamClient, identityHeaders, type UpstreamClient, type UpstreamClientOptions } from './upstream/client.js'
+export { isPayload, messageOf } from './upstream/answers.js'
+export type { SyncOutcome, SyncTarget, UpstreamCandidate } from './upstream/sync-target.js'
+export { createPoller, type Poller, type PollerOptions } from './upstream/poller.js'
+export { createFeed, type FeedOptions } from './upstream/feed.js'
+
 // Usage metrics: counting, bounding, splitting and reporting
 export type { MetricsBucket, UsageBuckets } from './usage/metrics-bucket.js'
 export { createUsageAggregator, MAX_OTHER_VARIANTS, MAX_VARIANT_NAME_LENGTH, type UsageAggregator, type UsageAggregatorOptions } from './usage/aggregator.js'

@@ -8,7 +8,7 @@
 // validated stays until the upstream says otherwise or refuses the static scope's fetch.
 import type { ProxyConfig } from '../config/types.js'
 import type { Logger } from '../logger.js'
-import type { Upstream } from '../sync/upstream.js'
+import type { Upstream } from '../upstream/upstream.js'
 import { normalizeProjects, readTokenSecret, scopeKey, type TokenScope } from '../tokens/api-token.js'
 import { readValidatedTokens } from '../tokens/validate-upstream.js'
 import type { TimerHandle } from '@vexil/sync'

@@ -4,8 +4,8 @@
 // APIs refuse it (401) once its main token cache is refreshed (every minute). One GET with the
 // token, of a made-up flag on the API of its type, asks what SDKs would be told: 401 is a
 // refusal; anything else (404 for the flag, a route the upstream lacks, an error) decides nothing.
-import type { Upstream } from '../sync/upstream.js'
-import { featuresUrl } from '../sync/upstream.js'
+import type { Upstream } from '../upstream/upstream.js'
+import { featuresUrl } from '../upstream/upstream.js'
 import type { KnownToken } from './api-token.js'
 
 /** False when the upstream refuses the token on its API; true otherwise, errors included. */

@@ -3,7 +3,7 @@
 // is a client token; an admin token is kept as such (every route refuses it, 403); other types
 // are dropped. Anything but a 200 with that shape is a failure (the tokens asked about stay
 // undecided). Admin tokens have environment `*`.
-import type { HttpResponse } from '../sync/http-client.js'
+import type { HttpResponse } from '@vexil/sync'
 import type { KnownToken } from './api-token.js'
 
 export function readValidatedTokens(res: HttpResponse): KnownToken[] {

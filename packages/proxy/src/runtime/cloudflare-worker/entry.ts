@@ -21,10 +21,8 @@ import { createProxyApp, type ProxyApp } from '../../app.js'
 import { createProxyConfig, type Environment } from '../../config/parse.js'
 import type { ProxyConfig } from '../../config/types.js'
 import { createKvStorage, type KvNamespace } from '../../storage/kv.js'
-import { sendFetchRequest } from '../../sync/fetch-client.js'
-import type { SendRequest } from '../../sync/http-client.js'
-import { createDueTimers, type DueTimers } from '@vexil/sync'
-import { createHttpUpstream } from '../../sync/upstream.js'
+import { createDueTimers, type DueTimers, fetchRequest, type SendRequest } from '@vexil/sync'
+import { createHttpUpstream } from '../../upstream/upstream.js'
 
 /** The Worker's bindings: variables and secrets by the Node server's names, and optionally a KV namespace. */
 export interface WorkerEnv {
@@ -59,7 +57,8 @@ export async function createWorkerProxy(env: WorkerEnv): Promise<WorkerProxy> {
   // startWithBackup: a new isolate's first request answers from the KV copy when KV is faster
   // than the upstream (the first fetch goes on behind it, within the event's waitUntil).
   const config = await createProxyConfig({ timers, streaming: false, workers: 1, startWithBackup: true }, variables)
-  const send: SendRequest = (url, options) => io.track(sendFetchRequest(url, options))
+  const sendFetch = fetchRequest((url, init) => fetch(url, init))
+  const send: SendRequest = (url, options) => io.track(sendFetch(url, options))
   const kv = env.VEXIL_KV
   const app = createProxyApp({
     config,

@@ -1,26 +1,11 @@
-// A minimal HTTP client for upstream calls on node:http/https: it lets us set TLS verification
-// (httpOptions.rejectUnauthorized), a hard timeout, and read status and headers exactly.
+// A minimal HTTP client for upstream calls on node:http/https (@vexil/sync's SendRequest): it lets
+// us set TLS verification (httpOptions.rejectUnauthorized), a hard timeout, and read status and
+// headers exactly. Where there is no node:http (a Worker), @vexil/sync's fetchRequest does it.
 import { request as httpRequest } from 'node:http'
 import { request as httpsRequest } from 'node:https'
 import type { Transform } from 'node:stream'
 import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib'
-
-export interface HttpResponse {
-  status: number
-  headers: Record<string, string | string[] | undefined>
-  body: string
-}
-
-export interface HttpRequestOptions {
-  method: 'GET' | 'POST'
-  headers: Record<string, string>
-  body?: string
-  timeoutMs: number
-  rejectUnauthorized: boolean
-}
-
-/** One upstream call: node:http's (`sendRequest`) or the runtime's fetch (fetch-client.ts). */
-export type SendRequest = (url: string, options: HttpRequestOptions) => Promise<HttpResponse>
+import type { HttpRequestOptions, HttpResponse } from '@vexil/sync'
 
 export function sendRequest(url: string, options: HttpRequestOptions): Promise<HttpResponse> {
   return new Promise((resolve, reject) => {

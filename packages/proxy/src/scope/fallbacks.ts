@@ -3,9 +3,9 @@
 // last good configuration. Each is offered to the scope's flags, which decide whether it is
 // used (never over flags the upstream has sent) and log where the flags came from.
 import type { Logger } from '../logger.js'
-import type { ScopeFlags } from '../scope/scope-flags.js'
+import type { ScopeFlags } from './scope-flags.js'
 import { readBackup, type StorageProvider } from '../storage/index.js'
-import type { Upstream } from './upstream.js'
+import type { Upstream } from '../upstream/upstream.js'
 import { systemTimers } from '@vexil/sync'
 
 const BOOTSTRAP_ATTEMPTS = 3

@@ -1,0 +1,97 @@
+// The upstream service's client API as the proxy calls it (docs/old-proxy-compatibility.md
+// section 5): @vexil/sync's client (identifying headers on every call, filters as query
+// parameters) over node:http by default, plus the two calls only the proxy makes.
+import { randomUUID } from 'node:crypto'
+import { createUpstreamClient, type HttpResponse, identityHeaders, type OpenEventSource, type SendRequest, type UpstreamClient, type UpstreamClientOptions } from '@vexil/sync'
+import type { ProxyConfig } from '../config/types.js'
+import { openEventSource } from './node-event-source.js'
+import { sendRequest as sendNodeRequest } from './node-http-client.js'
+
+export const SDK_NAME = 'vexil-proxy'
+export const SDK_VERSION = '0.1.0'
+const TIMEOUT_MS = 10_000
+
+export interface Upstream extends UpstreamClient {
+  /** A one-off GET with an Authorization header (expBootstrap). */
+  fetchBootstrap(url: string, authorization: string | undefined): Promise<HttpResponse>
+  /** `POST /edge/validate` (no token: Unleash and Edge answer it without one). */
+  validateTokens(secrets: readonly string[]): Promise<HttpResponse>
+}
+
+/** Which token an upstream client sends, and whether the configured filters apply. */
+export interface UpstreamIdentity {
+  /** Default: SERVICE_API_TOKEN. */
+  token?: string
+  /** Default true: PROJECT_NAME, NAME_PREFIX and TAGS narrow the fetch (the static scope); a token's scope uses none. */
+  filters?: boolean
+  /** How calls are sent: node:http by default; the runtime's fetch in a Worker (@vexil/sync's fetchRequest). */
+  send?: SendRequest
+  /** How the stream is opened: node:http by default. */
+  openEventSource?: OpenEventSource
+}
+
+type Filters = Pick<ProxyConfig, 'projectName' | 'namePrefix' | 'tags'>
+
+/** The filters as the query of `/client/features` and `/client/streaming`. */
+function filterQuery(config: Filters): string {
+  const query = new URLSearchParams()
+  if (config.projectName) query.append('project', config.projectName)
+  if (config.namePrefix) query.append('namePrefix', config.namePrefix)
+  for (const tag of config.tags) query.append('tag', `${tag.name}:${tag.value}`)
+  return query.toString()
+}
+
+export function featuresUrl(config: Pick<ProxyConfig, 'serviceUrl'> & Filters, route = 'features'): string {
+  const search = filterQuery(config)
+  return `${apiBase(config.serviceUrl)}/client/${route}${search ? `?${search}` : ''}`
+}
+
+/** The API root without a trailing slash; a trailing `/features` is dropped, as the SDK did. */
+function apiBase(serviceUrl: string): string {
+  return serviceUrl.replace(/\/+$/, '').replace(/\/client\/features$/, '').replace(/\/features$/, '')
+}
+
+/** `/edge/validate` sits beside `/api`, not under it (SERVICE_URL names the API root, `.../api`). */
+export function edgeValidateUrl(serviceUrl: string): string {
+  return `${apiBase(serviceUrl).replace(/\/api$/, '')}/edge/validate`
+}
+
+export function createHttpUpstream(config: ProxyConfig, identity: UpstreamIdentity = {}): Upstream {
+  const send = identity.send ?? sendNodeRequest
+  const options: UpstreamClientOptions = {
+    apiUrl: apiBase(config.serviceUrl),
+    query: identity.filters === false ? '' : filterQuery(config),
+    token: identity.token ?? config.serviceApiToken,
+    appName: config.serviceAppName,
+    instanceId: config.serviceInstanceId,
+    connectionId: randomUUID(),
+    sdk: `${SDK_NAME}:${SDK_VERSION}`,
+    strategies: config.customStrategies.map((strategy) => strategy.name),
+    refreshInterval: config.refreshInterval,
+    metricsInterval: config.metricsInterval,
+    timeoutMs: TIMEOUT_MS,
+    rejectUnauthorized: config.rejectUnauthorized,
+    send,
+    openEventSource: identity.openEventSource ?? openEventSource,
+  }
+  /** The SDK's identifying headers without the upstream token, which only goes to the upstream itself. */
+  const anonymous = identityHeaders(options, undefined, false)
+  return {
+    ...createUpstreamClient(options),
+    fetchBootstrap: (bootstrapUrl, authorization) =>
+      send(bootstrapUrl, {
+        method: 'GET',
+        headers: { ...anonymous, accept: 'application/json', 'accept-encoding': 'gzip, deflate, br', ...(authorization ? { authorization } : {}) },
+        timeoutMs: TIMEOUT_MS,
+        rejectUnauthorized: config.rejectUnauthorized,
+      }),
+    validateTokens: (secrets) =>
+      send(edgeValidateUrl(config.serviceUrl), {
+        method: 'POST',
+        headers: { ...anonymous, 'content-type': 'application/json', accept: 'application/json' },
+        body: JSON.stringify({ tokens: secrets }),
+        timeoutMs: TIMEOUT_MS,
+        rejectUnauthorized: config.rejectUnauthorized,
+      }),
+  }
+}

@@ -1,0 +1,47 @@
+// How the sync stack reaches its upstream, whatever the runtime: one request and answer shape,
+// and one server-sent-events connection shape. The runtime's `fetch` fills both here
+// (fetch-transport.ts); the proxy fills them with node:http to set TLS verification.
+import type { StreamEvent } from '../event-stream-parser.js'
+
+export interface HttpResponse {
+  status: number
+  headers: Record<string, string | string[] | undefined>
+  body: string
+}
+
+export interface HttpRequestOptions {
+  method: 'GET' | 'POST'
+  headers: Record<string, string>
+  body?: string
+  timeoutMs: number
+  /** Verify the upstream's TLS certificate (node:http only: `fetch` always verifies). */
+  rejectUnauthorized: boolean
+}
+
+/** One upstream call; rejects on a network error or the timeout. */
+export type SendRequest = (url: string, options: HttpRequestOptions) => Promise<HttpResponse>
+
+export interface EventSourceHandlers {
+  /** The response's status and headers; a stream is open when this is 200 text/event-stream. */
+  onOpen(status: number, headers: Record<string, string | string[] | undefined>): void
+  onEvent(event: StreamEvent): void
+  /** Any bytes arrived (a message or a keep-alive comment). */
+  onActivity(): void
+  /** The connection ended: by the server, an error, a timeout, or `close()` (then with no error). */
+  onClose(error: Error | undefined): void
+}
+
+export interface EventSourceOptions {
+  headers: Record<string, string>
+  rejectUnauthorized: boolean
+  /** Silence after which the connection counts as dead (the upstream sends keep-alives well inside it). */
+  readTimeoutMs: number
+}
+
+/** Opens one stream; returns the function that closes it (then `onClose` is called once, with no error). */
+export type OpenEventSource = (url: string, options: EventSourceOptions, handlers: EventSourceHandlers) => () => void
+
+/** Why a stream ended, worded to follow "The upstream's stream": `was ended by the upstream`, `had no data for 60000 ms`. */
+export class StreamClosedError extends Error {
+  override readonly name = 'StreamClosedError'
+}
