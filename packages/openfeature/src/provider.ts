@@ -21,6 +21,8 @@ import {
   type Poller,
   type SyncOutcome,
   type SyncTarget,
+  systemTimers,
+  type Timers,
   toUnleashContext,
   type UpstreamCandidate,
   type UpstreamClient,
@@ -33,6 +35,12 @@ import { type ProviderConfig, resolveOptions, type VexilProviderOptions } from '
 import { booleanResolution, failure, typedResolution, valueResolution } from './resolution.js'
 import { providerLogger } from './sync-logger.js'
 import { createUpstream } from './upstream.js'
+
+/** The runtime's timers, none of which keeps the app's process alive. */
+const backgroundTimers: Timers = {
+  set: (task, ms) => systemTimers.set(task, ms, false),
+  clear: (handle) => systemTimers.clear(handle),
+}
 
 /** What a boolean resolution of one outcome answers, and where it is counted. */
 interface BooleanAnswer {
@@ -96,6 +104,7 @@ export class VexilProvider implements Provider {
       credential: 'the client key',
       onOutcome: (outcome) => this.report(outcome),
       streamLogger: providerLogger(config.logger),
+      timers: backgroundTimers,
     })
   }
 
@@ -224,6 +233,7 @@ export class VexilProvider implements Provider {
       credential: 'the client key',
       interval: config.metricsInterval,
       jitter: 0,
+      timers: backgroundTimers,
     })
   }
 

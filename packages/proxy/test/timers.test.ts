@@ -1,4 +1,4 @@
-// The due-task timers the Worker drives (src/sync/timers.ts), and the sync code on them: a poller
+// The due-task timers the Worker drives (@vexil/sync's timers.ts), and the sync code on them: a poller
 // and a usage reporter that never see a real timer fire, driven only by runDue as the Worker
 // drives them (after each request, and by its cron trigger).
 import { describe, expect, it } from 'vitest'

@@ -145,7 +145,7 @@ export interface ProxyConfig {
   tokenRevalidateMs: number
   /** Worker processes `vexil proxy` runs behind its port (1: a single process, no cluster). */
   workers: number
-  /** STREAMING: follow the upstream's stream of changes when it offers one, else poll (sync/feed.ts); serve /api/client/streaming and /delta (routes/client-streaming.ts). */
+  /** STREAMING: follow the upstream's stream of changes when it offers one, else poll (@vexil/sync's feed); serve /api/client/streaming and /delta (routes/client-streaming.ts). */
   streaming: boolean
   /** STREAMING_KEEPALIVE_MS: the longest silence on a stream to an SDK. */
   streamingKeepAliveMs: number

@@ -1,6 +1,6 @@
 // What keeps one scope's flags and usage counts in step with the upstream, for the static scope
 // and every token scope alike: the scope's flags (one owner, scope-flags.ts), polling with the
-// scope's upstream client (its stream where it offers one, sync/feed.ts), the stored backup, and usage reports sent with the same client.
+// scope's upstream client (its stream where it offers one, @vexil/sync's feed), the stored backup, and usage reports sent with the same client.
 import type { Engine } from '@vexil/engine'
 import type { ProxyConfig } from '../config/types.js'
 import type { ResponseCaches } from '../cache/response-cache.js'

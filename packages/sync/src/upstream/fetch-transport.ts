@@ -27,32 +27,32 @@ export function fetchRequest(fetch: FetchFunction): SendRequest {
 export function fetchEventSource(fetch: FetchFunction, connectTimeoutMs: number): OpenEventSource {
   return (url: string, options: EventSourceOptions, handlers: EventSourceHandlers) => {
     const controller = new AbortController()
+    let reader: ReadableStreamDefaultReader<Uint8Array> | undefined
     let closed = false
-    /** Set when a timer aborts the request, to say why. */
-    let timedOut: Error | undefined
     const finish = (error: Error | undefined) => {
       if (closed) return
       closed = true
       controller.abort()
+      reader?.cancel().catch(() => undefined)
       handlers.onClose(error)
     }
-    const abortAfter = (ms: number, error: Error) => unrefed(setTimeout(() => {
-      timedOut = error
-      controller.abort()
-    }, ms))
+    const closeAfter = (ms: number, why: string) => unrefed(setTimeout(() => finish(new StreamClosedError(why)), ms))
 
     void (async () => {
-      const connecting = abortAfter(connectTimeoutMs, new StreamClosedError(`did not answer within ${connectTimeoutMs} ms`))
+      const connecting = closeAfter(connectTimeoutMs, `did not answer within ${connectTimeoutMs} ms`)
       let res: Response
       try {
         res = await fetch(url, { method: 'GET', headers: { ...withoutEncoding(options.headers), accept: 'text/event-stream', 'cache-control': 'no-cache' }, signal: controller.signal })
       } catch (error) {
-        finish(timedOut ?? asError(error))
+        finish(asError(error))
         return
       } finally {
         clearTimeout(connecting)
       }
-      if (closed) return
+      if (closed) {
+        await res.body?.cancel().catch(() => undefined)
+        return
+      }
       handlers.onOpen(res.status, headersOf(res))
       if (res.status !== 200 || !(res.headers.get('content-type') ?? '').startsWith('text/event-stream') || !res.body) {
         await res.text().catch(() => '')
@@ -60,10 +60,10 @@ export function fetchEventSource(fetch: FetchFunction, connectTimeoutMs: number)
         return
       }
       const parse = createEventStreamParser(handlers.onEvent)
-      const silent = () => abortAfter(options.readTimeoutMs, new StreamClosedError(`had no data for ${options.readTimeoutMs} ms`))
+      const silent = () => closeAfter(options.readTimeoutMs, `had no data for ${options.readTimeoutMs} ms`)
       let silence = silent()
       try {
-        const reader = res.body.getReader()
+        reader = res.body.getReader()
         const decoder = new TextDecoder()
         for (let read = await reader.read(); !read.done && !closed; read = await reader.read()) {
           clearTimeout(silence)
@@ -73,7 +73,7 @@ export function fetchEventSource(fetch: FetchFunction, connectTimeoutMs: number)
         }
         finish(new StreamClosedError('was ended by the upstream'))
       } catch (error) {
-        finish(timedOut ?? asError(error))
+        finish(asError(error))
       } finally {
         clearTimeout(silence)
       }
