@@ -2,6 +2,7 @@
 // this decides which one becomes the current flag set (upstream over bootstrap over backup),
 // logs "Ready" once with the source, stores each upstream payload as the backup, and publishes
 // the new set. Readers take `current` once and use only that set.
+import type { SyncTarget } from '@vexil/sync'
 import type { Logger } from '../logger.js'
 import type { StorageProvider } from '../storage/types.js'
 import type { TokenScope } from '../tokens/api-token.js'
@@ -26,7 +27,9 @@ export interface PublishedFlags extends CurrentFlags {
   subscribe(listener: (set: FlagSet) => void): () => void
 }
 
-export interface ScopeFlags extends PublishedFlags {
+/** The target @vexil/sync's poller and stream feed offer the upstream's payloads to. */
+export interface ScopeFlags extends PublishedFlags, SyncTarget {
+  readonly current: FlagSet | undefined
   /** Publishes the candidate unless the current set came from a source that outranks it; returns the set published, or undefined when refused. */
   offer(candidate: PayloadCandidate): FlagSet | undefined
 }
