@@ -5,9 +5,10 @@ import { randomUUID } from 'node:crypto'
 import { hostname } from 'node:os'
 import type { ClientFeaturesPayload, CustomStrategy } from '@vexil/engine'
 import { DefaultLogger, type Logger } from '@openfeature/server-sdk'
+import type { FetchFunction } from '@vexil/sync'
 
-/** `fetch` as the provider calls it; inject one to route, trace or fake the upstream. */
-export type FetchFunction = (url: string, init: RequestInit) => Promise<Response>
+/** `fetch` as the provider calls it (@vexil/sync's); inject one to route, trace or fake the upstream. */
+export type { FetchFunction }
 
 export interface VexilProviderOptions {
   /** The Unleash-compatible API root, as unleash-client takes it: `http://127.0.0.1:3000/api` (proxy, Edge) or `http://127.0.0.1:4242/api` (service, Unleash). */
