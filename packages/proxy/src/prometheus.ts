@@ -1,8 +1,8 @@
 // GET /proxy/internal-backstage/prometheus: the old proxy's three metrics, exactly named, plus
 // a few of Vexil's own. One registry per app (no process-wide default registry). (The usage
-// counts the proxy sends upstream are another thing: see usage/.) With WORKERS=N a scrape
-// answers for the whole cluster (runtime/cluster/cluster-metrics.ts): counters are summed over
-// the processes; the timestamps, the flag count and `up`, the same in every process, take the largest.
+// counts the proxy sends upstream are another thing: see @vexil/sync's usage/.) With WORKERS=N a
+// scrape answers for the whole cluster (runtime/cluster/cluster-metrics.ts): counters are summed
+// over the processes; the timestamps, the flag count and `up`, the same in every process, take the largest.
 import { Counter, Gauge, Registry } from 'prom-client'
 
 export interface PrometheusExporter {

@@ -3,7 +3,7 @@
 // web adapter. Only the edges differ from the Node server:
 // - listening: the runtime's; the caller's address is Cloudflare's CF-Connecting-IP;
 // - timers: a Worker's timers end with the request that set them, so polls, metrics reports and
-//   token revalidation are due tasks (sync/timers.ts), run after each answer (waitUntil) and by
+//   token revalidation are due tasks (@vexil/sync's timers), run after each answer (waitUntil) and by
 //   the cron trigger (`scheduled`): the flags are refreshed once the refresh interval has passed;
 // - upstream calls: the runtime's fetch; no upstream stream (STREAMING is off: a stream cannot
 //   outlive the request that opened it), and /api/client/streaming answers 404, so SDKs poll;
