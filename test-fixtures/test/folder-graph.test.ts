@@ -9,8 +9,11 @@ import { describe, expect, it } from 'vitest'
 
 const ROOT = fileURLToPath(new URL('../../packages/', import.meta.url))
 
-/** The packages whose folder graph is checked; the proxy joins them once its folders are reorganised. */
-const PACKAGES = ['engine', 'server-kit', 'service', 'openfeature', 'cli'] as const
+/** Every workspace package under packages/. */
+const PACKAGES = readdirSync(ROOT, { withFileTypes: true })
+  .filter((entry) => entry.isDirectory())
+  .map((entry) => entry.name)
+  .sort()
 
 /** Folder → folder it imports → one import that makes the edge (`file -> specifier`). */
 type FolderGraph = Map<string, Map<string, string>>

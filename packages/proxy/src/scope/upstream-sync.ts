@@ -2,7 +2,7 @@
 // scope, the token scopes with their syncs, the token registry (learned from /edge/validate and
 // kept as a backup), and the usage reports. `createProxyApp` serves routes over a `ProxySync`;
 // this is the one that talks to the upstream. With WORKERS=N the cluster's primary runs it alone
-// and each worker serves over a stand-in fed by the primary (cluster/worker-sync.ts), so routes
+// and each worker serves over a stand-in fed by the primary (runtime/cluster/worker-sync.ts), so routes
 // never know which process they run in.
 import type { Engine } from '@vexil/engine'
 import type { Registry } from 'prom-client'
