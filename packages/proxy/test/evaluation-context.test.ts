@@ -76,7 +76,7 @@ describe('context from the POST body', () => {
     expect(names).toEqual(expect.arrayContaining(['env.production', 'region.eu', 'tenant.acme']))
   })
 
-  // Regression (found by fuzz.test.ts): `new Date({"toString":1})` throws, which answered 500.
+  // Regression (found by http-fuzz.test.ts): `new Date({"toString":1})` throws, which answered 500.
   it('a currentTime that cannot become a date is dropped like an invalid one, not a 500', async () => {
     for (const currentTime of [{ toString: 1 }, [{ valueOf: 1, toString: 1 }], { toString: {} }]) {
       expect(await enabled(proxy, '/proxy', { method: 'POST', body: JSON.stringify({ context: { currentTime } }) })).not.toContain('date.future')

@@ -135,7 +135,7 @@ describe('POST /proxy', () => {
     }
   })
 
-  // Regression (found by fuzz.test.ts): a POST without a body parsed its query string as JSON (400).
+  // Regression (found by http-fuzz.test.ts): a POST without a body parsed its query string as JSON (400).
   it('ignores the query string, also when there is no body (spec 1.5)', async () => {
     for (const body of [undefined, '{"context":{"userId":"123"}}']) {
       const res = await fetch(proxy.at('/proxy?userId=1&properties[x]=y'), { method: 'POST', headers: json, body })
@@ -231,7 +231,7 @@ describe('statuses for bad requests', () => {
     expect(answer.validation[0]).toMatchObject({ instancePath, message })
   })
 
-  // Regression (found by fuzz.test.ts): a body that failed to decode was left half read on a
+  // Regression (found by http-fuzz.test.ts): a body that failed to decode was left half read on a
   // keep-alive connection, so the client's next request on it got ECONNRESET.
   it('400 for a body that fails to decode, and the connection stays usable', async () => {
     const agent = new Agent({ keepAlive: true, maxSockets: 1 })
