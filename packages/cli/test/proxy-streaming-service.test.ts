@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest'
 import { type RunningService, silentLogger, startService } from '@vexil/service'
 import { tempDir } from '@vexil/test-fixtures/temp-dir.ts'
 import { timeUntil } from '@vexil/test-fixtures/wait-for.ts'
-import { startVexilProxy, type VexilProxy } from '@vexil/test-fixtures/vexil-proxy.ts'
+import { SERVER_SIDE_TOKEN, startVexilProxy, type VexilProxy } from '@vexil/test-fixtures/vexil-proxy.ts'
 import { serviceAdmin } from '@vexil/test-fixtures/service-admin.ts'
 
 const ADMIN = '*:*.streaming-proxy-admin-secret-0123456789abcdef'
@@ -53,10 +53,10 @@ async function onThenOff(admin: Admin, name: string, enabled: () => boolean | Pr
   return [on, off]
 }
 
-/** The proxy's flag definitions equal the service's /api/client/features. */
+/** The proxy's flag definitions (what it gives server-side SDKs) equal the service's /api/client/features. */
 async function expectSameFlags(proxy: VexilProxy, service: RunningService): Promise<void> {
   const upstream = await (await fetch(`${service.url}/api/client/features`, { headers: { authorization: CLIENT } })).json()
-  const held = proxy.app.flags.current!.engine.getState().features
+  const held: Array<{ name: string }> = (await (await fetch(proxy.at('/proxy/client/features'), { headers: { authorization: SERVER_SIDE_TOKEN } })).json()).features
   expect([...held].sort((a, b) => a.name.localeCompare(b.name))).toEqual(upstream.features)
 }
 

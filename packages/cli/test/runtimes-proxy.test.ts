@@ -10,6 +10,7 @@ import { pathToFileURL } from 'node:url'
 import { brotliDecompressSync, deflateSync, gunzipSync, gzipSync, inflateSync } from 'node:zlib'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Context } from '@vexil/engine'
+import type { RouteInstrument } from '@vexil/proxy'
 import { type FakeUpstream, startFakeUpstream } from '@vexil/test-fixtures/fake-upstream.ts'
 import { freePort } from '@vexil/test-fixtures/ports.ts'
 import { tempDir } from '@vexil/test-fixtures/temp-dir.ts'
@@ -158,8 +159,11 @@ async function routeSteps(): Promise<Step[]> {
   const built = pathToFileURL(createRequire(import.meta.url).resolve('@vexil/proxy')).href
   const { createProxyApp, createProxyConfig }: typeof import('@vexil/proxy') = await import(built)
   const config = await createProxyConfig({ serviceUrl: 'http://127.0.0.1:9/api', serviceApiToken: CLIENT_TOKEN, clientKeys: [CLIENT_KEY], enableAllEndpoint: true, enableOAS: true, metricsInterval: 0 }, {})
+  // The route table as the app declares it, one entry per method.
+  const declared: Array<Parameters<RouteInstrument>[0]> = []
+  createProxyApp({ config, storage: null, instrumentRoute: (route, handle) => (declared.push(route), handle) })
   const steps: Step[] = []
-  for (const route of createProxyApp({ config, storage: null }).routes) {
+  for (const route of declared.flatMap((route) => route.methods.map((method) => ({ ...route, method })))) {
     if (route.path === '/api/client/streaming') continue
     // The examples' contexts name a userId; a sessionId is added (see `contexts` above).
     const path = (route.example.path ?? route.path).replace('userId=42', 'userId=42&sessionId=42')

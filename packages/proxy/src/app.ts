@@ -22,15 +22,14 @@ import { ofrepRoutes } from './routes/ofrep.js'
 import { operationalRoutes } from './routes/operational.js'
 import { serverSideFeaturesRoutes } from './routes/server-side-features.js'
 import { compileAccessCheck } from './routing/access.js'
-import type { RouteDeclaration, RouteDescription, RouteInstrument } from './routing/route-declaration.js'
+import type { RouteDeclaration, RouteInstrument } from './routing/route-declaration.js'
 import { createRequestHandler } from './routing/request-handler.js'
 import { createProxyRouter } from './routing/router.js'
 import { createTokenGate } from './routing/token-gate.js'
 import type { CurrentFlags } from './scope/scope-flags.js'
-import { createUpstreamSync, type MetricsSource, type ProxySync, servedFlags } from './scope/upstream-sync.js'
+import { createUpstreamSync, type MetricsSource, type ProxySync, servedFlags, type UpstreamSync, type UpstreamSyncOptions } from './scope/upstream-sync.js'
 import type { StorageProvider } from './storage/types.js'
 import { SDK_VERSION, type Upstream } from './upstream/upstream.js'
-import type { TokenRegistry } from './tokens/token-registry.js'
 import { engineHostname } from './config/parse.js'
 
 export interface ProxyAppOptions {
@@ -63,12 +62,6 @@ export interface ProxyApp {
   app: App
   /** For `http.createServer`. */
   listener: NodeListener
-  /** The static scope's current flag set (undefined until the first payload, or without SERVICE_API_TOKEN): what /proxy answers from. */
-  readonly flags: CurrentFlags
-  /** The API tokens known on the Unleash API routes (learned from the upstream, or configured). */
-  readonly tokens: TokenRegistry
-  /** Every route (one entry per method) with who may call it: what the OpenAPI document lists. */
-  readonly routes: readonly RouteDescription[]
   readonly ready: boolean
   /** Open `/api/client/streaming` connections. */
   readonly streams: number
@@ -80,23 +73,29 @@ export interface ProxyApp {
   close(): Promise<void>
 }
 
+/**
+ * The sync an app runs when it is given none: the upstream itself (scope/upstream-sync.ts), with
+ * the options' engine, upstream and storage, and one response cache for the process.
+ */
+export function createAppSync(options: Omit<ProxyAppOptions, 'sync'>, onFetch?: UpstreamSyncOptions['onFetch']): UpstreamSync {
+  const { config } = options
+  const engineHost = engineHostname()
+  return createUpstreamSync({
+    config,
+    logger: options.logger ?? config.logger,
+    newEngine: options.newEngine ?? (() => createEngine({ strategies: config.customStrategies, hostname: engineHost })),
+    responseCaches: createResponseCaches({ maxEntries: config.responseCacheSize, maxBytes: config.responseCacheMaxBytes }),
+    upstream: options.upstream,
+    upstreamFor: options.upstreamFor,
+    storage: options.storage,
+    onFetch,
+  })
+}
+
 export function createProxyApp(options: ProxyAppOptions): ProxyApp {
   const { config } = options
   const logger = options.logger ?? config.logger
-  const engineHost = engineHostname()
-  const newEngine = options.newEngine ?? (() => createEngine({ strategies: config.customStrategies, hostname: engineHost }))
-  const sync: ProxySync =
-    options.sync ??
-    createUpstreamSync({
-      config,
-      logger,
-      newEngine,
-      responseCaches: createResponseCaches({ maxEntries: config.responseCacheSize, maxBytes: config.responseCacheMaxBytes }),
-      upstream: options.upstream,
-      upstreamFor: options.upstreamFor,
-      storage: options.storage,
-      onFetch: (result) => prometheus.upstreamFetch(result),
-    })
+  const sync: ProxySync = options.sync ?? createAppSync(options, (result) => prometheus.upstreamFetch(result))
   const { scope, tokens, scopes } = sync
   const flags: CurrentFlags = scope?.flags ?? { current: undefined }
   const prometheus = createPrometheusExporter({
@@ -179,9 +178,6 @@ export function createProxyApp(options: ProxyAppOptions): ProxyApp {
   return {
     app,
     listener: toNodeListener(app),
-    flags,
-    tokens,
-    routes: router.routes,
     get ready() {
       return ready()
     },

@@ -137,10 +137,11 @@ const SPELLINGS: Spelling[] = [
 /** `<cell id>` → the routes (`METHOD path`) whose handlers ran for it. */
 const ran = new Map<string, string[]>()
 const CELL_HEADER = 'x-matrix-cell'
-const instrumentRoute: ProxyAppOptions['instrumentRoute'] = (route, handle) => (call) => {
-  const cell = call.req.headers[CELL_HEADER]
-  if (typeof cell === 'string') (ran.get(cell) ?? ran.set(cell, []).get(cell)!).push(`${call.req.method} ${route.path}`)
-  return handle(call)
+const instrumentRoute: ProxyAppOptions['instrumentRoute'] = (route, handle) => (event) => {
+  const { req } = event.node
+  const cell = req.headers[CELL_HEADER]
+  if (typeof cell === 'string') (ran.get(cell) ?? ran.set(cell, []).get(cell)!).push(`${req.method} ${route.path}`)
+  return handle(event)
 }
 
 const upstream = await startFakeUpstream(FEATURES)
@@ -161,7 +162,7 @@ afterAll(async () => {
   await notReadyUpstream.close()
 })
 
-const ROUTES: readonly RouteDescription[] = proxy.proxy.routes
+const ROUTES: readonly RouteDescription[] = proxy.routes
 const rowName = (route: RouteDescription) => `${route.method} ${route.path}${route.prefix ? '/…' : ''} (${route.access})`
 /** The request path of a route's example, without the base path and query. */
 const examplePath = (route: RouteDescription) => (route.example.path ?? route.path).split('?')[0]!

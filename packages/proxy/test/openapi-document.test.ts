@@ -247,7 +247,7 @@ describe('the document comes from the route table', () => {
     try {
       const document = (await (await fetch(proxy.at('/docs/openapi.json'))).json()) as Json
       const expected = new Set(
-        proxy.proxy.routes
+        proxy.routes
           .filter((route) => route.method !== 'HEAD' && !route.path.startsWith('/docs'))
           .map((route) => `${route.method.toLowerCase()} ${route.prefix === 'below' ? `${route.path}/{featureName}` : route.path}`),
       )

@@ -51,7 +51,7 @@ describe.skipIf(!redis)('two proxies sharing one Redis', () => {
 
   it('A fetches from the upstream and stores the configuration in Redis', async () => {
     const a = await start({})
-    expect(a.proxy.flags.current?.source).toBe('upstream')
+    expect(a.flags.current?.source).toBe('upstream')
     const key = `${storageConfig.redisKeyPrefix}${APP}`
     await until(async () => (await raw.exists(key)) === 1, `A to write ${key}`)
     const stored = JSON.parse((await raw.get(key)) ?? 'null') as { features: Array<{ name: string }>; segments: unknown[] }
@@ -65,7 +65,7 @@ describe.skipIf(!redis)('two proxies sharing one Redis', () => {
     const fetchesBefore = upstream.requestsTo('/client/features').length
     const b = await start({})
     expect(b.proxy.ready).toBe(true)
-    expect(b.proxy.flags.current?.source).toBe('backup')
+    expect(b.flags.current?.source).toBe('backup')
     // B did try the upstream, and its log says both things.
     expect(upstream.requestsTo('/client/features').length).toBeGreaterThan(fetchesBefore)
     const log = b.logs.join('\n')

@@ -48,14 +48,14 @@ describe('which source wins (through the app)', () => {
     upstream.fail({ status: 503 })
     const storage = await storageWithBackup('from-backup')
     const proxy = await servers.proxy(upstream, { storage, refreshInterval: 50, expBootstrap: { data: [ON('from-bootstrap')] } })
-    expect(proxy.proxy.flags.current?.source).toBe('bootstrap')
+    expect(proxy.flags.current?.source).toBe('bootstrap')
     // The backup is read beside the first fetch, after the bootstrap data: give it time to be refused.
     await upstream.waitFor((r) => r.length >= 2)
-    expect(proxy.proxy.flags.current).toMatchObject({ source: 'bootstrap', revision: 1 })
+    expect(proxy.flags.current).toMatchObject({ source: 'bootstrap', revision: 1 })
     expect(await names(proxy)).toEqual(['from-bootstrap'])
 
     upstream.fail(undefined)
-    await expect.poll(() => proxy.proxy.flags.current?.source, { timeout: 10_000 }).toBe('upstream')
+    await expect.poll(() => proxy.flags.current?.source, { timeout: 10_000 }).toBe('upstream')
     expect(await names(proxy)).toEqual(['live'])
     expect(readyLines(proxy)).toEqual([expect.stringContaining('Ready: 1 flags loaded from the bootstrap while the upstream has not answered yet.')])
     // Upstream payloads, and only they, become the backup.
@@ -66,10 +66,10 @@ describe('which source wins (through the app)', () => {
     const upstream = await servers.upstream(payload('live'))
     upstream.drop(true)
     const proxy = await servers.proxy(upstream, { storage: await storageWithBackup('from-backup'), refreshInterval: 30, waitReady: false })
-    await expect.poll(() => proxy.proxy.flags.current?.source, { timeout: 5000 }).toBe('backup')
+    await expect.poll(() => proxy.flags.current?.source, { timeout: 5000 }).toBe('backup')
     expect(await names(proxy)).toEqual(['from-backup'])
     upstream.drop(false)
-    await expect.poll(() => proxy.proxy.flags.current?.source, { timeout: 10_000 }).toBe('upstream')
+    await expect.poll(() => proxy.flags.current?.source, { timeout: 10_000 }).toBe('upstream')
     expect(await names(proxy)).toEqual(['live'])
     expect(readyLines(proxy)).toEqual([expect.stringContaining('Ready: 1 flags loaded from the backup while the upstream has not answered yet.')])
   })
@@ -78,11 +78,11 @@ describe('which source wins (through the app)', () => {
     const upstream = await servers.upstream(payload('live'))
     const bootstrap = await slowBootstrap(payload('late-bootstrap'), 300)
     const proxy = await servers.proxy(upstream, { expBootstrap: { url: bootstrap.url } })
-    const first = proxy.proxy.flags.current
+    const first = proxy.flags.current
     expect(first?.source).toBe('upstream')
     await bootstrap.answered
     await new Promise((resolve) => setTimeout(resolve, 50))
-    expect(proxy.proxy.flags.current).toBe(first)
+    expect(proxy.flags.current).toBe(first)
     expect(await names(proxy)).toEqual(['live'])
     expect(readyLines(proxy)).toEqual([expect.stringContaining('Ready: 1 flags loaded from the upstream. The proxy now serves traffic.')])
   })
@@ -92,11 +92,11 @@ describe('a new payload makes a new flag set (through the app)', () => {
   it('the old set is frozen and unchanged: its engine, server-side body, revision and source', async () => {
     const upstream = await servers.upstream(payload('a'))
     const proxy = await servers.proxy(upstream, { refreshInterval: 30 })
-    const old = proxy.proxy.flags.current!
+    const old = proxy.flags.current!
     const oldBody = old.serverSide.body
     upstream.setFeatures(payload('a', 'b'))
-    await expect.poll(() => proxy.proxy.flags.current !== old, { timeout: 5000 }).toBe(true)
-    const next = proxy.proxy.flags.current!
+    await expect.poll(() => proxy.flags.current !== old, { timeout: 5000 }).toBe(true)
+    const next = proxy.flags.current!
     expect(next).toMatchObject({ source: 'upstream', revision: old.revision + 1 })
     expect(next.etag).not.toBe(old.etag)
     expect(Object.isFrozen(old)).toBe(true)
@@ -108,17 +108,17 @@ describe('a new payload makes a new flag set (through the app)', () => {
   it('the response cache never answers from an old payload', async () => {
     const upstream = await servers.upstream(payload('a'))
     const proxy = await servers.proxy(upstream, { refreshInterval: 30 })
-    const old = proxy.proxy.flags.current!
+    const old = proxy.flags.current!
     const path = '/proxy?userId=cached&sessionId=s'
     // Admitted on the second sight, answered from the cache on the third.
     for (let i = 0; i < 3; i++) expect(await names(proxy, path)).toEqual(['a'])
     expect(old.responseCache?.size).toBe(1)
     upstream.setFeatures(payload('b'))
-    await expect.poll(() => proxy.proxy.flags.current !== old, { timeout: 5000 }).toBe(true)
+    await expect.poll(() => proxy.flags.current !== old, { timeout: 5000 }).toBe(true)
     expect(await names(proxy, path)).toEqual(['b'])
     expect(await names(proxy, path)).toEqual(['b'])
-    expect(proxy.proxy.flags.current!.responseCache).not.toBe(old.responseCache)
-    expect(proxy.proxy.flags.current!.responseCache?.size).toBe(1)
+    expect(proxy.flags.current!.responseCache).not.toBe(old.responseCache)
+    expect(proxy.flags.current!.responseCache?.size).toBe(1)
     // The replaced set's answers were dropped, and it keeps no more.
     expect(old.responseCache?.size).toBe(0)
   })

@@ -45,9 +45,9 @@ describe('polling', () => {
     const polls = upstream.requestsTo('/client/features')
     expect(polls[0]!.headers['if-none-match']).toBeUndefined()
     expect(polls[1]!.headers['if-none-match']).toMatch(/^"[0-9a-f]+"$/)
-    const flagSet = proxy.proxy.flags.current
+    const flagSet = proxy.flags.current
     await upstream.waitFor((r) => r.filter((q) => q.path === '/client/features').length >= 5)
-    expect(proxy.proxy.flags.current).toBe(flagSet)
+    expect(proxy.flags.current).toBe(flagSet)
     expect(await names(proxy)).toEqual(['a'])
     upstream.setFeatures(payload('a', 'b'))
     await expect.poll(() => names(proxy), { timeout: 5000 }).toEqual(['a', 'b'])

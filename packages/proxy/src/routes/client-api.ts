@@ -3,13 +3,14 @@
 // and `namePrefix` filters), /api/client/features/<name>, and the SDK's metrics (plain and Edge's
 // bulk form) and registration, answered 202 as Unleash does. Counts go to the caller's scope,
 // whose sync sends them upstream with its own client token.
-import type { IncomingMessage, ServerResponse } from 'node:http'
+import type { ServerResponse } from 'node:http'
+import type { H3Event } from 'h3'
 import type { StoredFeature } from '@vexil/engine'
 import { isObject } from '../http/body.js'
 import { ProxyError } from '../http/errors.js'
 import { matchesIfNoneMatch } from '../http/etag.js'
 import { JSON_CONTENT_TYPE, sendBody } from '../http/respond.js'
-import type { RouteCall, RouteDeclaration } from '../routing/route-declaration.js'
+import type { RouteDeclaration } from '../routing/route-declaration.js'
 import { flagNameOf } from '../routing/route-path.js'
 import type { FlagSet } from '../scope/flag-set.js'
 import { clientFilter, featuresBody, strongEtag, type TaggedBody } from '../answers/client-features.js'
@@ -43,7 +44,9 @@ function definitionOf(flags: FlagSet, name: string): StoredFeature | undefined {
   return byName.get(name)
 }
 
-function sendJson(req: IncomingMessage, res: ServerResponse, method: string, body: TaggedBody): void {
+function sendJson(event: H3Event, body: TaggedBody): void {
+  const { req, res } = event.node
+  const { method } = event
   res.setHeader('content-type', JSON_CONTENT_TYPE)
   res.setHeader('cache-control', 'no-cache')
   res.setHeader('etag', body.etag)
@@ -56,17 +59,17 @@ function sendJson(req: IncomingMessage, res: ServerResponse, method: string, bod
   sendBody(res, 200, body, req.headers['accept-encoding'], method === 'HEAD')
 }
 
-function handleFeatures({ event, req, res, method }: RouteCall): void {
+function handleFeatures(event: H3Event): void {
   const { flags, caller, url } = event.context
-  sendJson(req, res, method, featuresBody(flags!, clientFilter(caller!.token, url!.search)))
+  sendJson(event, featuresBody(flags!, clientFilter(caller!.token, url!.search)))
 }
 
-function handleFeature({ event, req, res, method }: RouteCall): void {
+function handleFeature(event: H3Event): void {
   const name = flagNameOf(event)
   const feature = name === undefined ? undefined : definitionOf(event.context.flags!, name)
   if (!feature) throw new ProxyError('API_NOT_FOUND', `No flag named "${name ?? ''}" for this token`)
   const text = JSON.stringify(feature)
-  sendJson(req, res, method, { text, etag: strongEtag(text) })
+  sendJson(event, { text, etag: strongEtag(text) })
 }
 
 // --- Metrics and registration ---
@@ -77,17 +80,17 @@ function accepted(res: ServerResponse): void {
   res.end()
 }
 
-async function handleMetrics(call: RouteCall): Promise<void> {
-  const toggles = validateMetrics(await readJson(call.event))
-  call.event.context.caller!.view.usage.merge(toggles)
-  accepted(call.res)
+async function handleMetrics(event: H3Event): Promise<void> {
+  const toggles = validateMetrics(await readJson(event))
+  event.context.caller!.view.usage.merge(toggles)
+  accepted(event.node.res)
 }
 
 /** Edge's bulk form: `{ applications, metrics: [{ featureName, environment, yes, no, variants }] }`; other environments' rows are dropped, as Edge does. */
-async function handleBulkMetrics(call: RouteCall): Promise<void> {
-  const body = await readJson(call.event)
+async function handleBulkMetrics(event: H3Event): Promise<void> {
+  const body = await readJson(event)
   if (!isObject(body) || !Array.isArray(body.metrics)) throw new ProxyError('API_BAD_REQUEST', 'The body must be { "applications": [...], "metrics": [...] }')
-  const { environment } = call.event.context.caller!.token
+  const { environment } = event.context.caller!.token
   const toggles: Record<string, { yes: number; no: number; variants: Record<string, number> }> = Object.create(null)
   for (const row of body.metrics.slice(0, 10_000)) {
     if (!isObject(row) || typeof row.featureName !== 'string') continue
@@ -97,13 +100,13 @@ async function handleBulkMetrics(call: RouteCall): Promise<void> {
     counts.no += wholeCount(row.no)
     if (isObject(row.variants)) for (const [variant, n] of Object.entries(row.variants)) counts.variants[variant] = (counts.variants[variant] ?? 0) + wholeCount(n)
   }
-  call.event.context.caller!.view.usage.merge(toggles)
-  accepted(call.res)
+  event.context.caller!.view.usage.merge(toggles)
+  accepted(event.node.res)
 }
 
 const wholeCount = (value: unknown) => (typeof value === 'number' && Number.isSafeInteger(value) && value > 0 ? value : 0)
 
-async function handleRegister(call: RouteCall): Promise<void> {
-  validateRegistration(await readJson(call.event))
-  accepted(call.res)
+async function handleRegister(event: H3Event): Promise<void> {
+  validateRegistration(await readJson(event))
+  accepted(event.node.res)
 }

@@ -9,7 +9,7 @@ import { readBodyText } from '../http/read-body.js'
 import { validationError } from '../http/errors.js'
 import { sendText } from '../http/respond.js'
 import type { Logger } from '../logger.js'
-import type { RouteCall, RouteDeclaration } from '../routing/route-declaration.js'
+import type { RouteDeclaration } from '../routing/route-declaration.js'
 import type { UsageAggregator } from '@vexil/sync'
 
 
@@ -103,7 +103,7 @@ export function clientMetricsRoutes(deps: ClientMetricsDependencies): RouteDecla
     // Counts are buffered even before the first payload, as the old proxy did.
     waitsForFlags: false,
     example: { status: 200, body: EXAMPLE_METRICS },
-    handle: (call) => handleClientMetrics(deps, call),
+    handle: (event) => handleClientMetrics(deps, event),
   })
   return [
     metrics('/proxy/client/metrics'),
@@ -114,19 +114,19 @@ export function clientMetricsRoutes(deps: ClientMetricsDependencies): RouteDecla
       access: 'client-key-or-server-token',
       waitsForFlags: false,
       example: { status: 200, body: EXAMPLE_REGISTRATION },
-      handle: (call) => handleRegister(deps, call),
+      handle: (event) => handleRegister(deps, event),
     },
   ]
 }
 
-async function handleClientMetrics(deps: ClientMetricsDependencies, { event, res }: RouteCall): Promise<void> {
+async function handleClientMetrics(deps: ClientMetricsDependencies, event: H3Event): Promise<void> {
   const toggles = validateMetrics(await readJson(event))
   deps.usage.merge(toggles)
-  sendText(res, 200, 'text/plain; charset=utf-8', 'OK')
+  sendText(event.node.res, 200, 'text/plain; charset=utf-8', 'OK')
 }
 
-async function handleRegister(deps: ClientMetricsDependencies, { event, res }: RouteCall): Promise<void> {
+async function handleRegister(deps: ClientMetricsDependencies, event: H3Event): Promise<void> {
   validateRegistration(await readJson(event))
   deps.logger.debug('Client registration accepted (the proxy registers itself upstream; client registrations are not forwarded)')
-  sendText(res, 200, 'text/plain; charset=utf-8', 'OK')
+  sendText(event.node.res, 200, 'text/plain; charset=utf-8', 'OK')
 }

@@ -14,12 +14,13 @@
 //
 // An id names the caller's flags (client-features.ts `viewId`), not a counter, so it holds across
 // workers and restarts. With `STREAMING=false` both routes answer 404, and SDKs poll.
+import type { H3Event } from 'h3'
 import { openEventStream, type EventStream } from '@vexil/server-kit'
 import { ProxyError } from '../http/errors.js'
 import { matchesIfNoneMatch } from '../http/etag.js'
 import { JSON_CONTENT_TYPE, sendBody } from '../http/respond.js'
 import type { Logger } from '../logger.js'
-import type { RouteCall, RouteDeclaration } from '../routing/route-declaration.js'
+import type { RouteDeclaration } from '../routing/route-declaration.js'
 import type { FlagSet } from '../scope/flag-set.js'
 import type { PublishedFlags } from '../scope/scope-flags.js'
 import type { KnownToken } from '../tokens/api-token.js'
@@ -107,7 +108,8 @@ export function clientStreamingRoutes(options: ClientStreamsOptions): { routes: 
     }
   }
 
-  function handleStreaming({ event, res, req }: RouteCall): void {
+  function handleStreaming(event: H3Event): void {
+    const { req, res } = event.node
     const { caller, url } = event.context
     refuseWhenOff()
     if (closed) throw new ProxyError('SCOPE_NOT_READY', 'The proxy is stopping')
@@ -142,7 +144,8 @@ export function clientStreamingRoutes(options: ClientStreamsOptions): { routes: 
     void stream.ended.then(() => end(connection))
   }
 
-  function handleDelta({ event, req, res, method }: RouteCall): void {
+  function handleDelta(event: H3Event): void {
+    const { req, res } = event.node
     refuseWhenOff()
     const { flags, caller, url } = event.context
     const filter = clientFilter(caller!.token, url!.search)
@@ -155,7 +158,7 @@ export function clientStreamingRoutes(options: ClientStreamsOptions): { routes: 
       return
     }
     res.setHeader('content-type', JSON_CONTENT_TYPE)
-    sendBody(res, 200, hydrationMessage(flags!, filter), req.headers['accept-encoding'], method === 'HEAD')
+    sendBody(res, 200, hydrationMessage(flags!, filter), req.headers['accept-encoding'], event.method === 'HEAD')
   }
 
   const base = { access: 'client-token', cors: 'none', waitsForFlags: true } as const

@@ -15,10 +15,10 @@ export function docsRoutes(docs: () => (event: H3Event) => unknown): RouteDeclar
       access: 'open',
       waitsForFlags: false,
       example: { status: 200, path: '/docs/openapi.json' },
-      handle: async ({ event, res, method }) => {
+      handle: async (event) => {
         const answer = await docs()(event)
         // Paths under /docs that name no document or file.
-        if (answer === undefined && !res.writableEnded) throw new ProxyError('NOT_FOUND', `Cannot ${method} ${event.context.url!.rawPath}`)
+        if (answer === undefined && !event.node.res.writableEnded) throw new ProxyError('NOT_FOUND', `Cannot ${event.method} ${event.context.url!.rawPath}`)
         return answer
       },
     },

@@ -6,6 +6,7 @@
 //   GET /internal-backstage/tokens   the known token scopes, never a secret
 //   POST /edge/validate              which of the given tokens this proxy accepts (validated
 //                                    upstream as needed), so a proxy or an Edge can sit in front
+import type { H3Event } from 'h3'
 import type { ClientAddress } from '../http/client-ip.js'
 import { ProxyError } from '../http/errors.js'
 import { JSON_CONTENT_TYPE, sendText } from '../http/respond.js'
@@ -45,49 +46,48 @@ export function anonymize(secret: string): string {
 
 const json = (value: unknown) => JSON.stringify(value)
 
+/** `value` as JSON with `status` (for HEAD, the headers alone). */
+const sendJson = (event: H3Event, status: number, value: unknown) => sendText(event.node.res, status, JSON_CONTENT_TYPE, json(value), event.method === 'HEAD')
+
 export function edgeOperationsRoutes(deps: EdgeOperationsDependencies): RouteDeclaration[] {
   const open = { access: 'open', waitsForFlags: false, cors: 'none', example: { status: 200 } } as const
   return [
-    { ...open, methods: ['GET', 'HEAD'], path: '/internal-backstage/health', handle: ({ res, method }) => sendText(res, 200, JSON_CONTENT_TYPE, json({ status: 'OK' }), method === 'HEAD') },
+    { ...open, methods: ['GET', 'HEAD'], path: '/internal-backstage/health', handle: (event) => sendJson(event, 200, { status: 'OK' }) },
     {
       ...open,
       methods: ['GET', 'HEAD'],
       path: '/internal-backstage/ready',
       example: { status: 200, statusBeforeReady: 503 },
-      handle: ({ res, method }) =>
-        deps.ready()
-          ? sendText(res, 200, JSON_CONTENT_TYPE, json({ status: 'READY' }), method === 'HEAD')
-          : sendText(res, 503, JSON_CONTENT_TYPE, json({ error: 'Edge is not ready to serve requests', status: 'NOTREADY' }), method === 'HEAD'),
+      handle: (event) => (deps.ready() ? sendJson(event, 200, { status: 'READY' }) : sendJson(event, 503, { error: 'Edge is not ready to serve requests', status: 'NOTREADY' })),
     },
-    { ...open, methods: ['GET', 'HEAD'], path: '/internal-backstage/metrics', handle: async ({ res, method }) => sendText(res, 200, deps.registry.contentType, await deps.registry.metrics(), method === 'HEAD') },
+    {
+      ...open,
+      methods: ['GET', 'HEAD'],
+      path: '/internal-backstage/metrics',
+      handle: async (event) => sendText(event.node.res, 200, deps.registry.contentType, await deps.registry.metrics(), event.method === 'HEAD'),
+    },
     {
       ...open,
       methods: ['GET', 'HEAD'],
       path: '/internal-backstage/tokens',
-      handle: ({ res, method }) =>
-        sendText(
-          res,
-          200,
-          JSON_CONTENT_TYPE,
-          json({
-            tokenRefreshes: deps.scopes.syncs.map((sync) => ({
-              environment: sync.scope.environment,
-              projects: sync.scope.projects,
-              lastFetch: sync.lastFetch > 0 ? new Date(sync.lastFetch).toISOString() : null,
-              lastUpdate: sync.flags.current ? new Date(sync.flags.current.loadedAt).toISOString() : null,
-            })),
-            tokenValidationStatus: deps.tokens.tokens().filter((token) => token.type !== 'admin').map((token) => ({ token: anonymize(token.secret), type: token.type, environment: token.environment, projects: token.projects, status: 'Validated' })),
-            invalidTokenCount: deps.tokens.invalidCount,
-          }),
-          method === 'HEAD',
-        ),
+      handle: (event) =>
+        sendJson(event, 200, {
+          tokenRefreshes: deps.scopes.syncs.map((sync) => ({
+            environment: sync.scope.environment,
+            projects: sync.scope.projects,
+            lastFetch: sync.lastFetch > 0 ? new Date(sync.lastFetch).toISOString() : null,
+            lastUpdate: sync.flags.current ? new Date(sync.flags.current.loadedAt).toISOString() : null,
+          })),
+          tokenValidationStatus: deps.tokens.tokens().filter((token) => token.type !== 'admin').map((token) => ({ token: anonymize(token.secret), type: token.type, environment: token.environment, projects: token.projects, status: 'Validated' })),
+          invalidTokenCount: deps.tokens.invalidCount,
+        }),
     },
     {
       ...open,
       methods: ['POST'],
       path: '/edge/validate',
       example: { status: 200, body: '{"tokens":[]}' },
-      handle: async ({ event, res }) => {
+      handle: async (event) => {
         const list = readTokenList(await readJson(event))
         if (!list) throw new ProxyError('API_BAD_REQUEST', `The body must be { "tokens": [<at most ${MAX_VALIDATE} strings>] }`)
         // Only what can be a token is asked about upstream.
@@ -98,7 +98,7 @@ export function edgeOperationsRoutes(deps: EdgeOperationsDependencies): RouteDec
         // Admin tokens are known (to be refused as the wrong type) but never listed.
         const valid = results.filter((result): result is KnownToken => typeof result === 'object' && result.type !== 'admin')
         sendText(
-          res,
+          event.node.res,
           200,
           JSON_CONTENT_TYPE,
           json({ tokens: valid.map((token) => ({ token: token.secret, type: token.type, projects: token.projects, environment: token.environment })) }),

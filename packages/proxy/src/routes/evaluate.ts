@@ -21,7 +21,7 @@ export function evaluateRoutes(deps: EvaluateDependencies): RouteDeclaration[] {
       waitsForFlags: true,
       ownCors: true,
       example: { status: 200, path: `${path}?userId=42`, body: '{"context":{"userId":"42"}}' },
-      handle: (call) => answer(call.event),
+      handle: answer,
     }
   }
   return [route('/proxy', false), route('/proxy/all', true)]

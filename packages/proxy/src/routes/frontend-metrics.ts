@@ -5,7 +5,7 @@
 import { isObject } from '../http/body.js'
 import { badDataError, ProxyError } from '../http/errors.js'
 import { sendText } from '../http/respond.js'
-import type { RouteCall } from '../routing/route-declaration.js'
+import type { H3Event } from 'h3'
 import { readJson, validateMetrics } from './client-metrics.js'
 
 
@@ -25,15 +25,15 @@ function checkMetricsAppName(body: unknown): unknown {
   return body
 }
 
-export async function handleFrontendMetrics(call: RouteCall): Promise<void> {
-  const body = requireAppName(checkMetricsAppName(await readJson(call.event)))
+export async function handleFrontendMetrics(event: H3Event): Promise<void> {
+  const body = requireAppName(checkMetricsAppName(await readJson(event)))
   // The browser SDK sends an instanceId; Unleash does not require one.
   const toggles = validateMetrics({ instanceId: 'frontend', ...body })
-  call.event.context.caller!.view.usage.merge(toggles)
-  sendText(call.res, 200, 'text/plain; charset=utf-8', 'OK')
+  event.context.caller!.view.usage.merge(toggles)
+  sendText(event.node.res, 200, 'text/plain; charset=utf-8', 'OK')
 }
 
-export async function handleFrontendRegister(call: RouteCall): Promise<void> {
-  requireAppName(await readJson(call.event))
-  sendText(call.res, 200, 'text/plain; charset=utf-8', 'OK')
+export async function handleFrontendRegister(event: H3Event): Promise<void> {
+  requireAppName(await readJson(event))
+  sendText(event.node.res, 200, 'text/plain; charset=utf-8', 'OK')
 }

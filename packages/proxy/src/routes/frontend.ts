@@ -17,10 +17,7 @@ const EXAMPLE = { status: 200, path: '?userId=42', body: '{"context":{"userId":"
 
 /** Every frontend route, under both of Edge's prefixes. */
 export function frontendRoutes(deps: FrontendDependencies): RouteDeclaration[] {
-  const answer = (selection: FrontendSelection): RouteDeclaration['handle'] => {
-    const handle = answerPipeline(frontendDialect(deps.config, selection, flagNameOf), deps)
-    return (call) => handle(call.event)
-  }
+  const answer = (selection: FrontendSelection): RouteDeclaration['handle'] => answerPipeline(frontendDialect(deps.config, selection, flagNameOf), deps)
   const answers = { enabled: answer('enabled'), all: answer('all'), one: answer('one') }
   const routes: RouteDeclaration[] = []
   for (const prefix of ['/api/frontend', '/api/proxy']) {
@@ -59,14 +56,14 @@ export function frontendRoutes(deps: FrontendDependencies): RouteDeclaration[] {
         example: { status: 200, path: `${prefix}/features/example?userId=42` },
         handle: answers.one,
       },
-      posted(`${prefix}/client/metrics`, (call) => handleFrontendMetrics(call), EXAMPLE_METRICS),
-      posted(`${prefix}/client/register`, (call) => handleFrontendRegister(call), EXAMPLE_REGISTRATION),
+      posted(`${prefix}/client/metrics`, handleFrontendMetrics, EXAMPLE_METRICS),
+      posted(`${prefix}/client/register`, handleFrontendRegister, EXAMPLE_REGISTRATION),
     )
     if (deps.config.frontendAllEndpoint) {
       routes.push(
         evaluate(`${prefix}/all`, true),
-        posted(`${prefix}/all/client/metrics`, (call) => handleFrontendMetrics(call), EXAMPLE_METRICS),
-        posted(`${prefix}/all/client/register`, (call) => handleFrontendRegister(call), EXAMPLE_REGISTRATION),
+        posted(`${prefix}/all/client/metrics`, handleFrontendMetrics, EXAMPLE_METRICS),
+        posted(`${prefix}/all/client/register`, handleFrontendRegister, EXAMPLE_REGISTRATION),
       )
     }
   }

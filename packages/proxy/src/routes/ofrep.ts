@@ -32,5 +32,5 @@ export function ofrepRoutes(deps: OfrepDependencies): RouteDeclaration[] {
     example: { status: 200, body: EXAMPLE_BODY, ...(examplePath ? { path: examplePath } : {}) },
     handle,
   })
-  return [route(OFREP_BULK_PATH, false, (call) => bulk(call.event)), route(OFREP_BULK_PATH, 'below', (call) => single(call.event), `${OFREP_BULK_PATH}/example`)]
+  return [route(OFREP_BULK_PATH, false, bulk), route(OFREP_BULK_PATH, 'below', single, `${OFREP_BULK_PATH}/example`)]
 }

@@ -21,9 +21,9 @@ export function operationalRoutes(registry: MetricsSource, healthy: () => boolea
       access: 'open',
       waitsForFlags: true,
       example: { status: 200 },
-      handle: ({ res, method }) => {
+      handle: (event) => {
         if (!healthy()) throw new ProxyError('NOT_READY', 'not ready')
-        sendText(res, 200, HTML, 'ok', method === 'HEAD')
+        sendText(event.node.res, 200, HTML, 'ok', event.method === 'HEAD')
       },
     },
     {
@@ -32,7 +32,7 @@ export function operationalRoutes(registry: MetricsSource, healthy: () => boolea
       access: 'open',
       waitsForFlags: true,
       example: { status: 200 },
-      handle: async ({ res, method }) => sendText(res, 200, registry.contentType, await registry.metrics(), method === 'HEAD'),
+      handle: async (event) => sendText(event.node.res, 200, registry.contentType, await registry.metrics(), event.method === 'HEAD'),
     },
   ]
 }

@@ -13,14 +13,15 @@ export function serverSideFeaturesRoutes(): RouteDeclaration[] {
       access: 'server-token',
       waitsForFlags: true,
       example: { status: 200 },
-      handle: ({ event, req, res, method }) => {
+      handle: (event) => {
+        const { req, res } = event.node
         // The route waits for flags: without a set the router answered 503.
         const payload = event.context.flags!.serverSide
         res.setHeader('content-type', JSON_CONTENT_TYPE)
         res.setHeader('cache-control', CACHE_CONTROL)
         res.setHeader('etag', payload.etag)
         if (matchesIfNoneMatch(req.headers['if-none-match'], payload.etag)) return sendNotModified(res)
-        return sendBody(res, 200, { text: payload.body }, req.headers['accept-encoding'], method === 'HEAD')
+        return sendBody(res, 200, { text: payload.body }, req.headers['accept-encoding'], event.method === 'HEAD')
       },
     },
   ]

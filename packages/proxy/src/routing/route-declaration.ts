@@ -2,7 +2,6 @@
 // path, who may call it and whether it waits for flags, next to its handler. Every declaration
 // is checked when the app is created (routing/router.ts registers it on h3's router only then),
 // so a route without a valid access declaration cannot be registered.
-import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { H3Event } from 'h3'
 import type { ErrorShape } from '../http/errors.js'
 import type {} from '../answers/request-state.js'
@@ -13,24 +12,15 @@ export { ACCESS_KINDS, type Access } from './access.js'
 export const ROUTE_METHODS = ['GET', 'HEAD', 'POST'] as const
 export type RouteMethod = (typeof ROUTE_METHODS)[number]
 
-/**
- * One request, as the router hands it to the handler of the route it matched: h3's event (what
- * the router decided is on `event.context`: answers/request-state.ts), and its Node request,
- * response and method for handlers that write to Node directly.
- */
-export interface RouteCall {
-  event: H3Event
-  req: IncomingMessage
-  res: ServerResponse
-  method: RouteMethod
-}
-
 /** Whose CORS headers a route's answers, errors and preflights carry: the old proxy's, Unleash 8.2's frontend API's, OFREP's, or none. */
 export type CorsPolicy = 'proxy' | 'frontend' | 'ofrep' | 'none'
 export type { ErrorShape } from '../http/errors.js'
 
-/** Answers the request itself, or returns a value for h3 to send. */
-export type RouteHandler = (call: RouteCall) => unknown
+/**
+ * Answers the request itself, or returns a value for h3 to send. What the router decided is on
+ * `event.context` (answers/request-state.ts); Node's request and response are `event.node`.
+ */
+export type RouteHandler = (event: H3Event) => unknown
 
 /** A request that succeeds for a permitted caller: documentation, and the authorization matrix's probe. */
 export interface RouteExample {

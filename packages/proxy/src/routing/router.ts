@@ -6,13 +6,13 @@
 // admit). A path or method no route has is h3's 404 or 405, thrown for the request handler to
 // answer. What the router decides is on `event.context` (answers/request-state.ts).
 import type { IncomingHttpHeaders } from 'node:http'
-import { createError, defineEventHandler, type EventHandler } from 'h3'
+import { createError, defineEventHandler, type EventHandler, type H3Event } from 'h3'
 import { applyCors, type CorsHeaders } from '../http/cors.js'
 import { ProxyError } from '../http/errors.js'
 import type { FlagSet } from '../scope/flag-set.js'
 import type {} from '../answers/request-state.js'
 import { type Access, TOKEN_ACCESS_KINDS, type TokenAccess } from './access.js'
-import { checkDeclaration, type RouteCall, type RouteDeclaration, RouteDeclarationError, type RouteDescription, type RouteInstrument, type RouteMethod } from './route-declaration.js'
+import { checkDeclaration, type RouteDeclaration, RouteDeclarationError, type RouteDescription, type RouteInstrument } from './route-declaration.js'
 import { createRouteTable, type RoutePolicy } from './route-table.js'
 import { withoutBearer } from '../tokens/api-token.js'
 import type { TokenCaller, TokenGate } from './token-gate.js'
@@ -86,7 +86,6 @@ function routeHandler(route: RouteDeclaration, options: ProxyRouterOptions): Eve
     event.context.cors = cors
     // The evaluation routes write their CORS headers with the rest, in one writeHead.
     if (!ownCors) applyCors(res, cors)
-    const call: RouteCall = { event, req, res, method: req.method as RouteMethod }
     if (keyOrToken) {
       // OFREP: a client key is answered from the /proxy scope, anything else must be a frontend
       // token; the credential first (401, 403), then the flags (503).
@@ -94,16 +93,16 @@ function routeHandler(route: RouteDeclaration, options: ProxyRouterOptions): Eve
       if (credential !== undefined && permits('client-key', credential)) {
         event.context.flags = currentFlags()
         if (waitsForFlags && !event.context.flags) throw new ProxyError('NOT_READY', 'not ready')
-        return handle(call)
+        return handle(event)
       }
       const caller = gate!('frontend', credential, event)
-      return caller instanceof Promise ? caller.then((admitted) => handleAs(call, admitted)) : handleAs(call, caller)
+      return caller instanceof Promise ? caller.then((admitted) => handleAs(event, admitted)) : handleAs(event, caller)
     }
     if (tokenType) {
       // The Unleash API: the token first (401, 403), then its scope's flags (503).
       const header = req.headers.authorization
       const caller = gate!(tokenType, header, event)
-      return caller instanceof Promise ? caller.then((admitted) => handleAs(call, admitted)) : handleAs(call, caller)
+      return caller instanceof Promise ? caller.then((admitted) => handleAs(event, admitted)) : handleAs(event, caller)
     }
     // Read once: the whole request answers from this set.
     event.context.flags = currentFlags()
@@ -111,17 +110,17 @@ function routeHandler(route: RouteDeclaration, options: ProxyRouterOptions): Eve
     const header = req.headers[keyHeader]
     if (!permits(access, typeof header === 'string' ? header : undefined)) throw new ProxyError('UNAUTHORIZED', 'unauthorized')
     // h3's router matched one of the methods the route declares.
-    return handle(call)
+    return handle(event)
   })
 
-  function handleAs(call: RouteCall, caller: TokenCaller): unknown {
-    const { context } = call.event
+  function handleAs(event: H3Event, caller: TokenCaller): unknown {
+    const { context } = event
     context.caller = caller
     context.flags = caller.view.flags.current
     if (waitsForFlags && !context.flags) {
       throw new ProxyError('SCOPE_NOT_READY', `No flags yet for environment "${caller.token.environment}": the proxy has not fetched them from the upstream`)
     }
-    return handle(call)
+    return handle(event)
   }
 }
 

@@ -3,7 +3,9 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import { afterEach } from 'vitest'
 import { type FakeUpstream, startFakeUpstream } from '@vexil/test-fixtures/fake-upstream.ts'
 import type { AddressInfo } from 'node:net'
-import { createProxyApp, createProxyConfig, type ProxyApp, type ProxyAppOptions, type ProxyOptions } from '@vexil/proxy'
+import { createProxyApp, createProxyConfig, type ProxyApp, type ProxyAppOptions, type ProxyOptions, type RouteDescription } from '@vexil/proxy'
+import { createAppSync } from '../../src/app.js'
+import type { CurrentFlags } from '../../src/scope/scope-flags.js'
 import type { StorageProvider } from '../../src/storage/types.js'
 import { createLogger, type Logger } from '../../src/logger.js'
 
@@ -12,8 +14,32 @@ export interface TestProxy {
   /** `url` + path, e.g. `at('/proxy?userId=1')`. */
   at(path: string): string
   proxy: ProxyApp
+  /** The static scope's current flag set, which ProxyApp does not show. */
+  flags: CurrentFlags
+  /** Every route, one entry per method, as the app declared it. */
+  routes: readonly RouteDescription[]
   logs: string[]
   close(): Promise<void>
+}
+
+/**
+ * createProxyApp over a sync the test keeps, to read what a user of the app never needs: the
+ * static scope's flag sets (which source won, frozen sets, their response caches) and the routes
+ * as declared. The sync is the app's own default (createAppSync), less Prometheus's count of
+ * upstream fetches, which only the app can feed.
+ */
+export function createInspectedProxyApp(options: ProxyAppOptions): { proxy: ProxyApp; flags: CurrentFlags; routes: readonly RouteDescription[] } {
+  const sync = createAppSync(options)
+  const routes: RouteDescription[] = []
+  const proxy = createProxyApp({
+    ...options,
+    sync,
+    instrumentRoute: (route, handle) => {
+      for (const method of route.methods) routes.push({ method, path: route.path, prefix: route.prefix ?? false, access: route.access, waitsForFlags: route.waitsForFlags, example: route.example })
+      return options.instrumentRoute?.(route, handle) ?? handle
+    },
+  })
+  return { proxy, flags: sync.scope?.flags ?? { current: undefined }, routes }
 }
 
 export interface TestProxyOptions extends ProxyOptions {
@@ -40,7 +66,7 @@ export async function startTestProxy(upstreamUrl: string, options: TestProxyOpti
     { serviceUrl: upstreamUrl, serviceApiToken: 'upstream-token-secret', clientKeys: [CLIENT_KEY], refreshInterval: 60_000, metricsInterval: 0, logger: memoryLogger(logs), ...proxyOptions },
     env,
   )
-  const proxy = createProxyApp({ config, storage, instrumentRoute })
+  const { proxy, flags, routes } = createInspectedProxyApp({ config, storage, instrumentRoute })
   const server: Server = createServer(
     onRequest
       ? (req, res) => {
@@ -61,6 +87,8 @@ export async function startTestProxy(upstreamUrl: string, options: TestProxyOpti
     url,
     at: (path) => `${url}${path}`,
     proxy,
+    flags,
+    routes,
     logs,
     async close() {
       await proxy.close()
