@@ -11,7 +11,7 @@ import type { StringData } from './constraints/string.js'
 import type { Predicate } from './constraints/types.js'
 
 export const ALWAYS = 0
-export const NEVER = 1
+const NEVER = 1
 export const IN = 2
 export const NOT_IN = 3
 export const STRING = 4
@@ -42,7 +42,7 @@ interface GateData {
   [PREDICATE]: Predicate
 }
 
-export type GateKind = keyof GateData
+type GateKind = keyof GateData
 
 /** Relative cost of each kind for constraint ordering; a never-gate first short-circuits. */
 export const GATE_COST: readonly number[] = [

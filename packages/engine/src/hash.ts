@@ -289,7 +289,7 @@ const MODULUS = 4
 /** The first of the three numbers a record's owner may keep (a rollout's percentage and fields). */
 export const EXTRA = 5
 
-export interface BucketTable {
+interface BucketTable {
   /** Records from offset 0; replaced by a larger array as records are added (at compile time only). */
   data: Float64Array
   /** Numbers in use. */
@@ -341,7 +341,7 @@ export function bucketAt(table: Float64Array, at: number, id: string): number {
 }
 
 /** One bucket on its own, outside a payload's table (the property tests). */
-export interface Bucketer {
+interface Bucketer {
   readonly table: Float64Array
   readonly at: number
 }

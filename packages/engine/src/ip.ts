@@ -23,7 +23,7 @@ export function parseAddress(text: string): IpRange | undefined {
 }
 
 /** Parses `a.b.c.d`, `a.b.c.d/n`, an IPv6 address or an IPv6 CIDR; host bits are allowed. */
-export function parseRange(text: string): IpRange | undefined {
+function parseRange(text: string): IpRange | undefined {
   const slash = text.indexOf('/')
   if (slash === -1) return parseAddress(text)
   const address = parseAddress(text.slice(0, slash))
@@ -34,7 +34,7 @@ export function parseRange(text: string): IpRange | undefined {
   return { ...address, prefix }
 }
 
-export function rangeContains(range: IpRange, address: IpRange): boolean {
+function rangeContains(range: IpRange, address: IpRange): boolean {
   if (range.family !== address.family) return false
   let bits = range.prefix
   for (let i = 0; bits > 0; i++, bits -= 8) {

@@ -32,7 +32,7 @@ import { ALWAYS, DATE, type Gate, IN, NOT_IN, NUMBER, PREDICATE, ROLLOUT_DEFAULT
 import { type ListIndex, lookUp } from './list-index.js'
 import { testRolloutDefault, testRolloutField, testRolloutRandom } from './strategies/rollout.js'
 
-export const GATE_SIZE = 5
+const GATE_SIZE = 5
 const INVERTED = 16
 const KIND_MASK = 15
 
@@ -41,7 +41,7 @@ export const OFF = -1
 /** On, with no strategies. */
 export const ON_WITHOUT_STRATEGIES = -2
 
-export interface Program {
+interface Program {
   /** Replaced by a larger array as flags are added (at compile time only). */
   code: Int32Array
   /** Numbers in use. */

@@ -3,7 +3,7 @@
 import { createUpstreamClient, fetchEventSource, fetchRequest, type UpstreamClient } from '@vexil/sync'
 import type { ProviderConfig } from './options.js'
 
-export const SDK_NAME = 'vexil-openfeature'
+const SDK_NAME = 'vexil-openfeature'
 export const SDK_VERSION = '0.1.0'
 
 export function createUpstream(config: ProviderConfig): UpstreamClient {

@@ -12,7 +12,7 @@ export interface PrometheusExporter {
 }
 
 /** What the gauges read when scraped. */
-export interface PrometheusReadings {
+interface PrometheusReadings {
   /** Epoch ms of the last payload loaded, and of the last successful fetch (200 or 304); 0 for never. */
   lastUpdate(): number
   lastFetch(): number

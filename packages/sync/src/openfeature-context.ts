@@ -155,7 +155,7 @@ function fieldText(value: unknown): string | undefined {
 }
 
 /** A property's value as a string: strings as they are, primitives stringified, dates as ISO, objects as JSON; null and undefined missing. */
-export function textOf(value: unknown): string | undefined {
+function textOf(value: unknown): string | undefined {
   if (typeof value === 'string') return value
   if (typeof value === 'number' || typeof value === 'boolean' || typeof value === 'bigint') return String(value)
   if (typeof value !== 'object' || value === null) return undefined

@@ -12,8 +12,6 @@ import { compileString } from './string.js'
 import { type ConstraintSpec, InvalidLiteral } from './types.js'
 import type { Warn } from '../warnings.js'
 
-export type { Predicate } from './types.js'
-
 type OperatorCompiler = (spec: ConstraintSpec, warn: Warn) => Gate
 
 /**
@@ -102,7 +100,7 @@ function constraintKey(operator: string, contextName: string, inverted: boolean,
 }
 
 /** What compiling a constraint uses besides the constraint: the engine's slots and caches. */
-export interface ConstraintEnvironment {
+interface ConstraintEnvironment {
   slots: SlotTable
   /** Constraints compiled so far in this payload, shared by identical ones. */
   constraints: ConstraintCache

@@ -38,7 +38,7 @@ const POSIX: Record<string, number[]> = {
 const MAX_CODE_POINT = 0x10ffff
 
 /** The complement of a list of ranges over all code points. */
-export function negateRanges(ranges: number[]): number[] {
+function negateRanges(ranges: number[]): number[] {
   const pairs: Array<[number, number]> = []
   for (let i = 0; i < ranges.length; i += 2) pairs.push([ranges[i]!, ranges[i + 1]!])
   pairs.sort((a, b) => a[0] - b[0])

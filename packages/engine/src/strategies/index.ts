@@ -10,8 +10,6 @@ import { compileRemoteAddress } from './remote-address.js'
 import type { StrategyCompiler } from './types.js'
 import { compileUserWithId } from './user-with-id.js'
 
-export type { StrategyCompiler, StrategyInput } from './types.js'
-
 export const BUILT_IN_STRATEGIES: ReadonlyMap<string, StrategyCompiler> = new Map([
   ['default', compileDefault],
   ['userWithId', compileUserWithId],

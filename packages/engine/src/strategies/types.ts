@@ -3,7 +3,7 @@ import type { SlotTable } from '../slot-table.js'
 import type { Gate } from '../gates.js'
 import type { Warn } from '../warnings.js'
 
-export interface StrategyInput {
+interface StrategyInput {
   /** The strategy's parameters as received (values may be of any type). */
   parameters: Record<string, unknown>
   featureName: string

@@ -24,7 +24,7 @@ export interface StreamHistoryLimits {
   readonly lingerMs: number
 }
 
-export const STREAM_HISTORY_LIMITS: StreamHistoryLimits = {
+const STREAM_HISTORY_LIMITS: StreamHistoryLimits = {
   changes: 100,
   bytes: 8 * 1024 * 1024,
   filters: 32,
@@ -73,7 +73,7 @@ interface FilterHistory {
 const EVENTS_PREFIX = '{"events":['
 const EVENTS_SUFFIX = ']}'
 
-export interface StreamHistoryOptions {
+interface StreamHistoryOptions {
   limits?: StreamHistoryLimits
   now?: () => number
   logger?: Pick<Logger, 'error'>

@@ -6,7 +6,7 @@
 // clock may be shared until the next DATE constraint instant (its `validUntil`).
 import type { EvaluationTrace } from '@vexil/engine'
 
-export interface AnswerInputs {
+interface AnswerInputs {
   /** What the engine said the answer depended on. */
   trace: EvaluationTrace
   /** The proxy gave the context a random sessionId for this request. */

@@ -14,7 +14,7 @@ import { FoldedBody, type Fragment, fingerprinted } from './fingerprint.js'
  * How toggles are written: `default` for GET and POST without a list; `listed` for POST with one,
  * and for Unleash 8.2's /api/frontend (the variant as the engine built it, impressionData always).
  */
-export type SerializationMode = 'default' | 'listed'
+type SerializationMode = 'default' | 'listed'
 
 // Without a toggles list, the old proxy's /all wrote disabled toggles without `featureEnabled`.
 const DISABLED_VARIANT_DEFAULT = '{"name":"disabled","enabled":false,"feature_enabled":false}'

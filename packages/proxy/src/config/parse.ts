@@ -90,7 +90,7 @@ export const PROXY_ENVIRONMENT_VARIABLES: Readonly<Record<keyof typeof ENV, read
  * The system's host name, else $HOSTNAME, else `unknown-host`: Deno without
  * `--allow-sys=hostname` refuses os.hostname(), and the proxy still starts.
  */
-export function systemHostname(): string {
+function systemHostname(): string {
   try {
     return hostname()
   } catch {
@@ -121,7 +121,7 @@ export function defaultInstanceId(): string {
 }
 
 /** `'  base/path/ '` → `/base/path`, as the old proxy sanitises it. */
-export function sanitizeBasePath(path: string): string {
+function sanitizeBasePath(path: string): string {
   let base = path.trim()
   if (base === '' || base === '/') return ''
   if (!base.startsWith('/')) base = `/${base}`
@@ -142,7 +142,7 @@ function checkKeys(variable: string, keys: readonly string[]): void {
 }
 
 /** WORKERS: a positive whole number, or `auto` for the machine's cores (os.availableParallelism()). */
-export function parseWorkers(variable: string, value: number | string): number {
+function parseWorkers(variable: string, value: number | string): number {
   const text = String(value).trim().toLowerCase()
   if (text === 'auto') return availableParallelism()
   if (!/^\d+$/.test(text) || Number(text) < 1 || !Number.isSafeInteger(Number(text))) {

@@ -53,7 +53,7 @@ export function parseUrl(variable: string, text: string): string {
 }
 
 /** Named ranges Express's `trust proxy` understands (kept for drop-in compatibility). */
-export const NAMED_RANGES: Record<string, string[]> = {
+const NAMED_RANGES: Record<string, string[]> = {
   loopback: ['127.0.0.1/8', '::1/128'],
   linklocal: ['169.254.0.0/16', 'fe80::/10'],
   uniquelocal: ['10.0.0.0/8', '172.16.0.0/12', '192.168.0.0/16', 'fc00::/7'],

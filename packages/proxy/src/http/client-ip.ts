@@ -9,7 +9,7 @@ import ipaddr from 'ipaddr.js'
 /** TRUST_PROXY: false, true, or the trusted addresses and ranges. */
 export type TrustProxy = false | true | string[]
 
-export function plainAddress(address: string): string {
+function plainAddress(address: string): string {
   return address.startsWith('::ffff:') && ipaddr.IPv4.isValid(address.slice(7)) ? address.slice(7) : address
 }
 

@@ -41,7 +41,7 @@ export class ProxyError extends Error {
 }
 
 /** One validation problem, shaped like the ajv errors the old proxy returned. */
-export interface ValidationProblem {
+interface ValidationProblem {
   instancePath: string
   schemaPath: string
   keyword: string
@@ -125,7 +125,7 @@ export function renderError(error: ProxyError): ErrorResponse {
  * Unleash 8.2's bodies for the frontend API: as the table, but a request body whose content type
  * is not JSON is its ContentTypeError, naming the type as sent.
  */
-export function renderUnleashError(error: ProxyError): ErrorResponse {
+function renderUnleashError(error: ProxyError): ErrorResponse {
   const contentType = (error.details as { contentType?: unknown } | undefined)?.contentType
   if (error.code !== 'UNSUPPORTED_MEDIA_TYPE' || typeof contentType !== 'string') return renderError(error)
   const message = `We do not accept the content-type you provided (${contentType}). Try using one of the content-types we do accept instead (application/json) and make sure the body is in the corresponding format.`
@@ -136,7 +136,7 @@ export function renderUnleashError(error: ProxyError): ErrorResponse {
  * Any error on an OFREP route in the protocol's shapes: its own codes as they render, a body the
  * proxy could not read as PARSE_ERROR, everything else with its status and `{ errorDetails }`.
  */
-export function renderOfrepError(error: ProxyError): ErrorResponse {
+function renderOfrepError(error: ProxyError): ErrorResponse {
   if (error.code.startsWith('OFREP_')) return renderError(error)
   if (error.code === 'INVALID_JSON') return ofrepFailure(400, 'PARSE_ERROR', error)
   const { status } = renderError(error)
@@ -163,7 +163,7 @@ export function validationError(instancePath: string, keyword: string, params: R
  */
 export type ErrorShape = 'proxy' | 'unleash' | 'ofrep'
 
-export interface ErrorDialect {
+interface ErrorDialect {
   render(error: ProxyError): ErrorResponse
   /** The error for a method the route at the path does not take; undefined: answered as no route (404). */
   methodNotAllowed?(method: string): ProxyError

@@ -8,7 +8,7 @@ import { serverSidePaths } from './paths-server-side.js'
 import { COMPONENT_HEADERS, COMPONENT_PARAMETERS, COMPONENT_RESPONSES } from './responses.js'
 import { COMPONENT_SCHEMAS } from './schemas.js'
 
-export interface OpenApiDocumentOptions {
+interface OpenApiDocumentOptions {
   /** The sanitised `proxyBasePath` (`''` or `/a/b`); the paths below stay relative to it. */
   basePath: string
   /** The header that carries client keys and server-side tokens (`clientKeysHeaderName`). */

@@ -11,7 +11,7 @@ import { type H3Event, createError, defineEventHandler, sendRedirect, setRespons
 import type { SwaggerUiAssets } from './swagger-ui-assets.js'
 import { INITIALIZER_JS, INITIALIZER_NAME, PAGE_HEADERS, renderUiPage } from './ui-page.js'
 
-export interface DocsHandlerOptions {
+interface DocsHandlerOptions {
   /** The sanitised `proxyBasePath` (`''` or `/a/b`). */
   basePath: string
   /** From `createOpenApiDocument`, built once at startup. */

@@ -8,7 +8,7 @@ const string: Schema = { type: 'string' }
 const boolean: Schema = { type: 'boolean' }
 
 /** Every operator the engine evaluates, as SDK 6.12 does (the old proxy's own snapshot test still listed 15). */
-export const CONSTRAINT_OPERATORS = [
+const CONSTRAINT_OPERATORS = [
   'IN', 'NOT_IN', 'STR_STARTS_WITH', 'STR_ENDS_WITH', 'STR_CONTAINS', 'NUM_EQ', 'NUM_GT', 'NUM_GTE', 'NUM_LT', 'NUM_LTE',
   'DATE_AFTER', 'DATE_BEFORE', 'SEMVER_EQ', 'SEMVER_GT', 'SEMVER_LT', 'SEMVER_GTE', 'SEMVER_LTE', 'REGEX', 'IN_CIDR',
 ] as const

@@ -90,7 +90,7 @@ export async function readJson(event: H3Event): Promise<unknown> {
 const EXAMPLE_METRICS = JSON.stringify({ appName: 'example', instanceId: 'example', bucket: { start: '2024-01-01T00:00:00.000Z', stop: '2024-01-01T00:00:10.000Z', toggles: {} } })
 const EXAMPLE_REGISTRATION = JSON.stringify({ appName: 'example', interval: 10000, started: '2024-01-01T00:00:00.000Z', strategies: ['default'] })
 
-export interface ClientMetricsDependencies {
+interface ClientMetricsDependencies {
   usage: UsageAggregator
   logger: Logger
 }

@@ -28,7 +28,7 @@ import type { TokenRegistry } from '../tokens/token-registry.js'
 import { type ClientFilter, clientFilter, deltaMessage, hydrationMessage, viewId } from '../answers/client-features.js'
 import { createStreamHistory, type StreamHistory, type StreamHistoryLimits } from '../answers/client-stream-history.js'
 
-export interface ClientStreamsOptions {
+interface ClientStreamsOptions {
   /** STREAMING: false answers 404 on both routes. */
   enabled: boolean
   /** The longest silence on a stream (SDKs drop one silent for 60 s). */
@@ -44,7 +44,7 @@ export interface ClientStreamsOptions {
 }
 
 /** The open streams of one proxy process. */
-export interface ClientStreams {
+interface ClientStreams {
   readonly size: number
   /** Ends every stream; a stream asked for later is refused (503). */
   close(): void

@@ -18,7 +18,7 @@ import { callerKey } from '../tokens/caller-key.js'
 import type { TokenRegistry } from '../tokens/token-registry.js'
 import { readJson } from './client-metrics.js'
 
-export interface EdgeOperationsDependencies {
+interface EdgeOperationsDependencies {
   registry: MetricsSource
   tokens: TokenRegistry
   scopes: TokenScopes
@@ -39,7 +39,7 @@ function readTokenList(body: unknown): string[] | undefined {
 }
 
 /** What may be shown of a secret: the scope part, never the secret part. */
-export function anonymize(secret: string): string {
+function anonymize(secret: string): string {
   const dot = secret.indexOf('.')
   return `${dot === -1 ? '' : secret.slice(0, dot + 1)}*****`
 }

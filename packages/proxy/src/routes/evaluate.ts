@@ -5,7 +5,7 @@ import { type OldProxyConfig, oldProxyDialect } from '../protocols/old-proxy.js'
 import type { RouteDeclaration } from '../routing/route-declaration.js'
 import type { UsageSink } from '../scope/token-scopes.js'
 
-export interface EvaluateDependencies extends PipelineOptions {
+interface EvaluateDependencies extends PipelineOptions {
   config: OldProxyConfig
   /** The static scope's usage counts (a listed POST's toggles). */
   usage: UsageSink

@@ -9,7 +9,7 @@ import type { RouteDeclaration } from '../routing/route-declaration.js'
 import { flagNameOf } from '../routing/route-path.js'
 import { handleFrontendMetrics, handleFrontendRegister } from './frontend-metrics.js'
 
-export interface FrontendDependencies extends PipelineOptions {
+interface FrontendDependencies extends PipelineOptions {
   config: VisibilityConfig
 }
 

@@ -7,9 +7,9 @@ import type { RouteDeclaration } from '../routing/route-declaration.js'
 import { flagNameOf } from '../routing/route-path.js'
 import type { UsageSink } from '../scope/token-scopes.js'
 
-export const OFREP_BULK_PATH = '/ofrep/v1/evaluate/flags'
+const OFREP_BULK_PATH = '/ofrep/v1/evaluate/flags'
 
-export interface OfrepDependencies extends PipelineOptions {
+interface OfrepDependencies extends PipelineOptions {
   config: OfrepConfig
   /** Where the counts of client-key callers go (the /proxy scope's); token callers count into their scope's. */
   staticUsage: UsageSink | undefined

@@ -16,7 +16,7 @@ import type { CorsPolicy } from './route-declaration.js'
 import { routePath } from './route-path.js'
 import { DEFAULT_POLICY, type RoutePolicy } from './route-table.js'
 
-export interface RequestHandlerOptions {
+interface RequestHandlerOptions {
   /** The proxy's router (router.ts): routes `event.context.url`. */
   router: EventHandler
   basePath: string
@@ -34,7 +34,7 @@ export interface RequestHandlerOptions {
 const notFound = (method: string, rawPath: string) => new ProxyError('NOT_FOUND', `Cannot ${method} ${rawPath}`)
 
 /** The URL as sent: the path routing uses, and the query string. */
-export function parseRequestUrl(url: string, basePath: string): RequestUrl {
+function parseRequestUrl(url: string, basePath: string): RequestUrl {
   const queryAt = url.indexOf('?')
   const rawPath = queryAt === -1 ? url : url.slice(0, queryAt)
   return { rawPath, routed: routePath(rawPath, basePath), search: queryAt === -1 ? '' : url.slice(queryAt + 1) }

@@ -7,9 +7,9 @@ import type { ErrorShape } from '../http/errors.js'
 import type {} from '../answers/request-state.js'
 import { ACCESS_KINDS, type Access } from './access.js'
 
-export { ACCESS_KINDS, type Access } from './access.js'
+export { ACCESS_KINDS } from './access.js'
 
-export const ROUTE_METHODS = ['GET', 'HEAD', 'POST'] as const
+const ROUTE_METHODS = ['GET', 'HEAD', 'POST'] as const
 export type RouteMethod = (typeof ROUTE_METHODS)[number]
 
 /** Whose CORS headers a route's answers, errors and preflights carry: the old proxy's, Unleash 8.2's frontend API's, OFREP's, or none. */

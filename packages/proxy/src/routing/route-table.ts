@@ -17,14 +17,14 @@ export interface RoutePolicy {
 
 export const DEFAULT_POLICY: RoutePolicy = { cors: 'proxy', errors: 'proxy' }
 
-export type RouteMatch = { handler: EventHandler; params: Record<string, string> } | 'no-route' | 'no-method'
+type RouteMatch = { handler: EventHandler; params: Record<string, string> } | 'no-route' | 'no-method'
 
 interface Entry {
   readonly handlers: Map<string, EventHandler>
   readonly policy: RoutePolicy
 }
 
-export interface RouteTable {
+interface RouteTable {
   add(route: RouteDeclaration, handler: EventHandler): void
   /** `rawPath`: the path as sent, whose last segment is a `below` route's `name` (case kept). */
   match(path: string, rawPath: string, method: string): RouteMatch

@@ -34,7 +34,7 @@ export interface ProxyRouterOptions {
   instrument?: RouteInstrument
 }
 
-export interface ProxyRouter {
+interface ProxyRouter {
   /** Answers `event.context.url` (request-handler.ts) with the route declared for its path, or throws h3's 404 or 405. */
   handler: EventHandler
   /** Every route, one entry per method, in declaration order. */

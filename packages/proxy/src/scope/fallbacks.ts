@@ -14,7 +14,7 @@ function hasFeatures(payload: unknown): payload is { features: unknown[] } {
   return payload !== null && typeof payload === 'object' && Array.isArray((payload as { features?: unknown }).features) && (payload as { features: unknown[] }).features.length > 0
 }
 
-export interface FallbackOptions {
+interface FallbackOptions {
   flags: ScopeFlags
   logger: Logger
 }

@@ -42,7 +42,7 @@ export interface FlagSet {
   readonly warnings: readonly EngineWarning[]
 }
 
-export interface FlagSetInput {
+interface FlagSetInput {
   payload: unknown
   source: PayloadSource
   etag?: string

@@ -9,7 +9,7 @@ import type { TokenScope } from '../tokens/api-token.js'
 import { BACKUP_SCOPE_PROPERTY } from './scope-backup.js'
 import { createFlagSet, type FlagSet, type FlagSetOptions, type PayloadSource, warningLine } from './flag-set.js'
 
-export interface PayloadCandidate {
+interface PayloadCandidate {
   payload: unknown
   source: PayloadSource
   /** The upstream's ETag, for an upstream payload. */
@@ -34,7 +34,7 @@ export interface ScopeFlags extends PublishedFlags, SyncTarget {
   offer(candidate: PayloadCandidate): FlagSet | undefined
 }
 
-export interface ScopeFlagsOptions extends FlagSetOptions {
+interface ScopeFlagsOptions extends FlagSetOptions {
   logger: Logger
   /** Where upstream payloads are kept for the next start (none: not kept). */
   storage: StorageProvider | undefined

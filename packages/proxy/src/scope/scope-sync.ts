@@ -13,7 +13,7 @@ import type { TokenScope } from '../tokens/api-token.js'
 import { loadScopeBackup } from './scope-backup.js'
 import { createScopeFlags, type ScopeFlags } from './scope-flags.js'
 
-export interface ScopeSyncOptions {
+interface ScopeSyncOptions {
   config: ProxyConfig
   logger: Logger
   /** Sends the scope's token. */
@@ -32,7 +32,7 @@ export interface ScopeSyncOptions {
   onRefused?: PollerOptions['onRefused']
 }
 
-export interface ScopeSync {
+interface ScopeSync {
   readonly flags: ScopeFlags
   /** Counts of evaluations and of SDK metrics posted to the proxy, sent upstream. */
   readonly usage: UsageAggregator

@@ -13,7 +13,7 @@ import { normalizeProjects, readTokenSecret, scopeKey, type TokenScope } from '.
 import { readValidatedTokens } from '../tokens/validate-upstream.js'
 import type { TimerHandle } from '@vexil/sync'
 
-export interface StaticScopeSourceOptions {
+interface StaticScopeSourceOptions {
   config: ProxyConfig
   logger: Logger
   /** Sends POST /edge/validate. */
@@ -22,7 +22,7 @@ export interface StaticScopeSourceOptions {
   onChange: (scope: TokenScope | undefined) => void
 }
 
-export interface StaticScopeSource {
+interface StaticScopeSource {
   /** The validated scope; undefined while unknown or refused. */
   readonly scope: TokenScope | undefined
   /** Asks the upstream once, then every revalidation interval; resolves after the first answer or failure. */

@@ -17,7 +17,7 @@ import type { Upstream } from '../upstream/upstream.js'
 import type { ScopeFlags } from './scope-flags.js'
 import { createScopeSync } from './scope-sync.js'
 
-export interface StaticScopeOptions {
+interface StaticScopeOptions {
   config: ProxyConfig
   logger: Logger
   upstream: Upstream

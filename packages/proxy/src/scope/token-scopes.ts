@@ -16,9 +16,9 @@ import type { FlagSetOptions } from './flag-set.js'
 import { type BoundView, createScopeView, type ScopeSource, type ScopeView } from './scope-view.js'
 import { scopeName, type TokenSync } from './token-sync.js'
 
-export type { ScopeSource, ScopeView, UsageSink } from './scope-view.js'
+export type { ScopeView, UsageSink } from './scope-view.js'
 
-export interface TokenScopesOptions extends FlagSetOptions {
+interface TokenScopesOptions extends FlagSetOptions {
   logger: Logger
   /** Makes (and starts) the sync for a client token no source covers. */
   createSync: (token: KnownToken) => TokenSync

@@ -14,7 +14,7 @@ import type { ScopeFlags } from './scope-flags.js'
 import { scopeBackupKey } from './scope-backup.js'
 import { createScopeSync } from './scope-sync.js'
 
-export interface TokenSyncOptions {
+interface TokenSyncOptions {
   config: ProxyConfig
   logger: Logger
   /** The client token the sync fetches with; its scope is the sync's. */

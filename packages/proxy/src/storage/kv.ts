@@ -8,7 +8,7 @@ export interface KvNamespace {
   put(key: string, value: string): Promise<void>
 }
 
-export const DEFAULT_KV_KEY_PREFIX = 'vexil:proxy:'
+const DEFAULT_KV_KEY_PREFIX = 'vexil:proxy:'
 
 /**
  * One JSON string per app name under `<keyPrefix><appName>` in a Workers KV namespace, for the

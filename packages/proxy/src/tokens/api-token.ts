@@ -25,7 +25,7 @@ export interface KnownToken extends TokenScope {
 }
 
 /** The longest secret read from a header; longer ones are refused without asking anyone. */
-export const MAX_TOKEN_LENGTH = 1_024
+const MAX_TOKEN_LENGTH = 1_024
 
 /** A trimmed `Authorization` value without its `Bearer ` scheme, if it has one. */
 export function withoutBearer(value: string): string {

@@ -4,7 +4,7 @@
 // caller's newest one (which is turned away), so a newcomer always gets in; and secrets are taken
 // out round-robin over callers, so it is asked about in the next batch whatever waits before it.
 
-export interface FairQueue {
+interface FairQueue {
   /**
    * Queues `secret` for `caller`. Returns the secret turned away to make room (another caller's),
    * undefined when none was, or false when `secret` itself is turned away: the queue is full and

@@ -9,7 +9,7 @@ import type { StorageProvider } from '../storage/types.js'
 import type { KnownToken } from './api-token.js'
 
 /** The storage key (file `unleash-backup-vexil-known-tokens.json`). */
-export const TOKEN_BACKUP_KEY = 'vexil-known-tokens'
+const TOKEN_BACKUP_KEY = 'vexil-known-tokens'
 
 export async function loadKnownTokens(storage: StorageProvider, logger: Logger): Promise<KnownToken[]> {
   const read = await readBackup(storage, TOKEN_BACKUP_KEY)

@@ -15,9 +15,9 @@ import { createFairQueue } from './fair-queue.js'
 import { systemTimers, type TimerHandle, type Timers } from '@vexil/sync'
 
 /** The upstream's answer for some secrets: the valid ones, or a failure (nothing decided). */
-export type ValidateTokens = (secrets: readonly string[]) => Promise<KnownToken[]>
+type ValidateTokens = (secrets: readonly string[]) => Promise<KnownToken[]>
 
-export type TokenMode = 'dynamic' | 'strict'
+type TokenMode = 'dynamic' | 'strict'
 
 export interface TokenRegistryOptions {
   mode: TokenMode

@@ -7,7 +7,7 @@ import type { ProxyConfig } from '../config/types.js'
 import { openEventSource } from './node-event-source.js'
 import { sendRequest as sendNodeRequest } from './node-http-client.js'
 
-export const SDK_NAME = 'vexil-proxy'
+const SDK_NAME = 'vexil-proxy'
 export const SDK_VERSION = '0.1.0'
 const TIMEOUT_MS = 10_000
 
@@ -19,7 +19,7 @@ export interface Upstream extends UpstreamClient {
 }
 
 /** Which token an upstream client sends, and whether the configured filters apply. */
-export interface UpstreamIdentity {
+interface UpstreamIdentity {
   /** Default: SERVICE_API_TOKEN. */
   token?: string
   /** Default true: PROJECT_NAME, NAME_PREFIX and TAGS narrow the fetch (the static scope); a token's scope uses none. */
@@ -52,7 +52,7 @@ function apiBase(serviceUrl: string): string {
 }
 
 /** `/edge/validate` sits beside `/api`, not under it (SERVICE_URL names the API root, `.../api`). */
-export function edgeValidateUrl(serviceUrl: string): string {
+function edgeValidateUrl(serviceUrl: string): string {
   return `${apiBase(serviceUrl).replace(/\/api$/, '')}/edge/validate`
 }
 

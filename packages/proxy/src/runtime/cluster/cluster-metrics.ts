@@ -10,7 +10,7 @@ type MetricsJson = Array<MetricObjectWithValues<MetricValue<string>>>
 
 const COLLECT_TIMEOUT_MS = 3_000
 
-export interface ClusterMetrics {
+interface ClusterMetrics {
   /** Every process's figures, combined, in the exposition format. */
   scrape(): Promise<string>
   /** A worker's answer to `collect`. */

@@ -20,7 +20,7 @@ export interface ClusterReadiness {
   all: boolean
 }
 
-export interface PrimaryReadiness {
+interface PrimaryReadiness {
   static: boolean
   all: boolean
   /** Token-scope syncs the primary runs. */

@@ -2,7 +2,7 @@
 // delay that doubles with every further death in it, up to a ceiling. A worker that crashes as
 // it starts (a bad payload, a full disk) then costs one fork every maxDelayMs, not a busy loop.
 
-export interface RestartPolicyOptions {
+interface RestartPolicyOptions {
   /** Deaths older than this are forgotten. */
   windowMs?: number
   /** Deaths in the window replaced at once. */
@@ -12,7 +12,7 @@ export interface RestartPolicyOptions {
   now?: () => number
 }
 
-export interface RestartPolicy {
+interface RestartPolicy {
   /** Records a death; returns how long to wait before forking its replacement (ms). */
   nextDelay(): number
 }

@@ -22,7 +22,7 @@ const USAGE_PUSH_MS = 1_000
 /** How long a scrape or the final hand-over waits for the primary. */
 const PRIMARY_TIMEOUT_MS = 5_000
 
-export interface WorkerSyncOptions {
+interface WorkerSyncOptions {
   config: ProxyConfig
   logger: Logger
   newEngine: () => Engine
@@ -32,7 +32,7 @@ export interface WorkerSyncOptions {
   channel: Channel<WorkerMessage>
 }
 
-export interface WorkerSync extends ProxySync {
+interface WorkerSync extends ProxySync {
   /** A message from the primary. */
   receive(message: PrimaryMessage): void
 }

@@ -7,7 +7,7 @@ import type { KnownToken } from '../../tokens/api-token.js'
 import { createFairQueue } from '../../tokens/fair-queue.js'
 import type { Refusal, TokenRegistry } from '../../tokens/token-registry.js'
 
-export interface WorkerTokenRegistryOptions {
+interface WorkerTokenRegistryOptions {
   mode: 'dynamic' | 'strict'
   /** Strict mode: the only secrets accepted (refused here without asking). */
   configured: readonly string[]
@@ -17,7 +17,7 @@ export interface WorkerTokenRegistryOptions {
   maxWaiting?: number
 }
 
-export interface WorkerTokenRegistry extends TokenRegistry {
+interface WorkerTokenRegistry extends TokenRegistry {
   /** The primary learned (or, undefined, revoked) a token. */
   apply(secret: string, token: KnownToken | undefined, invalidCount: number): void
   /** The primary's answer to request `id`. */
