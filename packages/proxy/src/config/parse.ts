@@ -7,6 +7,7 @@ import type { CustomStrategy } from '@vexil/engine'
 import { createLogger, LOG_LEVELS, type LogLevel, redactingLogger } from '../logger.js'
 import { storageConfigProblems, type StorageProviderName } from '../storage/index.js'
 import { loadModuleArray } from './load-module.js'
+import { parseOfflineConfig } from './offline.js'
 import type { ContextEnricher, ProxyConfig, ProxyOptions, ResolvedCors, TrustProxy } from './types.js'
 import { ConfigError, parseBoolean, parseInteger, parseList, parseTrustedAddress, parseUrl } from './values.js'
 import { systemTimers } from '@vexil/sync'
@@ -261,19 +262,22 @@ export async function createProxyConfig(options: ProxyOptions = {}, env: Environ
     return found ? parseBoolean(found.name, found.value) : fallback
   }
 
+  const offline = parseOfflineConfig(options.offline, env)
   const urlText = str(options.serviceUrl, ENV.serviceUrl)
   const upstreamFound = urlText ? undefined : read(ENV.upstreamUrl)
-  if (!urlText && !upstreamFound) {
+  if (!urlText && !upstreamFound && !offline) {
     throw new ConfigError('SERVICE_URL', 'is required (the API URL of the upstream service, e.g. http://localhost:4242/api; or Edge\'s UPSTREAM_URL, without /api)')
   }
   const serviceUrl = urlText
     ? parseUrl(options.serviceUrl ? 'serviceUrl' : read(ENV.serviceUrl)!.name, urlText)
-    : `${parseUrl(upstreamFound!.name, upstreamFound!.value).replace(/\/+$/, '')}/api`
+    : upstreamFound
+      ? `${parseUrl(upstreamFound.name, upstreamFound.value).replace(/\/+$/, '')}/api`
+      : ''
   const tokensFound = read(ENV.tokens)
   const tokens = options.tokens ?? parseList(tokensFound?.value ?? '')
   checkKeys(options.tokens ? 'tokens' : 'TOKENS', tokens)
   const serviceApiToken = str(options.serviceApiToken, ENV.serviceApiToken)
-  if (!serviceApiToken && tokens.length === 0) {
+  if (!serviceApiToken && tokens.length === 0 && !offline) {
     throw new ConfigError('SERVICE_API_TOKEN', 'is required (a client API token of the upstream service), unless TOKENS lists client tokens for the Unleash API routes')
   }
   const keyText = read(ENV.clientKeys)?.value ?? read(ENV.proxySecrets)?.value
@@ -289,7 +293,7 @@ export async function createProxyConfig(options: ProxyOptions = {}, env: Environ
   const bootstrapAuthorization = options.expBootstrap?.urlHeaders?.Authorization ?? read(ENV.bootstrapAuthorization)?.value
   const serverSideTokens = options.expServerSideSdkConfig?.tokens ?? parseList(read(ENV.serverSideTokens)?.value ?? '')
   checkKeys('expServerSideSdkConfig.tokens', serverSideTokens)
-  const secrets = [...(serviceApiToken ? [serviceApiToken] : []), ...tokens, ...clientKeys, ...serverSideTokens, ...(bootstrapAuthorization ? [bootstrapAuthorization] : [])]
+  const secrets = [...(serviceApiToken ? [serviceApiToken] : []), ...tokens, ...clientKeys, ...serverSideTokens, ...(bootstrapAuthorization ? [bootstrapAuthorization] : []), ...(offline ? [...offline.clientTokens, ...offline.frontendTokens] : [])]
   const logger = options.logger ? redactingLogger(options.logger, secrets) : createLogger({ level: logLevel, json: useJsonLogger, secrets })
 
   const trustProxyFound = read(ENV.trustProxy)
@@ -406,6 +410,7 @@ export async function createProxyConfig(options: ProxyOptions = {}, env: Environ
     // SDKs drop a stream silent for 60 s: at most 50 s between keep-alives.
     streamingKeepAliveMs: int(options.streamingKeepAliveMs, ENV.streamingKeepAlive, 15_000, { min: 1, max: 50_000 }),
     streamingMaxConnections: int(options.streamingMaxConnections, ENV.streamingMaxConnections, 10_000, { min: 1 }),
+    offline,
     tokenRevalidateMs: read(ENV.tokenRevalidate) ? int(undefined, ENV.tokenRevalidate, 0, { min: 0 }) * 1000 : Math.max(refreshInterval, 1_000),
   }
 }

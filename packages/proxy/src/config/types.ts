@@ -5,6 +5,7 @@ import type { Timers } from '@vexil/sync'
 import type { ResolvedCors } from '../http/cors.js'
 import type { TrustProxy } from '../http/client-ip.js'
 import type { ServerTimeouts } from '../http/server-timeouts.js'
+import type { OfflineConfig, OfflineOptions } from './offline.js'
 
 export type { ResolvedCors, ServerTimeouts, TrustProxy }
 
@@ -94,10 +95,13 @@ export interface ProxyOptions {
    * no cluster). Only the `vexil proxy` command starts workers; startProxy runs one process.
    */
   workers?: number | 'auto'
+  /** Edge's offline mode: flags from a file, the listed tokens only, no upstream (`vexil offline`). */
+  offline?: OfflineOptions
 }
 
 /** Configuration after parsing and validation: every field typed and present. */
 export interface ProxyConfig {
+  /** Empty in offline mode without one (then unused). */
   serviceUrl: string
   /** The old proxy's upstream token: the static scope behind /proxy; undefined when only TOKENS is set. */
   serviceApiToken: string | undefined
@@ -151,4 +155,6 @@ export interface ProxyConfig {
   streamingKeepAliveMs: number
   /** STREAMING_MAX_CONNECTIONS: open SDK streams per process. */
   streamingMaxConnections: number
+  /** Offline mode (config/offline.ts); undefined: the flags come from the upstream. */
+  offline: OfflineConfig | undefined
 }
