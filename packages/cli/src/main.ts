@@ -10,6 +10,7 @@ Commands:
              only the proxy against that upstream; otherwise it runs the Vexil service on its
              embedded database (seeded with a demo on first run) and the proxy syncing from it.
   proxy      The evaluation proxy alone. \`vexil proxy --help\` lists its configuration.
+  offline    Edge's offline mode: flags from a file, no upstream. \`vexil offline --help\`.
   service    The flag service alone. \`vexil service --help\` lists its options.
 
 Options:
@@ -24,6 +25,8 @@ export async function runVexilCli(argv: string[]): Promise<number> {
       return runPlatform()
     case 'proxy':
       return runProxyCli(rest)
+    case 'offline':
+      return runProxyCli(argv)
     case 'service':
       return runServiceCli(rest)
     case '-h':

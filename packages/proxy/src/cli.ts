@@ -10,6 +10,7 @@ import { parseArgs } from 'node:util'
 import { nextShutdownSignal } from '@vexil/server-kit'
 import { runProxyPrimary } from './runtime/cluster/primary.js'
 import { runProxyWorker } from './runtime/cluster/worker.js'
+import { runOfflineCli } from './runtime/offline.js'
 import { createProxyConfig, PROXY_ENVIRONMENT_VARIABLES } from './config/parse.js'
 import type { ProxyConfig } from './config/types.js'
 import { ConfigError } from './config/values.js'
@@ -40,6 +41,7 @@ Options:
  * once for `--help` and a configuration that does not parse).
  */
 export async function runProxyCli(argv: string[]): Promise<number> {
+  if (argv[0] === 'offline') return runOfflineCli(argv.slice(1))
   const { values } = parseArgs({ args: argv, options: { port: { type: 'string' }, help: { type: 'boolean', short: 'h' } }, strict: true })
   if (values.help) {
     process.stdout.write(`${HELP}\n`)
