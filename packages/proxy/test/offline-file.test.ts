@@ -4,6 +4,7 @@
 import { describe, expect, it } from 'vitest'
 import { createEngine } from '@vexil/engine'
 import { parseOfflineConfig } from '../src/config/offline.js'
+import { createProxyConfig } from '../src/config/parse.js'
 import { OfflineFileError, parseOfflineFlags } from '../src/scope/offline-file.js'
 
 const DEFAULT_STRATEGY = { name: 'default', parameters: {}, constraints: [], variants: [] }
@@ -84,6 +85,13 @@ describe('offline settings (config/offline.ts)', () => {
   it('takes options over variables, a repeated option as a list, and never reloads by default', () => {
     const config = parseOfflineConfig({ bootstrapFile: '/flags.json', clientTokens: ['*:development.a,*:development.b', '*:development.c'] }, { CLIENT_TOKENS: '*:development.x' })
     expect(config).toEqual({ bootstrapFile: '/flags.json', clientTokens: ['*:development.a', '*:development.b', '*:development.c'], frontendTokens: [], reloadIntervalMs: 0 })
+  })
+
+  it('needs none of the upstream\'s settings, and lets those left in the environment be', async () => {
+    const config = await createProxyConfig({ offline: {} }, { BOOTSTRAP_FILE: '/flags.json', CLIENT_TOKENS: '*:development.a', SERVICE_API_TOKEN: 'old-proxy-token' })
+    expect(config.offline).toMatchObject({ bootstrapFile: '/flags.json', clientTokens: ['*:development.a'] })
+    expect((await createProxyConfig({ offline: { bootstrapFile: '/f.json', frontendTokens: ['*:development.f'] } }, {})).serviceUrl).toBe('')
+    expect((await createProxyConfig({}, { SERVICE_URL: 'http://u/api', TOKENS: '*:development.a', BOOTSTRAP_FILE: '/flags.json' })).offline).toBeUndefined()
   })
 
   it.each([

@@ -283,7 +283,7 @@ export async function createProxyConfig(options: ProxyOptions = {}, env: Environ
   const keyText = read(ENV.clientKeys)?.value ?? read(ENV.proxySecrets)?.value
   const clientKeys = options.clientKeys?.length ? options.clientKeys : options.proxySecrets?.length ? options.proxySecrets : keyText ? parseList(keyText) : []
   // The client keys belong to /proxy, served only with SERVICE_API_TOKEN.
-  if (serviceApiToken && clientKeys.length === 0) throw new ConfigError('SERVICE_PROXY_CLIENT_KEYS', 'is required (a comma-separated list of client keys the proxy accepts)')
+  if (serviceApiToken && clientKeys.length === 0 && !offline) throw new ConfigError('SERVICE_PROXY_CLIENT_KEYS', 'is required (a comma-separated list of client keys the proxy accepts)')
   checkKeys(options.clientKeys?.length ? 'clientKeys' : 'proxySecrets', clientKeys)
 
   const logLevelText = options.logLevel ?? read(ENV.logLevel)?.value.trim().toLowerCase() ?? 'warn'
