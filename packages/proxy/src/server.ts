@@ -4,6 +4,7 @@ import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { createProxyApp, type ProxyApp, type ProxyAppOptions } from './app.js'
 import { createProxyConfig, type Environment } from './config/parse.js'
+import { startSummary } from './config/start-summary.js'
 import type { ProxyConfig, ProxyOptions } from './config/types.js'
 import { serverTimeoutOptions } from './http/server-timeouts.js'
 
@@ -41,8 +42,7 @@ export async function serveProxy(config: ProxyConfig, app: Omit<ProxyAppOptions,
   const server = createServer(serverTimeoutOptions(config.serverTimeouts), proxy.listener)
   const port = await listen(server, config.port, hostname)
   const url = proxyUrl(config, port)
-  // The URL printed for every interface is loopback's: say that the others are listened on too.
-  if (showURL) console.log(`Vexil proxy listening on ${url}${hostname === '0.0.0.0' || hostname === '::' ? ' (every other interface too: HOST sets one)' : ''}`)
+  if (showURL) console.log(startSummary(config, port).join('\n'))
   void proxy.start()
 
   let closing: Promise<void> | undefined
@@ -56,8 +56,8 @@ export async function serveProxy(config: ProxyConfig, app: Omit<ProxyAppOptions,
   return { url, port, app: proxy, config, close }
 }
 
-/** The URL of `/proxy` on `port`, for the log line (127.0.0.1 for all interfaces). */
-export function proxyUrl(config: ProxyConfig, port: number): string {
+/** The URL of `/proxy` on `port` (127.0.0.1 for all interfaces). */
+function proxyUrl(config: ProxyConfig, port: number): string {
   const hostname = config.host ?? '0.0.0.0'
   return `http://${hostname === '0.0.0.0' || hostname === '::' ? '127.0.0.1' : hostname.includes(':') ? `[${hostname}]` : hostname}:${port}${config.proxyBasePath}/proxy`
 }

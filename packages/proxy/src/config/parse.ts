@@ -6,6 +6,7 @@ import { availableParallelism, hostname, userInfo } from 'node:os'
 import type { CustomStrategy } from '@vexil/engine'
 import { createLogger, LOG_LEVELS, type LogLevel, redactingLogger } from '../logger.js'
 import { storageConfigProblems, type StorageProviderName } from '../storage/index.js'
+import { resolveAppName } from './app-name.js'
 import { loadModuleArray } from './load-module.js'
 import { parseOfflineConfig } from './offline.js'
 import type { ContextEnricher, ProxyConfig, ProxyOptions, ResolvedCors, TrustProxy } from './types.js'
@@ -307,8 +308,9 @@ export async function createProxyConfig(options: ProxyOptions = {}, env: Environ
   const tagsFound = read(ENV.tags)
   const tags = Array.isArray(options.tags) ? options.tags : options.tags ? parseTags('tags', options.tags) : tagsFound ? parseTags(tagsFound.name, tagsFound.value) : []
 
-  const storageKind = (read(ENV.storageProvider)?.value.trim().toLowerCase() ?? 'file') as StorageProviderName
   const redisUrl = read(ENV.redisUrl)?.value.trim()
+  // Edge: REDIS_URL alone selects Redis.
+  const storageKind = (read(ENV.storageProvider)?.value.trim().toLowerCase() ?? (redisUrl ? 'redis' : 'file')) as StorageProviderName
   if (!options.storageProvider) {
     const [problem] = storageConfigProblems({ provider: storageKind, redisUrl })
     if (problem) {
@@ -355,6 +357,14 @@ export async function createProxyConfig(options: ProxyOptions = {}, env: Environ
     throw new ConfigError('HTTP_REQUEST_TIMEOUT_MS', `must be at least HTTP_HEADERS_TIMEOUT_MS (${serverTimeouts.headersMs}), got ${serverTimeouts.requestMs}`)
   }
 
+  const mode = options.mode ?? 'proxy'
+  const settingsRead = [!options.serviceUrl && ENV.serviceUrl, !options.serviceApiToken && ENV.serviceApiToken, !options.clientKeys?.length && !options.proxySecrets?.length && [...ENV.clientKeys, ...ENV.proxySecrets]]
+  const appName = resolveAppName(
+    options.serviceAppName ? { name: 'serviceAppName', value: options.serviceAppName } : read(ENV.serviceAppName),
+    mode,
+    new Set(settingsRead.flatMap((names) => (names ? [read(names)?.name ?? ''] : []))),
+  )
+
   const workersFound = read(ENV.workers)
   const workers = options.workers !== undefined ? parseWorkers('workers', options.workers) : workersFound ? parseWorkers(workersFound.name, workersFound.value) : 1
 
@@ -362,10 +372,11 @@ export async function createProxyConfig(options: ProxyOptions = {}, env: Environ
     serviceUrl,
     serviceApiToken,
     clientKeys,
-    port: int(options.port, ENV.port, 3000, { max: 65535 }),
+    port: int(options.port, ENV.port, mode === 'edge' ? 3063 : 3000, { max: 65535 }),
     host: str(options.host, ENV.host),
     proxyBasePath: sanitizeBasePath(str(options.proxyBasePath, ENV.proxyBasePath) ?? ''),
-    serviceAppName: str(options.serviceAppName, ENV.serviceAppName) ?? 'service-proxy',
+    serviceAppName: appName.name,
+    serviceAppNameFrom: appName.from,
     serviceInstanceId: str(options.serviceInstanceId, ENV.serviceInstanceId) ?? defaultInstanceId(),
     refreshInterval,
     metricsInterval: int(options.metricsInterval, ENV.metricsInterval, int(undefined, ENV.metricsIntervalSeconds, 30, { min: 0 }) * 1000),
@@ -411,6 +422,7 @@ export async function createProxyConfig(options: ProxyOptions = {}, env: Environ
     streamingKeepAliveMs: int(options.streamingKeepAliveMs, ENV.streamingKeepAlive, 15_000, { min: 1, max: 50_000 }),
     streamingMaxConnections: int(options.streamingMaxConnections, ENV.streamingMaxConnections, 10_000, { min: 1 }),
     offline,
+    mode,
     tokenRevalidateMs: read(ENV.tokenRevalidate) ? int(undefined, ENV.tokenRevalidate, 0, { min: 0 }) * 1000 : Math.max(refreshInterval, 1_000),
   }
 }

@@ -97,6 +97,8 @@ export interface ProxyOptions {
   workers?: number | 'auto'
   /** Edge's offline mode: flags from a file, the listed tokens only, no upstream (`vexil offline`). */
   offline?: OfflineOptions
+  /** Whose defaults: `edge` takes Unleash Edge's (port 3063, app name `unleash-edge`), as `vexil edge` does. Default `proxy`. */
+  mode?: 'proxy' | 'edge'
 }
 
 /** Configuration after parsing and validation: every field typed and present. */
@@ -110,6 +112,8 @@ export interface ProxyConfig {
   host: string | undefined
   proxyBasePath: string
   serviceAppName: string
+  /** Where the app name comes from, for the start log (`SERVICE_APP_NAME`, or which default and why). */
+  serviceAppNameFrom: string
   serviceInstanceId: string
   refreshInterval: number
   metricsInterval: number
@@ -157,4 +161,6 @@ export interface ProxyConfig {
   streamingMaxConnections: number
   /** Offline mode (config/offline.ts); undefined: the flags come from the upstream. */
   offline: OfflineConfig | undefined
+  /** Whose defaults were taken (ProxyOptions.mode). */
+  mode: 'proxy' | 'edge'
 }

@@ -14,7 +14,7 @@ import { createPrometheusExporter } from '../../prometheus.js'
 import type { FlagSet } from '../../scope/flag-set.js'
 import { createUpstreamSync, servedFlags } from '../../scope/upstream-sync.js'
 import type { TokenSync } from '../../scope/token-sync.js'
-import { proxyUrl } from '../../server.js'
+import { startSummary } from '../../config/start-summary.js'
 import { type KnownToken, scopeKey, type TokenScope } from '../../tokens/api-token.js'
 import { createClusterMetrics } from './cluster-metrics.js'
 import { type ClusterReadiness, clusterReadiness, type WorkerReadiness } from './cluster-readiness.js'
@@ -170,7 +170,7 @@ export async function runProxyPrimary(config: ProxyConfig, argv: readonly string
   cluster.on('listening', (_worker, address) => {
     if (listening) return
     listening = true
-    console.log(`Vexil proxy listening on ${proxyUrl(config, address.port)} (${config.workers} workers)`)
+    console.log(startSummary(config, address.port, config.workers).join('\n'))
   })
   let signalled: (reason: string) => void = () => undefined
   const stopRequested = new Promise<string>((resolve) => (signalled = resolve))
