@@ -22,8 +22,9 @@ export { createPoller, type Poller, type PollerOptions } from './upstream/poller
 export { createFeed, type FeedOptions } from './upstream/feed.js'
 
 // Usage metrics: counting, bounding, splitting and reporting
-export type { MetricsBucket, UsageBuckets } from './usage/metrics-bucket.js'
-export { createUsageAggregator, MAX_OTHER_VARIANTS, MAX_VARIANT_NAME_LENGTH, type UsageAggregator, type UsageAggregatorOptions } from './usage/aggregator.js'
+export type { AppIdentity, AppRegistration, MetricsBucket, ToggleBucket, UsageBuckets } from './usage/metrics-bucket.js'
+export { createUsageAggregator, MAX_OTHER_VARIANTS, MAX_VARIANT_NAME_LENGTH, type UsageAggregator, type UsageAggregatorOptions, type UsageDrops } from './usage/aggregator.js'
+export { MAX_NAME_LENGTH, MAX_UNKNOWN_FLAGS } from './usage/app-limits.js'
 export { type FlagUsage, UsageCounter } from './usage/usage-counter.js'
 export { type KnownFlags, knownFlags } from './usage/known-flags.js'
 export { type SendOutcome, sendOutcome } from './usage/send-outcome.js'

@@ -4,7 +4,9 @@ import { describe, expect, it } from 'vitest'
 describe('@vexil/sync public surface', () => {
   it('exports exactly these names', async () => {
     expect(Object.keys(await import('../src/index.js')).sort()).toEqual([
+      'MAX_NAME_LENGTH',
       'MAX_OTHER_VARIANTS',
+      'MAX_UNKNOWN_FLAGS',
       'MAX_VARIANT_NAME_LENGTH',
       'METRICS_SEND_LIMIT_BYTES',
       'StreamClosedError',

@@ -14,7 +14,8 @@ import type { RouteDeclaration } from '../routing/route-declaration.js'
 import { flagNameOf } from '../routing/route-path.js'
 import type { FlagSet } from '../scope/flag-set.js'
 import { clientFilter, featuresBody, strongEtag, type TaggedBody } from '../answers/client-features.js'
-import { readJson, validateMetrics, validateRegistration } from './client-metrics.js'
+import { bulkRegistrations, bulkRows } from './bulk-metrics.js'
+import { postedApp, readJson, validateMetrics, validateRegistration } from './client-metrics.js'
 
 const EXAMPLE_METRICS = JSON.stringify({ appName: 'example', instanceId: 'i', bucket: { start: '2026-01-01T00:00:00.000Z', stop: '2026-01-01T00:01:00.000Z', toggles: {} } })
 const EXAMPLE_REGISTRATION = JSON.stringify({ appName: 'example', interval: 15000, started: '2026-01-01T00:00:00.000Z', strategies: ['default'] })
@@ -81,32 +82,31 @@ function accepted(res: ServerResponse): void {
 }
 
 async function handleMetrics(event: H3Event): Promise<void> {
-  const toggles = validateMetrics(await readJson(event))
-  event.context.caller!.view.usage.merge(toggles)
+  const body = await readJson(event)
+  const toggles = validateMetrics(body)
+  const { view, token } = event.context.caller!
+  view.usage.merge(toggles, postedApp(body as Record<string, unknown>, token.environment))
   accepted(event.node.res)
 }
 
-/** Edge's bulk form: `{ applications, metrics: [{ featureName, environment, yes, no, variants }] }`; other environments' rows are dropped, as Edge does. */
+/**
+ * Edge's bulk form, as a Vexil or an Edge in front of this one forwards it: each row counted under
+ * its own app, each registration kept, so the upstream sees the apps behind the whole chain.
+ * Other environments' rows are dropped, as Edge does.
+ */
 async function handleBulkMetrics(event: H3Event): Promise<void> {
   const body = await readJson(event)
   if (!isObject(body) || !Array.isArray(body.metrics)) throw new ProxyError('API_BAD_REQUEST', 'The body must be { "applications": [...], "metrics": [...] }')
-  const { environment } = event.context.caller!.token
-  const toggles: Record<string, { yes: number; no: number; variants: Record<string, number> }> = Object.create(null)
-  for (const row of body.metrics.slice(0, 10_000)) {
-    if (!isObject(row) || typeof row.featureName !== 'string') continue
-    if (row.environment !== undefined && row.environment !== environment) continue
-    const counts = (toggles[row.featureName] ??= { yes: 0, no: 0, variants: Object.create(null) })
-    counts.yes += wholeCount(row.yes)
-    counts.no += wholeCount(row.no)
-    if (isObject(row.variants)) for (const [variant, n] of Object.entries(row.variants)) counts.variants[variant] = (counts.variants[variant] ?? 0) + wholeCount(n)
+  const { view, token } = event.context.caller!
+  for (const [app, toggles] of bulkRows(body.metrics, token.environment)) view.usage.merge(toggles, app)
+  if (Array.isArray(body.applications)) {
+    for (const registration of bulkRegistrations(body.applications, token.environment)) view.usage.register(registration)
   }
-  event.context.caller!.view.usage.merge(toggles)
   accepted(event.node.res)
 }
 
-const wholeCount = (value: unknown) => (typeof value === 'number' && Number.isSafeInteger(value) && value > 0 ? value : 0)
-
 async function handleRegister(event: H3Event): Promise<void> {
-  validateRegistration(await readJson(event))
+  const { view, token } = event.context.caller!
+  view.usage.register(validateRegistration(await readJson(event), token.environment))
   accepted(event.node.res)
 }

@@ -1,8 +1,8 @@
 // POST /proxy/client/metrics (and /proxy/all/client/metrics) and /proxy/client/register
 // (docs/old-proxy-compatibility.md 1.6): for a client key or a server-side token (checked by the
 // router before the body is read), no readiness check, bodies validated like the old
-// schemas (first error, same shape). Posted counts are merged into the proxy's own metrics;
-// registrations are accepted and not forwarded.
+// schemas (first error, same shape). Posted counts and registrations are kept under the posting
+// SDK's app and forwarded upstream with the proxy's own (@vexil/sync's usage/bulk-body.ts).
 import type { H3Event } from 'h3'
 import { assertJsonContentType, hasBody, isDateTime, isObject, parseStrictJson } from '../http/body.js'
 import { readBodyText } from '../http/read-body.js'
@@ -10,8 +10,8 @@ import { validationError } from '../http/errors.js'
 import { sendText } from '../http/respond.js'
 import type { Logger } from '../logger.js'
 import type { RouteDeclaration } from '../routing/route-declaration.js'
-import type { UsageAggregator } from '@vexil/sync'
-
+import type { AppIdentity, AppRegistration } from '@vexil/sync'
+import type { UsageSink } from '../scope/scope-view.js'
 
 
 function required(schema: string, body: Record<string, unknown>, fields: string[], path = '/body'): void {
@@ -64,7 +64,14 @@ export function validateMetrics(body: unknown): PostedToggles {
   return toggles
 }
 
-export function validateRegistration(body: unknown): void {
+/** The SDK that posted validated metrics; `environment` is the caller token's, where it has one. */
+export function postedApp(body: Record<string, unknown>, environment: string | undefined): AppIdentity {
+  const app: AppIdentity = { appName: String(body.appName), instanceId: String(body.instanceId) }
+  if (environment !== undefined) app.environment = environment
+  return app
+}
+
+export function validateRegistration(body: unknown, environment?: string): AppRegistration {
   const schema = 'registerClientSchema'
   if (!isObject(body)) throw validationError('/body', 'type', { type: 'object' }, 'must be object', `#/components/schemas/${schema}/type`)
   required(schema, body, ['appName', 'interval', 'started', 'strategies'])
@@ -79,6 +86,15 @@ export function validateRegistration(body: unknown): void {
     throw validationError('/body/strategies', 'type', { type: 'array' }, 'must be array', `#/components/schemas/${schema}/properties/strategies/type`)
   }
   for (const field of ['instanceId', 'sdkVersion', 'environment']) if (body[field] !== undefined) expectString(schema, body[field], `/body/${field}`)
+  const registration: AppRegistration = {
+    ...postedApp({ ...body, instanceId: body.instanceId ?? 'default' }, environment),
+    sdkType: 'backend',
+    strategies: body.strategies as string[],
+    interval: Number(body.interval),
+    started: typeof body.started === 'number' ? new Date(body.started).toISOString() : (body.started as string),
+  }
+  if (typeof body.sdkVersion === 'string') registration.sdkVersion = body.sdkVersion
+  return registration
 }
 
 export async function readJson(event: H3Event): Promise<unknown> {
@@ -91,7 +107,7 @@ const EXAMPLE_METRICS = JSON.stringify({ appName: 'example', instanceId: 'exampl
 const EXAMPLE_REGISTRATION = JSON.stringify({ appName: 'example', interval: 10000, started: '2024-01-01T00:00:00.000Z', strategies: ['default'] })
 
 interface ClientMetricsDependencies {
-  usage: UsageAggregator
+  usage: UsageSink
   logger: Logger
 }
 
@@ -120,13 +136,13 @@ export function clientMetricsRoutes(deps: ClientMetricsDependencies): RouteDecla
 }
 
 async function handleClientMetrics(deps: ClientMetricsDependencies, event: H3Event): Promise<void> {
-  const toggles = validateMetrics(await readJson(event))
-  deps.usage.merge(toggles)
+  const body = await readJson(event)
+  const toggles = validateMetrics(body)
+  deps.usage.merge(toggles, postedApp(body as Record<string, unknown>, undefined))
   sendText(event.node.res, 200, 'text/plain; charset=utf-8', 'OK')
 }
 
 async function handleRegister(deps: ClientMetricsDependencies, event: H3Event): Promise<void> {
-  validateRegistration(await readJson(event))
-  deps.logger.debug('Client registration accepted (the proxy registers itself upstream; client registrations are not forwarded)')
+  deps.usage.register(validateRegistration(await readJson(event)))
   sendText(event.node.res, 200, 'text/plain; charset=utf-8', 'OK')
 }

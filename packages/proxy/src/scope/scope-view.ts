@@ -23,7 +23,7 @@ export interface ScopeView {
 }
 
 /** What callers' counts go into: only flags of the caller's scope are counted. */
-export type UsageSink = Pick<UsageAggregator, 'count' | 'merge'>
+export type UsageSink = Pick<UsageAggregator, 'count' | 'merge' | 'register'>
 
 /** A scope whose flags come from the upstream: a token sync, or the static scope. */
 export interface ScopeSource {
@@ -66,17 +66,22 @@ export function createScopeView(scope: TokenScope, options: FlagSetOptions & { l
   }
 
   // Counts go to whichever source serves the view now, for the view's own flags only: a source
-  // counts any of its flags, and a token of one project must not count another's.
+  // counts any of its flags, and a token of one project must not count another's. A name the
+  // source lacks too is an unknown flag, which the source counts within its bounds.
   const visible = (name: string) => flags.current?.countedVariants.has(name) === true
+  const unknown = (name: string) => source?.flags.current?.countedVariants.has(name) !== true
   const usage: UsageSink = {
     count(name, enabled) {
       if (source && visible(name)) source.usage.count(name, enabled)
     },
-    merge(toggles) {
+    merge(toggles, app) {
       if (!source) return
       const own: typeof toggles = Object.create(null)
-      for (const name of Object.keys(toggles)) if (visible(name)) own[name] = toggles[name]!
-      source.usage.merge(own)
+      for (const name of Object.keys(toggles)) if (visible(name) || unknown(name)) own[name] = toggles[name]!
+      source.usage.merge(own, app)
+    },
+    register(registration, implied) {
+      source?.usage.register(registration, implied)
     },
   }
 

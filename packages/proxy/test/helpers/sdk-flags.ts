@@ -62,11 +62,11 @@ export function createTally() {
 
 /**
  * What of an SDK's counts the proxy forwards: flags the payload has (both payloads name the
- * same flags). Counts for names it does not have are dropped (README, Security).
+ * same flags) as counted, and names it does not have (unknown flags) by yes/no only.
  */
 export function forwardedCounts(counts: ToggleCounts): ToggleCounts {
   const known = new Set(sdkFlags().features.map((feature) => feature.name))
-  return Object.fromEntries(Object.entries(counts).filter(([name]) => known.has(name)))
+  return Object.fromEntries(Object.entries(counts).map(([name, c]) => [name, known.has(name) ? c : { yes: c.yes, no: c.no, variants: {} }]))
 }
 
 /** The toggle counts of every metrics body the fake upstream received, summed. */

@@ -3,6 +3,7 @@
 // on each (not on the stream, which has a read timeout), filters as query parameters.
 import { BUILT_IN_STRATEGY_NAMES } from '@vexil/engine'
 import type { MetricsBucket } from '../usage/metrics-bucket.js'
+import { bulkBody } from '../usage/bulk-body.js'
 import type { EventSourceHandlers, HttpResponse, OpenEventSource, SendRequest } from './http.js'
 
 /** The client-specification version sent (the old proxy's SDK and unleash-client's streaming send 5.2.0). */
@@ -17,6 +18,8 @@ export interface UpstreamClient {
   openStream(lastEventId: string | undefined, handlers: EventSourceHandlers): () => void
   register(): Promise<HttpResponse>
   sendMetrics(bucket: MetricsBucket): Promise<HttpResponse>
+  /** `POST {api}/client/metrics/bulk`: every app's counts and registrations under their own names. */
+  sendBulk?(bucket: MetricsBucket): Promise<HttpResponse>
 }
 
 export interface UpstreamClientOptions {
@@ -72,6 +75,7 @@ export function createUpstreamClient(options: UpstreamClientOptions): UpstreamCl
   const search = options.query ? `?${options.query}` : ''
   const platform = { ...runtimePlatform(), yggdrasilVersion: null, specVersion: CLIENT_SPEC_VERSION }
   const environment = options.environment !== undefined ? { environment: options.environment } : {}
+  const reporter = { appName: options.appName, instanceId: options.instanceId, environment: options.environment ?? tokenEnvironment(options.token) ?? 'default' }
   const post = (path: string, body: unknown, interval: number | undefined) =>
     send(`${apiUrl}${path}`, {
       method: 'POST',
@@ -116,10 +120,16 @@ export function createUpstreamClient(options: UpstreamClientOptions): UpstreamCl
       ),
     sendMetrics: (bucket) =>
       post('/client/metrics', { appName: options.appName, instanceId: options.instanceId, connectionId: options.connectionId, ...environment, bucket, ...platform }, options.metricsInterval),
+    sendBulk: (bucket) => post('/client/metrics/bulk', bulkBody(bucket, reporter), options.metricsInterval),
   }
 }
 
 // --- Internal helpers ---
+
+/** An Unleash token's environment (`project:environment.secret`): Unleash keeps only bulk rows of it. */
+function tokenEnvironment(token: string | undefined): string | undefined {
+  return token === undefined ? undefined : /^[^:.]+:([^.]+)\./.exec(token)?.[1]
+}
 
 /** The runtime the client runs on, as it registers upstream (Unleash shows it per SDK instance). */
 function runtimePlatform(): { platformName: string; platformVersion: string } {

@@ -2,10 +2,13 @@
 // metricsJitter ms, each bucket in parts under METRICS_SEND_LIMIT_BYTES. A part that fails to
 // send for a passing reason keeps its counts for the next send (the old proxy lost them on most
 // errors and stopped for good on 401/403); one the upstream refuses as such is dropped and
-// logged (see send-outcome.ts). flush() sends what is left at shutdown.
+// logged (see send-outcome.ts). flush() sends what is left at shutdown. An upstream that takes
+// bulk metrics gets every app's counts and registrations under their own names (bulk-body.ts);
+// one that answers 404 to bulk (older than Unleash 5.9) gets them all as the proxy's own.
 import type { SyncLogger } from '../logger.js'
 import { systemTimers, type TimerHandle, type Timers } from '../timers.js'
 import type { MetricsBucket, UsageBuckets } from './metrics-bucket.js'
+import { flattenBucket } from './bulk-body.js'
 import { sendOutcome } from './send-outcome.js'
 import { splitBucket } from './split-bucket.js'
 
@@ -13,6 +16,8 @@ import { splitBucket } from './split-bucket.js'
 export interface UsageUpstream {
   register(): Promise<{ status: number }>
   sendMetrics(bucket: MetricsBucket): Promise<{ status: number }>
+  /** `POST /client/metrics/bulk`, where the upstream client offers it. */
+  sendBulk?(bucket: MetricsBucket): Promise<{ status: number }>
 }
 
 export interface UsageReporterOptions {
@@ -51,6 +56,7 @@ export function createUsageReporter(options: UsageReporterOptions): UsageReporte
   let registering: Promise<void> | undefined
   let stopped = false
   let sending: Promise<void> | undefined
+  let bulk = upstream.sendBulk !== undefined
 
   const schedule = () => {
     if (stopped || interval <= 0) return
@@ -96,13 +102,13 @@ export function createUsageReporter(options: UsageReporterOptions): UsageReporte
   async function sendPart(part: MetricsBucket): Promise<boolean> {
     let status: number
     try {
-      status = (await upstream.sendMetrics(part)).status
+      status = await post(part)
     } catch (error) {
       failures = Math.min(failures + 1, MAX_FAILURES)
       logger.warn('Sending metrics failed; the counts are kept for the next send', error)
       return false
     }
-    const flags = Object.keys(part.toggles).length
+    const flags = (part.apps ?? []).reduce((n, app) => n + Object.keys(app.toggles).length, Object.keys(part.toggles).length)
     switch (sendOutcome(status)) {
       case 'sent':
         failures = Math.max(failures - 1, 0)
@@ -119,6 +125,16 @@ export function createUsageReporter(options: UsageReporterOptions): UsageReporte
         logger.warn(`Sending metrics failed with status ${status}; the counts are kept for the next send`)
         return false
     }
+  }
+
+  async function post(part: MetricsBucket): Promise<number> {
+    if (bulk) {
+      const { status } = await upstream.sendBulk!(part)
+      if (status !== 404) return status
+      bulk = false
+      logger.info('The upstream has no /client/metrics/bulk (older than Unleash 5.9): the apps behind the proxy are reported as the proxy itself from now on')
+    }
+    return (await upstream.sendMetrics(flattenBucket(part))).status
   }
 
   const sendOnce = (): Promise<void> => {

@@ -1,0 +1,48 @@
+// The SDK registrations a proxy forwards upstream (Unleash's `applications`), one per
+// (appName, instanceId, environment): the latest wins. Bounded in count and in bytes; a
+// registration over a bound is dropped and counted.
+import { appKey, isKeepable, MAX_APPLICATION_BYTES, MAX_APPLICATIONS, MAX_NAME_LENGTH, MAX_REGISTERED_STRATEGIES } from './app-limits.js'
+import type { AppRegistration } from './metrics-bucket.js'
+
+export interface Registrations {
+  /** False when dropped (too long, or over the bounds). An implied one never replaces a registered one. */
+  add(registration: AppRegistration, implied?: boolean): boolean
+  has(key: string): boolean
+  /** Every registration kept, emptying the store. */
+  take(): AppRegistration[]
+  readonly size: number
+  readonly bytes: number
+}
+
+export function createRegistrations(): Registrations {
+  let kept = new Map<string, { registration: AppRegistration; bytes: number }>()
+  let bytes = 0
+  return {
+    add(registration, implied = false) {
+      if (!isKeepable(registration) || (registration.sdkVersion?.length ?? 0) > MAX_NAME_LENGTH) return false
+      const key = appKey(registration)
+      const previous = kept.get(key)
+      if (previous && implied) return true
+      const trimmed = { ...registration, strategies: registration.strategies.filter((name) => name.length <= MAX_NAME_LENGTH).slice(0, MAX_REGISTERED_STRATEGIES) }
+      const size = JSON.stringify(trimmed).length
+      const growth = size - (previous?.bytes ?? 0)
+      if ((!previous && kept.size >= MAX_APPLICATIONS) || bytes + growth > MAX_APPLICATION_BYTES) return false
+      kept.set(key, { registration: trimmed, bytes: size })
+      bytes += growth
+      return true
+    },
+    has: (key) => kept.has(key),
+    take() {
+      const all = [...kept.values()].map((entry) => entry.registration)
+      kept = new Map()
+      bytes = 0
+      return all
+    },
+    get size() {
+      return kept.size
+    },
+    get bytes() {
+      return bytes
+    },
+  }
+}
