@@ -10,7 +10,7 @@ import { compileCorsHeaders, compileFrontendCors, compileOfrepCors } from './htt
 import type { Logger } from './logger.js'
 import { createDocsHandler, createOpenApiDocument } from './openapi/index.js'
 import { openSwaggerUiAssets } from './openapi/swagger-ui-assets.js'
-import { createPrometheusExporter } from './prometheus.js'
+import { createPrometheusExporter, usageDrops } from './prometheus.js'
 import { clientApiRoutes } from './routes/client-api.js'
 import { clientMetricsRoutes } from './routes/client-metrics.js'
 import { clientStreamingRoutes } from './routes/client-streaming.js'
@@ -108,6 +108,7 @@ export function createProxyApp(options: ProxyAppOptions): ProxyApp {
     lastUpdate: () => Math.max(0, ...servedFlags(sync).map((served) => served.current?.loadedAt ?? 0)),
     lastFetch: () => sync.lastFetch,
     flagCount: () => servedFlags(sync).reduce((sum, served) => sum + (served.current?.engine.size ?? 0), 0),
+    usageDrops: () => usageDrops(sync),
   })
   const metrics: MetricsSource = sync.metricsSource?.(prometheus.registry) ?? prometheus.registry
   const corsHeaders = compileCorsHeaders(config.cors)

@@ -4,6 +4,7 @@
 // scrape answers for the whole cluster (runtime/cluster/cluster-metrics.ts): counters are summed
 // over the processes; the timestamps, the flag count and `up`, the same in every process, take the largest.
 import { Counter, Gauge, Registry } from 'prom-client'
+import type { UsageDrops } from '@vexil/sync'
 
 export interface PrometheusExporter {
   readonly registry: Registry
@@ -18,7 +19,11 @@ interface PrometheusReadings {
   lastFetch(): number
   /** Flags in the current set. */
   flagCount(): number
+  /** What SDKs posted that the usage bounds dropped, since start (@vexil/sync's usage/app-limits.ts). */
+  usageDrops(): UsageDrops
 }
+
+const DROP_REASONS = { unknownFlags: 'unknown_flag', registrations: 'registration', unattributed: 'unattributed' } as const
 
 export function createPrometheusExporter(readings: PrometheusReadings): PrometheusExporter {
   const registry = new Registry()
@@ -64,9 +69,31 @@ export function createPrometheusExporter(readings: PrometheusReadings): Promethe
       for (const result of ['hit', 'miss'] as const) if (cacheCounts[result] > 0) this.inc({ result }, cacheCounts[result])
     },
   })
+  new Counter({
+    name: 'vexil_proxy_usage_dropped_total',
+    help: 'What SDKs posted past the usage bounds: unknown flag names and registrations dropped, counts kept as the proxy own (unattributed).',
+    labelNames: ['reason'],
+    registers: [registry],
+    collect() {
+      this.reset()
+      const drops = readings.usageDrops()
+      for (const [field, reason] of Object.entries(DROP_REASONS)) this.inc({ reason }, drops[field as keyof UsageDrops])
+    },
+  })
   return {
     registry,
     upstreamFetch: (result) => fetches.inc({ result }),
     responseCache: (result) => void cacheCounts[result]++,
   }
+}
+
+/** The drops of every aggregator the proxy counts in: the static scope's and each token scope's. */
+export function usageDrops(sync: { scope: { usage: { dropped: UsageDrops } } | undefined; scopes: { syncs: readonly { usage: { dropped: UsageDrops } }[] } }): UsageDrops {
+  const total: UsageDrops = { unknownFlags: 0, registrations: 0, unattributed: 0 }
+  for (const { dropped } of [...(sync.scope ? [sync.scope.usage] : []), ...sync.scopes.syncs.map((tokenSync) => tokenSync.usage)]) {
+    total.unknownFlags += dropped.unknownFlags
+    total.registrations += dropped.registrations
+    total.unattributed += dropped.unattributed
+  }
+  return total
 }

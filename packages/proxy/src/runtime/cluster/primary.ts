@@ -10,7 +10,7 @@ import { fileURLToPath } from 'node:url'
 import { createEngine } from '@vexil/engine'
 import { nextShutdownSignal } from '@vexil/server-kit'
 import type { ProxyConfig } from '../../config/types.js'
-import { createPrometheusExporter } from '../../prometheus.js'
+import { createPrometheusExporter, usageDrops } from '../../prometheus.js'
 import type { FlagSet } from '../../scope/flag-set.js'
 import { createUpstreamSync, servedFlags } from '../../scope/upstream-sync.js'
 import type { TokenSync } from '../../scope/token-sync.js'
@@ -83,6 +83,8 @@ export async function runProxyPrimary(config: ProxyConfig, argv: readonly string
     lastUpdate: () => Math.max(0, ...servedFlags(sync).map((served) => served.current?.loadedAt ?? 0)),
     lastFetch: () => sync.lastFetch,
     flagCount: () => servedFlags(sync).reduce((sum, served) => sum + (served.current?.engine.size ?? 0), 0),
+    // The primary drops too: the bounds apply again as it adds the workers' buckets.
+    usageDrops: () => usageDrops(sync),
   })
   const metrics = createClusterMetrics({ local: prometheus.registry, workers: () => [...workers.values()].map((w) => w.channel), logger })
 

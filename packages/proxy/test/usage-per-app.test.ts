@@ -1,0 +1,103 @@
+// Usage per app through the proxy (@vexil/sync's usage/, docs/operations.md "What the upstream
+// sees"): each SDK's counts reach an upstream that takes bulk metrics under the SDK's own app, a
+// Vexil behind a Vexil keeps them so (nothing re-attributed to the downstream, nothing counted
+// twice), and what the bounds drop is on the Prometheus scrape.
+import { createServer, request, type Server } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { describe, expect, it } from 'vitest'
+import type { FakeUpstream } from '@vexil/test-fixtures/fake-upstream.ts'
+import { waitFor } from '@vexil/test-fixtures/wait-for.ts'
+import { CLIENT_KEY, startTestProxy, startUpstreamWithTokens, useServers } from './helpers/proxy.js'
+
+const FEATURES = { version: 2, features: [{ name: 'on', enabled: true, strategies: [{ name: 'default' }] }] }
+const CLIENT = '*:development.chain-client-secret'
+const FRONTEND = '*:development.chain-frontend-secret'
+type BulkRow = { featureName: string; appName: string; instanceId: string; environment: string; yes: number; no: number }
+type Bulk = { applications: { appName: string; instanceId: string; environment: string; connectVia?: unknown[] }[]; metrics: BulkRow[] }
+
+const servers = useServers()
+
+/** The fake upstream, taking `POST /api/client/metrics/bulk` (which it does not know) and recording each body. */
+async function withBulk(upstream: FakeUpstream): Promise<{ url: string; bulks: Bulk[] }> {
+  const bulks: Bulk[] = []
+  const server: Server = createServer((req, res) => {
+    const chunks: Buffer[] = []
+    req.on('data', (chunk: Buffer) => chunks.push(chunk))
+    req.on('end', () => {
+      if (req.url === '/api/client/metrics/bulk' && req.method === 'POST') {
+        bulks.push(JSON.parse(Buffer.concat(chunks).toString('utf8')) as Bulk)
+        res.writeHead(202).end()
+        return
+      }
+      const forward = request({ host: '127.0.0.1', port: upstream.port, path: req.url, method: req.method, headers: req.headers }, (answer) => {
+        res.writeHead(answer.statusCode ?? 502, answer.headers)
+        answer.pipe(res)
+      })
+      forward.end(Buffer.concat(chunks))
+    })
+  })
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  servers.defer(() => new Promise<void>((resolve) => server.close(() => resolve())))
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/api`, bulks }
+}
+
+const metricsBody = (appName: string, instanceId: string, yes: number) =>
+  JSON.stringify({ appName, instanceId, bucket: { start: new Date().toISOString(), stop: new Date().toISOString(), toggles: { on: { yes, no: 0 }, 'made-up': { yes: 1 } } } })
+const rowsOf = (bulks: Bulk[]) => bulks.flatMap((bulk) => bulk.metrics)
+const yesOf = (rows: BulkRow[], appName: string, featureName = 'on') => rows.filter((row) => row.appName === appName && row.featureName === featureName).reduce((n, row) => n + row.yes, 0)
+
+describe('usage per app', () => {
+  it('a Vexil behind a Vexil: every app reaches the upstream under its own name, counted once', async () => {
+    const upstream = await startUpstreamWithTokens(FEATURES, { client: CLIENT, frontend: FRONTEND })
+    servers.defer(() => upstream.close())
+    const recorded = await withBulk(upstream)
+    const front = await startTestProxy(recorded.url, { serviceApiToken: undefined, tokens: [CLIENT], metricsInterval: 200, serviceAppName: 'front-vexil' })
+    servers.defer(() => front.close())
+    const edge = await startTestProxy(front.at('/api'), { serviceApiToken: CLIENT, metricsInterval: 200, serviceAppName: 'edge-vexil', serviceInstanceId: 'edge-1' })
+    servers.defer(() => edge.close())
+
+    const json = { 'content-type': 'application/json' }
+    const posted = await fetch(edge.at('/proxy/client/metrics'), { method: 'POST', headers: { ...json, authorization: CLIENT_KEY }, body: metricsBody('web', 'browser-1', 3) })
+    expect(posted.status).toBe(200)
+    const registered = await fetch(front.at('/api/client/register'), {
+      method: 'POST',
+      headers: { ...json, authorization: CLIENT },
+      body: JSON.stringify({ appName: 'api', instanceId: 'pod-1', sdkVersion: 'unleash-client-node:6.0.0', strategies: ['default'], interval: 15000, started: new Date().toISOString() }),
+    })
+    expect(registered.status).toBe(202)
+    await fetch(front.at('/api/client/metrics'), { method: 'POST', headers: { ...json, authorization: CLIENT }, body: metricsBody('api', 'pod-1', 2) })
+
+    await waitFor(async () => yesOf(rowsOf(recorded.bulks), 'web') >= 3 && yesOf(rowsOf(recorded.bulks), 'api') >= 2, 'both apps upstream', 10_000)
+    await new Promise((resolve) => setTimeout(resolve, 500))
+    const rows = rowsOf(recorded.bulks)
+    expect(yesOf(rows, 'web')).toBe(3)
+    expect(yesOf(rows, 'api')).toBe(2)
+    expect(yesOf(rows, 'edge-vexil') + yesOf(rows, 'front-vexil')).toBe(0)
+    expect(rows.find((row) => row.appName === 'web')).toMatchObject({ instanceId: 'browser-1', environment: 'development' })
+    expect(yesOf(rows, 'web', 'made-up') + yesOf(rows, 'api', 'made-up')).toBe(2)
+    const applications = recorded.bulks.flatMap((bulk) => bulk.applications)
+    expect(applications).toContainEqual({
+      appName: 'api',
+      instanceId: 'pod-1',
+      environment: 'development',
+      sdkType: 'backend',
+      sdkVersion: 'unleash-client-node:6.0.0',
+      strategies: ['default'],
+      interval: 15000,
+      started: expect.any(String),
+      connectVia: [{ appName: 'front-vexil', instanceId: expect.any(String) }],
+    })
+    expect(upstream.requestsTo('/client/metrics')).toHaveLength(0)
+  })
+
+  it('shows names the bounds drop on the Prometheus scrape', async () => {
+    const upstream = await servers.upstream(FEATURES)
+    const proxy = await servers.proxy(upstream, { metricsInterval: 60_000 })
+    const toggles = Object.fromEntries(Array.from({ length: 1_200 }, (_, i) => [`made-up-${i}`, { yes: 1 }]))
+    const body = JSON.stringify({ appName: 'web', instanceId: 'b', bucket: { start: new Date().toISOString(), stop: new Date().toISOString(), toggles } })
+    expect((await fetch(proxy.at('/proxy/client/metrics'), { method: 'POST', headers: { authorization: CLIENT_KEY, 'content-type': 'application/json' }, body })).status).toBe(200)
+    const text = await (await fetch(proxy.at('/proxy/internal-backstage/prometheus'))).text()
+    expect(text).toContain('vexil_proxy_usage_dropped_total{reason="unknown_flag"} 200')
+    expect(text).toContain('vexil_proxy_usage_dropped_total{reason="registration"} 0')
+  })
+})
