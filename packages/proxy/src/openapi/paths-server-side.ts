@@ -41,7 +41,7 @@ export function serverSidePaths(): Json {
       post: {
         tags: ['Operational', 'Server-side client'],
         summary: 'Register clients with Unleash.',
-        description: `Validated and accepted, then discarded: the proxy registers itself upstream instead. ${EITHER_KEY}`,
+        description: `Validated and accepted, then forwarded upstream with the next usage report, beside the proxy's own registration. ${EITHER_KEY}`,
         requestBody: jsonBody('registerClientSchema'),
         responses: { '200': plainOk('text/plain', 'OK'), ...bodyErrors },
       },
