@@ -147,12 +147,22 @@ describe('bulk metrics', () => {
       sendMetrics: async (part: MetricsBucket) => (sent.push(JSON.stringify(part.toggles)), { status: 202 }),
     }
     const logger = { debug: () => undefined, info: (m: string) => logged.push(m), warn: () => undefined, error: () => undefined }
-    const reporter = createUsageReporter({ upstream, aggregator: usage, logger, interval: 60_000, jitter: 0 })
+    const reporter = createUsageReporter({ upstream, aggregator: usage, logger, perApp: true, interval: 60_000, jitter: 0 })
     usage.merge({ 'flag-a': { yes: 2 } }, web)
     await reporter.flush()
     usage.merge({ 'flag-a': { yes: 1 } }, web)
     await reporter.flush()
     expect(sent).toEqual(['bulk', '{"flag-a":{"yes":2,"no":0,"variants":{}}}', '{"flag-a":{"yes":1,"no":0,"variants":{}}}'])
     expect(logged).toHaveLength(1)
+  })
+
+  it('an SDK reporter (no perApp) sends its own counts plain, never bulk', async () => {
+    const usage = aggregator()
+    const sent: string[] = []
+    const upstream = { register: async () => ({ status: 202 }), sendBulk: async () => (sent.push('bulk'), { status: 202 }), sendMetrics: async () => (sent.push('plain'), { status: 202 }) }
+    const logger = { debug: () => undefined, info: () => undefined, warn: () => undefined, error: () => undefined }
+    usage.count('flag-a', true)
+    await createUsageReporter({ upstream, aggregator: usage, logger, interval: 60_000, jitter: 0 }).flush()
+    expect(sent).toEqual(['plain'])
   })
 })

@@ -58,7 +58,7 @@ export function createScopeSync(options: ScopeSyncOptions): ScopeSync {
   const usage = createUsageAggregator({ countedVariants: (name) => flags.current?.countedVariants.get(name) })
   const feed = (client: Upstream) =>
     createFeed({ upstream: client, flags, logger, refreshInterval: config.refreshInterval, streaming: config.streaming, onFetch: options.onFetch, onRefused: options.onRefused, timers: config.timers })
-  const report = (client: Upstream) => createUsageReporter({ upstream: client, aggregator: usage, logger, credential: 'SERVICE_API_TOKEN', interval: config.metricsInterval, jitter: config.metricsJitter, timers: config.timers })
+  const report = (client: Upstream) => createUsageReporter({ upstream: client, aggregator: usage, logger, credential: 'SERVICE_API_TOKEN', perApp: true, interval: config.metricsInterval, jitter: config.metricsJitter, timers: config.timers })
   let poller = feed(upstream)
   let reporter = report(upstream)
   let started = false

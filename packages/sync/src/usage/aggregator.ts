@@ -116,6 +116,10 @@ export function createUsageAggregator(options: UsageAggregatorOptions): UsageAgg
   const merge = (posted: PostedCounts, app?: AppIdentity) => {
     for (const [name, counts] of Object.entries(posted)) add(name, counts, app)
   }
+  const register = (registration: AppRegistration, implied?: boolean) => {
+    if (!registrations.add(registration, implied)) dropped.registrations++
+  }
+  const isEmpty = () => own.size === 0 && apps.size === 0 && registrations.size === 0
 
   return {
     count(name, enabled) {
@@ -125,11 +129,9 @@ export function createUsageAggregator(options: UsageAggregatorOptions): UsageAgg
       else counts.no = sum(counts.no, 1)
     },
     merge,
-    register(registration, implied) {
-      if (!registrations.add(registration, implied)) dropped.registrations++
-    },
+    register,
     take(stop) {
-      if (this.isEmpty) {
+      if (isEmpty()) {
         start = stop
         return undefined
       }
@@ -149,12 +151,12 @@ export function createUsageAggregator(options: UsageAggregatorOptions): UsageAgg
       // workers hand theirs in), restored buckets must not pile up names past the bounds.
       merge(bucket.toggles)
       for (const app of bucket.apps ?? []) merge(app.toggles, app)
-      for (const registration of bucket.applications ?? []) this.register(registration, true)
+      for (const registration of bucket.applications ?? []) register(registration, true)
       const failedStart = new Date(bucket.start)
       if (failedStart < start) start = failedStart
     },
     get isEmpty() {
-      return own.size === 0 && apps.size === 0 && registrations.size === 0
+      return isEmpty()
     },
     dropped,
   }

@@ -28,6 +28,8 @@ export interface UsageReporterOptions {
   credential?: string
   interval: number
   jitter: number
+  /** Sends bulk metrics (every app behind a proxy) where the upstream client can; an SDK's own counts go plain. */
+  perApp?: boolean
   random?: () => number
   /** Default: the runtime's setTimeout. */
   timers?: Timers
@@ -56,7 +58,7 @@ export function createUsageReporter(options: UsageReporterOptions): UsageReporte
   let registering: Promise<void> | undefined
   let stopped = false
   let sending: Promise<void> | undefined
-  let bulk = upstream.sendBulk !== undefined
+  let bulk = options.perApp === true && upstream.sendBulk !== undefined
 
   const schedule = () => {
     if (stopped || interval <= 0) return
