@@ -6,6 +6,7 @@ import { availableParallelism, hostname, userInfo } from 'node:os'
 import type { CustomStrategy } from '@vexil/engine'
 import { createLogger, LOG_LEVELS, type LogLevel, redactingLogger } from '../logger.js'
 import { storageConfigProblems, type StorageProviderName } from '../storage/index.js'
+import { DEFAULT_KEEP_ALIVE_MS } from '../http/server-timeouts.js'
 import { loadModuleArray } from './load-module.js'
 import type { ContextEnricher, ProxyConfig, ProxyOptions, ResolvedCors, TrustProxy } from './types.js'
 import { ConfigError, parseBoolean, parseInteger, parseList, parseTrustedAddress, parseUrl } from './values.js'
@@ -344,7 +345,7 @@ export async function createProxyConfig(options: ProxyOptions = {}, env: Environ
   const serverTimeouts = {
     headersMs: int(options.serverTimeouts?.headersMs, ENV.headersTimeout, 10_000, { min: 1 }),
     requestMs: int(options.serverTimeouts?.requestMs, ENV.requestTimeout, 30_000, { min: 1 }),
-    keepAliveMs: int(options.serverTimeouts?.keepAliveMs, ENV.keepAliveTimeout, 5_000, { min: 1 }),
+    keepAliveMs: int(options.serverTimeouts?.keepAliveMs, ENV.keepAliveTimeout, DEFAULT_KEEP_ALIVE_MS, { min: 1 }),
   }
   // Node refuses a request timeout shorter than the headers timeout.
   if (serverTimeouts.requestMs < serverTimeouts.headersMs) {
