@@ -8,6 +8,7 @@ import { createLogger, LOG_LEVELS, type LogLevel, redactingLogger } from '../log
 import { storageConfigProblems, type StorageProviderName } from '../storage/index.js'
 import { DEFAULT_KEEP_ALIVE_MS } from '../http/server-timeouts.js'
 import { loadModuleArray } from './load-module.js'
+import { NETWORK_ENV, parseNetwork, UNVERIFIED_UPSTREAM } from './network.js'
 import type { ContextEnricher, ProxyConfig, ProxyOptions, ResolvedCors, TrustProxy } from './types.js'
 import { ConfigError, parseBoolean, parseInteger, parseList, parseTrustedAddress, parseUrl } from './values.js'
 import { systemTimers } from '@vexil/sync'
@@ -85,7 +86,7 @@ const ENV = {
 } as const
 
 /** Environment variable names the proxy reads, for `--help` and the README. */
-export const PROXY_ENVIRONMENT_VARIABLES: Readonly<Record<keyof typeof ENV, readonly string[]>> = ENV
+export const PROXY_ENVIRONMENT_VARIABLES: Readonly<Record<keyof typeof ENV | keyof typeof NETWORK_ENV, readonly string[]>> = { ...ENV, ...NETWORK_ENV }
 
 /**
  * The system's host name, else $HOSTNAME, else `unknown-host`: Deno without
@@ -290,8 +291,11 @@ export async function createProxyConfig(options: ProxyOptions = {}, env: Environ
   const bootstrapAuthorization = options.expBootstrap?.urlHeaders?.Authorization ?? read(ENV.bootstrapAuthorization)?.value
   const serverSideTokens = options.expServerSideSdkConfig?.tokens ?? parseList(read(ENV.serverSideTokens)?.value ?? '')
   checkKeys('expServerSideSdkConfig.tokens', serverSideTokens)
-  const secrets = [...(serviceApiToken ? [serviceApiToken] : []), ...tokens, ...clientKeys, ...serverSideTokens, ...(bootstrapAuthorization ? [bootstrapAuthorization] : [])]
+  const network = parseNetwork(env)
+  const secrets = [...(serviceApiToken ? [serviceApiToken] : []), ...tokens, ...clientKeys, ...serverSideTokens, ...(bootstrapAuthorization ? [bootstrapAuthorization] : []), ...network.secrets]
   const logger = options.logger ? redactingLogger(options.logger, secrets) : createLogger({ level: logLevel, json: useJsonLogger, secrets })
+  const rejectUnauthorized = bool(options.httpOptions?.rejectUnauthorized, ENV.rejectUnauthorized, true) && !network.upstream.skipVerification
+  if (!rejectUnauthorized) logger.warn(UNVERIFIED_UPSTREAM)
 
   const trustProxyFound = read(ENV.trustProxy)
   const trustProxy =
@@ -389,7 +393,9 @@ export async function createProxyConfig(options: ProxyOptions = {}, env: Environ
     enableOAS: bool(options.enableOAS, ENV.enableOAS, false),
     enableAllEndpoint: bool(options.enableAllEndpoint, ENV.enableAllEndpoint, false),
     cors: parseCors(options, env),
-    rejectUnauthorized: bool(options.httpOptions?.rejectUnauthorized, ENV.rejectUnauthorized, true),
+    rejectUnauthorized,
+    tls: network.tls,
+    upstreamNetwork: network.upstream,
     bootstrap:
       bootstrapUrl || bootstrapData
         ? { url: bootstrapUrl, authorization: bootstrapAuthorization, data: bootstrapData, segments: options.expBootstrap?.segments }
