@@ -8,8 +8,7 @@ import { fileURLToPath } from 'node:url'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { createProxyConfig, startProxy, type RunningProxy } from '@vexil/proxy'
 import { startFakeUpstream, type FakeUpstream } from '@vexil/test-fixtures/fake-upstream.ts'
-import { tempDir } from '@vexil/test-fixtures/temp-dir.ts'
-import { makeCertificates, type TestCertificates } from './helpers/certificates.js'
+import { useCertificates } from './helpers/certificates.js'
 import { startForwardProxy, startTlsFront, type ForwardProxy } from './helpers/network-servers.js'
 
 const FEATURES = { version: 2, features: [{ name: 'on', enabled: true, strategies: [{ name: 'default' }] }] }
@@ -18,17 +17,14 @@ const REQUIRED = { SERVICE_URL: 'http://127.0.0.1:1/api', SERVICE_API_TOKEN: 't'
 /** Every kind of call the proxy makes upstream, as the fake upstream records its path. */
 const EVERY_KIND = ['/client/features', '/client/streaming', '/client/register', '/client/metrics', '/edge/validate']
 
-const dir = tempDir('upstream-network')
-let pki: TestCertificates
+const certificates = useCertificates('upstream-network')
 let upstream: FakeUpstream
 beforeAll(async () => {
-  pki = makeCertificates(dir.path)
   upstream = await startFakeUpstream(FEATURES)
   upstream.setValidTokens([{ token: CLIENT_TOKEN, type: 'client', projects: ['*'], environment: 'development' }])
 })
 afterAll(async () => {
   await upstream.close()
-  dir.remove()
 })
 
 const opened: Array<{ close(): Promise<void> }> = []
@@ -57,14 +53,14 @@ async function exercise(proxy: RunningProxy): Promise<void> {
 }
 
 const tlsFront = async (clientCa?: string) =>
-  track(await startTlsFront(upstream.port, { key: readFileSync(pki.serverKey), cert: readFileSync(pki.serverCert), ...(clientCa ? { clientCa: readFileSync(clientCa) } : {}) }))
+  track(await startTlsFront(upstream.port, { key: readFileSync(certificates.pki.serverKey), cert: readFileSync(certificates.pki.serverCert), ...(clientCa ? { clientCa: readFileSync(clientCa) } : {}) }))
 
 describe('a forward proxy', () => {
   it('carries every upstream call to an HTTPS upstream whose name only the proxy resolves', async () => {
     const forward: ForwardProxy = track(await startForwardProxy())
     const front = await tlsFront()
     upstream.requests.length = 0
-    const proxy = await proxyWith({ SERVICE_URL: `https://upstream.test:${front.port}/api`, HTTPS_PROXY: forward.url, UPSTREAM_CERTIFICATE_FILE: pki.ca })
+    const proxy = await proxyWith({ SERVICE_URL: `https://upstream.test:${front.port}/api`, HTTPS_PROXY: forward.url, UPSTREAM_CERTIFICATE_FILE: certificates.pki.ca })
     await exercise(proxy)
     expect(forward.tunnels.length).toBeGreaterThan(0)
     expect(new Set(forward.tunnels)).toEqual(new Set([`upstream.test:${front.port}`]))
@@ -94,7 +90,7 @@ describe('a private CA', () => {
     await new Promise((resolve) => setTimeout(resolve, 500))
     expect(untrusting.app.ready).toBe(false)
     expect(front.clients).toEqual([])
-    await proxyWith({ SERVICE_URL: url, UPSTREAM_CERTIFICATE_FILE: pki.ca })
+    await proxyWith({ SERVICE_URL: url, UPSTREAM_CERTIFICATE_FILE: certificates.pki.ca })
     expect(front.clients.length).toBeGreaterThan(0)
   })
 
@@ -111,19 +107,19 @@ describe('a private CA', () => {
 
 describe('a client certificate', () => {
   it.each([
-    ['PEM (PKCS8_CLIENT_CERTIFICATE_FILE and PKCS8_CLIENT_KEY_FILE)', () => ({ PKCS8_CLIENT_CERTIFICATE_FILE: pki.clientCert, PKCS8_CLIENT_KEY_FILE: pki.clientKey })],
-    ['PKCS#12 (PKCS12_IDENTITY_FILE and PKCS12_PASSPHRASE)', () => ({ PKCS12_IDENTITY_FILE: pki.clientP12, PKCS12_PASSPHRASE: pki.p12Passphrase })],
+    ['PEM (PKCS8_CLIENT_CERTIFICATE_FILE and PKCS8_CLIENT_KEY_FILE)', () => ({ PKCS8_CLIENT_CERTIFICATE_FILE: certificates.pki.clientCert, PKCS8_CLIENT_KEY_FILE: certificates.pki.clientKey })],
+    ['PKCS#12 (PKCS12_IDENTITY_FILE and PKCS12_PASSPHRASE)', () => ({ PKCS12_IDENTITY_FILE: certificates.pki.clientP12, PKCS12_PASSPHRASE: certificates.pki.p12Passphrase })],
   ])('is presented to an upstream that requires one: %s', async (_name, identity) => {
-    const front = await tlsFront(pki.ca)
+    const front = await tlsFront(certificates.pki.ca)
     upstream.requests.length = 0
-    const proxy = await proxyWith({ SERVICE_URL: `https://127.0.0.1:${front.port}/api`, UPSTREAM_CERTIFICATE_FILE: pki.ca, ...identity() })
+    const proxy = await proxyWith({ SERVICE_URL: `https://127.0.0.1:${front.port}/api`, UPSTREAM_CERTIFICATE_FILE: certificates.pki.ca, ...identity() })
     await exercise(proxy)
     expect(new Set(front.clients)).toEqual(new Set(['vexil-proxy']))
   })
 
   it('is what the upstream refuses the proxy without', async () => {
-    const front = await tlsFront(pki.ca)
-    const proxy = await proxyWith({ SERVICE_URL: `https://127.0.0.1:${front.port}/api`, UPSTREAM_CERTIFICATE_FILE: pki.ca, SERVICE_FETCH_INTERVAL: '100', SERVICE_METRICS_INTERVAL: '0' }, { ready: false })
+    const front = await tlsFront(certificates.pki.ca)
+    const proxy = await proxyWith({ SERVICE_URL: `https://127.0.0.1:${front.port}/api`, UPSTREAM_CERTIFICATE_FILE: certificates.pki.ca, SERVICE_FETCH_INTERVAL: '100', SERVICE_METRICS_INTERVAL: '0' }, { ready: false })
     await new Promise((resolve) => setTimeout(resolve, 500))
     expect(proxy.app.ready).toBe(false)
   })
@@ -153,10 +149,10 @@ describe('network configuration', () => {
   })
 
   it('refuses a client key that does not match its certificate, and a PKCS#12 file with the wrong passphrase', async () => {
-    await expect(createProxyConfig({}, { ...REQUIRED, PKCS8_CLIENT_CERTIFICATE_FILE: pki.clientCert, PKCS8_CLIENT_KEY_FILE: pki.otherKey })).rejects.toThrow(
+    await expect(createProxyConfig({}, { ...REQUIRED, PKCS8_CLIENT_CERTIFICATE_FILE: certificates.pki.clientCert, PKCS8_CLIENT_KEY_FILE: certificates.pki.otherKey })).rejects.toThrow(
       /^PKCS8_CLIENT_KEY_FILE does not match the certificate in PKCS8_CLIENT_CERTIFICATE_FILE$/,
     )
-    await expect(createProxyConfig({}, { ...REQUIRED, PKCS12_IDENTITY_FILE: pki.clientP12, PKCS12_PASSPHRASE: 'wrong' })).rejects.toThrow(/^PKCS12_IDENTITY_FILE cannot be opened with PKCS12_PASSPHRASE/)
+    await expect(createProxyConfig({}, { ...REQUIRED, PKCS12_IDENTITY_FILE: certificates.pki.clientP12, PKCS12_PASSPHRASE: 'wrong' })).rejects.toThrow(/^PKCS12_IDENTITY_FILE cannot be opened with PKCS12_PASSPHRASE/)
   })
 
   it('reads a proxy as host:port, lower-case names first, and keeps header values and proxy credentials out of the log', async () => {

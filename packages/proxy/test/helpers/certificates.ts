@@ -4,6 +4,8 @@
 import { execFileSync } from 'node:child_process'
 import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
+import { tempDir } from '@vexil/test-fixtures/temp-dir.ts'
+import { afterAll, beforeAll } from 'vitest'
 
 export interface TestCertificates {
   ca: string
@@ -41,5 +43,20 @@ export function makeCertificates(dir: string): TestCertificates {
     clientP12: file('client.p12'),
     p12Passphrase,
     otherKey: file('other.key'),
+  }
+}
+
+/** Certificates made once for a test file (beforeAll), in a folder removed after it. */
+export function useCertificates(name: string): { readonly dir: string; readonly pki: TestCertificates } {
+  const dir = tempDir(name)
+  let made: TestCertificates | undefined
+  beforeAll(() => void (made = makeCertificates(dir.path)))
+  afterAll(() => dir.remove())
+  return {
+    dir: dir.path,
+    get pki() {
+      if (!made) throw new Error('the certificates are made in beforeAll')
+      return made
+    },
   }
 }
