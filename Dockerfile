@@ -3,6 +3,7 @@
 #   docker run -p 3000:3000 -p 4242:4242 -v vexil-data:/data vexil            # vexil start
 #   docker run -p 3000:3000 -e UNLEASH_URL=... -e UNLEASH_API_TOKEN=... -e UNLEASH_PROXY_CLIENT_KEYS=... vexil proxy
 #   docker run -p 4242:4242 -e DATABASE_URL=postgres://... vexil service
+#   docker run -p 3063:3063 -e UPSTREAM_URL=... -e TOKENS=... vexil edge          # as Unleash Edge's image
 # The base image is a build argument: an ordinary image of a supported Node LTS line (24 by
 # default). No install script of any dependency runs: everything is installed with
 # --ignore-scripts and built explicitly.
@@ -70,12 +71,23 @@ COPY --from=build /app/packages/service/dist packages/service/dist
 COPY --from=build /app/packages/cli/package.json packages/cli/
 COPY --from=build /app/packages/cli/dist packages/cli/dist
 # The service's PGlite data and the proxy's backups: one volume, owned by the user that runs.
+# /app/unleash-edge: where Edge's image has its binary, so Edge's chart's exec probes
+# (`/app/unleash-edge health`) run unchanged.
 RUN mkdir -p /data && chown node:node /data \
- && ln -s /app/packages/cli/dist/cli.js /usr/local/bin/vexil
+ && ln -s /app/packages/cli/dist/cli.js /usr/local/bin/vexil \
+ && printf '#!/bin/sh\nexec node /app/packages/cli/dist/cli.js "$@"\n' > /app/unleash-edge \
+ && chmod 755 /app/unleash-edge
 VOLUME /data
 USER node
-# 3000: the proxy (/proxy, /api/frontend, /api/client, /ofrep); 4242: the service (admin UI, APIs).
-EXPOSE 3000 4242
-# Probes: GET /proxy/health (proxy, also /ready) and GET /health (service).
+# 3000: the proxy (/proxy, /api/frontend, /api/client, /ofrep); 3063: the same under `vexil edge`;
+# 4242: the service (admin UI, APIs).
+EXPOSE 3000 3063 4242
+# Probes: GET /internal-backstage/health (proxy, also /ready; `vexil health`, `vexil ready`) and
+# GET /health (service). The check asks the proxy on PORT (else Edge's 3063), then on 3000 (the
+# platform, `vexil proxy`), then the service alone on PORT (else 4242): one image, every command.
+HEALTHCHECK --interval=30s --timeout=10s --start-period=30s --retries=3 \
+  CMD node /app/packages/cli/dist/cli.js health --edge-url "http://127.0.0.1:${PORT:-3063}" 2>/dev/null \
+   || node /app/packages/cli/dist/cli.js health --edge-url http://127.0.0.1:3000 2>/dev/null \
+   || node -e "fetch('http://127.0.0.1:${PORT:-4242}/health').then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"
 ENTRYPOINT ["node", "--heap-growing-percent=30", "/app/packages/cli/dist/cli.js"]
 CMD ["start"]

@@ -8,7 +8,9 @@
 #   - data written survives a new container on the same volume, and stopping exits 0 with the
 #     proxy's metrics delivered to the service;
 #   - the proxy alone, configured only by environment variables, syncs from the platform's
-#     service and becomes ready; stopping it exits 0 with its metrics delivered.
+#     service and becomes ready; stopping it exits 0 with its metrics delivered;
+#   - `edge` with the variables Unleash's Edge chart passes serves on 3063, and the chart's exec
+#     probes (/app/unleash-edge health, ready) pass.
 # Everything listens on 127.0.0.1 and is removed at the end, whatever happens. Needs root (or
 # sudo) for podman; .ci/run installs the Debian packages.
 set -euo pipefail
@@ -24,10 +26,12 @@ VOLUME=vexil-smoke-data
 PLATFORM=vexil-smoke-platform
 PROXY=vexil-smoke-proxy
 SERVICE=vexil-smoke-service
+EDGE=vexil-smoke-edge
 PROXY_PORT=13000
 SERVICE_PORT=14242
 ALONE_PORT=13001
 ALONE_SERVICE_PORT=14243
+EDGE_PORT=13063
 SUDO=""
 [ "$(id -u)" -eq 0 ] || SUDO="sudo -E"
 
@@ -59,7 +63,7 @@ export CONTAINERS_CONF="$WORK/containers.conf" CONTAINERS_STORAGE_CONF="$WORK/st
 podman() { $SUDO env CONTAINERS_CONF="$CONTAINERS_CONF" CONTAINERS_STORAGE_CONF="$CONTAINERS_STORAGE_CONF" podman "$@"; }
 
 cleanup() {
-  podman rm -f -t 5 "$SERVICE" "$PROXY" "$PLATFORM" >/dev/null 2>&1 || true
+  podman rm -f -t 5 "$EDGE" "$SERVICE" "$PROXY" "$PLATFORM" >/dev/null 2>&1 || true
   podman volume rm -f "$VOLUME" >/dev/null 2>&1 || true
   podman network rm -f "$NET" >/dev/null 2>&1 || true
 }
@@ -200,6 +204,20 @@ stop_s=$(since "$started")
 after=$(yes_count container-smoke)
 [ "$((after - before))" -eq 7 ] || fail "the proxy alone's metrics were not delivered at stop ($before -> $after)"
 say "proxy alone stopped with exit 0 in $stop_s s, its $((after - before)) evaluations delivered"
+
+# --- as Unleash's Edge chart runs its image: args ["edge"], its variables, exec probes ---
+started=$(now)
+podman run -d --name "$EDGE" --network "$NET" -p "127.0.0.1:$EDGE_PORT:3063" \
+  -e UPSTREAM_URL=http://platform:4242 -e TOKENS="$CLIENT_TOKEN" -e RUST_LOG=warn -e LOG_FORMAT=json \
+  -e METRICS_INTERVAL_SECONDS=3600 "$IMAGE" edge >/dev/null
+wait_for "http://127.0.0.1:$EDGE_PORT/internal-backstage/ready" 'vexil edge' 30
+podman exec "$EDGE" /app/unleash-edge health || fail "the chart's probe /app/unleash-edge health failed: $(podman logs "$EDGE" 2>&1 | tail -20)"
+podman exec "$EDGE" /app/unleash-edge ready || fail "/app/unleash-edge ready failed: $(podman logs "$EDGE" 2>&1 | tail -20)"
+[ "$(status -H "Authorization: $CLIENT_TOKEN" "http://127.0.0.1:$EDGE_PORT/api/client/features")" = 200 ] && grep -q container-smoke "$WORK/body" \
+  || fail "vexil edge did not serve the platform's flags: $(cat "$WORK/body")"
+podman stop -t 10 "$EDGE" >/dev/null
+[ "$(exit_code "$EDGE")" = 0 ] || fail "stopping vexil edge exited $(exit_code "$EDGE"): $(podman logs "$EDGE" 2>&1 | tail -20)"
+say "vexil edge on 3063 ready in $(since "$started") s, the chart's exec probes pass, stopped with exit 0"
 
 # --- the service alone, as `docker run -e INIT_ADMIN_API_TOKENS=... vexil service` ---
 SERVICE_TOKEN='*:*.container-smoke-admin-token-of-32-characters-or-more'

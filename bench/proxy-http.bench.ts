@@ -18,7 +18,7 @@ const CONNECTIONS = 32
 const DURATION_S = Number(process.env.BENCH_HTTP_SECONDS ?? 3)
 const ROUNDS = Number(process.env.BENCH_HTTP_ROUNDS ?? 7)
 const REFERENCE_ROUNDS = Math.min(ROUNDS, 2)
-const CLIENT_KEY = 'bench-key'
+export const CLIENT_KEY = 'bench-key'
 /** A frontend token the bench server's upstream says is valid (servers/vexil.mjs). */
 const FRONTEND_TOKEN = '*:development.bench-frontend'
 

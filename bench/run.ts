@@ -5,6 +5,7 @@ import { assertBuilt } from './builds.js'
 import { runEngineBench } from './engine.bench.js'
 import { runInsightsBench } from './insights.bench.js'
 import { runOpenFeatureBench } from './openfeature.bench.js'
+import { runProxyHandlerBench } from './proxy-handler.bench.js'
 import { runProxyHttpBench } from './proxy-http.bench.js'
 import { runProxyLargeBench } from './proxy-large.bench.js'
 import { runProxyStreamsBench } from './proxy-streams.bench.js'
@@ -15,6 +16,7 @@ import { runStreamingBench } from './streaming.bench.js'
 const groups: Record<string, { title: string; run: () => Promise<BudgetRow[]> }> = {
   engine: { title: 'Engine (tinybench)', run: runEngineBench },
   insights: { title: 'Insights (tinybench, PGlite in memory)', run: runInsightsBench },
+  handler: { title: 'Proxy handler in one process (CPU per /proxy request, in-memory sockets)', run: runProxyHandlerBench },
   proxy: { title: 'Proxy HTTP (wrk, 32 connections)', run: runProxyHttpBench },
   large: { title: 'Proxy with 10k flags (wrk, every request a new user)', run: runProxyLargeBench },
   workers: { title: 'Proxy with WORKERS=1 and WORKERS=2 (wrk, every request a new user)', run: runProxyWorkersBench },

@@ -1,27 +1,12 @@
 // `vexil <command>` as a process: the help, dispatch to the proxy's and the service's CLIs, and
 // their exit codes.
-import { spawn } from 'node:child_process'
-import { existsSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import { describe, expect, it } from 'vitest'
+import { runCommand } from './helpers/run-command.js'
 
 const CLI = fileURLToPath(new URL('../dist/cli.js', import.meta.url))
 
-function vexil(args: string[], env: Record<string, string> = {}): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  if (!existsSync(CLI)) throw new Error(`${CLI} is missing: run npm run build first (npm ci does)`)
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [CLI, ...args], { env: { PATH: process.env.PATH ?? '', ...env }, stdio: ['ignore', 'pipe', 'pipe'] })
-    let stdout = ''
-    let stderr = ''
-    child.stdout.on('data', (d: Buffer) => (stdout += d))
-    child.stderr.on('data', (d: Buffer) => (stderr += d))
-    const timer = setTimeout(() => child.kill('SIGKILL'), 20_000)
-    child.on('exit', (code) => {
-      clearTimeout(timer)
-      resolve({ code, stdout, stderr })
-    })
-  })
-}
+const vexil = (args: string[], env: Record<string, string> = {}) => runCommand(CLI, args, env)
 
 describe('vexil', () => {
   it('--help lists the commands', async () => {

@@ -25,8 +25,10 @@ import { compileAccessCheck } from './routing/access.js'
 import type { RouteDeclaration, RouteInstrument } from './routing/route-declaration.js'
 import { createRequestHandler } from './routing/request-handler.js'
 import { createProxyRouter } from './routing/router.js'
+import { offlineTokenGate } from './routing/offline-gate.js'
 import { createTokenGate } from './routing/token-gate.js'
 import type { CurrentFlags } from './scope/scope-flags.js'
+import { createOfflineSync } from './scope/offline-sync.js'
 import { createUpstreamSync, type MetricsSource, type ProxySync, servedFlags, type UpstreamSync, type UpstreamSyncOptions } from './scope/upstream-sync.js'
 import type { StorageProvider } from './storage/types.js'
 import { SDK_VERSION, type Upstream } from './upstream/upstream.js'
@@ -80,11 +82,15 @@ export interface ProxyApp {
 export function createAppSync(options: Omit<ProxyAppOptions, 'sync'>, onFetch?: UpstreamSyncOptions['onFetch']): UpstreamSync {
   const { config } = options
   const engineHost = engineHostname()
+  const logger = options.logger ?? config.logger
+  const newEngine = options.newEngine ?? (() => createEngine({ strategies: config.customStrategies, hostname: engineHost }))
+  const responseCaches = createResponseCaches({ maxEntries: config.responseCacheSize, maxBytes: config.responseCacheMaxBytes })
+  if (config.offline) return createOfflineSync({ config, offline: config.offline, logger, newEngine, responseCaches })
   return createUpstreamSync({
     config,
-    logger: options.logger ?? config.logger,
-    newEngine: options.newEngine ?? (() => createEngine({ strategies: config.customStrategies, hostname: engineHost })),
-    responseCaches: createResponseCaches({ maxEntries: config.responseCacheSize, maxBytes: config.responseCacheMaxBytes }),
+    logger,
+    newEngine,
+    responseCaches,
     upstream: options.upstream,
     upstreamFor: options.upstreamFor,
     storage: options.storage,
@@ -109,6 +115,7 @@ export function createProxyApp(options: ProxyAppOptions): ProxyApp {
   const ofrepCorsHeaders = compileOfrepCors(config.cors.origin)
   const clientAddress = compileClientAddress(config.trustProxy)
   const ready = () => sync.ready
+  const tokenGate = createTokenGate(tokens, scopes, clientAddress)
   const streaming = clientStreamingRoutes({
     enabled: config.streaming,
     keepAliveMs: config.streamingKeepAliveMs,
@@ -143,7 +150,7 @@ export function createProxyApp(options: ProxyAppOptions): ProxyApp {
       corsHeaders,
       frontendCorsHeaders,
       ofrepCorsHeaders,
-      tokenGate: createTokenGate(tokens, scopes, clientAddress),
+      tokenGate: config.offline ? offlineTokenGate(tokenGate) : tokenGate,
       instrument: options.instrumentRoute,
     },
   )

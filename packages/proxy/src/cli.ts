@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // `vexil proxy` (and the `vexil-proxy` bin): the evaluation proxy alone, configured by
 // environment variables, until SIGTERM/SIGINT; it then sends its pending metrics and stops.
+// `vexil edge` (and `vexil-proxy edge`): the same proxy configured by Unleash Edge's command line.
 // With WORKERS=N (N > 1) this process is the cluster's primary and forks N workers, each of which
 // runs this file again (runtime/cluster/primary.ts, runtime/cluster/worker.ts).
 import cluster from 'node:cluster'
@@ -10,17 +11,24 @@ import { parseArgs } from 'node:util'
 import { nextShutdownSignal } from '@vexil/server-kit'
 import { runProxyPrimary } from './runtime/cluster/primary.js'
 import { runProxyWorker } from './runtime/cluster/worker.js'
-import { createProxyConfig, PROXY_ENVIRONMENT_VARIABLES } from './config/parse.js'
-import type { ProxyConfig } from './config/types.js'
+import { runOfflineCli } from './runtime/offline.js'
+import { edgeCommandIn, edgeProxyEnvironment, edgeVariableWarnings, EdgeUsageError, parseEdgeCommandLine } from './config/edge-command-line.js'
+import { EDGE_HELP } from './config/edge-help.js'
+import { createProxyConfig, type Environment, PROXY_ENVIRONMENT_VARIABLES } from './config/parse.js'
+import type { ProxyConfig, ProxyOptions } from './config/types.js'
 import { ConfigError } from './config/values.js'
 import { type RunningProxy, serveProxy } from './server.js'
 
 const HELP = `Usage: vexil proxy [--port <port>]
+       vexil [<Edge's global options>] edge [<Edge's options>]   (vexil edge --help)
 
 Runs the evaluation proxy. It is configured by environment variables (spec names first, the
-old proxy's UNLEASH_* names as aliases); SERVICE_URL, SERVICE_API_TOKEN and
-SERVICE_PROXY_CLIENT_KEYS are required. A malformed value stops the proxy with exit code 1
-and a line naming the variable.
+old proxy's UNLEASH_* names as aliases, and Edge's names where the proxy has the setting).
+SERVICE_URL (or UNLEASH_URL, or Edge's UPSTREAM_URL without /api) is required, and at least one of:
+  SERVICE_API_TOKEN with SERVICE_PROXY_CLIENT_KEYS   the old proxy's /proxy routes
+  TOKENS (Edge's)                                    client tokens for /api/frontend, /api/client, OFREP
+A malformed value stops the proxy with exit code 1 and a line naming the variable. Edge's
+variables that \`vexil proxy\` does not read are named in a warning at start.
 
 Environment variables:
 ${Object.values(PROXY_ENVIRONMENT_VARIABLES)
@@ -34,23 +42,36 @@ Options:
   --port <port>  Listening port (overrides PORT; default 3000).
   -h, --help     Show this help.`
 
+/** What a command line starts: the proxy's options and environment, and the warnings to log once it has a logger. */
+interface ProxyStart {
+  options: ProxyOptions
+  env: Environment
+  warnings: string[]
+}
+
 /**
- * `vexil proxy`: parses its flags, starts the proxy and stops it cleanly on SIGINT or SIGTERM
- * (pending metrics sent first). Resolves with an exit code once the proxy has stopped (or at
- * once for `--help` and a configuration that does not parse).
+ * `vexil proxy`, and Edge's command line (`vexil edge`, `vexil-proxy edge`): parses the flags,
+ * starts the proxy and stops it cleanly on SIGINT or SIGTERM (pending metrics sent first).
+ * Resolves with an exit code once the proxy has stopped (or at once for `--help` and a
+ * configuration that does not parse: 1, or 2 for an Edge command line Edge would refuse).
  */
 export async function runProxyCli(argv: string[]): Promise<number> {
-  const { values } = parseArgs({ args: argv, options: { port: { type: 'string' }, help: { type: 'boolean', short: 'h' } }, strict: true })
-  if (values.help) {
-    process.stdout.write(`${HELP}\n`)
-    return 0
+  if (argv[0] === 'offline') return runOfflineCli(argv.slice(1))
+  let start: ProxyStart | number
+  try {
+    start = edgeCommandIn(argv) ? edgeStart(argv) : proxyStart(argv)
+  } catch (error) {
+    if (error instanceof EdgeUsageError) return fail(`Invalid command line: ${error.message}`, 2)
+    if (error instanceof ConfigError) return fail(`Invalid configuration: ${error.message}`)
+    throw error
   }
-  const options = values.port !== undefined ? { port: Number(values.port) } : {}
+  if (typeof start === 'number') return start
   let config: ProxyConfig
   let proxy: RunningProxy
   try {
-    if (cluster.isWorker) return await runProxyWorker(options)
-    config = await createProxyConfig(options)
+    if (cluster.isWorker) return await runProxyWorker(start.options, start.env)
+    config = await createProxyConfig(start.options, start.env)
+    for (const warning of start.warnings) config.logger.warn(warning)
     if (config.workers > 1) return await runProxyPrimary(config, argv)
     proxy = await serveProxy(config, {}, true)
   } catch (error) {
@@ -70,9 +91,31 @@ export async function runProxyCli(argv: string[]): Promise<number> {
 
 // --- Internal helpers ---
 
-function fail(message: string): number {
+/** `vexil proxy [--port <port>]`: Vexil's variables; Edge's that it does not read are warned about. */
+function proxyStart(argv: string[]): ProxyStart | number {
+  const { values } = parseArgs({ args: argv, options: { port: { type: 'string' }, help: { type: 'boolean', short: 'h' } }, strict: true })
+  if (values.help) return help(HELP)
+  const proxyReads = new Set(Object.values(PROXY_ENVIRONMENT_VARIABLES).flat())
+  return { options: values.port !== undefined ? { port: Number(values.port) } : {}, env: process.env, warnings: edgeVariableWarnings(process.env, proxyReads) }
+}
+
+/** Edge's command line: its options and variables translated to the proxy's, with Edge's defaults. */
+function edgeStart(argv: string[]): ProxyStart | number {
+  const { command, given, help: wantsHelp } = parseEdgeCommandLine(argv)
+  if (wantsHelp) return help(EDGE_HELP)
+  if (command !== 'edge') return fail(`\`${command}\` is a command of vexil: run \`vexil ${command}\``, 2)
+  const { env, warnings } = edgeProxyEnvironment(given, process.env)
+  return { options: { mode: 'edge' }, env, warnings }
+}
+
+function help(text: string): number {
+  process.stdout.write(`${text}\n`)
+  return 0
+}
+
+function fail(message: string, code = 1): number {
   process.stderr.write(`${message}\n`)
-  return 1
+  return code
 }
 
 // Run directly (`node dist/cli.js`, or the `vexil-proxy` bin).

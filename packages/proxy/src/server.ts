@@ -5,6 +5,7 @@ import { createServer as createHttpsServer } from 'node:https'
 import type { AddressInfo } from 'node:net'
 import { createProxyApp, type ProxyApp, type ProxyAppOptions } from './app.js'
 import { createProxyConfig, type Environment } from './config/parse.js'
+import { startSummary } from './config/start-summary.js'
 import type { ProxyConfig, ProxyOptions } from './config/types.js'
 import { redirectToHttps } from './http/redirect-to-https.js'
 import { serverTimeoutOptions } from './http/server-timeouts.js'
@@ -52,7 +53,7 @@ export async function serveProxy(config: ProxyConfig, app: Omit<ProxyAppOptions,
     throw error
   })
   const url = proxyUrl(config, port)
-  if (showURL) console.log(listeningLine(config, port, httpsPort))
+  if (showURL) console.log(startSummary(config, port, undefined, httpsPort).join('\n'))
   void proxy.start()
 
   let closing: Promise<void> | undefined
@@ -66,17 +67,8 @@ export async function serveProxy(config: ProxyConfig, app: Omit<ProxyAppOptions,
   return { url, port, httpsPort, app: proxy, config, close }
 }
 
-/** What the start prints: where /proxy answers, over HTTP and (TLS_ENABLE) HTTPS. */
-export function listeningLine(config: ProxyConfig, port: number, httpsPort: number | undefined): string {
-  const hostname = config.host ?? '0.0.0.0'
-  const http = config.tls?.redirectHttp ? `http port ${port} (redirecting to HTTPS)` : proxyUrl(config, port)
-  const secure = httpsPort !== undefined ? ` and ${proxyUrl(config, httpsPort).replace(/^http:/, 'https:')}` : ''
-  // The URL printed for every interface is loopback's: say that the others are listened on too.
-  return `Vexil proxy listening on ${http}${secure}${hostname === '0.0.0.0' || hostname === '::' ? ' (every other interface too: HOST sets one)' : ''}`
-}
-
-/** The URL of `/proxy` on `port`, for the log line (127.0.0.1 for all interfaces). */
-export function proxyUrl(config: ProxyConfig, port: number): string {
+/** The URL of `/proxy` on `port` (127.0.0.1 for all interfaces). */
+function proxyUrl(config: ProxyConfig, port: number): string {
   const hostname = config.host ?? '0.0.0.0'
   return `http://${hostname === '0.0.0.0' || hostname === '::' ? '127.0.0.1' : hostname.includes(':') ? `[${hostname}]` : hostname}:${port}${config.proxyBasePath}/proxy`
 }

@@ -98,15 +98,19 @@ describe('file storage: atomic writes', () => {
 
   it('a writer killed while writing its temp file leaves the previous backup whole', async () => {
     const [first, second] = crashPayloads()
-    for (let round = 0; round < 3; round++) {
+    // A kill lands mid-write when the temp file is still there; on a loaded machine it can land
+    // after the rename instead. Either way the backup must be whole; three kills must land mid-write.
+    let midWrite = 0
+    for (let round = 0; round < 12 && midWrite < 3; round++) {
       await killWriterWhileWriting(dir.path, 2 + round)
-      // The kill landed mid-write: the temp file is still there, the backup was never touched.
       const temps = readdirSync(dir.path).filter((name) => name.endsWith('.tmp'))
-      expect(temps).toHaveLength(1)
+      expect(temps.length).toBeLessThanOrEqual(1)
+      if (temps.length === 1) midWrite++
       for (const temp of temps) rmSync(join(dir.path, temp))
       expect([first, second]).toContainEqual(await createFileStorage({ directory: dir.path }).get('crash-app'))
     }
-  }, 30_000)
+    expect(midWrite).toBe(3)
+  }, 60_000)
 
   it('a stale temp file from a crashed writer is ignored', async () => {
     const storage = createFileStorage({ directory: dir.path })

@@ -120,7 +120,7 @@ describe('TLS with WORKERS=2', () => {
     primary.stdout!.on('data', (chunk: Buffer) => (output += chunk))
     primary.stderr!.on('data', (chunk: Buffer) => (output += chunk))
     await until(() => output.includes('listening on'), 'the listening line', 15_000)
-    expect(output).toContain(`https://127.0.0.1:${httpsPort}/proxy`)
+    expect(output).toContain(`HTTPS:    https://127.0.0.1:${httpsPort}`)
     await until(async () => (await getHttps(httpsPort, '/internal-backstage/ready').catch(() => ({ status: 0 }))).status === 200, 'both workers ready over HTTPS', 15_000)
     const answers = await Promise.all(Array.from({ length: 6 }, () => getHttps(httpsPort, '/proxy?userId=1', { authorization: 'k', connection: 'close' })))
     expect(answers.map((answer) => answer.status)).toEqual([200, 200, 200, 200, 200, 200])

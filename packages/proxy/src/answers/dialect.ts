@@ -43,7 +43,7 @@ export interface AnswerDialect<R extends ReadRequest = ReadRequest, C extends Di
   namespace: string | undefined
   headers: AnswerHeaders
   /** Reads the request (its refusals: 404 for a path it has no flag for, 415, 413). */
-  read(event: H3Event, flags: FlagSet): Promise<R>
+  read(event: H3Event, flags: FlagSet): R | Promise<R>
   /** Parses what `read` kept into the context to evaluate (400 for what the protocol refuses). */
   context(request: R, event: H3Event, clientAddress: string | undefined): Promise<C> | C
   /** Evaluates over the request's flag set and writes the body. */

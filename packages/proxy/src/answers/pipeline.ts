@@ -34,7 +34,9 @@ export function answerPipeline<R extends ReadRequest, C extends DialectContext>(
     // The route waits for flags: without a set the router answered 503.
     const flags = event.context.flags!
     const clientAddress = options.clientAddress(event)
-    const request = await dialect.read(event, flags)
+    // A GET's request and context are made without a turn of the event loop; a POST waits for its body.
+    const read = dialect.read(event, flags)
+    const request = read instanceof Promise ? await read : read
     const cache = cached ? flags.responseCache : undefined
     const key = cache ? answerKey(`${dialect.namespace}:${request.variant}|`, clientAddress, request.raw) : ''
     const hit = cache?.get(key, Date.now)
@@ -44,7 +46,8 @@ export function answerPipeline<R extends ReadRequest, C extends DialectContext>(
       return
     }
 
-    const made = await dialect.context(request, event, clientAddress)
+    const context = dialect.context(request, event, clientAddress)
+    const made = context instanceof Promise ? await context : context
     const trace: EvaluationTrace = { usedRandom: false, usedClock: false, usedCustomStrategy: false }
     let written: MadeAnswer
     try {
@@ -56,10 +59,16 @@ export function answerPipeline<R extends ReadRequest, C extends DialectContext>(
       }
       throw error
     }
-    const { status, ...body } = written
-    const answer: CachedResponse = { ...body, validUntil: trace.usedClock ? flags.engine.nextTimeBoundary(Date.now()) : Number.POSITIVE_INFINITY }
+    // One literal, one shape: every answer the cache and sendAnswer see has the same hidden class.
+    const answer: CachedResponse = {
+      body: written.body,
+      bytes: written.bytes,
+      etag: written.etag,
+      validUntil: trace.usedClock ? flags.engine.nextTimeBoundary(Date.now()) : Number.POSITIVE_INFINITY,
+      counted: written.counted,
+    }
     if (cache && mayShareAnswer({ trace, sessionInjected: made.sessionInjected, enriched: made.enriched })) cache.set(key, answer)
     if (cached) prometheus.responseCache('miss')
-    send(event, answer, status)
+    send(event, answer, written.status)
   }
 }

@@ -7,8 +7,10 @@ import type { CustomStrategy } from '@vexil/engine'
 import { createLogger, LOG_LEVELS, type LogLevel, redactingLogger } from '../logger.js'
 import { storageConfigProblems, type StorageProviderName } from '../storage/index.js'
 import { DEFAULT_KEEP_ALIVE_MS } from '../http/server-timeouts.js'
+import { resolveAppName } from './app-name.js'
 import { loadModuleArray } from './load-module.js'
 import { NETWORK_ENV, parseNetwork, UNVERIFIED_UPSTREAM } from './network.js'
+import { parseOfflineConfig } from './offline.js'
 import type { ContextEnricher, ProxyConfig, ProxyOptions, ResolvedCors, TrustProxy } from './types.js'
 import { ConfigError, parseBoolean, parseInteger, parseList, parseTrustedAddress, parseUrl } from './values.js'
 import { systemTimers } from '@vexil/sync'
@@ -263,25 +265,28 @@ export async function createProxyConfig(options: ProxyOptions = {}, env: Environ
     return found ? parseBoolean(found.name, found.value) : fallback
   }
 
+  const offline = parseOfflineConfig(options.offline, env)
   const urlText = str(options.serviceUrl, ENV.serviceUrl)
   const upstreamFound = urlText ? undefined : read(ENV.upstreamUrl)
-  if (!urlText && !upstreamFound) {
+  if (!urlText && !upstreamFound && !offline) {
     throw new ConfigError('SERVICE_URL', 'is required (the API URL of the upstream service, e.g. http://localhost:4242/api; or Edge\'s UPSTREAM_URL, without /api)')
   }
   const serviceUrl = urlText
     ? parseUrl(options.serviceUrl ? 'serviceUrl' : read(ENV.serviceUrl)!.name, urlText)
-    : `${parseUrl(upstreamFound!.name, upstreamFound!.value).replace(/\/+$/, '')}/api`
+    : upstreamFound
+      ? `${parseUrl(upstreamFound.name, upstreamFound.value).replace(/\/+$/, '')}/api`
+      : ''
   const tokensFound = read(ENV.tokens)
   const tokens = options.tokens ?? parseList(tokensFound?.value ?? '')
   checkKeys(options.tokens ? 'tokens' : 'TOKENS', tokens)
   const serviceApiToken = str(options.serviceApiToken, ENV.serviceApiToken)
-  if (!serviceApiToken && tokens.length === 0) {
+  if (!serviceApiToken && tokens.length === 0 && !offline) {
     throw new ConfigError('SERVICE_API_TOKEN', 'is required (a client API token of the upstream service), unless TOKENS lists client tokens for the Unleash API routes')
   }
   const keyText = read(ENV.clientKeys)?.value ?? read(ENV.proxySecrets)?.value
   const clientKeys = options.clientKeys?.length ? options.clientKeys : options.proxySecrets?.length ? options.proxySecrets : keyText ? parseList(keyText) : []
   // The client keys belong to /proxy, served only with SERVICE_API_TOKEN.
-  if (serviceApiToken && clientKeys.length === 0) throw new ConfigError('SERVICE_PROXY_CLIENT_KEYS', 'is required (a comma-separated list of client keys the proxy accepts)')
+  if (serviceApiToken && clientKeys.length === 0 && !offline) throw new ConfigError('SERVICE_PROXY_CLIENT_KEYS', 'is required (a comma-separated list of client keys the proxy accepts)')
   checkKeys(options.clientKeys?.length ? 'clientKeys' : 'proxySecrets', clientKeys)
 
   const logLevelText = options.logLevel ?? read(ENV.logLevel)?.value.trim().toLowerCase() ?? 'warn'
@@ -292,7 +297,7 @@ export async function createProxyConfig(options: ProxyOptions = {}, env: Environ
   const serverSideTokens = options.expServerSideSdkConfig?.tokens ?? parseList(read(ENV.serverSideTokens)?.value ?? '')
   checkKeys('expServerSideSdkConfig.tokens', serverSideTokens)
   const network = parseNetwork(env)
-  const secrets = [...(serviceApiToken ? [serviceApiToken] : []), ...tokens, ...clientKeys, ...serverSideTokens, ...(bootstrapAuthorization ? [bootstrapAuthorization] : []), ...network.secrets]
+  const secrets = [...(serviceApiToken ? [serviceApiToken] : []), ...tokens, ...clientKeys, ...serverSideTokens, ...(bootstrapAuthorization ? [bootstrapAuthorization] : []), ...(offline ? [...offline.clientTokens, ...offline.frontendTokens] : []), ...network.secrets]
   const logger = options.logger ? redactingLogger(options.logger, secrets) : createLogger({ level: logLevel, json: useJsonLogger, secrets })
   const rejectUnauthorized = bool(options.httpOptions?.rejectUnauthorized, ENV.rejectUnauthorized, true) && !network.upstream.skipVerification
   if (!rejectUnauthorized) logger.warn(UNVERIFIED_UPSTREAM)
@@ -308,8 +313,9 @@ export async function createProxyConfig(options: ProxyOptions = {}, env: Environ
   const tagsFound = read(ENV.tags)
   const tags = Array.isArray(options.tags) ? options.tags : options.tags ? parseTags('tags', options.tags) : tagsFound ? parseTags(tagsFound.name, tagsFound.value) : []
 
-  const storageKind = (read(ENV.storageProvider)?.value.trim().toLowerCase() ?? 'file') as StorageProviderName
   const redisUrl = read(ENV.redisUrl)?.value.trim()
+  // Edge: REDIS_URL alone selects Redis.
+  const storageKind = (read(ENV.storageProvider)?.value.trim().toLowerCase() ?? (redisUrl ? 'redis' : 'file')) as StorageProviderName
   if (!options.storageProvider) {
     const [problem] = storageConfigProblems({ provider: storageKind, redisUrl })
     if (problem) {
@@ -356,6 +362,14 @@ export async function createProxyConfig(options: ProxyOptions = {}, env: Environ
     throw new ConfigError('HTTP_REQUEST_TIMEOUT_MS', `must be at least HTTP_HEADERS_TIMEOUT_MS (${serverTimeouts.headersMs}), got ${serverTimeouts.requestMs}`)
   }
 
+  const mode = options.mode ?? 'proxy'
+  const settingsRead = [!options.serviceUrl && ENV.serviceUrl, !options.serviceApiToken && ENV.serviceApiToken, !options.clientKeys?.length && !options.proxySecrets?.length && [...ENV.clientKeys, ...ENV.proxySecrets]]
+  const appName = resolveAppName(
+    options.serviceAppName ? { name: 'serviceAppName', value: options.serviceAppName } : read(ENV.serviceAppName),
+    mode,
+    new Set(settingsRead.flatMap((names) => (names ? [read(names)?.name ?? ''] : []))),
+  )
+
   const workersFound = read(ENV.workers)
   const workers = options.workers !== undefined ? parseWorkers('workers', options.workers) : workersFound ? parseWorkers(workersFound.name, workersFound.value) : 1
 
@@ -363,10 +377,11 @@ export async function createProxyConfig(options: ProxyOptions = {}, env: Environ
     serviceUrl,
     serviceApiToken,
     clientKeys,
-    port: int(options.port, ENV.port, 3000, { max: 65535 }),
+    port: int(options.port, ENV.port, mode === 'edge' ? 3063 : 3000, { max: 65535 }),
     host: str(options.host, ENV.host),
     proxyBasePath: sanitizeBasePath(str(options.proxyBasePath, ENV.proxyBasePath) ?? ''),
-    serviceAppName: str(options.serviceAppName, ENV.serviceAppName) ?? 'service-proxy',
+    serviceAppName: appName.name,
+    serviceAppNameFrom: appName.from,
     serviceInstanceId: str(options.serviceInstanceId, ENV.serviceInstanceId) ?? defaultInstanceId(),
     refreshInterval,
     metricsInterval: int(options.metricsInterval, ENV.metricsInterval, int(undefined, ENV.metricsIntervalSeconds, 30, { min: 0 }) * 1000),
@@ -413,6 +428,8 @@ export async function createProxyConfig(options: ProxyOptions = {}, env: Environ
     // SDKs drop a stream silent for 60 s: at most 50 s between keep-alives.
     streamingKeepAliveMs: int(options.streamingKeepAliveMs, ENV.streamingKeepAlive, 15_000, { min: 1, max: 50_000 }),
     streamingMaxConnections: int(options.streamingMaxConnections, ENV.streamingMaxConnections, 10_000, { min: 1 }),
+    offline,
+    mode,
     tokenRevalidateMs: read(ENV.tokenRevalidate) ? int(undefined, ENV.tokenRevalidate, 0, { min: 0 }) * 1000 : Math.max(refreshInterval, 1_000),
   }
 }

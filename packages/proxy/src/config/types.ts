@@ -6,6 +6,7 @@ import type { ResolvedCors } from '../http/cors.js'
 import type { TrustProxy } from '../http/client-ip.js'
 import type { ServerTimeouts } from '../http/server-timeouts.js'
 import type { ServerTls, UpstreamNetwork } from './network.js'
+import type { OfflineConfig, OfflineOptions } from './offline.js'
 
 export type { ResolvedCors, ServerTimeouts, TrustProxy }
 
@@ -95,10 +96,15 @@ export interface ProxyOptions {
    * no cluster). Only the `vexil proxy` command starts workers; startProxy runs one process.
    */
   workers?: number | 'auto'
+  /** Edge's offline mode: flags from a file, the listed tokens only, no upstream (`vexil offline`). */
+  offline?: OfflineOptions
+  /** Whose defaults: `edge` takes Unleash Edge's (port 3063, app name `unleash-edge`), as `vexil edge` does. Default `proxy`. */
+  mode?: 'proxy' | 'edge'
 }
 
 /** Configuration after parsing and validation: every field typed and present. */
 export interface ProxyConfig {
+  /** Empty in offline mode without one (then unused). */
   serviceUrl: string
   /** The old proxy's upstream token: the static scope behind /proxy; undefined when only TOKENS is set. */
   serviceApiToken: string | undefined
@@ -107,6 +113,8 @@ export interface ProxyConfig {
   host: string | undefined
   proxyBasePath: string
   serviceAppName: string
+  /** Where the app name comes from, for the start log (`SERVICE_APP_NAME`, or which default and why). */
+  serviceAppNameFrom: string
   serviceInstanceId: string
   refreshInterval: number
   metricsInterval: number
@@ -157,4 +165,8 @@ export interface ProxyConfig {
   streamingKeepAliveMs: number
   /** STREAMING_MAX_CONNECTIONS: open SDK streams per process. */
   streamingMaxConnections: number
+  /** Offline mode (config/offline.ts); undefined: the flags come from the upstream. */
+  offline: OfflineConfig | undefined
+  /** Whose defaults were taken (ProxyOptions.mode). */
+  mode: 'proxy' | 'edge'
 }

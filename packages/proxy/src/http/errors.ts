@@ -23,6 +23,8 @@ export type ProxyErrorCode =
   | 'API_BAD_DATA'
   | 'TOO_MANY_STREAMS'
   | 'METHOD_NOT_ALLOWED'
+  // Offline mode refuses a token as Edge does, whatever the reason: 403, empty body.
+  | 'EDGE_FORBIDDEN'
   // OFREP (routes/ofrep.ts): bodies as the protocol's, `details` is `{ key }` on the single-flag route.
   | 'OFREP_PARSE_ERROR'
   | 'OFREP_INVALID_CONTEXT'
@@ -101,6 +103,7 @@ const RENDER: Record<ProxyErrorCode, (error: ProxyError) => ErrorResponse> = {
   API_BAD_REQUEST: (e) => message(400, e.message),
   TOO_MANY_STREAMS: (e) => message(429, e.message),
   METHOD_NOT_ALLOWED: (e) => message(405, e.message),
+  EDGE_FORBIDDEN: () => ({ status: 403, contentType: undefined, body: '' }),
   OFREP_PARSE_ERROR: (e) => ofrepFailure(400, 'PARSE_ERROR', e),
   OFREP_INVALID_CONTEXT: (e) => ofrepFailure(400, 'INVALID_CONTEXT', e),
   OFREP_FLAG_NOT_FOUND: (e) => ofrepFailure(404, 'FLAG_NOT_FOUND', e),

@@ -6,7 +6,7 @@
 // nothing in the request can widen them.
 import type { H3Event } from 'h3'
 import type { AnswerDialect, ReadRequest } from '../answers/dialect.js'
-import { requestText } from '../answers/request-text.js'
+import { afterText, requestText } from '../answers/request-text.js'
 import type { AnswerHeaders } from '../answers/send-answer.js'
 import { parseQuery } from '../evaluation/context.js'
 import { seesDisabledFlags, type VisibilityConfig } from '../evaluation/visibility.js'
@@ -49,12 +49,12 @@ export function frontendDialect(config: VisibilityConfig, selection: FrontendSel
   return {
     namespace: 'frontend',
     headers: UNLEASH_HEADERS,
-    async read(event) {
+    read(event) {
       const name = selection === 'one' ? flagName(event) : undefined
       if (selection === 'one' && name === undefined) throw new ProxyError('API_NOT_FOUND', 'No flag of that name: give one flag name after /features/')
       // A flag name comes from the path: only an existing flag's answer is ever kept under it.
       const variant = `${selection}|${event.method === 'POST' ? 'P' : 'G'}|${name === undefined ? '' : `${name.length}:${name}`}`
-      return { variant, raw: await requestText(event), name }
+      return afterText(requestText(event), (raw) => ({ variant, raw, name }))
     },
     context({ raw }, event, clientAddress) {
       const context = frontendContext(event.method === 'POST' ? postedContext(raw) : parseQuery(raw), clientAddress)

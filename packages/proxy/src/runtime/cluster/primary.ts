@@ -14,7 +14,7 @@ import { createPrometheusExporter } from '../../prometheus.js'
 import type { FlagSet } from '../../scope/flag-set.js'
 import { createUpstreamSync, servedFlags } from '../../scope/upstream-sync.js'
 import type { TokenSync } from '../../scope/token-sync.js'
-import { listeningLine } from '../../server.js'
+import { startSummary } from '../../config/start-summary.js'
 import { type KnownToken, scopeKey, type TokenScope } from '../../tokens/api-token.js'
 import { createClusterMetrics } from './cluster-metrics.js'
 import { type ClusterReadiness, clusterReadiness, type WorkerReadiness } from './cluster-readiness.js'
@@ -171,7 +171,7 @@ export async function runProxyPrimary(config: ProxyConfig, argv: readonly string
     // A worker listens on the HTTP port after the HTTPS one (TLS_ENABLE): the proxy is up then.
     if (listening || (config.tls && address.port === config.tls.port)) return
     listening = true
-    console.log(`${listeningLine(config, address.port, config.tls?.port)} (${config.workers} workers)`)
+    console.log(startSummary(config, address.port, config.workers, config.tls?.port).join('\n'))
   })
   let signalled: (reason: string) => void = () => undefined
   const stopRequested = new Promise<string>((resolve) => (signalled = resolve))

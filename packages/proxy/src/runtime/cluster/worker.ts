@@ -3,7 +3,7 @@
 // SIGTERM/SIGINT (Ctrl-C reaches the whole process group), or when the primary is gone; stopping
 // closes the server (requests in flight finish), hands the last counts to the primary, exits 0.
 import { createEngine } from '@vexil/engine'
-import { createProxyConfig, engineHostname } from '../../config/parse.js'
+import { createProxyConfig, engineHostname, type Environment } from '../../config/parse.js'
 import { createResponseCaches } from '../../cache/response-cache.js'
 import type { ProxyOptions } from '../../config/types.js'
 import { serveProxy } from '../../server.js'
@@ -11,9 +11,9 @@ import { isClusterMessage, type PrimaryMessage, type WorkerMessage } from './mes
 import { createWorkerSync } from './worker-sync.js'
 
 /** Runs the worker until it is told to stop; resolves with its exit code. */
-export async function runProxyWorker(options: ProxyOptions): Promise<number> {
+export async function runProxyWorker(options: ProxyOptions, env?: Environment): Promise<number> {
   // The primary parsed the same environment and options already: this does not fail on its own.
-  const config = await createProxyConfig(options)
+  const config = await createProxyConfig(options, env)
   const engineHost = engineHostname()
   const newEngine = () => createEngine({ strategies: config.customStrategies, hostname: engineHost })
   const sync = createWorkerSync({

@@ -1,0 +1,127 @@
+// The proxy's request handler in one process: the built proxy's listener (as `node:http` calls
+// it) driven with /proxy requests over in-memory sockets, CPU time per request, every request a
+// new user and repeating contexts side by side, GET and POST, next to the engine alone on the
+// same new-user contexts. No sockets and no load generator share the cores, so the figures are
+// steadier than the wrk benchmark's on a shared machine, and the ratio to the engine isolates what
+// the proxy adds to an evaluation (reading, context, cache, serialization, headers).
+import { fork } from 'node:child_process'
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { IncomingMessage, type RequestListener, ServerResponse } from 'node:http'
+import { Socket } from 'node:net'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { Writable } from 'node:stream'
+import { type Context, createEngine } from '@vexil/engine'
+import { createProxyApp, createProxyConfig } from '@vexil/proxy'
+import { makeContexts, makeFeatures } from '@vexil/test-fixtures/workload.ts'
+import type { BudgetRow } from './budget.js'
+import { median } from './measure.js'
+import { asNewUser, CLIENT_KEY, proxyGet } from './proxy-http.bench.js'
+
+const ROUNDS = 25
+const PER_ROUND = 2000
+const CLIENT_TOKEN = '*:development.bench-client'
+
+interface Call {
+  method: 'GET' | 'POST'
+  url: string
+  body?: Buffer
+}
+
+/** Answers one request through `listener` over an in-memory socket; resolves with its status. */
+function call(listener: RequestListener, request: Call): Promise<number> {
+  return new Promise((resolve) => {
+    const req = new IncomingMessage(new Socket())
+    req.method = request.method
+    req.url = request.url
+    req.headers = request.body
+      ? { host: '127.0.0.1', authorization: CLIENT_KEY, 'content-type': 'application/json', 'content-length': String(request.body.length) }
+      : { host: '127.0.0.1', authorization: CLIENT_KEY }
+    if (request.body) req.push(request.body)
+    req.push(null)
+    const res = new ServerResponse(req)
+    // The response only writes to its socket, so a stream that drops the bytes stands in for one.
+    res.assignSocket(new Writable({ write: (_chunk, _encoding, done) => done() }) as Socket)
+    res.once('finish', () => resolve(res.statusCode))
+    listener(req, res)
+  })
+}
+
+/** CPU µs per call of `next` over `count` calls (awaited one after another). */
+async function cpuPerCall(count: number, next: (i: number) => Promise<unknown> | unknown): Promise<number> {
+  const start = process.cpuUsage()
+  for (let i = 0; i < count; i++) await next(i)
+  const used = process.cpuUsage(start)
+  return (used.user + used.system) / count
+}
+
+export async function runProxyHandlerBench(): Promise<BudgetRow[]> {
+  const dir = mkdtempSync(join(tmpdir(), 'vexil-handler-'))
+  const payload = makeFeatures(200)
+  const payloadFile = join(dir, 'payload.json')
+  writeFileSync(payloadFile, JSON.stringify(payload))
+  const upstream = fork(new URL('./servers/upstream.mjs', import.meta.url), [payloadFile], { stdio: ['ignore', 'ignore', 'inherit', 'ipc'] })
+  try {
+    const port = await new Promise<number>((resolve, reject) => {
+      upstream.once('message', (message: { port: number }) => resolve(message.port))
+      upstream.once('exit', (code) => reject(new Error(`upstream.mjs exited with code ${code}`)))
+    })
+    const config = await createProxyConfig(
+      { serviceUrl: `http://127.0.0.1:${port}/api`, serviceApiToken: CLIENT_TOKEN, clientKeys: [CLIENT_KEY], tokens: [CLIENT_TOKEN], metricsInterval: 0, refreshInterval: 600_000, responseCacheSize: 10_000 },
+      {},
+    )
+    const proxy = createProxyApp({ config, storage: null })
+    await proxy.start()
+    const listener = proxy.listener as RequestListener
+
+    const contexts = makeContexts(1000)
+    const fresh = contexts.map(asNewUser)
+    // A new user's `__N__` becomes a number never used before, as in the wrk benchmark.
+    let n = 1_000_000
+    const newUser = (text: string) => text.replaceAll('__N__', String(n++))
+    const getPaths = contexts.map((context) => proxyGet(context).path)
+    const newGetPaths = fresh.map((context) => proxyGet(context).path)
+    const postBodies = contexts.map((context) => Buffer.from(JSON.stringify({ context })))
+    const newPostBodies = fresh.map((context) => JSON.stringify({ context }))
+    const engine = createEngine()
+    engine.load(payload)
+    const newEngineContexts = fresh.map((context) => JSON.stringify(context))
+
+    const tasks: Record<string, (i: number) => Promise<number> | unknown> = {
+      'GET, every request a new user': (i) => call(listener, { method: 'GET', url: newUser(newGetPaths[i % 1000]!) }),
+      'GET, repeating contexts': (i) => call(listener, { method: 'GET', url: getPaths[i % 1000]! }),
+      'POST, every request a new user': (i) => call(listener, { method: 'POST', url: '/proxy', body: Buffer.from(newUser(newPostBodies[i % 1000]!)) }),
+      'POST, repeating contexts': (i) => call(listener, { method: 'POST', url: '/proxy', body: postBodies[i % 1000]! }),
+      'engine evaluateAll, every request a new user': (i) => engine.evaluateAll(JSON.parse(newUser(newEngineContexts[i % 1000]!)) as Context),
+    }
+    // Every call must be a 200, or the figures time error answers.
+    for (const [name, task] of Object.entries(tasks)) {
+      if (name.startsWith('engine')) continue
+      for (let i = 0; i < 1000; i++) {
+        const status = await task(i)
+        if (status !== 200) throw new Error(`${name}: status ${status}`)
+      }
+    }
+    const samples: Record<string, number[]> = Object.fromEntries(Object.keys(tasks).map((name) => [name, []]))
+    const names = Object.keys(tasks)
+    for (let round = 0; round < ROUNDS; round++) {
+      for (const name of round % 2 === 0 ? names : [...names].reverse()) samples[name]!.push(await cpuPerCall(PER_ROUND, tasks[name]!))
+    }
+    await proxy.close()
+
+    const us = (name: string) => median(samples[name]!)
+    const overEngine = (name: string) => median(samples[name]!.map((value, round) => value / samples['engine evaluateAll, every request a new user']![round]!))
+    console.log(`Proxy handler: ${ROUNDS} rounds of ${PER_ROUND} requests each, CPU per request (median µs): ${names.map((name) => `${name} ${us(name).toFixed(1)}`).join('; ')}`)
+    return [
+      { metric: 'GET /proxy in one process, every request a new user: CPU per request', value: us('GET, every request a new user'), unit: 'µs', kind: 'max', limit: 120, absolute: true },
+      { metric: 'GET /proxy in one process, repeating contexts: CPU per request', value: us('GET, repeating contexts'), unit: 'µs', kind: 'max', limit: 40, absolute: true },
+      { metric: 'POST /proxy in one process, every request a new user: CPU per request', value: us('POST, every request a new user'), unit: 'µs', kind: 'max', limit: 150, absolute: true },
+      { metric: 'POST /proxy in one process, repeating contexts: CPU per request', value: us('POST, repeating contexts'), unit: 'µs', kind: 'max', limit: 50, absolute: true },
+      { metric: 'GET /proxy, every request a new user: handler / engine evaluateAll (same contexts)', value: overEngine('GET, every request a new user'), unit: 'x', kind: 'max', limit: 3.2, absolute: false },
+      { metric: 'POST /proxy, every request a new user: handler / engine evaluateAll (same contexts)', value: overEngine('POST, every request a new user'), unit: 'x', kind: 'max', limit: 5.5, absolute: false },
+    ]
+  } finally {
+    upstream.kill()
+    rmSync(dir, { recursive: true, force: true })
+  }
+}
