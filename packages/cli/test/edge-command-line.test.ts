@@ -122,14 +122,14 @@ describe("vexil edge, as Unleash's Edge Helm chart runs it", { timeout: 90_000 }
   it("takes Edge's global options before edge and its own after it (the vexil-proxy bin), and names what it ignores", async () => {
     const port = await freePort()
     const args = ['--port', String(port), '-i', '127.0.0.1', '--app-name', 'chart-app', 'edge', '-u', upstreamBase, '-t', CLIENT_TOKEN, '-b', backups.path, '-p', 'secret-123@development']
-    const proxy = start(VEXIL_PROXY, args, { TLS_ENABLE: 'true' })
+    const proxy = start(VEXIL_PROXY, args, { CLIENT_KEEPALIVE_TIMEOUT: '30' })
     try {
       await proxy.until(/Backups:/)
       const output = proxy.output()
       expect(output).toContain(`listening on http://127.0.0.1:${port}`)
       expect(output).toContain('App name: chart-app')
       expect(output).toContain(
-        "Ignoring Edge's TLS_ENABLE (--tls-enable): Vexil does not implement it; Vexil serves plain HTTP; terminate TLS at the ingress or load balancer in front of it.",
+        "Ignoring Edge's CLIENT_KEEPALIVE_TIMEOUT (--client-keepalive-timeout): Vexil does not implement it;",
       )
       expect(output).toContain("Ignoring Edge's PRETRUSTED_TOKENS (--pretrusted-tokens): Vexil does not implement it;")
     } finally {

@@ -2,8 +2,9 @@
 // src/runtime/cloudflare-worker/entry.ts) into one ES module, dist/worker.js, for Cloudflare
 // Workers (with the nodejs_compat flag, the default since 2026-08-04, for node:crypto, node:zlib
 // and the Buffer the app uses). Dependencies that only the Node server needs stay out: ioredis
-// (STORAGE_PROVIDER=redis; a Worker uses KV) and swagger-ui-dist (the /docs page's files) are
-// replaced by modules that say so when used.
+// (STORAGE_PROVIDER=redis; a Worker uses KV), swagger-ui-dist (the /docs page's files) and undici
+// (the Node transport to the upstream; a Worker uses fetch) are replaced by modules that say so
+// when used.
 // Run by `npm run build`; prints the size.
 import { gzipSync } from 'node:zlib'
 import { readFileSync } from 'node:fs'
@@ -14,6 +15,7 @@ const root = fileURLToPath(new URL('..', import.meta.url))
 const NODE_ONLY = {
   ioredis: 'STORAGE_PROVIDER=redis is not available in a Worker: bind a Workers KV namespace as VEXIL_KV instead',
   'swagger-ui-dist': 'The /docs page is not served by the Worker (ENABLE_OAS: the OpenAPI document is)',
+  undici: 'The Node transport is not used in a Worker: its upstream calls go through the runtime\'s fetch (no HTTPS_PROXY or client certificates)',
 }
 
 /**

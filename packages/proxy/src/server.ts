@@ -1,16 +1,20 @@
 // startProxy: configuration, the app, and a listening server; close() sends pending metrics and
 // stops. Signals are the caller's (the CLI's) to handle.
 import { createServer, type Server } from 'node:http'
+import { createServer as createHttpsServer } from 'node:https'
 import type { AddressInfo } from 'node:net'
 import { createProxyApp, type ProxyApp, type ProxyAppOptions } from './app.js'
 import { createProxyConfig, type Environment } from './config/parse.js'
 import { startSummary } from './config/start-summary.js'
 import type { ProxyConfig, ProxyOptions } from './config/types.js'
+import { redirectToHttps } from './http/redirect-to-https.js'
 import { serverTimeoutOptions } from './http/server-timeouts.js'
 
 export interface RunningProxy {
   url: string
   port: number
+  /** TLS_ENABLE: the port the same app answers HTTPS on. */
+  httpsPort: number | undefined
   app: ProxyApp
   config: ProxyConfig
   close(): Promise<void>
@@ -37,12 +41,19 @@ export async function startProxy(options: StartProxyOptions = {}): Promise<Runni
 export async function serveProxy(config: ProxyConfig, app: Omit<ProxyAppOptions, 'config'>, showURL: boolean): Promise<RunningProxy> {
   const proxy = createProxyApp({ ...app, config })
   const hostname = config.host ?? '0.0.0.0'
-  // Our own server rather than listhen's: the slow-client timeouts (and how often Node checks
-  // them) can only be given when the server is created.
-  const server = createServer(serverTimeoutOptions(config.serverTimeouts), proxy.listener)
-  const port = await listen(server, config.port, hostname)
+  // Our own servers rather than listhen's: the slow-client timeouts (and how often Node checks
+  // them) can only be given when a server is created.
+  const timeouts = serverTimeoutOptions(config.serverTimeouts)
+  const { tls } = config
+  const https = tls ? createHttpsServer({ ...timeouts, key: tls.key, cert: tls.cert }, proxy.listener) : undefined
+  const httpsPort = https && tls ? await listen(https, tls.port, hostname, 'TLS_SERVER_PORT') : undefined
+  const server = createServer(timeouts, tls?.redirectHttp && httpsPort ? redirectToHttps(httpsPort) : proxy.listener)
+  const port = await listen(server, config.port, hostname, 'PORT').catch(async (error: unknown) => {
+    if (https) await closeServer(https)
+    throw error
+  })
   const url = proxyUrl(config, port)
-  if (showURL) console.log(startSummary(config, port).join('\n'))
+  if (showURL) console.log(startSummary(config, port, undefined, httpsPort).join('\n'))
   void proxy.start()
 
   let closing: Promise<void> | undefined
@@ -50,10 +61,10 @@ export async function serveProxy(config: ProxyConfig, app: Omit<ProxyAppOptions,
     (closing ??= (async () => {
       // A stream never ends by itself, and the server waits for every response in flight.
       proxy.endStreams()
-      await closeServer(server)
+      await Promise.all([closeServer(server), https && closeServer(https)])
       await proxy.close()
     })())
-  return { url, port, app: proxy, config, close }
+  return { url, port, httpsPort, app: proxy, config, close }
 }
 
 /** The URL of `/proxy` on `port` (127.0.0.1 for all interfaces). */
@@ -65,10 +76,10 @@ function proxyUrl(config: ProxyConfig, port: number): string {
 // --- Internal helpers ---
 
 /** Listens, or rejects naming the port when it is taken (never a silent move to another one). */
-function listen(server: Server, port: number, hostname: string): Promise<number> {
+function listen(server: Server, port: number, hostname: string, variable: string): Promise<number> {
   return new Promise((resolve, reject) => {
     server.once('error', (error: NodeJS.ErrnoException) => {
-      reject(error.code === 'EADDRINUSE' ? new Error(`Port ${port} on ${hostname} is already in use (set PORT to another port)`) : error)
+      reject(error.code === 'EADDRINUSE' ? new Error(`Port ${port} on ${hostname} is already in use (set ${variable} to another port)`) : error)
     })
     server.listen(port, hostname, () => resolve((server.address() as AddressInfo).port))
   })

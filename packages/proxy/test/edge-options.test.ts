@@ -77,9 +77,8 @@ describe("Edge's command line", () => {
   })
 
   it('names each option Vexil does not implement, when set, with what Vexil does instead', () => {
-    const { warnings } = edgeProxyEnvironment({ TLS_ENABLE: 'true' }, { ...UPSTREAM, PRETRUSTED_TOKENS: 'secret@development', REDIS_MODE: 'single', SENTRY_DEBUG: 'false', RUST_LOG: 'tower=debug' })
+    const { warnings } = edgeProxyEnvironment({}, { ...UPSTREAM, PRETRUSTED_TOKENS: 'secret@development', REDIS_MODE: 'single', SENTRY_DEBUG: 'false', RUST_LOG: 'tower=debug' })
     expect(warnings).toEqual([
-      "Ignoring Edge's TLS_ENABLE (--tls-enable): Vexil does not implement it; Vexil serves plain HTTP; terminate TLS at the ingress or load balancer in front of it.",
       'Ignoring Edge\'s RUST_LOG="tower=debug": it names no level; LOG_LEVEL sets one (debug, info, warn, error, fatal).',
       "Ignoring Edge's PRETRUSTED_TOKENS (--pretrusted-tokens): Vexil does not implement it; frontend tokens are validated upstream like any other (list a client token of their environment in TOKENS).",
     ])

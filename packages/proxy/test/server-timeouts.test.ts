@@ -1,9 +1,12 @@
 // Slow clients (README, Security): the listening server closes a connection whose request
 // headers do not arrive within HTTP_HEADERS_TIMEOUT_MS (default 10 s) and a request not complete
 // within HTTP_REQUEST_TIMEOUT_MS (default 30 s). Node's defaults held them 60-90 s and 300 s.
+// An idle keep-alive connection stays open HTTP_KEEP_ALIVE_TIMEOUT_MS (default 65 s), longer than
+// the load balancers' idle timeout in front of it.
 import { connect } from 'node:net'
 import { afterEach, describe, expect, it } from 'vitest'
 import { createProxyConfig, startProxy, type RunningProxy } from '@vexil/proxy'
+import { serverTimeoutOptions } from '../src/http/server-timeouts.js'
 import { startFakeUpstream, type FakeUpstream } from '@vexil/test-fixtures/fake-upstream.ts'
 
 const FEATURES = { version: 2, features: [{ name: 'on', enabled: true, strategies: [{ name: 'default' }] }] }
@@ -83,9 +86,35 @@ describe('slow clients', () => {
   })
 })
 
+describe('keep-alive', () => {
+  it('keeps an idle connection open past the old 5 s default, and tells the client 65 s', async () => {
+    const proxy = await start({})
+    const socket = connect(proxy.port, '127.0.0.1')
+    let answer = ''
+    socket.setEncoding('latin1')
+    socket.on('data', (chunk: string) => (answer += chunk))
+    const ask = async () => {
+      answer = ''
+      socket.write('GET /proxy/health HTTP/1.1\r\nHost: x\r\n\r\n')
+      await expect.poll(() => answer, { timeout: 2_000 }).toMatch(/\r\n\r\nok$/)
+      return answer
+    }
+    try {
+      expect(await ask()).toMatch(/\r\nKeep-Alive: timeout=65\r\n/i)
+      await new Promise((resolve) => setTimeout(resolve, 5_500))
+      expect(socket.destroyed).toBe(false)
+      expect(await ask()).toMatch(/^HTTP\/1\.1 200 /)
+    } finally {
+      socket.destroy()
+    }
+  }, 15_000)
+})
+
 describe('timeout configuration', () => {
-  it('defaults to 10 s for headers, 30 s per request and 5 s idle keep-alive', async () => {
-    expect((await createProxyConfig({}, REQUIRED)).serverTimeouts).toEqual({ headersMs: 10_000, requestMs: 30_000, keepAliveMs: 5_000 })
+  it('defaults to 10 s for headers, 30 s per request and 65 s idle keep-alive, longer than a 60 s load balancer idle timeout', async () => {
+    const timeouts = (await createProxyConfig({}, REQUIRED)).serverTimeouts
+    expect(timeouts).toEqual({ headersMs: 10_000, requestMs: 30_000, keepAliveMs: 65_000 })
+    expect(serverTimeoutOptions(timeouts)).toEqual({ headersTimeout: 10_000, requestTimeout: 30_000, keepAliveTimeout: 65_000, connectionsCheckingInterval: 1_000 })
   })
 
   it('reads HTTP_HEADERS_TIMEOUT_MS, HTTP_REQUEST_TIMEOUT_MS and HTTP_KEEP_ALIVE_TIMEOUT_MS; code options win', async () => {

@@ -1,10 +1,11 @@
-// The upstream client decodes bodies as they arrive (sync/http-client.ts): every encoding the
+// The upstream client decodes bodies as they arrive (upstream/http-client.ts): every encoding the
 // proxy asks for, multi-byte characters split across chunks, and a corrupt body refused.
 import { createServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { sendRequest } from '../src/upstream/node-http-client.js'
+import { Agent } from 'undici'
+import { createSendRequest } from '../src/upstream/http-client.js'
 
 const text = JSON.stringify({ features: Array.from({ length: 2000 }, (_, i) => ({ name: `flag-${i}-é€😀`, enabled: i % 2 === 0 })) })
 const encoded: Record<string, Buffer> = { identity: Buffer.from(text), gzip: gzipSync(text), deflate: deflateSync(text), br: brotliCompressSync(text), broken: Buffer.from('not gzip') }
@@ -21,6 +22,7 @@ beforeAll(async () => {
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
   base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
 })
+const sendRequest = createSendRequest(new Agent())
 afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())))
 
 const get = (path: string) => sendRequest(`${base}${path}`, { method: 'GET', headers: {}, timeoutMs: 5000, rejectUnauthorized: true })

@@ -42,8 +42,6 @@ const warn = (instead: string): EdgeHandling => ({ kind: 'warn', instead })
 /** A switch or boolean that only matters when on. */
 const warnWhenOn = (instead: string): EdgeHandling => ({ kind: 'warn', instead, when: (value) => parseBoolean('', value) })
 
-const TLS = 'Vexil serves plain HTTP; terminate TLS at the ingress or load balancer in front of it'
-const UPSTREAM_TLS = "the upstream is reached with Node's TLS defaults and its certificate is verified (SKIP_SSL_VERIFICATION alone is read)"
 const OBSERVABILITY = 'errors go to the log; metrics are scraped from /internal-backstage/metrics'
 const PROMETHEUS_PUSH = 'nothing is pushed: scrape /internal-backstage/metrics'
 const STORAGE = 'keep backups with BACKUP_FOLDER on a volume, or REDIS_URL'
@@ -80,11 +78,11 @@ export const EDGE_OPTIONS: readonly EdgeOption[] = [
   { flag: '--port', short: 'p', variable: 'PORT', place: 'global', handling: same('PORT', 'default 3063 with vexil edge') },
   { flag: '--interface', short: 'i', variable: 'INTERFACE', place: 'global', handling: renamed('HOST') },
   { flag: '--base-path', variable: 'BASE_PATH', place: 'anywhere', handling: renamed('PROXY_BASE_PATH') },
-  { flag: '--tls-enable', variable: 'TLS_ENABLE', place: 'global', switch: true, handling: warnWhenOn(TLS) },
-  { flag: '--tls-server-key', variable: 'TLS_SERVER_KEY', place: 'global', handling: warn(TLS) },
-  { flag: '--tls-server-cert', variable: 'TLS_SERVER_CERT', place: 'global', handling: warn(TLS) },
-  { flag: '--tls-server-port', variable: 'TLS_SERVER_PORT', place: 'global', handling: warn(TLS) },
-  { flag: '--redirect-http-to-https', variable: 'REDIRECT_HTTP_TO_HTTPS', place: 'global', switch: true, handling: warnWhenOn(TLS) },
+  { flag: '--tls-enable', variable: 'TLS_ENABLE', place: 'global', switch: true, handling: same('TLS_ENABLE') },
+  { flag: '--tls-server-key', variable: 'TLS_SERVER_KEY', place: 'global', handling: same('TLS_SERVER_KEY') },
+  { flag: '--tls-server-cert', variable: 'TLS_SERVER_CERT', place: 'global', handling: same('TLS_SERVER_CERT') },
+  { flag: '--tls-server-port', variable: 'TLS_SERVER_PORT', place: 'global', handling: same('TLS_SERVER_PORT', 'default 3043') },
+  { flag: '--redirect-http-to-https', variable: 'REDIRECT_HTTP_TO_HTTPS', place: 'global', switch: true, handling: same('REDIRECT_HTTP_TO_HTTPS') },
   { flag: '--cors-origin', variable: 'CORS_ORIGIN', place: 'anywhere', handling: same('CORS_ORIGIN') },
   { flag: '--cors-allowed-headers', variable: 'CORS_ALLOWED_HEADERS', place: 'anywhere', handling: same('CORS_ALLOWED_HEADERS') },
   { flag: '--cors-max-age', variable: 'CORS_MAX_AGE', place: 'anywhere', handling: same('CORS_MAX_AGE') },
@@ -128,14 +126,14 @@ export const EDGE_OPTIONS: readonly EdgeOption[] = [
   { flag: '--tokens', short: 't', variable: 'TOKENS', place: 'edge', handling: same('TOKENS') },
   { flag: '--strict', variable: 'STRICT', place: 'edge', switch: true, handling: same('STRICT', 'Edge before 20.0') },
   { flag: '--pretrusted-tokens', short: 'p', variable: 'PRETRUSTED_TOKENS', place: 'edge', handling: warn('frontend tokens are validated upstream like any other (list a client token of their environment in TOKENS)') },
-  { flag: '--custom-client-headers', short: 'H', variable: 'CUSTOM_CLIENT_HEADERS', place: 'edge', handling: warn('upstream requests carry only the Unleash headers') },
+  { flag: '--custom-client-headers', short: 'H', variable: 'CUSTOM_CLIENT_HEADERS', place: 'edge', handling: same('CUSTOM_CLIENT_HEADERS') },
   { flag: '--skip-ssl-verification', short: 's', variable: 'SKIP_SSL_VERIFICATION', place: 'edge', switch: true, handling: { kind: 'read', to: ['HTTP_OPTIONS_REJECT_UNAUTHORIZED'], convert: notWhenFalse, note: 'inverted' } },
-  { flag: '--pkcs8-client-certificate-file', variable: 'PKCS8_CLIENT_CERTIFICATE_FILE', place: 'edge', handling: warn(UPSTREAM_TLS) },
-  { flag: '--pkcs8-client-key-file', variable: 'PKCS8_CLIENT_KEY_FILE', place: 'edge', handling: warn(UPSTREAM_TLS) },
-  { flag: '--pkcs12-identity-file', variable: 'PKCS12_IDENTITY_FILE', place: 'edge', handling: warn(UPSTREAM_TLS) },
-  { flag: '--pkcs12-passphrase', variable: 'PKCS12_PASSPHRASE', place: 'edge', handling: warn(UPSTREAM_TLS) },
-  { flag: '--pem-cert-file', variable: 'PEM_CERT_FILE', place: 'edge', handling: warn(UPSTREAM_TLS) },
-  { flag: '--upstream-certificate-file', variable: 'UPSTREAM_CERTIFICATE_FILE', place: 'edge', handling: warn(`${UPSTREAM_TLS}; NODE_EXTRA_CA_CERTS adds a CA to Node's`) },
+  { flag: '--pkcs8-client-certificate-file', variable: 'PKCS8_CLIENT_CERTIFICATE_FILE', place: 'edge', handling: same('PKCS8_CLIENT_CERTIFICATE_FILE') },
+  { flag: '--pkcs8-client-key-file', variable: 'PKCS8_CLIENT_KEY_FILE', place: 'edge', handling: same('PKCS8_CLIENT_KEY_FILE') },
+  { flag: '--pkcs12-identity-file', variable: 'PKCS12_IDENTITY_FILE', place: 'edge', handling: same('PKCS12_IDENTITY_FILE') },
+  { flag: '--pkcs12-passphrase', variable: 'PKCS12_PASSPHRASE', place: 'edge', handling: same('PKCS12_PASSPHRASE') },
+  { flag: '--pem-cert-file', variable: 'PEM_CERT_FILE', place: 'edge', handling: warn('undocumented in Edge: use PKCS8_CLIENT_CERTIFICATE_FILE and PKCS8_CLIENT_KEY_FILE') },
+  { flag: '--upstream-certificate-file', variable: 'UPSTREAM_CERTIFICATE_FILE', place: 'edge', handling: same('UPSTREAM_CERTIFICATE_FILE') },
   { flag: '--upstream-request-timeout', variable: 'UPSTREAM_REQUEST_TIMEOUT', place: 'edge', handling: warn("the upstream client's own timeouts apply") },
   { flag: '--upstream-socket-timeout', variable: 'UPSTREAM_SOCKET_TIMEOUT', place: 'edge', handling: warn("the upstream client's own timeouts apply") },
   { flag: '--client-keepalive-timeout', variable: 'CLIENT_KEEPALIVE_TIMEOUT', place: 'edge', handling: warn("upstream connections are kept alive with Node's defaults") },

@@ -6,8 +6,10 @@ import { availableParallelism, hostname, userInfo } from 'node:os'
 import type { CustomStrategy } from '@vexil/engine'
 import { createLogger, LOG_LEVELS, type LogLevel, redactingLogger } from '../logger.js'
 import { storageConfigProblems, type StorageProviderName } from '../storage/index.js'
+import { DEFAULT_KEEP_ALIVE_MS } from '../http/server-timeouts.js'
 import { resolveAppName } from './app-name.js'
 import { loadModuleArray } from './load-module.js'
+import { NETWORK_ENV, parseNetwork, UNVERIFIED_UPSTREAM } from './network.js'
 import { parseOfflineConfig } from './offline.js'
 import type { ContextEnricher, ProxyConfig, ProxyOptions, ResolvedCors, TrustProxy } from './types.js'
 import { ConfigError, parseBoolean, parseInteger, parseList, parseTrustedAddress, parseUrl } from './values.js'
@@ -86,7 +88,7 @@ const ENV = {
 } as const
 
 /** Environment variable names the proxy reads, for `--help` and the README. */
-export const PROXY_ENVIRONMENT_VARIABLES: Readonly<Record<keyof typeof ENV, readonly string[]>> = ENV
+export const PROXY_ENVIRONMENT_VARIABLES: Readonly<Record<keyof typeof ENV | keyof typeof NETWORK_ENV, readonly string[]>> = { ...ENV, ...NETWORK_ENV }
 
 /**
  * The system's host name, else $HOSTNAME, else `unknown-host`: Deno without
@@ -294,8 +296,11 @@ export async function createProxyConfig(options: ProxyOptions = {}, env: Environ
   const bootstrapAuthorization = options.expBootstrap?.urlHeaders?.Authorization ?? read(ENV.bootstrapAuthorization)?.value
   const serverSideTokens = options.expServerSideSdkConfig?.tokens ?? parseList(read(ENV.serverSideTokens)?.value ?? '')
   checkKeys('expServerSideSdkConfig.tokens', serverSideTokens)
-  const secrets = [...(serviceApiToken ? [serviceApiToken] : []), ...tokens, ...clientKeys, ...serverSideTokens, ...(bootstrapAuthorization ? [bootstrapAuthorization] : []), ...(offline ? [...offline.clientTokens, ...offline.frontendTokens] : [])]
+  const network = parseNetwork(env)
+  const secrets = [...(serviceApiToken ? [serviceApiToken] : []), ...tokens, ...clientKeys, ...serverSideTokens, ...(bootstrapAuthorization ? [bootstrapAuthorization] : []), ...(offline ? [...offline.clientTokens, ...offline.frontendTokens] : []), ...network.secrets]
   const logger = options.logger ? redactingLogger(options.logger, secrets) : createLogger({ level: logLevel, json: useJsonLogger, secrets })
+  const rejectUnauthorized = bool(options.httpOptions?.rejectUnauthorized, ENV.rejectUnauthorized, true) && !network.upstream.skipVerification
+  if (!rejectUnauthorized) logger.warn(UNVERIFIED_UPSTREAM)
 
   const trustProxyFound = read(ENV.trustProxy)
   const trustProxy =
@@ -350,7 +355,7 @@ export async function createProxyConfig(options: ProxyOptions = {}, env: Environ
   const serverTimeouts = {
     headersMs: int(options.serverTimeouts?.headersMs, ENV.headersTimeout, 10_000, { min: 1 }),
     requestMs: int(options.serverTimeouts?.requestMs, ENV.requestTimeout, 30_000, { min: 1 }),
-    keepAliveMs: int(options.serverTimeouts?.keepAliveMs, ENV.keepAliveTimeout, 5_000, { min: 1 }),
+    keepAliveMs: int(options.serverTimeouts?.keepAliveMs, ENV.keepAliveTimeout, DEFAULT_KEEP_ALIVE_MS, { min: 1 }),
   }
   // Node refuses a request timeout shorter than the headers timeout.
   if (serverTimeouts.requestMs < serverTimeouts.headersMs) {
@@ -403,7 +408,9 @@ export async function createProxyConfig(options: ProxyOptions = {}, env: Environ
     enableOAS: bool(options.enableOAS, ENV.enableOAS, false),
     enableAllEndpoint: bool(options.enableAllEndpoint, ENV.enableAllEndpoint, false),
     cors: parseCors(options, env),
-    rejectUnauthorized: bool(options.httpOptions?.rejectUnauthorized, ENV.rejectUnauthorized, true),
+    rejectUnauthorized,
+    tls: network.tls,
+    upstreamNetwork: network.upstream,
     bootstrap:
       bootstrapUrl || bootstrapData
         ? { url: bootstrapUrl, authorization: bootstrapAuthorization, data: bootstrapData, segments: options.expBootstrap?.segments }

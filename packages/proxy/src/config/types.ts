@@ -5,6 +5,7 @@ import type { Timers } from '@vexil/sync'
 import type { ResolvedCors } from '../http/cors.js'
 import type { TrustProxy } from '../http/client-ip.js'
 import type { ServerTimeouts } from '../http/server-timeouts.js'
+import type { ServerTls, UpstreamNetwork } from './network.js'
 import type { OfflineConfig, OfflineOptions } from './offline.js'
 
 export type { ResolvedCors, ServerTimeouts, TrustProxy }
@@ -135,7 +136,12 @@ export interface ProxyConfig {
   enableOAS: boolean
   enableAllEndpoint: boolean
   cors: ResolvedCors
+  /** Verify the upstream's TLS certificate: HTTP_OPTIONS_REJECT_UNAUTHORIZED, and not SKIP_SSL_VERIFICATION. */
   rejectUnauthorized: boolean
+  /** TLS_ENABLE: the HTTPS listener (server.ts). */
+  tls: ServerTls | undefined
+  /** How every upstream call connects: forward proxy, CAs, client certificate, extra headers (config/network.ts). */
+  upstreamNetwork: UpstreamNetwork
   bootstrap: { url?: string; authorization?: string; data?: unknown[]; segments?: unknown[] } | undefined
   serverSideTokens: string[]
   enrichers: ContextEnricher[]

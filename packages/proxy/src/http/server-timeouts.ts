@@ -9,9 +9,20 @@ export interface ServerTimeouts {
   headersMs: number
   /** From a request's first byte to the end of its body. */
   requestMs: number
-  /** How long an idle keep-alive connection stays open between requests. */
+  /**
+   * How long an idle keep-alive connection stays open between requests. The headers timeout runs
+   * from a request's first byte, not over this idle time, so it stays the shorter one.
+   */
   keepAliveMs: number
 }
+
+/**
+ * Load balancers keep an idle connection to their targets open for a while (60 s is common: AWS
+ * ALB, Google's, nginx's `keepalive_timeout`) and reuse it; a server that closes it first races the
+ * balancer's next request, which the balancer then answers 502. The server's idle limit must be the
+ * longer one (docs/operations.md, "Keep-alive behind a load balancer").
+ */
+export const DEFAULT_KEEP_ALIVE_MS = 65_000
 
 /** Node enforces the headers and request timeouts on a timer; this is how often it looks. */
 const CHECK_EVERY_MS = 1_000

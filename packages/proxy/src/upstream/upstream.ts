@@ -1,11 +1,11 @@
 // The upstream service's client API as the proxy calls it (docs/old-proxy-compatibility.md
-// section 5): @vexil/sync's client (identifying headers on every call, filters as query
-// parameters) over node:http by default, plus the two calls only the proxy makes.
+// section 5): @vexil/sync's client (identifying headers and CUSTOM_CLIENT_HEADERS on every call,
+// filters as query parameters) through undici by default (dispatcher.ts: forward proxy, CAs,
+// client certificate), plus the two calls only the proxy makes.
 import { randomUUID } from 'node:crypto'
 import { createUpstreamClient, type HttpResponse, identityHeaders, type OpenEventSource, type SendRequest, type UpstreamClient, type UpstreamClientOptions } from '@vexil/sync'
 import type { ProxyConfig } from '../config/types.js'
-import { openEventSource } from './node-event-source.js'
-import { sendRequest as sendNodeRequest } from './node-http-client.js'
+import { createUpstreamTransport, type UpstreamTransport } from './transport.js'
 
 const SDK_NAME = 'vexil-proxy'
 export const SDK_VERSION = '0.1.0'
@@ -24,9 +24,9 @@ interface UpstreamIdentity {
   token?: string
   /** Default true: PROJECT_NAME, NAME_PREFIX and TAGS narrow the fetch (the static scope); a token's scope uses none. */
   filters?: boolean
-  /** How calls are sent: node:http by default; the runtime's fetch in a Worker (@vexil/sync's fetchRequest). */
+  /** How calls are sent: undici by default; the runtime's fetch in a Worker (@vexil/sync's fetchRequest). */
   send?: SendRequest
-  /** How the stream is opened: node:http by default. */
+  /** How the stream is opened: undici by default. */
   openEventSource?: OpenEventSource
 }
 
@@ -57,7 +57,10 @@ function edgeValidateUrl(serviceUrl: string): string {
 }
 
 export function createHttpUpstream(config: ProxyConfig, identity: UpstreamIdentity = {}): Upstream {
-  const send = identity.send ?? sendNodeRequest
+  // Made on first use: a Worker passes its own `send` and never opens a stream.
+  let transport: UpstreamTransport | undefined
+  const node = () => (transport ??= createUpstreamTransport(config.upstreamNetwork, config.rejectUnauthorized))
+  const send = identity.send ?? ((url, request) => node().send(url, request))
   const options: UpstreamClientOptions = {
     apiUrl: apiBase(config.serviceUrl),
     query: identity.filters === false ? '' : filterQuery(config),
@@ -72,7 +75,8 @@ export function createHttpUpstream(config: ProxyConfig, identity: UpstreamIdenti
     timeoutMs: TIMEOUT_MS,
     rejectUnauthorized: config.rejectUnauthorized,
     send,
-    openEventSource: identity.openEventSource ?? openEventSource,
+    openEventSource: identity.openEventSource ?? ((url, stream, handlers) => node().openEventSource(url, stream, handlers)),
+    headers: config.upstreamNetwork.headers,
   }
   /** The SDK's identifying headers without the upstream token, which only goes to the upstream itself. */
   const anonymous = identityHeaders(options, undefined, false)

@@ -170,9 +170,10 @@ export async function runProxyPrimary(config: ProxyConfig, argv: readonly string
     updateReadiness()
   }
   cluster.on('listening', (_worker, address) => {
-    if (listening) return
+    // A worker listens on the HTTP port after the HTTPS one (TLS_ENABLE): the proxy is up then.
+    if (listening || (config.tls && address.port === config.tls.port)) return
     listening = true
-    console.log(startSummary(config, address.port, config.workers).join('\n'))
+    console.log(startSummary(config, address.port, config.workers, config.tls?.port).join('\n'))
   })
   let signalled: (reason: string) => void = () => undefined
   const stopRequested = new Promise<string>((resolve) => (signalled = resolve))
