@@ -2,8 +2,8 @@
 // their own (servers/*.mjs), and the engine, the OpenFeature provider, the service and the proxy
 // in the benchmark's own process, which runs without the `@vexil/source` condition. Through
 // tsx's transform of the sources (esbuild's keepNames wraps every closure the code makes in a
-// `__name` call that defines its name), compiling 10k flags measured 15 % slower than the build
-// users get (medians 103 vs 87 ms, 5 alternating pairs of processes); evaluateAll the same.
+// `__name` call that defines its name), compiling and evaluating run measurably slower than in
+// the build users get, so the figures would not be the users'.
 import { existsSync, readdirSync, statSync } from 'node:fs'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'

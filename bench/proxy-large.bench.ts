@@ -1,4 +1,5 @@
-// The proxy with 10,000 flags (a ~320 KB /proxy answer, an 11 MB payload): one request at a
+// The proxy with 10,000 flags (a /proxy answer of hundreds of kilobytes, a payload of
+// megabytes): one request at a
 // time, every request a new user (what one GET costs when it is evaluated); the server's
 // resident memory after a stretch of new-user traffic at 32 connections (a minute, as issue 17
 // asks, for the budgeted configuration), with the peak during it (what a container's memory
@@ -7,8 +8,8 @@
 // answers 304: no fetch body, no compile) (issue 17).
 // The memory is measured four ways: Node's defaults; V8's young generation capped alone; the
 // cap with the old generation's growing factor fixed, the two flags the image and the workers
-// start with (runtime/cluster/worker-exec-argv.ts); and those with --optimize-for-size (an option the
-// README offers, with its price: the first compile's time against the two flags' alone).
+// start with (runtime/cluster/worker-exec-argv.ts); and those with --optimize-for-size (an option
+// docs/operations.md offers, with its price: the first compile's time against the two flags' alone).
 // The server is the built package in its own process, its upstream in another (servers/).
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -21,7 +22,7 @@ import type { BudgetRow } from './budget.js'
 import { asNewUser, newUserWrkScript, proxyGet, runWrk, serverStats, startServer, stopServer, type WrkResult, wrkOrSkip } from './proxy-http.bench.js'
 
 const FLAGS = 10_000
-/** V8's memory-over-speed mode, offered in the README as an option; measured beside the cap. */
+/** V8's memory-over-speed mode, offered in docs/operations.md as an option; measured beside the cap. */
 const OPTIMIZE_FOR_SIZE = '--optimize-for-size'
 const LOAD_SECONDS = Number(process.env.BENCH_LARGE_LOAD_SECONDS ?? 20)
 /**
@@ -148,8 +149,8 @@ export async function runProxyLargeBench(): Promise<BudgetRow[]> {
     const rss = mb(loaded.memory.rss)
     // The same load on a process with V8's young generation capped alone, then started as the
     // Docker image and WORKERS=N's workers start (the cap and the growing factor,
-    // runtime/cluster/worker-exec-argv.ts), then with V8's --optimize-for-size beside them (README,
-    // "Running at scale"): the memory each saves, and what the last costs the first compile.
+    // runtime/cluster/worker-exec-argv.ts), then with V8's --optimize-for-size beside them
+    // (docs/operations.md, "Memory"): the memory each saves, and what the last costs the first compile.
     const capOnly = await loadedServer(payloadFile, port, script, [SEMI_SPACE_FLAG])
     const capped = await loadedServer(payloadFile, port, script, [SEMI_SPACE_FLAG, HEAP_GROWING_FLAG], RSS_LOAD_SECONDS)
     const small = await loadedServer(payloadFile, port, script, [SEMI_SPACE_FLAG, HEAP_GROWING_FLAG, OPTIMIZE_FOR_SIZE])
@@ -174,7 +175,7 @@ export async function runProxyLargeBench(): Promise<BudgetRow[]> {
       { metric: `${OPTIMIZE_FOR_SIZE}: req/s over the two flags alone (reference)`, value: small.load.rps / capped.load.rps, unit: 'x', kind: 'min', limit: 0, absolute: false },
       { metric: `${OPTIMIZE_FOR_SIZE}: the first compile of 10k flags in the server over the two flags' alone (reference)`, value: small.compileMs / capped.compileMs, unit: 'x', kind: 'max', limit: Number.POSITIVE_INFINITY, absolute: false },
       // The budget of issue 17 (<= 100 ms) is the engine benchmark's "compile 10k flags", warm; the
-      // first payload in a fresh process also pays for V8 compiling the compiler (about 2.5x).
+      // first payload in a fresh process also pays for V8 compiling the compiler, so it takes longer.
       { metric: 'compiling the 10k-flag payload inside the server (engine.load, first payload in a fresh process; reference)', value: Math.round(compileMs), unit: 'ms', kind: 'max', limit: Number.POSITIVE_INFINITY, absolute: true },
       { metric: `unchanged polls (304) in ${POLL_SECONDS} s: compiles`, value: polls.compiles, unit: '', kind: 'max', limit: 0, absolute: false },
       { metric: 'unchanged poll (304): CPU per poll (reference)', value: polls.cpuMsPerPoll, unit: 'ms', kind: 'max', limit: 5, absolute: true },

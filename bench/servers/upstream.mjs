@@ -1,4 +1,4 @@
-// The benchmark's fake upstream, in a process of its own so the payload it serves (11 MB of
+// The benchmark's fake upstream, in a process of its own so the payload it serves (megabytes of
 // JSON with 10k flags) is not counted in the proxy's resident memory. It serves the payload
 // file at any path with a fixed ETag (an If-None-Match poll gets 304, as from Unleash) and
 // validates the benchmark's client and frontend tokens on /edge/validate. argv: payloadFile;

@@ -32,7 +32,7 @@ const proxy = spawn(process.execPath, [cli], {
     STORAGE_PROVIDER: 'memory',
     RESPONSE_CACHE_SIZE: '10000',
     // The upstream above serves no stream: the proxy polls (it would try the stream, warn and
-    // fall back to polling, 18 warnings per benchmark run).
+    // fall back to polling, with a warning each time).
     STREAMING: 'false',
   },
   stdio: ['ignore', 'ignore', 'inherit'],

@@ -28,8 +28,8 @@ export interface CompiledStrategy {
   /**
    * The strategy's own test (explain describes it). All its gates (constraints, segment
    * constraints, then this test, ANDed in order) live encoded in the payload's program: kept as
-   * objects too (the lists, the unshared gates, their data), they were a third of the compiled
-   * flags' heap with 10k flags (16.1 MB, 10.5 without them).
+   * objects too (the lists, the unshared gates, their data), they were a large share of the
+   * compiled flags' heap (see `npm run bench -- large`, the heap after compiling 10k flags).
    */
   test: Gate
   /** Set when the strategy has variants that can be chosen. */
@@ -110,8 +110,9 @@ const byCost = (a: Gate, b: Gate) => GATE_COST[a.kind]! - GATE_COST[b.kind]!
 
 /**
  * Sorts a strategy's gates by cost, stably, in place. A strategy has a few gates, and
- * Array.prototype.sort allocated 8 MB of work space per compile of 10k flags: an insertion sort,
- * unless there are so many that its quadratic worst case would show.
+ * Array.prototype.sort allocates work space on every call, garbage that adds up over a whole
+ * payload (see `npm run bench -- engine`, "compile 10k flags"): an insertion sort, unless there
+ * are so many that its quadratic worst case would show.
  */
 function sortByCost(gates: Gate[]): void {
   if (gates.length > 16) {

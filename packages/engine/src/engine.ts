@@ -141,8 +141,8 @@ interface CompiledState {
   fullSize: number
   /**
    * The flags in payload order and evaluateAll's table of them, when a parent has them already:
-   * a fork reads them as they are until it loads something (rebuilding them was a quarter of a
-   * one-flag delta on 10k flags).
+   * a fork reads them as they are until it loads something (rebuilding them was a large part of
+   * a one-flag delta: see `npm run bench -- engine`, "a one-flag delta on 10k flags").
    */
   order?: CompiledFeature[]
   table?: FlagTable

@@ -85,9 +85,8 @@ const ENTRY_DEPENDS = -2
  * are consecutive numbers, so learning that a flag is off reads no object; `variantBits` says
  * where a flag's variants are, so a flag that is on answers its one enabled result from
  * `onOutcomes` without reading its strategies when the strategy that matched has no variants
- * and the flag has none either (profiled with 10k flags: two thirds of the loop's own time was
- * reading the matched strategy and its variants; after plain flags skipped it, half of what was
- * left was reading the matched strategy of flags with variants elsewhere).
+ * and the flag has none either (profiling the loop with 10k flags found most of its own time in
+ * reading the matched strategy and its variants; see `npm run bench -- large`).
  */
 export interface FlagTable {
   readonly order: readonly CompiledFeature[]
@@ -113,7 +112,7 @@ export function flagTable(order: readonly CompiledFeature[], features: FeatureLo
   const variantBits = new Int32Array(order.length)
   const parents = new Array<Int32Array | undefined>(order.length).fill(undefined)
   // The parents' indexes, keyed by the compiled flag: a flag that is no key misses without
-  // hashing anything (a map of every flag's name cost 2 ms at 10k flags).
+  // hashing anything (a map of every flag's name would hash every name on each load).
   const indexes = new Map<CompiledFeature, number>()
   for (let i = 0; i < order.length; i++) {
     const feature = order[i]!

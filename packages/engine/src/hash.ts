@@ -125,13 +125,14 @@ function hashWithPrefix(table: Float64Array, at: number, id: string): number {
 
 // --- Ids prepared once, hashed many times ---
 //
-// A context's stickiness value is hashed once per rollout and variant group it meets (about 95
+// A context's stickiness value is hashed once per rollout and variant group it meets (dozens of
 // times per context on the 200-flag workload). Its bytes are the same for every group; only
 // where they fall in murmur's 4-byte blocks changes, with the group prefix's length mod 4. So an
 // id is read once into its blocks for each of the four alignments, each block already through
 // murmur's per-block multiply-rotate-multiply, and a group then mixes ready blocks. Reading the
-// characters for every group measured 13% of a new-user GET /proxy, whose query-string values
-// are sliced strings, slower to read than the strings of a JSON body.
+// characters for every group showed in a new-user GET /proxy, whose query-string values are
+// sliced strings, slower to read than the strings of a JSON body (see `npm run bench -- proxy`,
+// every request a new user).
 
 /** Blocks kept per alignment: ASCII ids of up to 4 * MAX_BLOCKS + 3 characters are prepared. */
 const MAX_BLOCKS = 32
@@ -276,8 +277,8 @@ export function murmur3(text: string, seed: number): number {
 // beside its bucket (its percentage and stickiness fields; see strategies/rollout.ts). Evaluating
 // 200 flags reads about a hundred buckets: from one array they are a few cache lines, where a
 // gate -> rollout -> bucketer -> prefix chain of objects scattered over the heap missed the CPU
-// cache at each step once a server's request handling had evicted them (the engine measured
-// twice as slow with its caches cold as warm).
+// cache at each step once a server's request handling had evicted them (see
+// `npm run bench -- engine`, evaluateAll with cold CPU caches).
 
 /** Numbers per record: the prefix state, the modulus, then three for the record's owner. */
 const RECORD = 8
@@ -313,7 +314,7 @@ export function addBucket(table: BucketTable, group: string, seed: number, modul
   const at = table.size
   const data = table.data
   // Written number by number: an array per record (and the key prefix as a string of its own)
-  // was 2.5 MB of the garbage that compiling 10k flags made.
+  // was garbage on every compile (see `npm run bench -- engine`, "compile 10k flags").
   const prefix: HashState = { h: seed | 0, tail: 0, tailBytes: 0, length: 0 }
   pushString(prefix, group)
   pushByte(prefix, 58) // ':'
@@ -332,7 +333,7 @@ export function bucketAt(table: Float64Array, at: number, id: string): number {
   const hash = hashWithPrefix(table, at, id)
   const modulus = table[at + MODULUS]!
   // `(hash >>> 0) % modulus` is a float modulo in V8 (the unsigned value may not fit an int32),
-  // measured 1.5x slower than this integer form: hash = 2 * (hash >>> 1) + (hash & 1). The table
+  // slower than this integer form: hash = 2 * (hash >>> 1) + (hash & 1). The table
   // holds doubles, so a whole modulus is made an int32 first; a fractional one (variant weights
   // sent as decimals) keeps the float modulo, as the Node SDK computes it.
   const m = modulus | 0

@@ -4,8 +4,8 @@ import type { EvaluatedToggle, Variant, VariantPayload } from './types.js'
 
 // Every possible result of a flag is built once per payload, frozen and shared: evaluation
 // returns one of them instead of allocating, and a server can cache each one's JSON. Each is
-// built, and its variant definition checked, on first use: building them all when a flag
-// compiled measured 8% of compiling 10k flags.
+// built, and its variant definition checked, on first use: most are never asked for, and
+// building them all made compiling slower (see `npm run bench -- engine`, "compile 10k flags").
 // Key orders match what the old proxy serialises (docs/old-proxy-compatibility.md section 3.2).
 
 export const DISABLED_VARIANT: Variant = Object.freeze({

@@ -4,9 +4,10 @@
 //
 // Why: inside a server the engine runs with the CPU caches cold, because handling a request
 // touches megabytes between two evaluations. Evaluated over objects (a flag, its strategy list,
-// each strategy, its gate list, each gate, each gate's data: about nine objects per flag, spread
-// over the heap), the 200-flag workload measured 14 us per context with warm caches and 28-40 us
-// with cold ones. Encoded, a flag's strategies and gates are a few consecutive cache lines, and
+// each strategy, its gate list, each gate, each gate's data: several objects per flag, spread
+// over the heap), an evaluation with cold caches took a multiple of one with warm caches (see
+// `npm run bench -- engine`, evaluateAll with cold CPU caches). Encoded, a flag's strategies and
+// gates are a few consecutive cache lines, and
 // a gate's data is read from its own object only when the gate is actually tested (not for a
 // shared constraint's remembered answer, nor for a list membership or a rollout, whose numbers
 // are in the code or the bucket table).

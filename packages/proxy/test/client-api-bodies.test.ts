@@ -6,7 +6,7 @@ import type { KnownToken } from '../src/tokens/api-token.js'
 
 // /api/client/features bodies are kept per flag set and filter (issue 17): a poll that repeats
 // costs a lookup, other spellings of the same filter share the body, and what is kept is bounded
-// (with 10k flags a body is ~11 MB).
+// (with 10k flags a body is megabytes).
 
 const token: KnownToken = { secret: '*:development.x', type: 'client', projects: ['*'], environment: 'development' }
 const featuresBody = (flags: Parameters<typeof bodyFor>[0], caller: KnownToken, search: string) => bodyFor(flags, clientFilter(caller, search))

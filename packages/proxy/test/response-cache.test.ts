@@ -113,7 +113,7 @@ describe('response cache bounds (a caller with a public credential sends what it
     }
     expect(caches.entries).toBe(1_500)
     expect(caches.bytes).toBeLessThanOrEqual(maxBytes)
-    // Each entry's key is a digest: about 1.5 KB an entry in all, not the 100 KB body.
+    // Each entry's key is a digest: an entry costs little, not the 100 KB body.
     expect(caches.bytes / caches.entries).toBeLessThan(2048)
   })
 

@@ -97,8 +97,8 @@ describe('metrics', () => {
     expect((await post(valid, { 'content-type': 'application/json' })).status).toBe(401)
   })
 
-  // The abuse this guards against: any client-key holder posted 2,400 random names at a time;
-  // 60 such posts grew the proxy by 77 MB, and the upstream refused every later send (413), so
+  // The abuse this guards against: any client-key holder posted thousands of random names at a
+  // time; each post grew the proxy's memory, and the upstream refused every later send (413), so
   // real metrics stopped for good. Names the payload lacks are Unleash's unknown flags: at most
   // MAX_UNKNOWN_FLAGS of them per bucket reach the upstream, by name only.
   it('counts at most 1,000 names the payload lacks per bucket, and only known flags in lookups', async () => {

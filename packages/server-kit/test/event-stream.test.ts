@@ -34,7 +34,7 @@ describe('openEventStream', () => {
   })
 
   it('delivers a message larger than the backlog limit whole to a reader that keeps reading (finding 10)', async () => {
-    // A hydration of 10k flags is about 11 MB: the bound is on what a reader leaves unread, not on one message.
+    // A hydration of 10k flags is megabytes: the bound is on what a reader leaves unread, not on one message.
     const big = 'x'.repeat(EVENT_STREAM_BACKLOG_BYTES * 2 + 3 * 1024 * 1024)
     const results: boolean[] = []
     const { port, close } = await serve((stream) => {

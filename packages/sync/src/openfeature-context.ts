@@ -40,7 +40,8 @@ export function toUnleashContext(context: EvaluationContextLike | undefined, app
   if (context === undefined || context === null) return result
   let explicitUserId = false
   let readable = !copy
-  // An if-chain, string values first (the common case): measured faster than a switch or a lookup table.
+  // An if-chain, string values first (the common case): faster than a switch or a lookup table
+  // (see `npm run bench -- openfeature`).
   for (const key in context) {
     const value = context[key]
     if (typeof value === 'string') {

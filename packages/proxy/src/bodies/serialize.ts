@@ -4,8 +4,9 @@
 //
 // The body's ETag comes from the same fragments (`answer`): each fragment gets a 96-bit
 // fingerprint of its JSON when it is made, and an answer's ETag folds its fragments'
-// fingerprints in order, so an evaluated answer costs no hash over its bytes (SHA-1 over a
-// 200-flag body measured 4-5% of a new-user request). The fingerprint depends on the JSON
+// fingerprints in order, so an evaluated answer costs no hash over its bytes (a hash over the
+// whole body showed in every new-user request: see `npm run bench -- proxy`, every request a new
+// user). The fingerprint depends on the JSON
 // alone, so equal bodies get equal ETags on every instance and across payload reloads.
 import type { EvaluatedToggle } from '@vexil/engine'
 import { FoldedBody, type Fragment, fingerprinted } from './fingerprint.js'

@@ -25,21 +25,21 @@ const ARRAY_INDEX = /^(?:0|[1-9]\d*)$/
 
 /**
  * What `qs.parse` gives for the query strings SDKs send (`userId=...&properties[tenant]=...`),
- * without its general machinery (qs measured 8% of a new-user GET /proxy), or undefined for
+ * without its general machinery (qs showed in every new-user GET /proxy: see
+ * `npm run bench -- proxy`, every request a new user), or undefined for
  * anything else, which qs then parses: a key that repeats (qs makes an array), an array index or
  * `[]`, `__proto__`, deeper brackets, brackets in a value, a percent sign or `+` in a key, more
  * than 100 parameters, or a name that an object inherits (`constructor`, `toString`: the lookup
  * below sees it already set). Values decode as qs decodes them ('+' is a space; a malformed escape
  * leaves the value as sent). A property test holds it equal to qs, prototypes aside: the objects
  * are plain ones where qs makes null-prototype ones, because V8 keeps a null-prototype object in
- * dictionary mode, measured 2x slower to fill and 7x slower to read in normalizeContext (4.5 us
- * of a new-user GET's query, against 2.3 us plain).
+ * dictionary mode, slower to fill and much slower to read in normalizeContext.
  */
 export function simpleQuery(search: string): Record<string, unknown> | undefined {
   const result: Record<string, unknown> = {}
   let parts = 0
-  // Part by part with indexOf, not split('&'): split is a runtime call that made a quarter of
-  // the query's cost.
+  // Part by part with indexOf, not split('&'): split is a runtime call, a large part of the
+  // query's cost (see `npm run bench -- proxy`, every request a new user).
   for (let start = 0; start < search.length; ) {
     let end = search.indexOf('&', start)
     if (end === -1) end = search.length
@@ -74,8 +74,8 @@ type QueryKey = readonly [name: string, sub: string | undefined] | null
 /**
  * Keys parsed so far. SDKs send the same few names on every request, so a repeat costs a map
  * lookup, not a regular expression, its substrings and their interning as property names
- * (measured 4.0 -> 3.2 us of a new-user GET's query handling; walking the parts without split
- * took it to 2.0-2.4). The keys come from anyone: short ones only, and the map starts over when
+ * (as is walking the parts without split; see `npm run bench -- proxy`, every request a new
+ * user). The keys come from anyone: short ones only, and the map starts over when
  * full, so it stays small and soon holds the names that recur.
  */
 const queryKeys = new Map<string, QueryKey>()

@@ -37,7 +37,7 @@ export function createRedisStorage(options: RedisStorageOptions): Required<Stora
   let lastConnectionError: Error | undefined
   let client: Promise<Redis> | undefined
   // ioredis is loaded with the first call: a proxy on file storage (the default) does not carry
-  // it (~7 MB of resident memory).
+  // it in its resident memory.
   const connect = () =>
     (client ??= import('ioredis').then(({ Redis }) => {
       const redis = new Redis(options.url, {

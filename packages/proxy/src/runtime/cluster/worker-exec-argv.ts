@@ -2,17 +2,17 @@
 // unless the operator chose that setting. V8 reads both only when a process starts, so they go on
 // the worker's command line; the Docker image and `npm start` set them for single-process runs.
 //
-// - The young generation capped: under the allocation of answers V8 grows it to 32 MB (two 16 MB
-//   semi-spaces) and the process keeps those pages resident; with 2 MB semi-spaces the RSS under
-//   new-user load measured 25-40 MB less (200 and 10k flags), at 0.79-1.0x the throughput.
+// - The young generation capped: under the allocation of answers V8 grows its semi-spaces to
+//   their maximum and the process keeps those pages resident; with small semi-spaces the RSS
+//   under new-user load is lower, at about the same throughput.
 // - The old generation's growing factor fixed at 1.3, the factor V8 itself uses when it saves
-//   memory (its dynamic one reaches 4): a major collection comes when the old generation has grown
-//   30 % past what was live after the last one. Node flattens an answer to write it: with 10k
-//   flags a 320 KB string among V8's large objects, which only a major collection frees once it
-//   outlived a minor one (in flight). With 10k flags the RSS after new-user load measured 119-125
-//   MB instead of 135-140, at the same CPU per request: one major collection in 15 s (2 ms) where
-//   the default factor had none (200 flags: the same RSS and CPU). Node refuses it in NODE_OPTIONS.
-// README, "Running at scale"; `npm run bench -- large` measures them.
+//   memory (its dynamic one grows much larger): a major collection comes when the old generation
+//   has grown 30 % past what was live after the last one. Node flattens an answer to write it:
+//   with 10k flags a large string among V8's large objects, which only a major collection frees
+//   once it outlived a minor one (in flight). With 10k flags the RSS after new-user load is lower,
+//   at the same CPU per request (with 200 flags it makes no difference). Node refuses it in
+//   NODE_OPTIONS.
+// docs/operations.md, "Memory"; `npm run bench -- large` measures both flags.
 
 /** The young-generation cap Vexil starts its processes with (also in the Dockerfile and `npm start`). */
 export const SEMI_SPACE_FLAG = '--max-semi-space-size=2'
