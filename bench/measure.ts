@@ -11,7 +11,7 @@ export const median = (values: number[]): number => [...values].sort((a, b) => a
  */
 export function medianMs(bench: Bench, name: string): number {
   const result = bench.getTask(name)?.result
-  if (!result || result.state !== 'completed') throw new Error(`benchmark task "${name}" did not complete`)
+  if (result?.state !== 'completed') throw new Error(`benchmark task "${name}" did not complete`)
   return result.latency.p50
 }
 

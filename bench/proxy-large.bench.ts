@@ -134,7 +134,7 @@ export async function runProxyLargeBench(): Promise<BudgetRow[]> {
     const port = await freePort()
     const url = `http://127.0.0.1:${port}`
     const server = await startServer('vexil.mjs', [String(port), payloadFile, '10000'])
-    let single, load, started, loaded
+    let single: WrkResult, load: WrkResult, started: ServerStats, loaded: ServerStats
     try {
       started = await stats(server)
       console.log(memoryLine('10k flags, after start', started))

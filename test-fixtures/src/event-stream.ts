@@ -21,7 +21,9 @@ export async function openStream(url: string, headers: Record<string, string>): 
   const waiters: (() => void)[] = []
   let comments = 0
   let done = false
-  const wake = () => waiters.splice(0).forEach((waiter) => waiter())
+  const wake = () => {
+    for (const waiter of waiters.splice(0)) waiter()
+  }
   const parse = createEventStreamParser(
     (message) => {
       queue.push(message)

@@ -71,7 +71,7 @@ describe('vexil start', () => {
     expect(output).toMatch(/Proxy client key:\s+proxy-/)
 
     let res: Response | undefined
-    for (let i = 0; i < 100 && (!res || res.status !== 200); i++) {
+    for (let i = 0; i < 100 && res?.status !== 200; i++) {
       res = await curlLine(output)
       if (res.status !== 200) await new Promise((resolve) => setTimeout(resolve, 100))
     }
@@ -105,7 +105,7 @@ describe('vexil start', () => {
     const platform = await start(ports)
     expect(platform.output()).toContain(credentials.proxyClientKey)
     let res: Response | undefined
-    for (let i = 0; i < 100 && (!res || res.status !== 200); i++) {
+    for (let i = 0; i < 100 && res?.status !== 200; i++) {
       res = await curlLine(platform.output())
       if (res.status !== 200) await new Promise((resolve) => setTimeout(resolve, 100))
     }

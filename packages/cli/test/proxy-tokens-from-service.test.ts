@@ -585,7 +585,9 @@ describe.runIf(chromiumAvailable())('unleash-proxy-client (browser build) in hea
   })
 
   afterAll(async () => {
-    await tab?.evaluate(() => Object.values((globalThis as unknown as PageGlobals).clients).forEach((c) => c.stop())).catch(() => {})
+    await tab?.evaluate(() => Object.values((globalThis as unknown as PageGlobals).clients).forEach((c) => {
+      c.stop()
+    })).catch(() => {})
     await browser?.close()
     pages?.closeAllConnections()
     await new Promise<void>((resolve) => (pages ? pages.close(() => resolve()) : resolve()))

@@ -117,7 +117,7 @@ function result(feature: CompiledFeature, described: FeatureDescription, toggle:
   // Off, or on without a variant: the caller's default is the value.
   if (!toggle.enabled) return Object.freeze({ flagKey, type, reason, flagMetadata, toggle })
   if (!variant.enabled) return Object.freeze({ flagKey, type, reason: 'DEFAULT', flagMetadata, toggle })
-  const value = valueOf(variant.name, variant.payload, type, described.textual)
+  const value = payloadValue(variant.name, variant.payload, type, described.textual)
   if (typeof value === 'object' && 'problem' in value) return failure(feature, described, toggle, 'PARSE_ERROR', `Variant "${variant.name}" of flag "${flagKey}": ${value.problem}`)
   return Object.freeze({ flagKey, type, value: value.value, variant: variant.name, reason, flagMetadata, toggle })
 }
@@ -128,7 +128,7 @@ function failure(feature: CompiledFeature, described: FeatureDescription, toggle
 }
 
 /** A payload's value as the flag's type, or why it cannot be. */
-function valueOf(name: string, payload: { type: string; value: string } | undefined, type: FlagValueType, textual: boolean): { value: FlagValue } | { problem: string } {
+function payloadValue(name: string, payload: { type: string; value: string } | undefined, type: FlagValueType, textual: boolean): { value: FlagValue } | { problem: string } {
   if (!payload) return { value: name }
   const text: unknown = payload.value
   if (typeof text !== 'string') return { problem: 'the payload has no string value' }

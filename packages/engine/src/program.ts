@@ -23,7 +23,7 @@
 // A shared constraint gets its memo slot when its second user compiles (compile-strategy.ts,
 // constraints/index.ts): the first user, encoded before, tests it without the memo. That is only
 // one lookup fewer shared; the answer is the same.
-import { type Frame } from './frame.js'
+import type { Frame } from './frame.js'
 import { testDate, type DateData } from './constraints/date.js'
 import { type NumberData, testNumber } from './constraints/number.js'
 import { type SemverData, testSemver } from './constraints/semver.js'

@@ -181,7 +181,7 @@ describe('engine.evaluate properties', () => {
           expect(all.map((d) => d.flagKey)).toEqual(toggles.map((t) => t.name))
           // Without randomness (a missing stickiness value), the same answers as the rest of the API.
           if (!trace.usedRandom) {
-            all.forEach((details, i) => expect(details.toggle).toBe(toggles[i]))
+            for (const [i, details] of all.entries()) expect(details.toggle).toBe(toggles[i])
             for (const details of all) expect(engine.evaluate(details.flagKey, context as Context)).toBe(details)
           }
           for (const details of all) {

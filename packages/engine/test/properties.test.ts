@@ -48,7 +48,7 @@ describe('engine properties', () => {
             const one = engine.evaluateAll(context, { includeDisabled: true }).filter((toggle) => toggle.enabled)
             const all = engine.evaluateAll(context)
             expect(all).toEqual(one)
-            all.forEach((toggle, i) => expect(toggle).toBe(one[i]))
+            for (const [i, toggle] of all.entries()) expect(toggle).toBe(one[i])
             for (const toggle of all) expect(engine.isEnabled(toggle.name, context)).toBe(true)
           }
         } finally {

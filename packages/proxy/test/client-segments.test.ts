@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { openStream } from '@vexil/test-fixtures/event-stream.ts'
-import { type FakeUpstream } from '@vexil/test-fixtures/fake-upstream.ts'
+import type { FakeUpstream } from '@vexil/test-fixtures/fake-upstream.ts'
 import { type TestProxy, useServers } from './helpers/proxy.js'
 
 // Security review 2, finding 3: a client token is sent only the segments its features use, on

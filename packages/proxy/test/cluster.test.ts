@@ -32,7 +32,7 @@ describe('cluster readiness', () => {
 
 describe('restart policy', () => {
   it('replaces the first deaths at once, then waits longer with every death in the window, up to a ceiling', () => {
-    let now = 0
+    const now = 0
     const policy = createRestartPolicy({ windowMs: 60_000, immediate: 3, baseDelayMs: 1_000, maxDelayMs: 8_000, now: () => now })
     const delays = Array.from({ length: 8 }, () => policy.nextDelay())
     expect(delays).toEqual([0, 0, 0, 1_000, 2_000, 4_000, 8_000, 8_000])

@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url'
 import { parseArgs } from 'node:util'
 import { nextShutdownSignal } from '@vexil/server-kit'
 import { ConfigError } from './config.js'
-import { startService } from './server.js'
+import { type RunningService, startService } from './server.js'
 
 const HELP = `Usage: vexil service [options]
 
@@ -61,7 +61,7 @@ export async function runServiceCli(argv: string[], out: Pick<Console, 'log' | '
     out.error(`--port must be an integer 0-65535, got "${values.port}"`)
     return 2
   }
-  let service
+  let service: RunningService
   try {
     service = await startService({
       ...(port !== undefined ? { port } : {}),
@@ -94,7 +94,7 @@ export async function runServiceCli(argv: string[], out: Pick<Console, 'log' | '
 
 // Run directly (`node dist/cli.js`, or the `vexil-service` bin).
 if (process.argv[1] && realpathSync(process.argv[1]) === fileURLToPath(import.meta.url)) {
-  runServiceCli(process.argv.slice(2)).then((code) => {
+  void runServiceCli(process.argv.slice(2)).then((code) => {
     process.exitCode = code
   })
 }

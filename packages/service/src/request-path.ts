@@ -19,7 +19,7 @@ export function assertCanonicalPath(event: H3Event): void {
     throw badPath('has a malformed percent escape')
   }
   if (/[?#\\]/.test(decoded)) throw badPath('contains an encoded "?", "#" or a backslash')
-  // eslint-disable-next-line no-control-regex
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what it refuses
   if (/[\u0000-\u001f\u007f]/.test(decoded)) throw badPath('contains a control character')
   if (decoded.split('/').some((segment) => segment === '.' || segment === '..')) throw badPath('contains a "." or ".." segment')
 }

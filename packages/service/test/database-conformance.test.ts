@@ -177,7 +177,7 @@ describe.each(drivers)('database driver $name', ({ name, open }) => {
         expect(stored.map((row) => row.id).sort()).toEqual(accepted.map((r) => r.body.id).sort())
         for (const row of stored) expect(row.token).toBe(`source-${row.from}`)
         const storedFrom = new Set(stored.map((row) => row.from))
-        responses.forEach((r, i) => expect(storedFrom.has(i)).toBe(r.status === 200))
+        for (const [i, r] of responses.entries()) expect(storedFrom.has(i)).toBe(r.status === 200)
       } finally {
         await busy.close()
       }

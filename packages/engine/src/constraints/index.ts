@@ -118,7 +118,7 @@ export function compileConstraint(definition: unknown, env: ConstraintEnvironmen
   }
   const raw: RawConstraint = definition
   const operator = typeof raw.operator === 'string' ? raw.operator : ''
-  const compile = Object.prototype.hasOwnProperty.call(OPERATORS, operator) ? OPERATORS[operator] : undefined
+  const compile = Object.hasOwn(OPERATORS, operator) ? OPERATORS[operator] : undefined
   if (!compile) {
     warn('unknown-operator', `unknown constraint operator "${String(raw.operator)}"; the constraint never matches`)
     return neverGate()

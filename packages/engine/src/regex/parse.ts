@@ -134,7 +134,7 @@ class Parser {
       case '*':
       case '+':
       case '?':
-        this.fail('missing argument to repetition operator')
+        return this.fail('missing argument to repetition operator')
       case '{':
         if (this.repeatBounds()) this.fail('missing argument to repetition operator')
         this.pos++

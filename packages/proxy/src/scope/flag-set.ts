@@ -66,7 +66,7 @@ export function createFlagSet(input: FlagSetInput, options: FlagSetOptions): Fla
   const engine = input.base && isDelta(input.payload) ? input.base.engine.fork() : options.newEngine()
   const warnings = engine.load(input.payload)
   const state: ClientFeaturesPayload<StoredFeature, StoredSegment> = engine.getState()
-  const impressionData: ReadonlySet<string> = new Set(state.features.filter((f) => Object.prototype.hasOwnProperty.call(f, 'impressionData')).map((f) => f.name))
+  const impressionData: ReadonlySet<string> = new Set(state.features.filter((f) => Object.hasOwn(f, 'impressionData')).map((f) => f.name))
   let serverSide: FlagSet['serverSide'] | undefined
   let frontendEngine: Engine | undefined
   return Object.freeze({

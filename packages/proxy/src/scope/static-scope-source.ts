@@ -9,7 +9,7 @@
 import type { ProxyConfig } from '../config/types.js'
 import type { Logger } from '../logger.js'
 import type { Upstream } from '../upstream/upstream.js'
-import { normalizeProjects, readTokenSecret, scopeKey, type TokenScope } from '../tokens/api-token.js'
+import { type KnownToken, normalizeProjects, readTokenSecret, scopeKey, type TokenScope } from '../tokens/api-token.js'
 import { readValidatedTokens } from '../tokens/validate-upstream.js'
 import type { TimerHandle } from '@vexil/sync'
 
@@ -52,7 +52,7 @@ export function createStaticScopeSource(options: StaticScopeSourceOptions): Stat
 
   async function check(): Promise<void> {
     if (!secret) return
-    let listed
+    let listed: KnownToken | undefined
     try {
       listed = readValidatedTokens(await upstream.validateTokens([secret])).find((token) => token.secret === secret)
     } catch (error) {

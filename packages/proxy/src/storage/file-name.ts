@@ -6,6 +6,7 @@ import { createHash } from 'node:crypto'
  * (NUL included). The old proxy wrote those raw, so only app names containing them get a
  * different name than it gave them.
  */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what it replaces
 const UNSAFE = /[/\\<>:"|?*\u0000-\u001f\u007f]/g
 /** Keeps the name, and the temp file name built on it, under the 255-byte limit of most file systems. */
 const MAX_KEY_BYTES = 200

@@ -21,6 +21,7 @@ export async function takeInsightsSnapshot(db: Database, at: Date): Promise<void
   await db.transaction(async (tx) => {
     await tx.query(`SELECT pg_advisory_xact_lock(${SNAPSHOT_LOCK})`)
     const last = await lastSnapshotDay(tx)
+    // biome-ignore lint/complexity/useMathMinMax: days are ISO date strings, which Math.min cannot compare
     const since = last === undefined ? undefined : weekStart(last < day ? last : day)
     await snapshotProjectFlags(tx, day, at)
     await snapshotMetrics(tx, day, at, since)

@@ -1,6 +1,6 @@
 // Raw HTTP for the service fuzz: method, path and headers go on the wire exactly as generated
 // (fetch would normalise the path, refuse odd methods and set its own Host).
-import { Agent, type IncomingHttpHeaders, request } from 'node:http'
+import { type Agent, type IncomingHttpHeaders, request } from 'node:http'
 
 /** One request, as sent. */
 export interface FuzzRequest {

@@ -137,7 +137,7 @@ export function App() {
     if (state.kind === 'signed-in' && (onSignIn || location.path === '/')) {
       const next = location.query.get('next')
       const home = isAdmin(state.session.me) ? '/flags' : '/insights'
-      navigate(next && next.startsWith('/') && !next.startsWith('//') ? next : home, { replace: true })
+      navigate(next?.startsWith('/') && !next.startsWith('//') ? next : home, { replace: true })
     }
   }, [state.kind, location.path])
 
@@ -186,6 +186,7 @@ function Header({ me, path, onSignOut }: { me: Me; path: string; onSignOut: () =
           <img src="/favicon.svg" alt="" width={24} height={24} />
           <span>Vexil</span>
         </Link>
+        {/* biome-ignore lint/a11y/useAriaPropsSupportedByRole: giving it a role changes what screen readers announce, a UI change of its own */}
         <div class="whoami" aria-label="Signed in as">
           <span class="who" data-testid="who">{who}</span>
           <span class="what">{what}</span>

@@ -54,5 +54,5 @@ export function Link(props: AnchorProps) {
     navigate(props.href)
     window.scrollTo(0, 0)
   }
-  return <a {...props} onClick={onClick} />
+  return <a {...props} href={props.href} onClick={onClick} />
 }

@@ -2,7 +2,7 @@
 // OpenFeature provider's backup file keep the flags, which decide what a restarted process serves.
 import { randomBytes } from 'node:crypto'
 import { constants } from 'node:fs'
-import { mkdir, open, rename, rm } from 'node:fs/promises'
+import { type FileHandle, mkdir, open, rename, rm } from 'node:fs/promises'
 import { basename, dirname, join } from 'node:path'
 
 /** Mode bits and owners mean nothing there. */
@@ -24,7 +24,7 @@ export const UNTRUSTED = 'UNTRUSTED'
  * the system's error (`ENOENT`: missing).
  */
 export async function readPrivateFile(path: string): Promise<string> {
-  let handle
+  let handle: FileHandle
   try {
     handle = await open(path, READ_FLAGS)
   } catch (error) {

@@ -25,14 +25,14 @@ const formatDay = (iso: string) => dayLabel.format(new Date(iso))
 const formatWeek = (week: string) => week.replace('-', '-W')
 
 /** Rows grouped into one series per `seriesOf` (that has values), over the sorted `labelOf` values. */
-function pivot<T>(rows: T[], labelOf: (row: T) => string, seriesOf: (row: T) => string, valueOf: (row: T) => number | null | undefined) {
+function pivot<T>(rows: T[], labelOf: (row: T) => string, seriesOf: (row: T) => string, numberOf: (row: T) => number | null | undefined) {
   const labels = [...new Set(rows.map(labelOf))].sort()
   const names = [...new Set(rows.map(seriesOf))].sort()
   const series = names.map((label) => {
     const data = labels.map(() => null as number | null)
     for (const row of rows) {
       if (seriesOf(row) !== label) continue
-      const value = valueOf(row)
+      const value = numberOf(row)
       if (value !== undefined && value !== null) data[labels.indexOf(labelOf(row))] = value
     }
     return { label, data }
@@ -164,6 +164,7 @@ export function InsightsPage() {
       {insights.loading && !insights.data && !insights.error && <Loading what="insights" />}
       {insights.data && (
         <>
+          {/* biome-ignore lint/a11y/useAriaPropsSupportedByRole: giving it a role changes what screen readers announce, a UI change of its own */}
           <div class="totals" aria-label="Totals">
             <Total label="Users" value={insights.data.users.total} />
             <Total label="Active users" value={insights.data.users.active} hint="seen in the last 60 days" />

@@ -71,6 +71,7 @@ export function NewFlagPage({ project: wanted }: { project?: string | undefined 
                 maxLength={FLAG_NAME_MAX_LENGTH + 1}
                 autoComplete="off"
                 spellcheck={false}
+                // biome-ignore lint/a11y/noAutofocus: the page is opened to type this one name
                 autoFocus
                 placeholder="new-checkout"
                 aria-invalid={nameError ? true : undefined}

@@ -47,7 +47,7 @@ export function contextOfFields(fields: ContextFields): { context: Context } | {
       if (row.value !== '') problems[`property-${row.id}`] = 'Give this property a name.'
       continue
     }
-    if (Object.prototype.hasOwnProperty.call(properties, name)) problems[`property-${row.id}`] = `"${name}" is set twice.`
+    if (Object.hasOwn(properties, name)) problems[`property-${row.id}`] = `"${name}" is set twice.`
     else properties[name] = row.value
   }
   if (Object.keys(properties).length > 0) context.properties = properties

@@ -20,6 +20,7 @@ export function FlagStrategies({ project, name }: { project: string; name: strin
   if (!detail.data) return <Loading what="strategies" />
   const segmentName = (id: number) => segments.data?.segments.find((s) => s.id === id)?.name ?? `segment ${id}`
   return (
+    // biome-ignore lint/a11y/useAriaPropsSupportedByRole: giving it a role changes what screen readers announce, a UI change of its own
     <div class="strategies" aria-label={`Strategies of ${name}`}>
       {detail.data.environments.map((env) => (
         <section key={env.name} class="strategy-env">
