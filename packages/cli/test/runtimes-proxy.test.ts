@@ -63,7 +63,10 @@ const firstEvent = (body: Buffer) => body.includes('\n\n')
 
 const STEPS: Step[] = [
   ...contexts.slice(0, 6).map((c, i) => ({ name: `GET /proxy, context ${i} in the query`, request: get(`/proxy?${query(c)}`, KEY) })),
-  ...contexts.slice(6, 12).map((c, i) => ({ name: `POST /proxy, context ${i + 6} in the body`, request: post('/proxy', { context: c }, KEY) })),
+  ...contexts.slice(6, 12).map((c, i) => ({
+    name: `POST /proxy, context ${i + 6} in the body`,
+    request: post('/proxy', { context: c }, KEY),
+  })),
   { name: 'GET /proxy/all', request: get(`/proxy/all?${query(contexts[12]!)}`, KEY) },
   { name: 'POST /proxy/all', request: post('/proxy/all', { context: contexts[13] }, KEY) },
   { name: 'HEAD /proxy', request: { method: 'HEAD', path: `/proxy?${query(contexts[14]!)}`, headers: KEY } },

@@ -136,7 +136,13 @@ export async function runProxyPrimary(config: ProxyConfig, argv: readonly string
       }
       case 'resolve':
         void sync.tokens.resolve(message.secret, message.caller).then((result) =>
-          entry.channel.send({ vexil: 1, type: 'resolved', id: message.id, result, invalidCount: sync.tokens.invalidCount }),
+          entry.channel.send({
+            vexil: 1,
+            type: 'resolved',
+            id: message.id,
+            result,
+            invalidCount: sync.tokens.invalidCount,
+          }),
         )
         return
       case 'scrape':

@@ -21,7 +21,9 @@ export function JsonView({ value, label }: { value: unknown; label?: string }) {
     last = at + whole.length
   }
   parts.push(text.slice(last))
-  // biome-ignore lint/a11y/noNoninteractiveTabindex: a block that may scroll takes keyboard focus, so that keys can scroll it
-  // biome-ignore lint/a11y/useAriaPropsSupportedByRole: giving it a role changes what screen readers announce, a UI change of its own
-  return <pre class="json" aria-label={label} tabIndex={0}>{parts}</pre>
+  return (
+    // biome-ignore lint/a11y/noNoninteractiveTabindex: a block that may scroll takes keyboard focus, so that keys can scroll it
+    // biome-ignore lint/a11y/useAriaPropsSupportedByRole: giving it a role changes what screen readers announce, a UI change of its own
+    <pre class="json" aria-label={label} tabIndex={0}>{parts}</pre>
+  )
 }

@@ -74,8 +74,8 @@ export function ParametersInWords({ name, parameters, flag }: { name: string; pa
     case 'applicationHostname': return <>Apps running on the host <Values values={splitList(parameters.hostNames)} /></>
     default: {
       const entries = Object.entries(parameters).filter(([, value]) => value !== '')
-      // biome-ignore lint/complexity/noUselessFragments: a component answers an element, never a bare string
-      return entries.length === 0 ? <>No parameters</> : <>{entries.map(([key, value], i) => <span key={key}>{i > 0 && ', '}{key} = <code>{value}</code></span>)}</>
+      if (entries.length === 0) return <>No parameters</>
+      return <>{entries.map(([key, value], i) => <span key={key}>{i > 0 && ', '}{key} = <code>{value}</code></span>)}</>
     }
   }
 }
