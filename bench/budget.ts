@@ -43,8 +43,16 @@ export function report(title: string, rows: BudgetRow[]): BudgetRow[] {
   console.log('| metric | result | budget | status |')
   console.log('|---|---:|---:|---|')
   for (const row of rows) {
-    const status = passes(row) ? 'ok' : enforced(row) ? 'FAIL' : row.target ? `missed (target of ${row.target}; reported only under CI)` : 'over (reported only under CI)'
-    console.log(`| ${row.metric} | ${format(row.value)} ${row.unit} | ${row.kind === 'max' ? '<=' : '>='} ${row.limit} ${row.unit} | ${status} |`)
+    const status = passes(row)
+      ? 'ok'
+      : enforced(row)
+        ? 'FAIL'
+        : row.target
+          ? `missed (target of ${row.target}; reported only under CI)`
+          : 'over (reported only under CI)'
+    console.log(
+      `| ${row.metric} | ${format(row.value)} ${row.unit} | ${row.kind === 'max' ? '<=' : '>='} ${row.limit} ${row.unit} | ${status} |`,
+    )
   }
   return rows.filter((row) => !passes(row) && enforced(row))
 }

@@ -28,7 +28,9 @@ export function assertBuilt(): void {
   for (const name of MEASURED_PACKAGES) {
     const root = join(packages, name)
     if (newestMtime(join(root, 'dist')) < newestMtime(join(root, 'src'))) {
-      throw new Error(`packages/${name}/dist is missing or older than its sources: run \`npm run build\` before \`npm run bench\` (the benchmarks measure the built packages)`)
+      throw new Error(
+        `packages/${name}/dist is missing or older than its sources: run \`npm run build\` before \`npm run bench\` (the benchmarks measure the built packages)`,
+      )
     }
   }
 }

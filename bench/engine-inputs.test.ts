@@ -36,7 +36,9 @@ describe('engine benchmark inputs', () => {
       for (const toggle of all) {
         expect(toggle.enabled, `${toggle.name} for ${context.userId}`).toBe(unleash.isEnabled(toggle.name, sdkContext))
         const expected = unleash.getVariant(toggle.name, sdkContext)
-        expect({ name: toggle.variant.name, enabled: toggle.variant.enabled, payload: toggle.variant.payload }).toEqual({ name: expected.name, enabled: expected.enabled, payload: expected.payload })
+        expect({ name: toggle.variant.name, enabled: toggle.variant.enabled, payload: toggle.variant.payload }).toEqual(
+          { name: expected.name, enabled: expected.enabled, payload: expected.payload },
+        )
         if (toggle.enabled) enabled++
       }
     }

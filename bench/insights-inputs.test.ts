@@ -1,7 +1,15 @@
 // The insights benchmark measures real work: the instance it serves has the 10k flags, 100k
 // metric rows and 12 weeks of snapshots it claims, and GET /api/admin/insights adds them up.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { fetchInsights, flagRules, type InsightsInstance, metricRules, startInsightsInstance, userRules, WORKLOAD } from './insights-workload.js'
+import {
+  fetchInsights,
+  flagRules,
+  type InsightsInstance,
+  metricRules,
+  startInsightsInstance,
+  userRules,
+  WORKLOAD,
+} from './insights-workload.js'
 
 const range = (n: number) => Array.from({ length: n }, (_, i) => i)
 const sum = (values: number[]) => values.reduce((a, b) => a + b, 0)
@@ -40,15 +48,25 @@ describe('insights benchmark inputs', () => {
     // 13 ISO weeks touch the window (Tuesday 2026-03-10 to Monday 2026-06-01); 20 projects plus `default`.
     expect(body.projectFlagTrends).toHaveLength(13 * (WORKLOAD.projects + 1))
     // Flags numbered 1 (mod 4) reach production, so projects 1, 5, 9, 13 and 17 (number mod 20), every week.
-    const withTimeToProduction = body.projectFlagTrends.filter((row: { timeToProduction?: number }) => row.timeToProduction !== undefined)
+    const withTimeToProduction = body.projectFlagTrends.filter(
+      (row: { timeToProduction?: number }) => row.timeToProduction !== undefined,
+    )
     expect(withTimeToProduction).toHaveLength(5 * 13)
-    expect(withTimeToProduction.every((row: { timeToProduction: number }) => row.timeToProduction >= 1 && row.timeToProduction <= 9)).toBe(true)
+    expect(
+      withTimeToProduction.every(
+        (row: { timeToProduction: number }) => row.timeToProduction >= 1 && row.timeToProduction <= 9,
+      ),
+    ).toBe(true)
   })
 
   it('metrics and configuration updates: every row counted once, in some project and week', () => {
     const rows = range(WORKLOAD.metricRows)
-    expect(sum(body.metricsSummaryTrends.map((t: { totalYes: number }) => t.totalYes))).toBe(sum(rows.map(metricRules.yes)))
-    expect(sum(body.metricsSummaryTrends.map((t: { totalNo: number }) => t.totalNo))).toBe(sum(rows.map(metricRules.no)))
+    expect(sum(body.metricsSummaryTrends.map((t: { totalYes: number }) => t.totalYes))).toBe(
+      sum(rows.map(metricRules.yes)),
+    )
+    expect(sum(body.metricsSummaryTrends.map((t: { totalNo: number }) => t.totalNo))).toBe(
+      sum(rows.map(metricRules.no)),
+    )
     expect(new Set(body.metricsSummaryTrends.map((t: { project: string }) => t.project)).size).toBe(WORKLOAD.projects)
     expect(sum(body.environmentTypeTrends.map((t: { totalUpdates: number }) => t.totalUpdates))).toBe(WORKLOAD.events)
   })

@@ -6,7 +6,15 @@
 import { createServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { toNodeListener } from 'h3'
-import { createPgliteDatabase, createServiceApp, type Database, migrate, parseServiceConfig, silentLogger, takeInsightsSnapshot } from '@vexil/service'
+import {
+  createPgliteDatabase,
+  createServiceApp,
+  type Database,
+  migrate,
+  parseServiceConfig,
+  silentLogger,
+  takeInsightsSnapshot,
+} from '@vexil/service'
 import { insertApiToken } from '../packages/service/src/store/api-tokens.js'
 import { insertProject } from '../packages/service/src/store/projects.js'
 import { newApiTokenSecret } from '../packages/service/src/token-secrets.js'
@@ -44,7 +52,9 @@ export async function startInsightsInstance(): Promise<InsightsInstance> {
   }
   await takeInsightsSnapshot(db, WORKLOAD.now)
   const config = parseServiceConfig({}, { port: 0, host: '127.0.0.1' })
-  const server = createServer(toNodeListener(createServiceApp({ db, config, logger: silentLogger, clock: () => WORKLOAD.now })))
+  const server = createServer(
+    toNodeListener(createServiceApp({ db, config, logger: silentLogger, clock: () => WORKLOAD.now })),
+  )
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
   return {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
@@ -60,7 +70,9 @@ export async function startInsightsInstance(): Promise<InsightsInstance> {
 
 /** GET /api/admin/insights as the admin token; throws unless 200. */
 export async function fetchInsights(instance: InsightsInstance): Promise<any> {
-  const response = await fetch(`${instance.url}/api/admin/insights`, { headers: { authorization: instance.adminToken } })
+  const response = await fetch(`${instance.url}/api/admin/insights`, {
+    headers: { authorization: instance.adminToken },
+  })
   if (response.status !== 200) throw new Error(`GET /api/admin/insights: ${response.status} ${await response.text()}`)
   return response.json()
 }
@@ -79,7 +91,11 @@ export const metricRules = { yes: (i: number) => i % 7, no: (i: number) => i % 5
 async function seed(db: Database): Promise<string> {
   const now = WORKLOAD.now
   const adminToken = newApiTokenSecret('*', '*')
-  await insertApiToken(db, { secret: adminToken, tokenName: 'bench', type: 'admin', environment: '*', projects: ['*'] }, now)
+  await insertApiToken(
+    db,
+    { secret: adminToken, tokenName: 'bench', type: 'admin', environment: '*', projects: ['*'] },
+    now,
+  )
   const project = (i: string) => `'proj-' || lpad((${i} % ${WORKLOAD.projects})::text, 2, '0')`
   const flag = (i: string) => `'flag-' || lpad((${i})::text, 5, '0')`
   for (let p = 0; p < WORKLOAD.projects; p++) {

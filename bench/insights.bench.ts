@@ -32,7 +32,14 @@ export async function runInsightsBench(): Promise<BudgetRow[]> {
     return [
       { metric: GET, value: medianMs(bench, GET), unit: 'ms', kind: 'max', limit: 1000, absolute: true },
       { metric: SNAPSHOT, value: medianMs(bench, SNAPSHOT), unit: 'ms', kind: 'max', limit: 1000, absolute: true },
-      { metric: FIRST_SNAPSHOT, value: medianMs(bench, FIRST_SNAPSHOT), unit: 'ms', kind: 'max', limit: 2000, absolute: true },
+      {
+        metric: FIRST_SNAPSHOT,
+        value: medianMs(bench, FIRST_SNAPSHOT),
+        unit: 'ms',
+        kind: 'max',
+        limit: 2000,
+        absolute: true,
+      },
     ]
   } finally {
     await instance.close()

@@ -27,7 +27,11 @@ export interface RoundTask {
  * run of each task in turn once let such a moment decide a ratio, issue 17). The last round's
  * tinybench table is printed.
  */
-export async function runRounds(tasks: Record<string, RoundTask>, rounds: number, options: Pick<BenchOptions, 'time' | 'iterations'>): Promise<Array<Record<string, number>>> {
+export async function runRounds(
+  tasks: Record<string, RoundTask>,
+  rounds: number,
+  options: Pick<BenchOptions, 'time' | 'iterations'>,
+): Promise<Array<Record<string, number>>> {
   const names = Object.keys(tasks)
   const results: Array<Record<string, number>> = []
   for (let round = 0; round < rounds; round++) {

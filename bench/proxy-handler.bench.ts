@@ -35,7 +35,12 @@ function call(listener: RequestListener, request: Call): Promise<number> {
     req.method = request.method
     req.url = request.url
     req.headers = request.body
-      ? { host: '127.0.0.1', authorization: CLIENT_KEY, 'content-type': 'application/json', 'content-length': String(request.body.length) }
+      ? {
+          host: '127.0.0.1',
+          authorization: CLIENT_KEY,
+          'content-type': 'application/json',
+          'content-length': String(request.body.length),
+        }
       : { host: '127.0.0.1', authorization: CLIENT_KEY }
     if (request.body) req.push(request.body)
     req.push(null)
@@ -60,14 +65,24 @@ export async function runProxyHandlerBench(): Promise<BudgetRow[]> {
   const payload = makeFeatures(200)
   const payloadFile = join(dir, 'payload.json')
   writeFileSync(payloadFile, JSON.stringify(payload))
-  const upstream = fork(new URL('./servers/upstream.mjs', import.meta.url), [payloadFile], { stdio: ['ignore', 'ignore', 'inherit', 'ipc'] })
+  const upstream = fork(new URL('./servers/upstream.mjs', import.meta.url), [payloadFile], {
+    stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
+  })
   try {
     const port = await new Promise<number>((resolve, reject) => {
       upstream.once('message', (message: { port: number }) => resolve(message.port))
       upstream.once('exit', (code) => reject(new Error(`upstream.mjs exited with code ${code}`)))
     })
     const config = await createProxyConfig(
-      { serviceUrl: `http://127.0.0.1:${port}/api`, serviceApiToken: CLIENT_TOKEN, clientKeys: [CLIENT_KEY], tokens: [CLIENT_TOKEN], metricsInterval: 0, refreshInterval: 600_000, responseCacheSize: 10_000 },
+      {
+        serviceUrl: `http://127.0.0.1:${port}/api`,
+        serviceApiToken: CLIENT_TOKEN,
+        clientKeys: [CLIENT_KEY],
+        tokens: [CLIENT_TOKEN],
+        metricsInterval: 0,
+        refreshInterval: 600_000,
+        responseCacheSize: 10_000,
+      },
       {},
     )
     const proxy = createProxyApp({ config, storage: null })
@@ -90,9 +105,11 @@ export async function runProxyHandlerBench(): Promise<BudgetRow[]> {
     const tasks: Record<string, (i: number) => Promise<number> | unknown> = {
       'GET, every request a new user': (i) => call(listener, { method: 'GET', url: newUser(newGetPaths[i % 1000]!) }),
       'GET, repeating contexts': (i) => call(listener, { method: 'GET', url: getPaths[i % 1000]! }),
-      'POST, every request a new user': (i) => call(listener, { method: 'POST', url: '/proxy', body: Buffer.from(newUser(newPostBodies[i % 1000]!)) }),
+      'POST, every request a new user': (i) =>
+        call(listener, { method: 'POST', url: '/proxy', body: Buffer.from(newUser(newPostBodies[i % 1000]!)) }),
       'POST, repeating contexts': (i) => call(listener, { method: 'POST', url: '/proxy', body: postBodies[i % 1000]! }),
-      'engine evaluateAll, every request a new user': (i) => engine.evaluateAll(JSON.parse(newUser(newEngineContexts[i % 1000]!)) as Context),
+      'engine evaluateAll, every request a new user': (i) =>
+        engine.evaluateAll(JSON.parse(newUser(newEngineContexts[i % 1000]!)) as Context),
     }
     // Every call must be a 200, or the figures time error answers.
     for (const [name, task] of Object.entries(tasks)) {
@@ -105,20 +122,68 @@ export async function runProxyHandlerBench(): Promise<BudgetRow[]> {
     const samples: Record<string, number[]> = Object.fromEntries(Object.keys(tasks).map((name) => [name, []]))
     const names = Object.keys(tasks)
     for (let round = 0; round < ROUNDS; round++) {
-      for (const name of round % 2 === 0 ? names : [...names].reverse()) samples[name]!.push(await cpuPerCall(PER_ROUND, tasks[name]!))
+      for (const name of round % 2 === 0 ? names : [...names].reverse())
+        samples[name]!.push(await cpuPerCall(PER_ROUND, tasks[name]!))
     }
     await proxy.close()
 
     const us = (name: string) => median(samples[name]!)
-    const overEngine = (name: string) => median(samples[name]!.map((value, round) => value / samples['engine evaluateAll, every request a new user']![round]!))
-    console.log(`Proxy handler: ${ROUNDS} rounds of ${PER_ROUND} requests each, CPU per request (median µs): ${names.map((name) => `${name} ${us(name).toFixed(1)}`).join('; ')}`)
+    const overEngine = (name: string) =>
+      median(
+        samples[name]!.map((value, round) => value / samples['engine evaluateAll, every request a new user']![round]!),
+      )
+    console.log(
+      `Proxy handler: ${ROUNDS} rounds of ${PER_ROUND} requests each, CPU per request (median µs): ${names.map((name) => `${name} ${us(name).toFixed(1)}`).join('; ')}`,
+    )
     return [
-      { metric: 'GET /proxy in one process, every request a new user: CPU per request', value: us('GET, every request a new user'), unit: 'µs', kind: 'max', limit: 120, absolute: true },
-      { metric: 'GET /proxy in one process, repeating contexts: CPU per request', value: us('GET, repeating contexts'), unit: 'µs', kind: 'max', limit: 40, absolute: true },
-      { metric: 'POST /proxy in one process, every request a new user: CPU per request', value: us('POST, every request a new user'), unit: 'µs', kind: 'max', limit: 150, absolute: true },
-      { metric: 'POST /proxy in one process, repeating contexts: CPU per request', value: us('POST, repeating contexts'), unit: 'µs', kind: 'max', limit: 50, absolute: true },
-      { metric: 'GET /proxy, every request a new user: handler / engine evaluateAll (same contexts)', value: overEngine('GET, every request a new user'), unit: 'x', kind: 'max', limit: 3.2, absolute: false },
-      { metric: 'POST /proxy, every request a new user: handler / engine evaluateAll (same contexts)', value: overEngine('POST, every request a new user'), unit: 'x', kind: 'max', limit: 5.5, absolute: false },
+      {
+        metric: 'GET /proxy in one process, every request a new user: CPU per request',
+        value: us('GET, every request a new user'),
+        unit: 'µs',
+        kind: 'max',
+        limit: 120,
+        absolute: true,
+      },
+      {
+        metric: 'GET /proxy in one process, repeating contexts: CPU per request',
+        value: us('GET, repeating contexts'),
+        unit: 'µs',
+        kind: 'max',
+        limit: 40,
+        absolute: true,
+      },
+      {
+        metric: 'POST /proxy in one process, every request a new user: CPU per request',
+        value: us('POST, every request a new user'),
+        unit: 'µs',
+        kind: 'max',
+        limit: 150,
+        absolute: true,
+      },
+      {
+        metric: 'POST /proxy in one process, repeating contexts: CPU per request',
+        value: us('POST, repeating contexts'),
+        unit: 'µs',
+        kind: 'max',
+        limit: 50,
+        absolute: true,
+      },
+      {
+        metric: 'GET /proxy, every request a new user: handler / engine evaluateAll (same contexts)',
+        value: overEngine('GET, every request a new user'),
+        unit: 'x',
+        kind: 'max',
+        limit: 3.2,
+        absolute: false,
+      },
+      {
+        metric: 'POST /proxy, every request a new user: handler / engine evaluateAll (same contexts)',
+        value: overEngine('POST, every request a new user'),
+        unit: 'x',
+        kind: 'max',
+        limit: 5.5,
+        absolute: false,
+      },
     ]
   } finally {
     upstream.kill()

@@ -40,15 +40,26 @@ export function wrkOrSkip(what: string): boolean {
   return false
 }
 
-
 /** The context as a new user: `__N__` (a number never used before, see newUserWrkScript) in the userId, sessionId and email. */
 export function asNewUser(context: Context): Context {
-  return { ...context, userId: 'user-__N__', sessionId: '__N__', properties: { ...context.properties, email: `person__N__@${String(context.properties?.email ?? '').split('@')[1] ?? 'example.com'}` } }
+  return {
+    ...context,
+    userId: 'user-__N__',
+    sessionId: '__N__',
+    properties: {
+      ...context.properties,
+      email: `person__N__@${String(context.properties?.email ?? '').split('@')[1] ?? 'example.com'}`,
+    },
+  }
 }
 
 /** GET /proxy with the context in the query string, as the frontend SDKs send it. */
 export function proxyGet(context: Context): { method: 'GET'; path: string } {
-  const query = new URLSearchParams({ appName: context.appName!, userId: context.userId!, sessionId: context.sessionId! })
+  const query = new URLSearchParams({
+    appName: context.appName!,
+    userId: context.userId!,
+    sessionId: context.sessionId!,
+  })
   for (const [key, value] of Object.entries(context.properties ?? {})) query.append(`properties[${key}]`, String(value))
   return { method: 'GET', path: `/proxy?${query}` }
 }
@@ -71,7 +82,9 @@ function parseDuration(text: string): number {
 }
 
 export function runWrk(url: string, script: string, seconds = DURATION_S, connections = CONNECTIONS): WrkResult {
-  const out = execFileSync('wrk', ['-t1', `-c${connections}`, `-d${seconds}s`, '--latency', '-s', script, url], { encoding: 'utf8' })
+  const out = execFileSync('wrk', ['-t1', `-c${connections}`, `-d${seconds}s`, '--latency', '-s', script, url], {
+    encoding: 'utf8',
+  })
   const rps = Number(/Requests\/sec:\s+([\d.]+)/.exec(out)?.[1])
   const p99 = parseDuration(/\s99%\s+(\S+)/.exec(out)?.[1] ?? '')
   const p50 = parseDuration(/\s50%\s+(\S+)/.exec(out)?.[1] ?? '')
@@ -84,9 +97,14 @@ export function runWrk(url: string, script: string, seconds = DURATION_S, connec
  * number never used before (a random start, then +1) for `__N__` (in userId, sessionId and a
  * property value), so no answer can come from the response cache.
  */
-export function newUserWrkScript(requests: Array<{ method: 'GET' | 'POST'; path: string; body?: string }>, authorization = CLIENT_KEY): string {
+export function newUserWrkScript(
+  requests: Array<{ method: 'GET' | 'POST'; path: string; body?: string }>,
+  authorization = CLIENT_KEY,
+): string {
   const lua = (s: string) => JSON.stringify(s)
-  const entries = requests.map((r) => `{${lua(r.method)}, ${lua(r.path)}, ${r.body === undefined ? 'nil' : lua(r.body)}}`).join(',\n')
+  const entries = requests
+    .map((r) => `{${lua(r.method)}, ${lua(r.path)}, ${r.body === undefined ? 'nil' : lua(r.body)}}`)
+    .join(',\n')
   return `local specs = {\n${entries}\n}
 local counter = 0
 local headers = { ["Authorization"] = ${lua(authorization)} }
@@ -107,9 +125,14 @@ end
 }
 
 /** A wrk script cycling through pre-formatted requests (formatting per request would make wrk the bottleneck). */
-export function wrkScript(requests: Array<{ method: 'GET' | 'POST'; path: string; body?: string }>, authorization = CLIENT_KEY): string {
+export function wrkScript(
+  requests: Array<{ method: 'GET' | 'POST'; path: string; body?: string }>,
+  authorization = CLIENT_KEY,
+): string {
   const lua = (s: string) => JSON.stringify(s)
-  const entries = requests.map((r) => `{${lua(r.method)}, ${lua(r.path)}, ${r.body === undefined ? 'nil' : lua(r.body)}}`).join(',\n')
+  const entries = requests
+    .map((r) => `{${lua(r.method)}, ${lua(r.path)}, ${r.body === undefined ? 'nil' : lua(r.body)}}`)
+    .join(',\n')
   return `local specs = {\n${entries}\n}
 local reqs = {}
 init = function(args)
@@ -133,8 +156,15 @@ end
  * which include tsx's loader: the servers then ran through a loader thread that added its own
  * memory to every RSS figure.
  */
-export async function startServer(script: string, args: string[], nodeFlags: readonly string[] = []): Promise<ChildProcess> {
-  const child = fork(join(here, 'servers', script), args, { stdio: ['ignore', 'ignore', 'inherit', 'ipc'], execArgv: [...nodeFlags] })
+export async function startServer(
+  script: string,
+  args: string[],
+  nodeFlags: readonly string[] = [],
+): Promise<ChildProcess> {
+  const child = fork(join(here, 'servers', script), args, {
+    stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
+    execArgv: [...nodeFlags],
+  })
   await new Promise<void>((resolve, reject) => {
     child.once('message', () => resolve())
     child.once('exit', (code) => reject(new Error(`${script} exited with code ${code}`)))
@@ -166,7 +196,11 @@ export async function runProxyHttpBench(): Promise<BudgetRow[]> {
     writeFileSync(payloadFile, JSON.stringify(makeFeatures(200)))
     const contexts = makeContexts(1000)
     const get = contexts.map(proxyGet)
-    const post = contexts.map((context) => ({ method: 'POST' as const, path: '/proxy', body: JSON.stringify({ context }) }))
+    const post = contexts.map((context) => ({
+      method: 'POST' as const,
+      path: '/proxy',
+      body: JSON.stringify({ context }),
+    }))
     const scripts = { GET: join(dir, 'get.lua'), POST: join(dir, 'post.lua') }
     writeFileSync(scripts.GET, wrkScript(get))
     writeFileSync(scripts.POST, wrkScript(post))
@@ -174,11 +208,28 @@ export async function runProxyHttpBench(): Promise<BudgetRow[]> {
     const fresh = contexts.map(asNewUser)
     const newUserScripts = { GET: join(dir, 'new-get.lua'), POST: join(dir, 'new-post.lua') }
     writeFileSync(newUserScripts.GET, newUserWrkScript(fresh.map(proxyGet)))
-    writeFileSync(newUserScripts.POST, newUserWrkScript(fresh.map((context) => ({ method: 'POST' as const, path: '/proxy', body: JSON.stringify({ context }) }))))
+    writeFileSync(
+      newUserScripts.POST,
+      newUserWrkScript(
+        fresh.map((context) => ({ method: 'POST' as const, path: '/proxy', body: JSON.stringify({ context }) })),
+      ),
+    )
     // The same contexts on the frontend API, with a frontend token (Unleash 8.2's answer shape).
     const frontendScripts = { GET: join(dir, 'frontend-get.lua'), POST: join(dir, 'frontend-post.lua') }
-    writeFileSync(frontendScripts.GET, wrkScript(get.map((r) => ({ ...r, path: r.path.replace(/^\/proxy/, '/api/frontend') })), FRONTEND_TOKEN))
-    writeFileSync(frontendScripts.POST, wrkScript(post.map((r) => ({ ...r, path: '/api/frontend' })), FRONTEND_TOKEN))
+    writeFileSync(
+      frontendScripts.GET,
+      wrkScript(
+        get.map((r) => ({ ...r, path: r.path.replace(/^\/proxy/, '/api/frontend') })),
+        FRONTEND_TOKEN,
+      ),
+    )
+    writeFileSync(
+      frontendScripts.POST,
+      wrkScript(
+        post.map((r) => ({ ...r, path: '/api/frontend' })),
+        FRONTEND_TOKEN,
+      ),
+    )
 
     // The floor answers a real /proxy body, the one closest to the mean size of Vexil's answers
     // over the 1,000 contexts: "a fixed body of the same size".
@@ -187,11 +238,17 @@ export async function runProxyHttpBench(): Promise<BudgetRow[]> {
     const bodyFile = join(dir, 'body.json')
     const sample = await startServer('vexil.mjs', [String(port), payloadFile, '10000'])
     const bodies: string[] = []
-    for (const request of get) bodies.push(await (await fetch(`${url}${request.path}`, { headers: { authorization: CLIENT_KEY } })).text())
+    for (const request of get)
+      bodies.push(await (await fetch(`${url}${request.path}`, { headers: { authorization: CLIENT_KEY } })).text())
     await stopServer(sample)
     const mean = bodies.reduce((sum, body) => sum + body.length, 0) / bodies.length
-    writeFileSync(bodyFile, bodies.reduce((best, body) => (Math.abs(body.length - mean) < Math.abs(best.length - mean) ? body : best)))
-    console.log(`HTTP bench: ${CONNECTIONS} connections, ${DURATION_S}s per run, ${ROUNDS} rounds; /proxy body ${readFileSync(bodyFile).length} bytes`)
+    writeFileSync(
+      bodyFile,
+      bodies.reduce((best, body) => (Math.abs(body.length - mean) < Math.abs(best.length - mean) ? body : best)),
+    )
+    console.log(
+      `HTTP bench: ${CONNECTIONS} connections, ${DURATION_S}s per run, ${ROUNDS} rounds; /proxy body ${readFileSync(bodyFile).length} bytes`,
+    )
 
     // The budgeted comparison alternates floor and Vexil, round after round, and takes the median
     // of the per-round ratios: a noisy neighbour slows one round, not the verdict. The reference
@@ -199,12 +256,33 @@ export async function runProxyHttpBench(): Promise<BudgetRow[]> {
     const servers: Record<string, { start: () => Promise<ChildProcess>; rounds: number; scripts?: typeof scripts }> = {
       floor: { start: () => startServer('floor.mjs', [String(port), bodyFile]), rounds: ROUNDS },
       vexil: { start: () => startServer('vexil.mjs', [String(port), payloadFile, '10000']), rounds: ROUNDS },
-      'vexil, response cache off': { start: () => startServer('vexil.mjs', [String(port), payloadFile, '0']), rounds: REFERENCE_ROUNDS },
-      'vexil, every request a new user': { start: () => startServer('vexil.mjs', [String(port), payloadFile, '10000']), rounds: ROUNDS, scripts: newUserScripts },
-      'vexil /api/frontend': { start: () => startServer('vexil.mjs', [String(port), payloadFile, '10000']), rounds: REFERENCE_ROUNDS, scripts: frontendScripts },
-      'vexil /api/frontend, response cache off': { start: () => startServer('vexil.mjs', [String(port), payloadFile, '0']), rounds: REFERENCE_ROUNDS, scripts: frontendScripts },
-      'h3 v1, fixed body': { start: () => startServer('h3-trivial.mjs', [String(port), bodyFile, 'v1']), rounds: REFERENCE_ROUNDS },
-      'h3 v2, fixed body': { start: () => startServer('h3-trivial.mjs', [String(port), bodyFile, 'v2']), rounds: REFERENCE_ROUNDS },
+      'vexil, response cache off': {
+        start: () => startServer('vexil.mjs', [String(port), payloadFile, '0']),
+        rounds: REFERENCE_ROUNDS,
+      },
+      'vexil, every request a new user': {
+        start: () => startServer('vexil.mjs', [String(port), payloadFile, '10000']),
+        rounds: ROUNDS,
+        scripts: newUserScripts,
+      },
+      'vexil /api/frontend': {
+        start: () => startServer('vexil.mjs', [String(port), payloadFile, '10000']),
+        rounds: REFERENCE_ROUNDS,
+        scripts: frontendScripts,
+      },
+      'vexil /api/frontend, response cache off': {
+        start: () => startServer('vexil.mjs', [String(port), payloadFile, '0']),
+        rounds: REFERENCE_ROUNDS,
+        scripts: frontendScripts,
+      },
+      'h3 v1, fixed body': {
+        start: () => startServer('h3-trivial.mjs', [String(port), bodyFile, 'v1']),
+        rounds: REFERENCE_ROUNDS,
+      },
+      'h3 v2, fixed body': {
+        start: () => startServer('h3-trivial.mjs', [String(port), bodyFile, 'v2']),
+        rounds: REFERENCE_ROUNDS,
+      },
     }
     const results: Record<string, Record<'GET' | 'POST', WrkResult[]>> = {}
     for (let round = 0; round < ROUNDS; round++) {
@@ -216,7 +294,7 @@ export async function runProxyHttpBench(): Promise<BudgetRow[]> {
             const script = (server.scripts ?? scripts)[method]
             runWrk(url, script, 1) // warm-up: JIT, and the first pass over the contexts
             const result = runWrk(url, script)
-            ;((results[name] ??= { GET: [], POST: [] })[method]).push(result)
+            ;(results[name] ??= { GET: [], POST: [] })[method].push(result)
           }
         } finally {
           await stopServer(child)
@@ -227,7 +305,10 @@ export async function runProxyHttpBench(): Promise<BudgetRow[]> {
     const rows: BudgetRow[] = []
     console.log('\n| server | GET req/s | GET p99 | POST req/s | POST p99 |\n|---|---:|---:|---:|---:|')
     for (const [name, byMethod] of Object.entries(results)) {
-      const cells = (['GET', 'POST'] as const).map((m) => `${median(byMethod[m].map((r) => r.rps)).toFixed(0)} | ${median(byMethod[m].map((r) => r.p99Ms)).toFixed(2)} ms`)
+      const cells = (['GET', 'POST'] as const).map(
+        (m) =>
+          `${median(byMethod[m].map((r) => r.rps)).toFixed(0)} | ${median(byMethod[m].map((r) => r.p99Ms)).toFixed(2)} ms`,
+      )
       console.log(`| ${name} | ${cells.join(' | ')} |`)
     }
     const share = (name: string, method: 'GET' | 'POST') =>
@@ -237,18 +318,79 @@ export async function runProxyHttpBench(): Promise<BudgetRow[]> {
       rows.push(
         // The POST share swings widely across runs on 2-core machines (wrk and the server share
         // the cores): enforced on a developer machine, reported in CI.
-        { metric: `${method} /proxy: Vexil req/s as a share of the floor (median of ${ROUNDS} rounds)`, value: share('vexil', method), unit: '%', kind: 'min', limit: 50, absolute: false, noisyInCI: true },
-        { metric: `${method} /proxy: Vexil p99 latency`, value: median(results.vexil![method].map((r) => r.p99Ms)), unit: 'ms', kind: 'max', limit: 10, absolute: true },
-        { metric: `${method} /proxy: non-2xx answers`, value: errors, unit: '', kind: 'max', limit: 0, absolute: false },
-        { metric: `${method} /proxy: response cache off, share of the floor (reference)`, value: share('vexil, response cache off', method), unit: '%', kind: 'min', limit: 0, absolute: false },
+        {
+          metric: `${method} /proxy: Vexil req/s as a share of the floor (median of ${ROUNDS} rounds)`,
+          value: share('vexil', method),
+          unit: '%',
+          kind: 'min',
+          limit: 50,
+          absolute: false,
+          noisyInCI: true,
+        },
+        {
+          metric: `${method} /proxy: Vexil p99 latency`,
+          value: median(results.vexil![method].map((r) => r.p99Ms)),
+          unit: 'ms',
+          kind: 'max',
+          limit: 10,
+          absolute: true,
+        },
+        {
+          metric: `${method} /proxy: non-2xx answers`,
+          value: errors,
+          unit: '',
+          kind: 'max',
+          limit: 0,
+          absolute: false,
+        },
+        {
+          metric: `${method} /proxy: response cache off, share of the floor (reference)`,
+          value: share('vexil, response cache off', method),
+          unit: '%',
+          kind: 'min',
+          limit: 0,
+          absolute: false,
+        },
         // Real traffic from many users: no request repeats, so the response cache cannot answer.
-        { metric: `${method} /proxy, every request a new user: share of the floor (median of ${ROUNDS} rounds)`, value: share('vexil, every request a new user', method), unit: '%', kind: 'min', limit: 50, absolute: false, noisyInCI: true },
-        { metric: `${method} /proxy, every request a new user: p99 latency`, value: median(results['vexil, every request a new user']![method].map((r) => r.p99Ms)), unit: 'ms', kind: 'max', limit: 10, absolute: true },
-        { metric: `${method} /api/frontend: share of the floor (reference)`, value: share('vexil /api/frontend', method), unit: '%', kind: 'min', limit: 0, absolute: false },
-        { metric: `${method} /api/frontend: response cache off, share of the floor (reference)`, value: share('vexil /api/frontend, response cache off', method), unit: '%', kind: 'min', limit: 0, absolute: false },
+        {
+          metric: `${method} /proxy, every request a new user: share of the floor (median of ${ROUNDS} rounds)`,
+          value: share('vexil, every request a new user', method),
+          unit: '%',
+          kind: 'min',
+          limit: 50,
+          absolute: false,
+          noisyInCI: true,
+        },
+        {
+          metric: `${method} /proxy, every request a new user: p99 latency`,
+          value: median(results['vexil, every request a new user']![method].map((r) => r.p99Ms)),
+          unit: 'ms',
+          kind: 'max',
+          limit: 10,
+          absolute: true,
+        },
+        {
+          metric: `${method} /api/frontend: share of the floor (reference)`,
+          value: share('vexil /api/frontend', method),
+          unit: '%',
+          kind: 'min',
+          limit: 0,
+          absolute: false,
+        },
+        {
+          metric: `${method} /api/frontend: response cache off, share of the floor (reference)`,
+          value: share('vexil /api/frontend, response cache off', method),
+          unit: '%',
+          kind: 'min',
+          limit: 0,
+          absolute: false,
+        },
         {
           metric: `${method} /api/frontend: non-2xx answers`,
-          value: ['vexil /api/frontend', 'vexil /api/frontend, response cache off'].reduce((n, name) => n + results[name]![method].reduce((m, r) => m + r.non2xx, 0), 0),
+          value: ['vexil /api/frontend', 'vexil /api/frontend, response cache off'].reduce(
+            (n, name) => n + results[name]![method].reduce((m, r) => m + r.non2xx, 0),
+            0,
+          ),
           unit: '',
           kind: 'max',
           limit: 0,
@@ -257,7 +399,14 @@ export async function runProxyHttpBench(): Promise<BudgetRow[]> {
       )
     }
     for (const version of ['h3 v1', 'h3 v2'] as const) {
-      rows.push({ metric: `GET: ${version}, fixed body, share of the floor (reference)`, value: share(`${version}, fixed body`, 'GET'), unit: '%', kind: 'min', limit: 0, absolute: false })
+      rows.push({
+        metric: `GET: ${version}, fixed body, share of the floor (reference)`,
+        value: share(`${version}, fixed body`, 'GET'),
+        unit: '%',
+        kind: 'min',
+        limit: 0,
+        absolute: false,
+      })
     }
     return rows
   } finally {

@@ -19,7 +19,17 @@ import { freePort } from '@vexil/test-fixtures/ports.ts'
 import { makeContexts, makeFeatures } from '@vexil/test-fixtures/workload.ts'
 import { HEAP_GROWING_FLAG, SEMI_SPACE_FLAG } from '../packages/proxy/src/runtime/cluster/worker-exec-argv.js'
 import type { BudgetRow } from './budget.js'
-import { asNewUser, newUserWrkScript, proxyGet, runWrk, serverStats, startServer, stopServer, type WrkResult, wrkOrSkip } from './proxy-http.bench.js'
+import {
+  asNewUser,
+  newUserWrkScript,
+  proxyGet,
+  runWrk,
+  serverStats,
+  startServer,
+  stopServer,
+  type WrkResult,
+  wrkOrSkip,
+} from './proxy-http.bench.js'
 
 const FLAGS = 10_000
 /** V8's memory-over-speed mode, offered in docs/operations.md as an option; measured beside the cap. */
@@ -74,7 +84,10 @@ function memoryLine(label: string, s: ServerStats): string {
 }
 
 /** CPU ms, recompiles and RSS growth over POLL_SECONDS of unchanged polls every POLL_MS, with no traffic. */
-async function unchangedPolls(payloadFile: string, port: number): Promise<{ polls: number; compiles: number; cpuMsPerPoll: number; rssGrowthMb: number }> {
+async function unchangedPolls(
+  payloadFile: string,
+  port: number,
+): Promise<{ polls: number; compiles: number; cpuMsPerPoll: number; rssGrowthMb: number }> {
   const server = await startServer('vexil.mjs', [String(port), payloadFile, '10000', String(POLL_MS)])
   try {
     // Let the first compile's garbage and timers settle before the baseline.
@@ -85,7 +98,12 @@ async function unchangedPolls(payloadFile: string, port: number): Promise<{ poll
     const after = await stats(server)
     const polls = after.featureRequests - before.featureRequests
     const cpuMs = (after.cpu.user + after.cpu.system - before.cpu.user - before.cpu.system) / 1000
-    return { polls, compiles: after.loads.length - before.loads.length, cpuMsPerPoll: polls > 0 ? cpuMs / polls : Number.NaN, rssGrowthMb: rssMb(server.pid!) - rssBefore }
+    return {
+      polls,
+      compiles: after.loads.length - before.loads.length,
+      cpuMsPerPoll: polls > 0 ? cpuMs / polls : Number.NaN,
+      rssGrowthMb: rssMb(server.pid!) - rssBefore,
+    }
   } finally {
     await stopServer(server)
   }
@@ -103,20 +121,38 @@ async function loadedServer(
   script: string,
   nodeFlags: string[],
   seconds = LOAD_SECONDS,
-): Promise<{ load: WrkResult; rss: number; peakRss: number; peakSince: string; startPeakRss: number; compileMs: number }> {
+): Promise<{
+  load: WrkResult
+  rss: number
+  peakRss: number
+  peakSince: string
+  startPeakRss: number
+  compileMs: number
+}> {
   const url = `http://127.0.0.1:${port}`
   const server = await startServer('vexil.mjs', [String(port), payloadFile, '10000'], nodeFlags)
   try {
     runWrk(url, script, 1, 1) // warm-up
     const startPeakRss = rssMb(server.pid!, 'VmHWM')
-    const peakSince = resetPeak(server.pid!) ? `during those ${seconds} s` : 'since the start (the kernel refused to reset the peak)'
+    const peakSince = resetPeak(server.pid!)
+      ? `during those ${seconds} s`
+      : 'since the start (the kernel refused to reset the peak)'
     const load = runWrk(url, script, LOAD_SECONDS, 32)
     // The rest of the load: wrk starts again with new user ids (newUserWrkScript seeds them).
     if (seconds > LOAD_SECONDS) runWrk(url, script, seconds - LOAD_SECONDS, 32)
     const peakRss = rssMb(server.pid!, 'VmHWM')
     const loaded = await stats(server)
-    console.log(`${memoryLine(`10k flags, ${nodeFlags.join(' ')}, after ${seconds} s of new-user GETs at 32 connections`, loaded)}; peak ${peakRss.toFixed(0)} MB ${peakSince}, ${startPeakRss.toFixed(0)} MB from its start through the warm-up`)
-    return { load, rss: mb(loaded.memory.rss), peakRss, peakSince, startPeakRss, compileMs: loaded.loads[0] ?? Number.NaN }
+    console.log(
+      `${memoryLine(`10k flags, ${nodeFlags.join(' ')}, after ${seconds} s of new-user GETs at 32 connections`, loaded)}; peak ${peakRss.toFixed(0)} MB ${peakSince}, ${startPeakRss.toFixed(0)} MB from its start through the warm-up`,
+    )
+    return {
+      load,
+      rss: mb(loaded.memory.rss),
+      peakRss,
+      peakSince,
+      startPeakRss,
+      compileMs: loaded.loads[0] ?? Number.NaN,
+    }
   } finally {
     await stopServer(server)
   }
@@ -162,24 +198,137 @@ export async function runProxyLargeBench(): Promise<BudgetRow[]> {
         `${polls.polls} unchanged polls: ${polls.compiles} compiles, ${polls.cpuMsPerPoll.toFixed(2)} ms CPU per poll, RSS ${polls.rssGrowthMb >= 0 ? '+' : ''}${polls.rssGrowthMb.toFixed(1)} MB`,
     )
     return [
-      { metric: 'GET /proxy, 10k flags, one connection, every request a new user: p50 latency', value: single.p50Ms, unit: 'ms', kind: 'max', limit: 5, absolute: true },
-      { metric: 'GET /proxy, 10k flags, one connection: p99 latency (reference)', value: single.p99Ms, unit: 'ms', kind: 'max', limit: 1_000, absolute: true },
-      { metric: `proxy RSS after ${LOAD_SECONDS} s of new-user GETs at 32 connections, 10k flags, Node's defaults (reference)`, value: Math.round(rss), unit: 'MB', kind: 'max', limit: Number.POSITIVE_INFINITY, absolute: true },
-      { metric: `the same with the young generation capped alone (${SEMI_SPACE_FLAG}; reference)`, value: Math.round(capOnly.rss), unit: 'MB', kind: 'max', limit: Number.POSITIVE_INFINITY, absolute: true },
-      { metric: `proxy RSS after ${RSS_LOAD_SECONDS} s of new-user GETs, started as the image and the workers are (${SEMI_SPACE_FLAG} ${HEAP_GROWING_FLAG})`, value: Math.round(capped.rss), unit: 'MB', kind: 'max', limit: 100, absolute: true },
-      { metric: `the same: peak RSS ${capped.peakSince} (reference)`, value: Math.round(capped.peakRss), unit: 'MB', kind: 'max', limit: Number.POSITIVE_INFINITY, absolute: true },
-      { metric: 'the same: peak RSS from its start (fetch, parse, compile) through a 1 s warm-up (reference)', value: Math.round(capped.startPeakRss), unit: 'MB', kind: 'max', limit: Number.POSITIVE_INFINITY, absolute: true },
-      { metric: `req/s at 32 connections, 10k flags: ${SEMI_SPACE_FLAG} over Node's defaults (reference)`, value: capOnly.load.rps / load.rps, unit: 'x', kind: 'min', limit: 0, absolute: false },
-      { metric: `req/s at 32 connections, 10k flags: ${HEAP_GROWING_FLAG} beside the cap over the cap alone (reference)`, value: capped.load.rps / capOnly.load.rps, unit: 'x', kind: 'min', limit: 0, absolute: false },
-      { metric: `the same RSS with ${OPTIMIZE_FOR_SIZE} beside both (reference)`, value: Math.round(small.rss), unit: 'MB', kind: 'max', limit: Number.POSITIVE_INFINITY, absolute: true },
-      { metric: `${OPTIMIZE_FOR_SIZE}: req/s over the two flags alone (reference)`, value: small.load.rps / capped.load.rps, unit: 'x', kind: 'min', limit: 0, absolute: false },
-      { metric: `${OPTIMIZE_FOR_SIZE}: the first compile of 10k flags in the server over the two flags' alone (reference)`, value: small.compileMs / capped.compileMs, unit: 'x', kind: 'max', limit: Number.POSITIVE_INFINITY, absolute: false },
+      {
+        metric: 'GET /proxy, 10k flags, one connection, every request a new user: p50 latency',
+        value: single.p50Ms,
+        unit: 'ms',
+        kind: 'max',
+        limit: 5,
+        absolute: true,
+      },
+      {
+        metric: 'GET /proxy, 10k flags, one connection: p99 latency (reference)',
+        value: single.p99Ms,
+        unit: 'ms',
+        kind: 'max',
+        limit: 1_000,
+        absolute: true,
+      },
+      {
+        metric: `proxy RSS after ${LOAD_SECONDS} s of new-user GETs at 32 connections, 10k flags, Node's defaults (reference)`,
+        value: Math.round(rss),
+        unit: 'MB',
+        kind: 'max',
+        limit: Number.POSITIVE_INFINITY,
+        absolute: true,
+      },
+      {
+        metric: `the same with the young generation capped alone (${SEMI_SPACE_FLAG}; reference)`,
+        value: Math.round(capOnly.rss),
+        unit: 'MB',
+        kind: 'max',
+        limit: Number.POSITIVE_INFINITY,
+        absolute: true,
+      },
+      {
+        metric: `proxy RSS after ${RSS_LOAD_SECONDS} s of new-user GETs, started as the image and the workers are (${SEMI_SPACE_FLAG} ${HEAP_GROWING_FLAG})`,
+        value: Math.round(capped.rss),
+        unit: 'MB',
+        kind: 'max',
+        limit: 100,
+        absolute: true,
+      },
+      {
+        metric: `the same: peak RSS ${capped.peakSince} (reference)`,
+        value: Math.round(capped.peakRss),
+        unit: 'MB',
+        kind: 'max',
+        limit: Number.POSITIVE_INFINITY,
+        absolute: true,
+      },
+      {
+        metric: 'the same: peak RSS from its start (fetch, parse, compile) through a 1 s warm-up (reference)',
+        value: Math.round(capped.startPeakRss),
+        unit: 'MB',
+        kind: 'max',
+        limit: Number.POSITIVE_INFINITY,
+        absolute: true,
+      },
+      {
+        metric: `req/s at 32 connections, 10k flags: ${SEMI_SPACE_FLAG} over Node's defaults (reference)`,
+        value: capOnly.load.rps / load.rps,
+        unit: 'x',
+        kind: 'min',
+        limit: 0,
+        absolute: false,
+      },
+      {
+        metric: `req/s at 32 connections, 10k flags: ${HEAP_GROWING_FLAG} beside the cap over the cap alone (reference)`,
+        value: capped.load.rps / capOnly.load.rps,
+        unit: 'x',
+        kind: 'min',
+        limit: 0,
+        absolute: false,
+      },
+      {
+        metric: `the same RSS with ${OPTIMIZE_FOR_SIZE} beside both (reference)`,
+        value: Math.round(small.rss),
+        unit: 'MB',
+        kind: 'max',
+        limit: Number.POSITIVE_INFINITY,
+        absolute: true,
+      },
+      {
+        metric: `${OPTIMIZE_FOR_SIZE}: req/s over the two flags alone (reference)`,
+        value: small.load.rps / capped.load.rps,
+        unit: 'x',
+        kind: 'min',
+        limit: 0,
+        absolute: false,
+      },
+      {
+        metric: `${OPTIMIZE_FOR_SIZE}: the first compile of 10k flags in the server over the two flags' alone (reference)`,
+        value: small.compileMs / capped.compileMs,
+        unit: 'x',
+        kind: 'max',
+        limit: Number.POSITIVE_INFINITY,
+        absolute: false,
+      },
       // The budget of issue 17 (<= 100 ms) is the engine benchmark's "compile 10k flags", warm; the
       // first payload in a fresh process also pays for V8 compiling the compiler, so it takes longer.
-      { metric: 'compiling the 10k-flag payload inside the server (engine.load, first payload in a fresh process; reference)', value: Math.round(compileMs), unit: 'ms', kind: 'max', limit: Number.POSITIVE_INFINITY, absolute: true },
-      { metric: `unchanged polls (304) in ${POLL_SECONDS} s: compiles`, value: polls.compiles, unit: '', kind: 'max', limit: 0, absolute: false },
-      { metric: 'unchanged poll (304): CPU per poll (reference)', value: polls.cpuMsPerPoll, unit: 'ms', kind: 'max', limit: 5, absolute: true },
-      { metric: 'GET /proxy, 10k flags: non-2xx answers', value: single.non2xx + load.non2xx + capped.load.non2xx + small.load.non2xx, unit: '', kind: 'max', limit: 0, absolute: false },
+      {
+        metric:
+          'compiling the 10k-flag payload inside the server (engine.load, first payload in a fresh process; reference)',
+        value: Math.round(compileMs),
+        unit: 'ms',
+        kind: 'max',
+        limit: Number.POSITIVE_INFINITY,
+        absolute: true,
+      },
+      {
+        metric: `unchanged polls (304) in ${POLL_SECONDS} s: compiles`,
+        value: polls.compiles,
+        unit: '',
+        kind: 'max',
+        limit: 0,
+        absolute: false,
+      },
+      {
+        metric: 'unchanged poll (304): CPU per poll (reference)',
+        value: polls.cpuMsPerPoll,
+        unit: 'ms',
+        kind: 'max',
+        limit: 5,
+        absolute: true,
+      },
+      {
+        metric: 'GET /proxy, 10k flags: non-2xx answers',
+        value: single.non2xx + load.non2xx + capped.load.non2xx + small.load.non2xx,
+        unit: '',
+        kind: 'max',
+        limit: 0,
+        absolute: false,
+      },
     ]
   } finally {
     rmSync(dir, { recursive: true, force: true })

@@ -20,7 +20,17 @@ import { freePort } from '@vexil/test-fixtures/ports.ts'
 import { makeContexts, makeFeatures } from '@vexil/test-fixtures/workload.ts'
 import type { BudgetRow } from './budget.js'
 import { median } from './measure.js'
-import { asNewUser, newUserWrkScript, proxyGet, runWrk, serverStats, startServer, stopServer, type WrkResult, wrkOrSkip } from './proxy-http.bench.js'
+import {
+  asNewUser,
+  newUserWrkScript,
+  proxyGet,
+  runWrk,
+  serverStats,
+  startServer,
+  stopServer,
+  type WrkResult,
+  wrkOrSkip,
+} from './proxy-http.bench.js'
 
 const here = fileURLToPath(new URL('.', import.meta.url))
 const STREAMS = Number(process.env.BENCH_STREAMS ?? 1_000)
@@ -53,12 +63,21 @@ function openClient(port: number): Promise<StreamClient> {
       if (message.event === 'unleash-connected') resolve(client)
       else if (message.event === 'unleash-updated') arrivals.push(performance.now())
     })
-    const req = request({ host: '127.0.0.1', port, path: '/api/client/streaming', headers: { authorization: CLIENT_TOKEN }, agent: false }, (res) => {
-      if (res.statusCode !== 200) reject(new Error(`/api/client/streaming answered ${res.statusCode}`))
-      res.setEncoding('utf8')
-      res.on('data', parse)
-      res.on('close', () => (open = false))
-    })
+    const req = request(
+      {
+        host: '127.0.0.1',
+        port,
+        path: '/api/client/streaming',
+        headers: { authorization: CLIENT_TOKEN },
+        agent: false,
+      },
+      (res) => {
+        if (res.statusCode !== 200) reject(new Error(`/api/client/streaming answered ${res.statusCode}`))
+        res.setEncoding('utf8')
+        res.on('data', parse)
+        res.on('close', () => (open = false))
+      },
+    )
     req.on('error', (error) => {
       open = false
       reject(error)
@@ -70,7 +89,8 @@ function openClient(port: number): Promise<StreamClient> {
 async function openClients(port: number, count: number): Promise<StreamClient[]> {
   const clients: StreamClient[] = []
   // 100 at a time: each connect sends a hydration of every flag.
-  for (let i = 0; i < count; i += 100) clients.push(...(await Promise.all(Array.from({ length: Math.min(100, count - i) }, () => openClient(port)))))
+  for (let i = 0; i < count; i += 100)
+    clients.push(...(await Promise.all(Array.from({ length: Math.min(100, count - i) }, () => openClient(port)))))
   return clients
 }
 
@@ -92,17 +112,23 @@ export async function runProxyStreamsBench(): Promise<BudgetRow[]> {
   if (!wrkOrSkip('the streams benchmark')) return []
   const dir = mkdtempSync(join(tmpdir(), 'vexil-bench-streams-'))
   writeFileSync(join(dir, 'payload.json'), JSON.stringify(makeFeatures(200)))
-  const upstream = fork(join(here, 'servers', 'streaming-upstream.mjs'), [join(dir, 'payload.json')], { stdio: ['ignore', 'ignore', 'inherit', 'ipc'] })
+  const upstream = fork(join(here, 'servers', 'streaming-upstream.mjs'), [join(dir, 'payload.json')], {
+    stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
+  })
   let proxy: ChildProcess | undefined
   let clients: StreamClient[] = []
   try {
     const script = join(dir, 'new-get.lua')
     writeFileSync(script, newUserWrkScript(makeContexts(1000).map(asNewUser).map(proxyGet)))
-    const { port: upstreamPort } = await new Promise<{ port: number }>((resolve) => upstream.once('message', (message) => resolve(message as { port: number })))
+    const { port: upstreamPort } = await new Promise<{ port: number }>((resolve) =>
+      upstream.once('message', (message) => resolve(message as { port: number })),
+    )
     const port = await freePort()
     const url = `http://127.0.0.1:${port}`
     proxy = await startServer('vexil-streaming.mjs', [String(port), `http://127.0.0.1:${upstreamPort}/api`])
-    console.log(`Streams bench: ${STREAMS} SDK streams on one proxy; ${CHANGES} changes; /proxy (new users, wrk 32 connections) with and without them, ${ROUNDS} rounds; soak ${SOAK_S} s`)
+    console.log(
+      `Streams bench: ${STREAMS} SDK streams on one proxy; ${CHANGES} changes; /proxy (new users, wrk 32 connections) with and without them, ${ROUNDS} rounds; soak ${SOAK_S} s`,
+    )
 
     // Throughput, rounds alternating: without streams, then with them.
     const without: WrkResult[] = []
@@ -147,18 +173,70 @@ export async function runProxyStreamsBench(): Promise<BudgetRow[]> {
 
     const ms = (v: number) => `${v.toFixed(0)} ms`
     console.log(`\n| ${STREAMS} streams | value |\n|---|---:|`)
-    console.log(`| fan-out of a change to all, median / max of ${CHANGES} | ${ms(median(fanOuts))} / ${ms(Math.max(...fanOuts))} |`)
-    console.log(`| fan-out during the soak, median / max of ${soakFanOuts.length} | ${ms(median(soakFanOuts))} / ${ms(Math.max(...soakFanOuts))} |`)
-    console.log(`| /proxy req/s without / with the streams (medians) | ${median(without.map((r) => r.rps)).toFixed(0)} / ${median(withStreams.map((r) => r.rps)).toFixed(0)} |`)
-    console.log(`| proxy RSS, first / last minute of the soak (${rss.length} samples over ${SOAK_S} s) | ${rssFirst.toFixed(1)} / ${rssLast.toFixed(1)} MB |`)
+    console.log(
+      `| fan-out of a change to all, median / max of ${CHANGES} | ${ms(median(fanOuts))} / ${ms(Math.max(...fanOuts))} |`,
+    )
+    console.log(
+      `| fan-out during the soak, median / max of ${soakFanOuts.length} | ${ms(median(soakFanOuts))} / ${ms(Math.max(...soakFanOuts))} |`,
+    )
+    console.log(
+      `| /proxy req/s without / with the streams (medians) | ${median(without.map((r) => r.rps)).toFixed(0)} / ${median(withStreams.map((r) => r.rps)).toFixed(0)} |`,
+    )
+    console.log(
+      `| proxy RSS, first / last minute of the soak (${rss.length} samples over ${SOAK_S} s) | ${rssFirst.toFixed(1)} / ${rssLast.toFixed(1)} MB |`,
+    )
     console.log(`| streams open at the end (proxy's count / clients') | ${streams} / ${STREAMS - closed} |`)
     return [
-      { metric: `a change reaches all ${STREAMS} streams: max of ${CHANGES + soakFanOuts.length}`, value: Math.max(...fanOuts, ...soakFanOuts), unit: 'ms', kind: 'max', limit: 1_000, absolute: true },
-      { metric: `a change reaches all ${STREAMS} streams: median of ${CHANGES}`, value: median(fanOuts), unit: 'ms', kind: 'max', limit: 1_000, absolute: true },
-      { metric: `changes lost or streams closed, over ${expected} changes x ${STREAMS} streams`, value: lost + closed + (STREAMS - streams), unit: '', kind: 'max', limit: 0, absolute: false },
-      { metric: `proxy RSS, last minute of a ${SOAK_S} s soak over the first`, value: rssLast / rssFirst, unit: 'x', kind: 'max', limit: 1.1, absolute: false, noisyInCI: true },
-      { metric: `GET /proxy req/s, new users, with ${STREAMS} streams open over without (median of ${ROUNDS} rounds)`, value: ratio, unit: 'x', kind: 'min', limit: 0.9, absolute: false, noisyInCI: true },
-      { metric: 'GET /proxy with and without streams: non-2xx answers', value: [...without, ...withStreams].reduce((n, r) => n + r.non2xx, 0), unit: '', kind: 'max', limit: 0, absolute: false },
+      {
+        metric: `a change reaches all ${STREAMS} streams: max of ${CHANGES + soakFanOuts.length}`,
+        value: Math.max(...fanOuts, ...soakFanOuts),
+        unit: 'ms',
+        kind: 'max',
+        limit: 1_000,
+        absolute: true,
+      },
+      {
+        metric: `a change reaches all ${STREAMS} streams: median of ${CHANGES}`,
+        value: median(fanOuts),
+        unit: 'ms',
+        kind: 'max',
+        limit: 1_000,
+        absolute: true,
+      },
+      {
+        metric: `changes lost or streams closed, over ${expected} changes x ${STREAMS} streams`,
+        value: lost + closed + (STREAMS - streams),
+        unit: '',
+        kind: 'max',
+        limit: 0,
+        absolute: false,
+      },
+      {
+        metric: `proxy RSS, last minute of a ${SOAK_S} s soak over the first`,
+        value: rssLast / rssFirst,
+        unit: 'x',
+        kind: 'max',
+        limit: 1.1,
+        absolute: false,
+        noisyInCI: true,
+      },
+      {
+        metric: `GET /proxy req/s, new users, with ${STREAMS} streams open over without (median of ${ROUNDS} rounds)`,
+        value: ratio,
+        unit: 'x',
+        kind: 'min',
+        limit: 0.9,
+        absolute: false,
+        noisyInCI: true,
+      },
+      {
+        metric: 'GET /proxy with and without streams: non-2xx answers',
+        value: [...without, ...withStreams].reduce((n, r) => n + r.non2xx, 0),
+        unit: '',
+        kind: 'max',
+        limit: 0,
+        absolute: false,
+      },
     ]
   } finally {
     for (const client of clients) client.close()

@@ -11,7 +11,16 @@ import { freePort } from '@vexil/test-fixtures/ports.ts'
 import { makeContexts, makeFeatures } from '@vexil/test-fixtures/workload.ts'
 import type { BudgetRow } from './budget.js'
 import { median } from './measure.js'
-import { asNewUser, newUserWrkScript, proxyGet, runWrk, startServer, stopServer, type WrkResult, wrkOrSkip } from './proxy-http.bench.js'
+import {
+  asNewUser,
+  newUserWrkScript,
+  proxyGet,
+  runWrk,
+  startServer,
+  stopServer,
+  type WrkResult,
+  wrkOrSkip,
+} from './proxy-http.bench.js'
 
 const DURATION_S = Number(process.env.BENCH_HTTP_SECONDS ?? 3)
 const ROUNDS = Number(process.env.BENCH_WORKERS_ROUNDS ?? 3)
@@ -29,7 +38,9 @@ export async function runProxyWorkersBench(): Promise<BudgetRow[]> {
     writeFileSync(script, newUserWrkScript(requests))
     const port = await freePort()
     const url = `http://127.0.0.1:${port}`
-    console.log(`Workers bench: GET /proxy, every request a new user, 32 connections, ${DURATION_S}s per run, ${ROUNDS} rounds`)
+    console.log(
+      `Workers bench: GET /proxy, every request a new user, 32 connections, ${DURATION_S}s per run, ${ROUNDS} rounds`,
+    )
 
     const results: Record<number, WrkResult[]> = { 1: [], 2: [] }
     for (let round = 0; round < ROUNDS; round++) {
@@ -46,16 +57,60 @@ export async function runProxyWorkersBench(): Promise<BudgetRow[]> {
     const rps = (workers: number) => median(results[workers]!.map((r) => r.rps))
     const p99 = (workers: number) => median(results[workers]!.map((r) => r.p99Ms))
     const ratio = median(results[2]!.map((r, round) => r.rps / results[1]![round]!.rps))
-    console.log(`\n| WORKERS | req/s | p99 |\n|---|---:|---:|\n| 1 | ${rps(1).toFixed(0)} | ${p99(1).toFixed(2)} ms |\n| 2 | ${rps(2).toFixed(0)} | ${p99(2).toFixed(2)} ms |`)
+    console.log(
+      `\n| WORKERS | req/s | p99 |\n|---|---:|---:|\n| 1 | ${rps(1).toFixed(0)} | ${p99(1).toFixed(2)} ms |\n| 2 | ${rps(2).toFixed(0)} | ${p99(2).toFixed(2)} ms |`,
+    )
     const errors = WORKER_COUNTS.reduce((n, workers) => n + results[workers]!.reduce((m, r) => m + r.non2xx, 0), 0)
     // Report-only (limits 0 and Infinity): what scaling there is depends on the cores wrk leaves free.
     return [
-      { metric: 'GET /proxy, new users, WORKERS=1: req/s (reference)', value: rps(1), unit: 'req/s', kind: 'min', limit: 0, absolute: true },
-      { metric: 'GET /proxy, new users, WORKERS=1: p99 latency (reference)', value: p99(1), unit: 'ms', kind: 'max', limit: Number.POSITIVE_INFINITY, absolute: true },
-      { metric: 'GET /proxy, new users, WORKERS=2: req/s (reference)', value: rps(2), unit: 'req/s', kind: 'min', limit: 0, absolute: true },
-      { metric: 'GET /proxy, new users, WORKERS=2: p99 latency (reference)', value: p99(2), unit: 'ms', kind: 'max', limit: Number.POSITIVE_INFINITY, absolute: true },
-      { metric: `WORKERS=2 req/s over WORKERS=1 (median of ${ROUNDS} rounds, reference)`, value: ratio, unit: 'x', kind: 'min', limit: 0, absolute: true },
-      { metric: 'GET /proxy, WORKERS=1 and 2: non-2xx answers', value: errors, unit: '', kind: 'max', limit: 0, absolute: false },
+      {
+        metric: 'GET /proxy, new users, WORKERS=1: req/s (reference)',
+        value: rps(1),
+        unit: 'req/s',
+        kind: 'min',
+        limit: 0,
+        absolute: true,
+      },
+      {
+        metric: 'GET /proxy, new users, WORKERS=1: p99 latency (reference)',
+        value: p99(1),
+        unit: 'ms',
+        kind: 'max',
+        limit: Number.POSITIVE_INFINITY,
+        absolute: true,
+      },
+      {
+        metric: 'GET /proxy, new users, WORKERS=2: req/s (reference)',
+        value: rps(2),
+        unit: 'req/s',
+        kind: 'min',
+        limit: 0,
+        absolute: true,
+      },
+      {
+        metric: 'GET /proxy, new users, WORKERS=2: p99 latency (reference)',
+        value: p99(2),
+        unit: 'ms',
+        kind: 'max',
+        limit: Number.POSITIVE_INFINITY,
+        absolute: true,
+      },
+      {
+        metric: `WORKERS=2 req/s over WORKERS=1 (median of ${ROUNDS} rounds, reference)`,
+        value: ratio,
+        unit: 'x',
+        kind: 'min',
+        limit: 0,
+        absolute: true,
+      },
+      {
+        metric: 'GET /proxy, WORKERS=1 and 2: non-2xx answers',
+        value: errors,
+        unit: '',
+        kind: 'max',
+        limit: 0,
+        absolute: false,
+      },
     ]
   } finally {
     rmSync(dir, { recursive: true, force: true })

@@ -16,7 +16,10 @@ import { runStreamingBench } from './streaming.bench.js'
 const groups: Record<string, { title: string; run: () => Promise<BudgetRow[]> }> = {
   engine: { title: 'Engine (tinybench)', run: runEngineBench },
   insights: { title: 'Insights (tinybench, PGlite in memory)', run: runInsightsBench },
-  handler: { title: 'Proxy handler in one process (CPU per /proxy request, in-memory sockets)', run: runProxyHandlerBench },
+  handler: {
+    title: 'Proxy handler in one process (CPU per /proxy request, in-memory sockets)',
+    run: runProxyHandlerBench,
+  },
   proxy: { title: 'Proxy HTTP (wrk, 32 connections)', run: runProxyHttpBench },
   large: { title: 'Proxy with 10k flags (wrk, every request a new user)', run: runProxyLargeBench },
   workers: { title: 'Proxy with WORKERS=1 and WORKERS=2 (wrk, every request a new user)', run: runProxyWorkersBench },
@@ -29,7 +32,9 @@ const groups: Record<string, { title: string; run: () => Promise<BudgetRow[]> }>
 const selected = process.argv.slice(2).filter((arg) => arg in groups)
 assertBuilt()
 const failures: BudgetRow[] = []
-console.log(`node ${process.version}, ${inCI ? 'CI=true: absolute budgets reported only' : 'absolute budgets enforced'}`)
+console.log(
+  `node ${process.version}, ${inCI ? 'CI=true: absolute budgets reported only' : 'absolute budgets enforced'}`,
+)
 for (const name of selected.length > 0 ? selected : Object.keys(groups)) {
   const group = groups[name]!
   failures.push(...report(group.title, await group.run()))

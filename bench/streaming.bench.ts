@@ -20,11 +20,22 @@ const CLIENT = '*:development.bench-streaming-client-secret-0123456789abcdef'
 const KEY = 'bench-streaming-key'
 const FLAG = 'streamed-flag'
 
-const percentile = (values: number[], p: number) => [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.ceil((p / 100) * values.length) - 1)]!
+const percentile = (values: number[], p: number) =>
+  [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.ceil((p / 100) * values.length) - 1)]!
 
-async function startProxy(serviceUrl: string, streaming: boolean): Promise<{ url: string; close: () => Promise<void> }> {
+async function startProxy(
+  serviceUrl: string,
+  streaming: boolean,
+): Promise<{ url: string; close: () => Promise<void> }> {
   const config = await createProxyConfig(
-    { serviceUrl: `${serviceUrl}/api`, serviceApiToken: CLIENT, clientKeys: [KEY], metricsInterval: 0, streaming, logger: createLogger({ level: 'error', json: false, write: () => {} }) },
+    {
+      serviceUrl: `${serviceUrl}/api`,
+      serviceApiToken: CLIENT,
+      clientKeys: [KEY],
+      metricsInterval: 0,
+      streaming,
+      logger: createLogger({ level: 'error', json: false, write: () => {} }),
+    },
     {},
   )
   const app = createProxyApp({ config, storage: null })
@@ -43,22 +54,43 @@ async function startProxy(serviceUrl: string, streaming: boolean): Promise<{ url
 
 export async function runStreamingBench(): Promise<BudgetRow[]> {
   const data = tempDir('bench-streaming')
-  const service = await startService({ port: 0, host: '127.0.0.1', dataDir: data.path, logger: silentLogger, env: { INIT_ADMIN_API_TOKENS: ADMIN, INIT_CLIENT_API_TOKENS: CLIENT } })
+  const service = await startService({
+    port: 0,
+    host: '127.0.0.1',
+    dataDir: data.path,
+    logger: silentLogger,
+    env: { INIT_ADMIN_API_TOKENS: ADMIN, INIT_CLIENT_API_TOKENS: CLIENT },
+  })
   const admin = async (path: string, body?: unknown) => {
-    const response = await fetch(`${service.url}${path}`, { method: 'POST', headers: { authorization: ADMIN, 'content-type': 'application/json' }, body: JSON.stringify(body ?? {}) })
+    const response = await fetch(`${service.url}${path}`, {
+      method: 'POST',
+      headers: { authorization: ADMIN, 'content-type': 'application/json' },
+      body: JSON.stringify(body ?? {}),
+    })
     if (response.status >= 300) throw new Error(`${path}: ${response.status} ${await response.text()}`)
   }
-  const toggle = (enabled: boolean) => admin(`/api/admin/projects/default/features/${FLAG}/environments/development/${enabled ? 'on' : 'off'}`)
+  const toggle = (enabled: boolean) =>
+    admin(`/api/admin/projects/default/features/${FLAG}/environments/development/${enabled ? 'on' : 'off'}`)
   await admin('/api/admin/projects/default/features', { name: FLAG })
   await admin(`/api/admin/projects/default/features/${FLAG}/environments/development/strategies`, { name: 'default' })
 
   const streamed = await startProxy(service.url, true)
   const polled = await startProxy(service.url, false)
-  const client = new Unleash({ url: `${service.url}/api/`, appName: 'bench-streaming', customHeaders: { Authorization: CLIENT }, disableMetrics: true, refreshInterval: 60_000, storageProvider: new InMemStorageProvider(), experimentalMode: { type: 'streaming' } })
+  const client = new Unleash({
+    url: `${service.url}/api/`,
+    appName: 'bench-streaming',
+    customHeaders: { Authorization: CLIENT },
+    disableMetrics: true,
+    refreshInterval: 60_000,
+    storageProvider: new InMemStorageProvider(),
+    experimentalMode: { type: 'streaming' },
+  })
   client.on('error', () => {})
   client.on('warn', () => {})
   const proxyHas = async (url: string, enabled: boolean) => {
-    const body = (await (await fetch(`${url}/proxy`, { headers: { authorization: KEY } })).json()) as { toggles: { name: string }[] }
+    const body = (await (await fetch(`${url}/proxy`, { headers: { authorization: KEY } })).json()) as {
+      toggles: { name: string }[]
+    }
     return body.toggles.some((toggle) => toggle.name === FLAG) === enabled
   }
   try {
@@ -71,8 +103,16 @@ export async function runStreamingBench(): Promise<BudgetRow[]> {
       const start = performance.now()
       await toggle(enabled)
       const [proxyMs, sdkMs] = await Promise.all([
-        timeUntil(() => proxyHas(streamed.url, enabled), 'the streaming proxy', { since: start, timeoutMs: 10_000, everyMs: 2 }),
-        timeUntil(() => client.isEnabled(FLAG) === enabled, 'the streaming SDK', { since: start, timeoutMs: 10_000, everyMs: 2 }),
+        timeUntil(() => proxyHas(streamed.url, enabled), 'the streaming proxy', {
+          since: start,
+          timeoutMs: 10_000,
+          everyMs: 2,
+        }),
+        timeUntil(() => client.isEnabled(FLAG) === enabled, 'the streaming SDK', {
+          since: start,
+          timeoutMs: 10_000,
+          everyMs: 2,
+        }),
       ])
       toProxy.push(proxyMs)
       toSdk.push(sdkMs)
@@ -82,14 +122,44 @@ export async function runStreamingBench(): Promise<BudgetRow[]> {
       const enabled = (CHANGES + i) % 2 === 0
       const start = performance.now()
       await toggle(enabled)
-      toPolled.push(await timeUntil(() => proxyHas(polled.url, enabled), 'the polling proxy', { since: start, timeoutMs: 30_000, everyMs: 2 }))
+      toPolled.push(
+        await timeUntil(() => proxyHas(polled.url, enabled), 'the polling proxy', {
+          since: start,
+          timeoutMs: 30_000,
+          everyMs: 2,
+        }),
+      )
     }
-    const row = (name: string, values: number[]) => `| ${name} | ${values.length} | ${median(values).toFixed(0)} ms | ${percentile(values, 99).toFixed(0)} ms | ${Math.max(...values).toFixed(0)} ms |`
-    console.log(`\n| from an admin change to | changes | median | p99 | max |\n|---|---:|---:|---:|---:|\n${row('/proxy (proxy streaming)', toProxy)}\n${row('isEnabled in unleash-client, streaming', toSdk)}\n${row('/proxy (proxy polling, 5 s)', toPolled)}`)
+    const row = (name: string, values: number[]) =>
+      `| ${name} | ${values.length} | ${median(values).toFixed(0)} ms | ${percentile(values, 99).toFixed(0)} ms | ${Math.max(...values).toFixed(0)} ms |`
+    console.log(
+      `\n| from an admin change to | changes | median | p99 | max |\n|---|---:|---:|---:|---:|\n${row('/proxy (proxy streaming)', toProxy)}\n${row('isEnabled in unleash-client, streaming', toSdk)}\n${row('/proxy (proxy polling, 5 s)', toPolled)}`,
+    )
     return [
-      { metric: `admin change to a changed /proxy answer, streaming: p99 of ${CHANGES}`, value: percentile(toProxy, 99), unit: 'ms', kind: 'max', limit: 1_000, absolute: true },
-      { metric: `admin change to isEnabled in a streaming unleash-client: p99 of ${CHANGES}`, value: percentile(toSdk, 99), unit: 'ms', kind: 'max', limit: 1_000, absolute: true },
-      { metric: `admin change to a changed /proxy answer, polling every 5 s: median of ${POLLED_CHANGES} (reference)`, value: median(toPolled), unit: 'ms', kind: 'max', limit: Number.POSITIVE_INFINITY, absolute: true },
+      {
+        metric: `admin change to a changed /proxy answer, streaming: p99 of ${CHANGES}`,
+        value: percentile(toProxy, 99),
+        unit: 'ms',
+        kind: 'max',
+        limit: 1_000,
+        absolute: true,
+      },
+      {
+        metric: `admin change to isEnabled in a streaming unleash-client: p99 of ${CHANGES}`,
+        value: percentile(toSdk, 99),
+        unit: 'ms',
+        kind: 'max',
+        limit: 1_000,
+        absolute: true,
+      },
+      {
+        metric: `admin change to a changed /proxy answer, polling every 5 s: median of ${POLLED_CHANGES} (reference)`,
+        value: median(toPolled),
+        unit: 'ms',
+        kind: 'max',
+        limit: Number.POSITIVE_INFINITY,
+        absolute: true,
+      },
     ]
   } finally {
     client.destroy()

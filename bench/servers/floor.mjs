@@ -3,7 +3,13 @@ import { createServer } from 'node:http'
 import { readFileSync } from 'node:fs'
 const [port, bodyFile] = process.argv.slice(2)
 const body = readFileSync(bodyFile, 'utf8')
-const headers = { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'public, max-age=2', 'access-control-allow-origin': '*', 'access-control-expose-headers': 'ETag', etag: 'W/"fixed"' }
+const headers = {
+  'content-type': 'application/json; charset=utf-8',
+  'cache-control': 'public, max-age=2',
+  'access-control-allow-origin': '*',
+  'access-control-expose-headers': 'ETag',
+  etag: 'W/"fixed"',
+}
 createServer((req, res) => {
   if (req.method === 'POST') {
     req.resume()

@@ -4,7 +4,13 @@ import { createServer } from 'node:http'
 import { readFileSync } from 'node:fs'
 const [port, bodyFile, version] = process.argv.slice(2)
 const body = readFileSync(bodyFile, 'utf8')
-const headers = { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'public, max-age=2', 'access-control-allow-origin': '*', 'access-control-expose-headers': 'ETag', etag: 'W/"fixed"' }
+const headers = {
+  'content-type': 'application/json; charset=utf-8',
+  'cache-control': 'public, max-age=2',
+  'access-control-allow-origin': '*',
+  'access-control-expose-headers': 'ETag',
+  etag: 'W/"fixed"',
+}
 let listener
 if (version === 'v2') {
   const { H3, toNodeHandler } = await import('h3-v2')

@@ -10,19 +10,32 @@ const [payloadFile] = process.argv.slice(2)
 const payload = JSON.parse(readFileSync(payloadFile, 'utf8'))
 const CLIENT_TOKEN = '*:development.bench-client'
 const FLAG = 'bench-streamed'
-const flag = (n) => ({ name: FLAG, project: 'default', type: 'release', description: `change-${n}`, enabled: n % 2 === 0, strategies: [{ name: 'default', constraints: [] }] })
+const flag = (n) => ({
+  name: FLAG,
+  project: 'default',
+  type: 'release',
+  description: `change-${n}`,
+  enabled: n % 2 === 0,
+  strategies: [{ name: 'default', constraints: [] }],
+})
 let revision = 1
 payload.features.push(flag(0))
 const streams = new Set()
 const upstream = createServer((req, res) => {
   if (req.url === '/edge/validate') {
     res.writeHead(200, { 'content-type': 'application/json' })
-    res.end(JSON.stringify({ tokens: [{ token: CLIENT_TOKEN, type: 'client', projects: ['*'], environment: 'development' }] }))
+    res.end(
+      JSON.stringify({
+        tokens: [{ token: CLIENT_TOKEN, type: 'client', projects: ['*'], environment: 'development' }],
+      }),
+    )
     return
   }
   if (req.url?.startsWith('/api/client/streaming')) {
     res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' })
-    res.write(`event: unleash-connected\nid: ${revision}\ndata: ${JSON.stringify({ events: [{ type: 'hydration', eventId: revision, features: payload.features, segments: payload.segments ?? [] }] })}\n\n`)
+    res.write(
+      `event: unleash-connected\nid: ${revision}\ndata: ${JSON.stringify({ events: [{ type: 'hydration', eventId: revision, features: payload.features, segments: payload.segments ?? [] }] })}\n\n`,
+    )
     streams.add(res)
     res.on('close', () => streams.delete(res))
     return

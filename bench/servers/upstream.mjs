@@ -14,7 +14,16 @@ let featureRequests = 0
 const upstream = createServer((req, res) => {
   if (req.url === '/edge/validate') {
     res.writeHead(200, { 'content-type': 'application/json' })
-    res.end(JSON.stringify({ tokens: [CLIENT_TOKEN, FRONTEND_TOKEN].map((token) => ({ token, type: token === CLIENT_TOKEN ? 'client' : 'frontend', projects: ['*'], environment: 'development' })) }))
+    res.end(
+      JSON.stringify({
+        tokens: [CLIENT_TOKEN, FRONTEND_TOKEN].map((token) => ({
+          token,
+          type: token === CLIENT_TOKEN ? 'client' : 'frontend',
+          projects: ['*'],
+          environment: 'development',
+        })),
+      }),
+    )
     return
   }
   if (req.url?.includes('/client/features')) featureRequests++

@@ -7,7 +7,14 @@ import { createProxyApp, createProxyConfig } from '@vexil/proxy'
 const [port, upstreamUrl] = process.argv.slice(2)
 const CLIENT_TOKEN = '*:development.bench-client'
 const config = await createProxyConfig(
-  { serviceUrl: upstreamUrl, serviceApiToken: CLIENT_TOKEN, clientKeys: ['bench-key'], tokens: [CLIENT_TOKEN], metricsInterval: 0, refreshInterval: 60_000 },
+  {
+    serviceUrl: upstreamUrl,
+    serviceApiToken: CLIENT_TOKEN,
+    clientKeys: ['bench-key'],
+    tokens: [CLIENT_TOKEN],
+    metricsInterval: 0,
+    refreshInterval: 60_000,
+  },
   {},
 )
 const proxy = createProxyApp({ config, storage: null })

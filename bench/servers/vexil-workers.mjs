@@ -39,7 +39,10 @@ const proxy = spawn(process.execPath, [cli], {
 })
 const exited = new Promise((resolve) => proxy.once('exit', resolve))
 for (;;) {
-  const status = await fetch(`http://127.0.0.1:${port}/internal-backstage/ready`).then((res) => res.status, () => 0)
+  const status = await fetch(`http://127.0.0.1:${port}/internal-backstage/ready`).then(
+    (res) => res.status,
+    () => 0,
+  )
   if (status === 200) break
   if (proxy.exitCode !== null) process.exit(1)
   await new Promise((resolve) => setTimeout(resolve, 50))

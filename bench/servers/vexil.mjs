@@ -13,7 +13,9 @@ import { createEngine } from '@vexil/engine'
 import { createProxyApp, createProxyConfig } from '@vexil/proxy'
 const [port, payloadFile, cacheSize, refreshInterval = '60000'] = process.argv.slice(2)
 const CLIENT_TOKEN = '*:development.bench-client'
-const upstream = fork(new URL('./upstream.mjs', import.meta.url), [payloadFile], { stdio: ['ignore', 'ignore', 'inherit', 'ipc'] })
+const upstream = fork(new URL('./upstream.mjs', import.meta.url), [payloadFile], {
+  stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
+})
 const upstreamPort = await new Promise((resolve, reject) => {
   upstream.once('message', (message) => resolve(message.port))
   upstream.once('exit', (code) => reject(new Error(`upstream.mjs exited with code ${code}`)))
@@ -28,7 +30,15 @@ const askUpstream = () =>
 // token, and the proxy syncs the flags once. With an opaque 'bench' it synced them twice, one
 // token scope beside the static one, and held two compiled copies of the payload.
 const config = await createProxyConfig(
-  { serviceUrl: `http://127.0.0.1:${upstreamPort}/api`, serviceApiToken: CLIENT_TOKEN, clientKeys: ['bench-key'], tokens: [CLIENT_TOKEN], metricsInterval: 0, refreshInterval: Number(refreshInterval), responseCacheSize: Number(cacheSize) },
+  {
+    serviceUrl: `http://127.0.0.1:${upstreamPort}/api`,
+    serviceApiToken: CLIENT_TOKEN,
+    clientKeys: ['bench-key'],
+    tokens: [CLIENT_TOKEN],
+    metricsInterval: 0,
+    refreshInterval: Number(refreshInterval),
+    responseCacheSize: Number(cacheSize),
+  },
   {},
 )
 // The engine the proxy makes by default (no custom strategies here), with its loads timed: how
@@ -52,7 +62,14 @@ const startMs = performance.now() - started
 createServer(proxy.listener).listen(Number(port), '127.0.0.1', () => process.send?.('ready'))
 process.on('message', async (message) => {
   if (message !== 'stats') return
-  process.send?.({ memory: process.memoryUsage(), spaces: getHeapSpaceStatistics(), cpu: process.cpuUsage(), featureRequests: await askUpstream(), loads, startMs })
+  process.send?.({
+    memory: process.memoryUsage(),
+    spaces: getHeapSpaceStatistics(),
+    cpu: process.cpuUsage(),
+    featureRequests: await askUpstream(),
+    loads,
+    startMs,
+  })
 })
 const stop = () => {
   upstream.kill('SIGINT')

@@ -5,7 +5,9 @@ import { existsSync } from 'node:fs'
 import { type Browser, chromium } from 'playwright-core'
 import { isCI } from './ci.ts'
 
-const CANDIDATES = [process.env.CHROMIUM_PATH, '/usr/bin/chromium', '/usr/bin/chromium-browser'].filter(Boolean) as string[]
+const CANDIDATES = [process.env.CHROMIUM_PATH, '/usr/bin/chromium', '/usr/bin/chromium-browser'].filter(
+  Boolean,
+) as string[]
 
 export function chromiumPath(): string | undefined {
   return CANDIDATES.find((path) => existsSync(path))
@@ -15,7 +17,9 @@ export function chromiumPath(): string | undefined {
 export function chromiumAvailable(): boolean {
   const path = chromiumPath()
   if (!path && isCI()) {
-    throw new Error('Chromium is required under CI=true: install Debian\'s chromium package (see .ci/run) or set CHROMIUM_PATH')
+    throw new Error(
+      "Chromium is required under CI=true: install Debian's chromium package (see .ci/run) or set CHROMIUM_PATH",
+    )
   }
   return path !== undefined
 }
@@ -31,7 +35,7 @@ export interface LaunchedBrowser {
  */
 export async function launchChromium(): Promise<LaunchedBrowser> {
   const executablePath = chromiumPath()
-  if (!executablePath) throw new Error('Chromium not found: install Debian\'s chromium package or set CHROMIUM_PATH')
+  if (!executablePath) throw new Error("Chromium not found: install Debian's chromium package or set CHROMIUM_PATH")
   const browser = await chromium.launch({
     executablePath,
     headless: true,

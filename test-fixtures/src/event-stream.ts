@@ -36,7 +36,8 @@ export async function openStream(url: string, headers: Record<string, string>): 
     const decoder = new TextDecoder()
     try {
       const reader = response.body.getReader()
-      for (let read = await reader.read(); !read.done; read = await reader.read()) parse(decoder.decode(read.value, { stream: true }))
+      for (let read = await reader.read(); !read.done; read = await reader.read())
+        parse(decoder.decode(read.value, { stream: true }))
     } catch {
       // Aborted by close(), or the connection was cut.
     } finally {

@@ -53,7 +53,9 @@ export interface ValidToken {
 
 const strongEtag = (body: string) => `"${createHash('sha1').update(body).digest('hex')}"`
 
-export async function startFakeUpstream(initial: unknown = { version: 2, features: [], segments: [] }): Promise<FakeUpstream> {
+export async function startFakeUpstream(
+  initial: unknown = { version: 2, features: [], segments: [] },
+): Promise<FakeUpstream> {
   let features = JSON.stringify(initial)
   let validTokens: ValidToken[] = []
   const featuresByToken = new Map<string, string>()
@@ -67,12 +69,22 @@ export async function startFakeUpstream(initial: unknown = { version: 2, feature
     req.on('end', () => {
       const url = new URL(req.url ?? '/', 'http://upstream')
       const path = url.pathname.replace(/^\/api/, '')
-      requests.push({ method: req.method ?? 'GET', path, query: url.searchParams, headers: req.headers, body: Buffer.concat(chunks).toString('utf8'), at: Date.now() })
+      requests.push({
+        method: req.method ?? 'GET',
+        path,
+        query: url.searchParams,
+        headers: req.headers,
+        body: Buffer.concat(chunks).toString('utf8'),
+        at: Date.now(),
+      })
       if (drops.has(path) || drops.has('*')) {
         req.socket.destroy()
         return
       }
-      const failure = failures.get(path) ?? failures.get('*') ?? (req.headers.authorization !== undefined ? failuresByToken.get(req.headers.authorization) : undefined)
+      const failure =
+        failures.get(path) ??
+        failures.get('*') ??
+        (req.headers.authorization !== undefined ? failuresByToken.get(req.headers.authorization) : undefined)
       if (failure) {
         res.writeHead(failure.status, failure.headers ?? {})
         res.end(failure.body ?? '')
@@ -147,7 +159,8 @@ export async function startFakeUpstream(initial: unknown = { version: 2, feature
     async waitFor(predicate, timeoutMs = 10_000) {
       const deadline = Date.now() + timeoutMs
       while (!predicate(requests)) {
-        if (Date.now() > deadline) throw new Error(`fake upstream: condition not met within ${timeoutMs} ms (${requests.length} requests seen)`)
+        if (Date.now() > deadline)
+          throw new Error(`fake upstream: condition not met within ${timeoutMs} ms (${requests.length} requests seen)`)
         await new Promise((resolve) => setTimeout(resolve, 20))
       }
     },

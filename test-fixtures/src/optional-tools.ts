@@ -18,10 +18,30 @@ export interface OptionalTool {
 }
 
 export const OPTIONAL_TOOLS: readonly OptionalTool[] = [
-  { name: 'Chromium', needs: 'browser SDK and admin UI tests', present: () => chromiumPath() !== undefined, install: { apt: 'chromium' } },
-  { name: 'Redis', needs: 'shared storage tests', present: () => redisServerPath() !== undefined, install: { apt: 'redis-server' } },
-  { name: 'PostgreSQL', needs: 'the service on PostgreSQL and the Unleash comparisons', present: () => postgresBinDir() !== undefined, install: { apt: 'postgresql' } },
-  { name: 'Unleash 8.2', needs: 'comparisons with the real Unleash server', present: () => unleashServerInstall() !== undefined, install: { npm: UNLEASH_SERVER_INSTALL } },
+  {
+    name: 'Chromium',
+    needs: 'browser SDK and admin UI tests',
+    present: () => chromiumPath() !== undefined,
+    install: { apt: 'chromium' },
+  },
+  {
+    name: 'Redis',
+    needs: 'shared storage tests',
+    present: () => redisServerPath() !== undefined,
+    install: { apt: 'redis-server' },
+  },
+  {
+    name: 'PostgreSQL',
+    needs: 'the service on PostgreSQL and the Unleash comparisons',
+    present: () => postgresBinDir() !== undefined,
+    install: { apt: 'postgresql' },
+  },
+  {
+    name: 'Unleash 8.2',
+    needs: 'comparisons with the real Unleash server',
+    present: () => unleashServerInstall() !== undefined,
+    install: { npm: UNLEASH_SERVER_INSTALL },
+  },
   {
     name: 'Bun, Deno and workerd',
     needs: 'the runtime suites',

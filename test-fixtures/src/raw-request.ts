@@ -23,10 +23,21 @@ export interface RequestOptions {
 }
 
 /** `method path` on `base` (`http://host:port`), the path sent as given; rejects only when no answer arrives. */
-export function rawRequest(base: string, method: string, path: string, { headers = {}, body, timeoutMs = 15_000 }: RequestOptions = {}): Promise<RawResponse> {
-  const payload = body === undefined ? undefined : typeof body === 'string' || Buffer.isBuffer(body) ? body : JSON.stringify(body)
+export function rawRequest(
+  base: string,
+  method: string,
+  path: string,
+  { headers = {}, body, timeoutMs = 15_000 }: RequestOptions = {},
+): Promise<RawResponse> {
+  const payload =
+    body === undefined ? undefined : typeof body === 'string' || Buffer.isBuffer(body) ? body : JSON.stringify(body)
   const sendHeaders: Record<string, string> = { ...headers }
-  if (payload !== undefined && typeof body !== 'string' && !Buffer.isBuffer(body) && !Object.keys(sendHeaders).some((name) => name.toLowerCase() === 'content-type')) {
+  if (
+    payload !== undefined &&
+    typeof body !== 'string' &&
+    !Buffer.isBuffer(body) &&
+    !Object.keys(sendHeaders).some((name) => name.toLowerCase() === 'content-type')
+  ) {
     sendHeaders['content-type'] = 'application/json'
   }
   const { hostname, port } = new URL(base)

@@ -10,7 +10,9 @@ import { isCI } from './ci.ts'
 import { assertRunning, superviseChild } from './supervised-child.ts'
 import { freePort } from './ports.ts'
 
-const CANDIDATES = [process.env.REDIS_SERVER_PATH, '/usr/bin/redis-server', '/usr/local/bin/redis-server'].filter(Boolean) as string[]
+const CANDIDATES = [process.env.REDIS_SERVER_PATH, '/usr/bin/redis-server', '/usr/local/bin/redis-server'].filter(
+  Boolean,
+) as string[]
 const READY_TIMEOUT_MS = 10_000
 const STOP_TIMEOUT_MS = 5_000
 
@@ -29,7 +31,9 @@ export function redisServerPath(): string | undefined {
 export function redisAvailable(): boolean {
   const path = redisServerPath()
   if (!path && isCI()) {
-    throw new Error('redis-server is required under CI: install Debian\'s redis-server package (see .ci/run) or set REDIS_SERVER_PATH')
+    throw new Error(
+      "redis-server is required under CI: install Debian's redis-server package (see .ci/run) or set REDIS_SERVER_PATH",
+    )
   }
   return path !== undefined
 }
@@ -41,7 +45,7 @@ export function redisAvailable(): boolean {
  */
 export async function startRedis(options: { port?: number } = {}): Promise<RedisServer> {
   const bin = redisServerPath()
-  if (!bin) throw new Error('redis-server not found: install Debian\'s redis-server package or set REDIS_SERVER_PATH')
+  if (!bin) throw new Error("redis-server not found: install Debian's redis-server package or set REDIS_SERVER_PATH")
   let lastError: unknown
   for (let attempt = 0; attempt < (options.port ? 1 : 3); attempt++) {
     const port = options.port ?? (await freePort())
@@ -58,10 +62,14 @@ export async function startRedis(options: { port?: number } = {}): Promise<Redis
 
 async function launch(bin: string, port: number): Promise<RedisServer> {
   const dir = mkdtempSync(join(tmpdir(), 'vexil-redis-'))
-  const child = spawn(bin, ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir], {
-    cwd: dir,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  })
+  const child = spawn(
+    bin,
+    ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir],
+    {
+      cwd: dir,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  )
   const { stop } = await superviseChild(child, {
     name: `redis-server on port ${port}`,
     ready: () => waitForPong(port, child),

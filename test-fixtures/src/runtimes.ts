@@ -28,7 +28,8 @@ export function runtimeBinary(name: RuntimeName): string | undefined {
 /** Why a suite that needs `name` cannot run here, or undefined when it can. */
 export function runtimeMissing(name: RuntimeName): string | undefined {
   if (runtimeBinary(name)) return undefined
-  if (process.platform !== 'linux' || process.arch !== 'x64') return `${name} is installed for Linux x64 only (this is ${process.platform} ${process.arch})`
+  if (process.platform !== 'linux' || process.arch !== 'x64')
+    return `${name} is installed for Linux x64 only (this is ${process.platform} ${process.arch})`
   return `${name} is not installed: run \`${RUNTIMES_INSTALL}\``
 }
 
@@ -38,7 +39,13 @@ export function runtimeMissing(name: RuntimeName): string | undefined {
  * (process.getuid()); `userInfo` with `uid` and `gid`: Deno's os.userInfo() needs all three, for
  * the default instance id `<user>-<host>`; `hostname`: that id and the applicationHostname strategy.
  */
-export const DENO_PERMISSIONS = ['--allow-net', '--allow-env', '--allow-read', '--allow-write', '--allow-sys=hostname,userInfo,uid,gid']
+export const DENO_PERMISSIONS = [
+  '--allow-net',
+  '--allow-env',
+  '--allow-read',
+  '--allow-write',
+  '--allow-sys=hostname,userInfo,uid,gid',
+]
 
 /**
  * Whether a suite that needs `name` can run here. Under CI a missing binary throws (the test file

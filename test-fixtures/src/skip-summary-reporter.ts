@@ -3,10 +3,18 @@
 import type { Reporter, TestModule } from 'vitest/node'
 import { installCommands, missingTools } from './optional-tools.ts'
 
-export function skipSummary(skipped: number, total: number, missing: readonly { name: string }[], commands: readonly string[], isRoot: boolean): string | undefined {
+export function skipSummary(
+  skipped: number,
+  total: number,
+  missing: readonly { name: string }[],
+  commands: readonly string[],
+  isRoot: boolean,
+): string | undefined {
   if (skipped === 0) return undefined
   const reasons = [
-    ...(missing.length > 0 ? [`missing ${missing.map((tool) => tool.name).join(', ')} (install: ${commands.join(' && ')})`] : []),
+    ...(missing.length > 0
+      ? [`missing ${missing.map((tool) => tool.name).join(', ')} (install: ${commands.join(' && ')})`]
+      : []),
     ...(isRoot ? [] : ['not root (tests of files owned by other users run as root only)']),
   ]
   const why = reasons.length > 0 ? reasons.join('; ') : 'see the skipped tests above'

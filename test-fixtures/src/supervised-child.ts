@@ -46,7 +46,8 @@ export async function superviseChild(child: ChildProcess, options: SuperviseOpti
 
 /** Throws when `child` has exited (for readiness loops). */
 export function assertRunning(child: ChildProcess): void {
-  if (child.exitCode !== null || child.signalCode !== null) throw new Error(`exited with ${child.exitCode ?? child.signalCode}`)
+  if (child.exitCode !== null || child.signalCode !== null)
+    throw new Error(`exited with ${child.exitCode ?? child.signalCode}`)
 }
 
 async function terminate(child: ChildProcess, exited: Promise<void>, graceMs: number): Promise<void> {

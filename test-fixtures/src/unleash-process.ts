@@ -92,10 +92,12 @@ async function waitForHealth(port: number, child: ChildProcess): Promise<void> {
   const deadline = Date.now() + READY_TIMEOUT_MS
   while (Date.now() < deadline) {
     assertRunning(child)
-    const status = await rawRequest(`http://127.0.0.1:${port}`, 'GET', '/health').then((r) => r.status, () => 0)
+    const status = await rawRequest(`http://127.0.0.1:${port}`, 'GET', '/health').then(
+      (r) => r.status,
+      () => 0,
+    )
     if (status === 200) return
     await new Promise((resolve) => setTimeout(resolve, 200))
   }
   throw new Error(`/health did not answer 200 within ${READY_TIMEOUT_MS} ms`)
 }
-

@@ -11,7 +11,13 @@ import { startPostgres } from './unleash-postgres.ts'
 
 export type { RawResponse, RequestOptions } from './raw-request.ts'
 export type { StrategyInput, TokenType, UnleashAdmin } from './unleash-admin.ts'
-export { UNLEASH_SERVER_INSTALL, UNLEASH_SERVER_VERSION, unleashServerAvailable, unleashServerInstall, unleashServerMissing } from './unleash-install.ts'
+export {
+  UNLEASH_SERVER_INSTALL,
+  UNLEASH_SERVER_VERSION,
+  unleashServerAvailable,
+  unleashServerInstall,
+  unleashServerMissing,
+} from './unleash-install.ts'
 
 /**
  * What a real Unleash 8.2 answers to a CORS preflight of `/api/frontend` from any origin asking to
@@ -31,7 +37,13 @@ export const UNLEASH_FRONTEND_PREFLIGHT_HEADERS: Readonly<Record<string, string>
 export interface FrontendToggle {
   name: string
   enabled: boolean
-  variant: { name: string; enabled: boolean; payload?: { type: string; value: string }; feature_enabled?: boolean; featureEnabled?: boolean }
+  variant: {
+    name: string
+    enabled: boolean
+    payload?: { type: string; value: string }
+    feature_enabled?: boolean
+    featureEnabled?: boolean
+  }
   impressionData: boolean
 }
 
@@ -58,7 +70,11 @@ export interface UnleashServer {
    * Polls `GET /api/frontend` until `predicate` holds for its toggles: the server applies admin
    * changes to its frontend cache when its revision poller (1 s) sees them.
    */
-  waitForFrontend(token: string, predicate: (toggles: FrontendToggle[]) => boolean, options?: FrontendWaitOptions): Promise<void>
+  waitForFrontend(
+    token: string,
+    predicate: (toggles: FrontendToggle[]) => boolean,
+    options?: FrontendWaitOptions,
+  ): Promise<void>
   /** The server's log so far (stdout and stderr, last 64 KiB). */
   logs(): string
   stop(): Promise<void>
@@ -103,7 +119,12 @@ export async function startUnleashServer(options: UnleashServerOptions = {}): Pr
       try {
         const server = await launchUnleash(install, { port, postgres, env, logLevel: options.logLevel ?? 'warn' })
         let stopped: Promise<void> | undefined
-        return describeServer(port, adminToken, server.logs, () => (stopped ??= server.stop().finally(() => postgres.stop())))
+        return describeServer(
+          port,
+          adminToken,
+          server.logs,
+          () => (stopped ??= server.stop().finally(() => postgres.stop())),
+        )
       } catch (error) {
         lastError = error
         if (!/EADDRINUSE/.test((error as Error).message)) break
@@ -116,21 +137,28 @@ export async function startUnleashServer(options: UnleashServerOptions = {}): Pr
   }
 }
 
-function describeServer(port: number, adminToken: string, logs: () => string, stop: () => Promise<void>): UnleashServer {
+function describeServer(
+  port: number,
+  adminToken: string,
+  logs: () => string,
+  stop: () => Promise<void>,
+): UnleashServer {
   const url = `http://127.0.0.1:${port}`
   const request = (method: string, path: string, options?: RequestOptions) => rawRequest(url, method, path, options)
   const admin = createUnleashAdmin(request, adminToken)
   const tokens = new Map<string, Promise<string>>()
-  const reusable = (type: TokenType) => (environment = 'development', projects: string[] = ['*']) => {
-    const key = `${type} ${environment} ${[...projects].sort().join(',')}`
-    let token = tokens.get(key)
-    if (!token) {
-      token = admin.createToken(type, environment, projects)
-      token.catch(() => tokens.delete(key))
-      tokens.set(key, token)
+  const reusable =
+    (type: TokenType) =>
+    (environment = 'development', projects: string[] = ['*']) => {
+      const key = `${type} ${environment} ${[...projects].sort().join(',')}`
+      let token = tokens.get(key)
+      if (!token) {
+        token = admin.createToken(type, environment, projects)
+        token.catch(() => tokens.delete(key))
+        tokens.set(key, token)
+      }
+      return token
     }
-    return token
-  }
   return {
     url,
     port,
@@ -142,11 +170,15 @@ function describeServer(port: number, adminToken: string, logs: () => string, st
     async waitForFrontend(token, predicate, { query = '', timeoutMs = 10_000 } = {}) {
       const deadline = Date.now() + timeoutMs
       for (;;) {
-        const response = await request('GET', `/api/frontend${query ? `?${query}` : ''}`, { headers: { authorization: token } })
+        const response = await request('GET', `/api/frontend${query ? `?${query}` : ''}`, {
+          headers: { authorization: token },
+        })
         const toggles = (response.json as { toggles?: unknown } | undefined)?.toggles
         if (response.status === 200 && Array.isArray(toggles) && predicate(toggles)) return
         if (Date.now() > deadline) {
-          throw new Error(`Unleash /api/frontend did not reach the expected state within ${timeoutMs} ms; last answer: ${response.status} ${response.text.slice(0, 2000)}`)
+          throw new Error(
+            `Unleash /api/frontend did not reach the expected state within ${timeoutMs} ms; last answer: ${response.status} ${response.text.slice(0, 2000)}`,
+          )
         }
         await new Promise((resolve) => setTimeout(resolve, 100))
       }

@@ -19,7 +19,11 @@ export interface VexilProxy {
 }
 
 /** Starts the proxy against `<serviceUrl>/api` with a client token, and waits for its first sync. */
-export async function startVexilProxy(serviceUrl: string, serviceApiToken: string, options: ProxyOptions = {}): Promise<VexilProxy> {
+export async function startVexilProxy(
+  serviceUrl: string,
+  serviceApiToken: string,
+  options: ProxyOptions = {},
+): Promise<VexilProxy> {
   const logs: string[] = []
   const config = await createProxyConfig(
     {

@@ -73,9 +73,14 @@ export async function startWorkerd(options: WorkerdOptions): Promise<RunningWork
   const dir = tempDir('workerd')
   copyFileSync(options.module, join(dir.path, 'worker.js'))
   const port = options.port ?? (await freePort())
-  const bindings = Object.entries(options.vars).map(([name, value]) => `(name = ${capnpText(name)}, text = ${capnpText(value)})`)
+  const bindings = Object.entries(options.vars).map(
+    ([name, value]) => `(name = ${capnpText(name)}, text = ${capnpText(value)})`,
+  )
   if (options.kv) bindings.push(`(name = ${capnpText(options.kvBinding ?? 'VEXIL_KV')}, kvNamespace = "kv")`)
-  const services = ['(name = "main", worker = .worker)', '(name = "internet", network = (allow = ["private", "public", "local"]))']
+  const services = [
+    '(name = "main", worker = .worker)',
+    '(name = "internet", network = (allow = ["private", "public", "local"]))',
+  ]
   if (options.kv) services.push(`(name = "kv", external = (address = ${capnpText(options.kv.address)}, http = ()))`)
   writeFileSync(
     join(dir.path, 'config.capnp'),
@@ -92,7 +97,9 @@ const worker :Workerd.Worker = (
 );
 `,
   )
-  const child = spawn(binary, ['serve', join(dir.path, 'config.capnp'), '--verbose'], { stdio: ['ignore', 'pipe', 'pipe'] })
+  const child = spawn(binary, ['serve', join(dir.path, 'config.capnp'), '--verbose'], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  })
   const url = `http://127.0.0.1:${port}`
   const supervised = await superviseChild(child, {
     name: `workerd on port ${port}`,

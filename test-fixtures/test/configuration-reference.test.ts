@@ -98,7 +98,8 @@ function referenceEntries(markdown: string): { variables: Set<string>; flags: Se
 function driftProblems(read: Map<string, Set<string>>, listed: Set<string>, kind: string): string[] {
   const problems: string[] = []
   for (const [name, paths] of [...read].sort(([a], [b]) => a.localeCompare(b))) {
-    if (!listed.has(name)) problems.push(`${kind} ${name} is read by ${[...paths].sort().join(', ')} but ${REFERENCE} lacks it`)
+    if (!listed.has(name))
+      problems.push(`${kind} ${name} is read by ${[...paths].sort().join(', ')} but ${REFERENCE} lacks it`)
   }
   for (const name of [...listed].sort()) {
     if (!read.has(name)) problems.push(`${kind} ${name} is in ${REFERENCE} but no code reads it`)
@@ -112,7 +113,8 @@ function sourceFiles(): SourceFile[] {
     for (const entry of readdirSync(dir, { withFileTypes: true })) {
       const path = join(dir, entry.name)
       if (entry.isDirectory()) walk(path)
-      else if (/\.[cm]?ts$/.test(entry.name) && !entry.name.endsWith('.d.ts')) files.push({ path: relative(ROOT, path), text: readFileSync(path, 'utf8') })
+      else if (/\.[cm]?ts$/.test(entry.name) && !entry.name.endsWith('.d.ts'))
+        files.push({ path: relative(ROOT, path), text: readFileSync(path, 'utf8') })
     }
   }
   for (const pkg of readdirSync(join(ROOT, 'packages'), { withFileTypes: true })) {
@@ -132,7 +134,7 @@ describe('the drift check', () => {
     {
       path: 'packages/x/src/config.ts',
       text: [
-        "// env.IN_A_COMMENT is not a read",
+        '// env.IN_A_COMMENT is not a read',
         'const port = process.env.PORT ?? env?.HOST',
         "const limit = integer(env, 'LIMIT', 5) + Number(env['MAX_SIZE'])",
         "const SETTINGS = [{ key: 'rate', variable: 'RATE_PER_SECOND', fallback: 1 }]",
@@ -144,7 +146,15 @@ describe('the drift check', () => {
   ]
 
   it('collects every shape of read the configuration code uses', () => {
-    expect([...variablesRead(files).keys()].sort()).toEqual(['HOST', 'LIMIT', 'MAX_SIZE', 'PORT', 'RATE_PER_SECOND', 'SERVICE_URL', 'UNLEASH_URL'])
+    expect([...variablesRead(files).keys()].sort()).toEqual([
+      'HOST',
+      'LIMIT',
+      'MAX_SIZE',
+      'PORT',
+      'RATE_PER_SECOND',
+      'SERVICE_URL',
+      'UNLEASH_URL',
+    ])
     expect([...flagsRead(files).keys()].sort()).toEqual(['--data-dir', '--port'])
   })
 
@@ -154,8 +164,18 @@ describe('the drift check', () => {
   })
 
   it('reads the reference from the first two cells of its tables only', () => {
-    const markdown = ['| variable | aliases | default |', '|---|---|---:|', '| `PORT` | `PROXY_PORT` | `3000` (not `DEFAULT_NAME`) |', '', 'Prose names `ELSEWHERE`.', '| `--port` | `PORT` | `3000` |'].join('\n')
-    expect(referenceEntries(markdown)).toEqual({ variables: new Set(['PORT', 'PROXY_PORT']), flags: new Set(['--port']) })
+    const markdown = [
+      '| variable | aliases | default |',
+      '|---|---|---:|',
+      '| `PORT` | `PROXY_PORT` | `3000` (not `DEFAULT_NAME`) |',
+      '',
+      'Prose names `ELSEWHERE`.',
+      '| `--port` | `PORT` | `3000` |',
+    ].join('\n')
+    expect(referenceEntries(markdown)).toEqual({
+      variables: new Set(['PORT', 'PROXY_PORT']),
+      flags: new Set(['--port']),
+    })
   })
 
   it('fails naming what the reference lacks and what no code reads', () => {
@@ -177,7 +197,8 @@ describe(REFERENCE, () => {
 
   it('reads the configuration code of the proxy, the service and the CLI', () => {
     const paths = files.map((file) => file.path)
-    for (const pkg of ['proxy', 'service', 'cli']) expect(paths.some((path) => path.startsWith(`packages/${pkg}/src/`))).toBe(true)
+    for (const pkg of ['proxy', 'service', 'cli'])
+      expect(paths.some((path) => path.startsWith(`packages/${pkg}/src/`))).toBe(true)
     expect(variablesRead(files).size).toBeGreaterThan(60)
   })
 

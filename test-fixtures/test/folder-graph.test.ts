@@ -21,7 +21,11 @@ type FolderGraph = Map<string, Map<string, string>>
 const IMPORT = /(?:\bfrom|\bimport)\s*\(?\s*['"](\.{1,2}\/[^'"]*)['"]/g
 
 function folderGraph(src: string): FolderGraph {
-  const folders = new Set(readdirSync(src, { withFileTypes: true }).filter((entry) => entry.isDirectory()).map((entry) => entry.name))
+  const folders = new Set(
+    readdirSync(src, { withFileTypes: true })
+      .filter((entry) => entry.isDirectory())
+      .map((entry) => entry.name),
+  )
   const folderOf = (path: string) => {
     const [first] = relative(src, path).split(sep)
     return first !== undefined && folders.has(first) ? first : undefined
@@ -107,15 +111,23 @@ function describeCycles(graph: FolderGraph): string[] {
   return findComponents(graph).map((component) => {
     const cycle = cycleThrough(graph, component)
     const others = component.filter((folder) => !cycle.includes(folder))
-    return describeCycle(graph, cycle) + (others.length > 0 ? `\n  (in a knot with ${others.map((folder) => `${folder}/`).join(', ')} too)` : '')
+    return (
+      describeCycle(graph, cycle) +
+      (others.length > 0 ? `\n  (in a knot with ${others.map((folder) => `${folder}/`).join(', ')} too)` : '')
+    )
   })
 }
 
 describe('the cycle finder', () => {
-  const graphOf = (edges: Record<string, string[]>) => new Map(Object.entries(edges).map(([from, tos]) => [from, new Map(tos.map((to) => [to, '']))]))
+  const graphOf = (edges: Record<string, string[]>) =>
+    new Map(Object.entries(edges).map(([from, tos]) => [from, new Map(tos.map((to) => [to, '']))]))
 
   it('finds none in a layered graph', () => {
-    expect(findCycles(graphOf({ routes: ['domain', 'store'], domain: ['store', 'schemas'], store: ['schemas'], schemas: [] }))).toEqual([])
+    expect(
+      findCycles(
+        graphOf({ routes: ['domain', 'store'], domain: ['store', 'schemas'], store: ['schemas'], schemas: [] }),
+      ),
+    ).toEqual([])
   })
 
   it('finds a cycle of two folders, and one of three apart from it', () => {
@@ -130,19 +142,27 @@ describe('the cycle finder', () => {
   it('describes each edge of a cycle by one import, and the other folders of its knot', () => {
     const graph: FolderGraph = new Map([
       ['schemas', new Map([['store', 'schemas/action-set.ts -> ../store/action-sets.js']])],
-      ['store', new Map([['schemas', 'store/strategies.ts -> ../schemas/strategy.js'], ['actions', 'store/x.ts -> ../actions/y.js']])],
+      [
+        'store',
+        new Map([
+          ['schemas', 'store/strategies.ts -> ../schemas/strategy.js'],
+          ['actions', 'store/x.ts -> ../actions/y.js'],
+        ]),
+      ],
       ['actions', new Map([['schemas', 'actions/filters.ts -> ../schemas/action-set.js']])],
     ])
-    expect(describeCycles(graph)).toEqual([[
-      'schemas/ -> store/ -> schemas/',
-      '  schemas/ -> store/: schemas/action-set.ts -> ../store/action-sets.js',
-      '  store/ -> schemas/: store/strategies.ts -> ../schemas/strategy.js',
-      '  (in a knot with actions/ too)',
-    ].join('\n')])
+    expect(describeCycles(graph)).toEqual([
+      [
+        'schemas/ -> store/ -> schemas/',
+        '  schemas/ -> store/: schemas/action-set.ts -> ../store/action-sets.js',
+        '  store/ -> schemas/: store/strategies.ts -> ../schemas/strategy.js',
+        '  (in a knot with actions/ too)',
+      ].join('\n'),
+    ])
   })
 })
 
-describe('each package\'s top-level folders', () => {
+describe("each package's top-level folders", () => {
   it.each(PACKAGES)('%s: no import cycle between the folders of src/', (name) => {
     const graph = folderGraph(join(ROOT, name, 'src'))
     expect(describeCycles(graph)).toEqual([])

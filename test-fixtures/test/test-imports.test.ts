@@ -11,7 +11,12 @@ const PACKAGES = fileURLToPath(new URL('../../packages/', import.meta.url))
 
 /** Every module specifier `source` names: static imports and re-exports, side-effect and dynamic imports, require. */
 function importedSpecifiers(source: string): string[] {
-  const patterns = [/\bfrom\s*['"]([^'"]+)['"]/g, /\bimport\s*['"]([^'"]+)['"]/g, /\bimport\s*\(\s*['"]([^'"]+)['"]\s*\)/g, /\brequire\s*\(\s*['"]([^'"]+)['"]\s*\)/g]
+  const patterns = [
+    /\bfrom\s*['"]([^'"]+)['"]/g,
+    /\bimport\s*['"]([^'"]+)['"]/g,
+    /\bimport\s*\(\s*['"]([^'"]+)['"]\s*\)/g,
+    /\brequire\s*\(\s*['"]([^'"]+)['"]\s*\)/g,
+  ]
   return patterns.flatMap((pattern) => [...source.matchAll(pattern)].map((match) => match[1] as string))
 }
 
@@ -49,7 +54,14 @@ describe("the packages' tests", () => {
       "const d = await import('../../../bench/d.ts')",
       "const e = require('./e.cjs')",
     ].join('\n')
-    expect(importedSpecifiers(source).sort()).toEqual(['../../../bench/d.ts', '../../proxy/dist/index.js', './b.js', './e.cjs', './setup.js', '@vexil/engine'])
+    expect(importedSpecifiers(source).sort()).toEqual([
+      '../../../bench/d.ts',
+      '../../proxy/dist/index.js',
+      './b.js',
+      './e.cjs',
+      './setup.js',
+      '@vexil/engine',
+    ])
   })
 
   it('import other packages by name, never by a relative path out of their own package', () => {

@@ -27,16 +27,20 @@ function importedBySource(dir: string): Set<string> {
   const src = join(ROOT, dir, 'src')
   for (const file of readdirSync(src, { recursive: true, encoding: 'utf8' })) {
     if (!/\.tsx?$/.test(file)) continue
-    for (const [, name] of readFileSync(join(src, file), 'utf8').matchAll(/['"](@vexil\/[a-z-]+)(?:\/[^'"]*)?['"]/g)) found.add(name as string)
+    for (const [, name] of readFileSync(join(src, file), 'utf8').matchAll(/['"](@vexil\/[a-z-]+)(?:\/[^'"]*)?['"]/g))
+      found.add(name as string)
   }
   found.delete(packages.find((p) => p.dir === dir)?.name as string)
   return found
 }
 
 describe('the workspace package graph', () => {
-  it.each(packages.map((p) => [p.name, p] as const))('%s declares every @vexil package its source imports', (_, pkg) => {
-    expect([...importedBySource(pkg.dir)].filter((name) => !pkg.runtime.includes(name)).sort()).toEqual([])
-  })
+  it.each(packages.map((p) => [p.name, p] as const))(
+    '%s declares every @vexil package its source imports',
+    (_, pkg) => {
+      expect([...importedBySource(pkg.dir)].filter((name) => !pkg.runtime.includes(name)).sort()).toEqual([])
+    },
+  )
 
   it('has no cycle, counting dev dependencies too', () => {
     const edges = new Map(packages.map((p) => [p.name, [...p.runtime, ...p.dev]]))
@@ -70,11 +74,14 @@ describe('the workspace package graph', () => {
   })
 
   it('keeps @vexil/sync framework-free: no dependency but the engine, and no node:http in its source', () => {
-    const json = JSON.parse(readFileSync(join(ROOT, 'sync', 'package.json'), 'utf8')) as { dependencies?: Record<string, string> }
+    const json = JSON.parse(readFileSync(join(ROOT, 'sync', 'package.json'), 'utf8')) as {
+      dependencies?: Record<string, string>
+    }
     expect(Object.keys(json.dependencies ?? {})).toEqual(['@vexil/engine'])
     const src = join(ROOT, 'sync', 'src')
     for (const file of readdirSync(src, { recursive: true, encoding: 'utf8' })) {
-      if (/\.ts$/.test(file)) expect(readFileSync(join(src, file), 'utf8'), file).not.toMatch(/from 'node:(http|https|net|zlib)'/)
+      if (/\.ts$/.test(file))
+        expect(readFileSync(join(src, file), 'utf8'), file).not.toMatch(/from 'node:(http|https|net|zlib)'/)
     }
   })
 })

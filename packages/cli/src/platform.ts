@@ -76,8 +76,10 @@ export async function runPlatform(): Promise<number> {
 
 /** Where the servers can be reached from; the URLs below name this machine's loopback for all interfaces. */
 function listeningOn(host: string): string {
-  if (host === '0.0.0.0' || host === '::') return `every interface (HOST=${host}); the addresses below are this machine's own`
-  if (host === '127.0.0.1' || host === '::1' || host === 'localhost') return `${host} only (HOST=0.0.0.0 for every interface)`
+  if (host === '0.0.0.0' || host === '::')
+    return `every interface (HOST=${host}); the addresses below are this machine's own`
+  if (host === '127.0.0.1' || host === '::1' || host === 'localhost')
+    return `${host} only (HOST=0.0.0.0 for every interface)`
   return `${host} (HOST)`
 }
 

@@ -19,12 +19,20 @@ Options:
   -h, --help                         Show this help.`
 
 /** Runs `vexil health` or `vexil ready`; resolves with the exit code. */
-export async function runProbe(command: 'health' | 'ready', argv: string[], env: NodeJS.ProcessEnv = process.env): Promise<number> {
+export async function runProbe(
+  command: 'health' | 'ready',
+  argv: string[],
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<number> {
   let values: { 'edge-url'?: string; 'ca-certificate-file'?: string; help?: boolean }
   try {
     values = parseArgs({
       args: argv,
-      options: { 'edge-url': { type: 'string', short: 'e' }, 'ca-certificate-file': { type: 'string', short: 'c' }, help: { type: 'boolean', short: 'h' } },
+      options: {
+        'edge-url': { type: 'string', short: 'e' },
+        'ca-certificate-file': { type: 'string', short: 'c' },
+        help: { type: 'boolean', short: 'h' },
+      },
       strict: true,
     }).values
   } catch (error) {
@@ -48,7 +56,9 @@ export async function runProbe(command: 'health' | 'ready', argv: string[], env:
   try {
     ca = caFile ? readFileSync(caFile) : undefined
   } catch (error) {
-    return fail(`Not ${command === 'health' ? 'healthy' : 'ready'}: cannot read the CA certificate file ${caFile}: ${(error as Error).message}`)
+    return fail(
+      `Not ${command === 'health' ? 'healthy' : 'ready'}: cannot read the CA certificate file ${caFile}: ${(error as Error).message}`,
+    )
   }
   const answer = await get(url, ca)
   const problem = 'error' in answer ? answer.error : verdict(command, answer.status, answer.body)
@@ -65,7 +75,9 @@ function verdict(command: 'health' | 'ready', status: number, body: string): str
   if (command === 'health') return undefined
   try {
     const parsed = JSON.parse(body) as { status?: unknown }
-    return parsed.status === 'READY' ? undefined : `answered 200 with status ${JSON.stringify(parsed.status)}, not "READY"`
+    return parsed.status === 'READY'
+      ? undefined
+      : `answered 200 with status ${JSON.stringify(parsed.status)}, not "READY"`
   } catch {
     return `answered 200 with a body that is not JSON: ${summary}`
   }
@@ -73,15 +85,19 @@ function verdict(command: 'health' | 'ready', status: number, body: string): str
 
 function get(url: URL, ca: Buffer | undefined): Promise<{ status: number; body: string } | { error: string }> {
   return new Promise((resolve) => {
-    const request = (url.protocol === 'https:' ? httpsRequest : httpRequest)(url, { method: 'GET', ca, timeout: TIMEOUT_MS, headers: { accept: 'application/json' } }, (response) => {
-      let body = ''
-      response.setEncoding('utf8')
-      response.on('data', (chunk: string) => {
-        if (body.length < 4096) body += chunk
-      })
-      response.on('end', () => resolve({ status: response.statusCode ?? 0, body }))
-      response.on('error', (error) => resolve({ error: `failed while answering: ${error.message}` }))
-    })
+    const request = (url.protocol === 'https:' ? httpsRequest : httpRequest)(
+      url,
+      { method: 'GET', ca, timeout: TIMEOUT_MS, headers: { accept: 'application/json' } },
+      (response) => {
+        let body = ''
+        response.setEncoding('utf8')
+        response.on('data', (chunk: string) => {
+          if (body.length < 4096) body += chunk
+        })
+        response.on('end', () => resolve({ status: response.statusCode ?? 0, body }))
+        response.on('error', (error) => resolve({ error: `failed while answering: ${error.message}` }))
+      },
+    )
     request.on('timeout', () => request.destroy(new Error(`no answer within ${TIMEOUT_MS / 1000} s`)))
     request.on('error', (error) => resolve({ error: `could not be reached: ${error.message}` }))
     request.end()

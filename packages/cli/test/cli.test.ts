@@ -26,9 +26,16 @@ describe('vexil', () => {
     const help = await vexil(['proxy', '--help'])
     expect(help.code).toBe(0)
     expect(help.stdout).toContain('SERVICE_URL, UNLEASH_URL')
-    const bad = await vexil(['proxy'], { SERVICE_URL: 'http://127.0.0.1:1/api', SERVICE_API_TOKEN: 't', SERVICE_PROXY_CLIENT_KEYS: 'k', SERVICE_FETCH_INTERVAL: 'often' })
+    const bad = await vexil(['proxy'], {
+      SERVICE_URL: 'http://127.0.0.1:1/api',
+      SERVICE_API_TOKEN: 't',
+      SERVICE_PROXY_CLIENT_KEYS: 'k',
+      SERVICE_FETCH_INTERVAL: 'often',
+    })
     expect(bad.code).toBe(1)
-    expect(bad.stderr.trim().split('\n')).toEqual(['Invalid configuration: SERVICE_FETCH_INTERVAL must be a whole number, got "often"'])
+    expect(bad.stderr.trim().split('\n')).toEqual([
+      'Invalid configuration: SERVICE_FETCH_INTERVAL must be a whole number, got "often"',
+    ])
   })
 
   it('vexil start with SERVICE_URL runs only the proxy (its configuration errors included)', async () => {

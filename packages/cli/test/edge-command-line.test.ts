@@ -15,7 +15,11 @@ const VEXIL = fileURLToPath(new URL('../dist/cli.js', import.meta.url))
 const VEXIL_PROXY = fileURLToPath(new URL('../../proxy/dist/cli.js', import.meta.url))
 const CLIENT_TOKEN = '*:development.edge-chart-client-token'
 const FRONTEND_TOKEN = '*:development.edge-chart-frontend-token'
-const FEATURES = { version: 2, features: [{ name: 'chart-flag', enabled: true, strategies: [{ name: 'default' }] }], segments: [] }
+const FEATURES = {
+  version: 2,
+  features: [{ name: 'chart-flag', enabled: true, strategies: [{ name: 'default' }] }],
+  segments: [],
+}
 
 interface Running {
   child: ChildProcess
@@ -27,7 +31,10 @@ interface Running {
 
 function start(bin: string, args: string[], env: Record<string, string>): Running {
   if (!existsSync(bin)) throw new Error(`${bin} is missing: run npm run build first (npm ci does)`)
-  const child = spawn(process.execPath, [bin, ...args], { env: { PATH: process.env.PATH ?? '', ...env }, stdio: ['ignore', 'pipe', 'pipe'] })
+  const child = spawn(process.execPath, [bin, ...args], {
+    env: { PATH: process.env.PATH ?? '', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  })
   let output = ''
   child.stdout!.on('data', (d: Buffer) => (output += d))
   child.stderr!.on('data', (d: Buffer) => (output += d))
@@ -72,7 +79,7 @@ afterAll(async () => {
 })
 
 describe("vexil edge, as Unleash's Edge Helm chart runs it", { timeout: 90_000 }, () => {
-  it('serves Edge\'s routes from the chart\'s args and variables, names what it serves, and probes answer', async () => {
+  it("serves Edge's routes from the chart's args and variables, names what it serves, and probes answer", async () => {
     const port = await freePort()
     // The chart: args ["edge"]; UPSTREAM_URL, RUST_LOG, LOG_FORMAT, and TOKENS from its env or secret.
     // PORT and INTERFACE (Edge's names) keep the test off the shared default port and interfaces.
@@ -115,13 +122,33 @@ describe("vexil edge, as Unleash's Edge Helm chart runs it", { timeout: 90_000 }
     }
     const stopped = await run(VEXIL, ['health', '--edge-url', `http://127.0.0.1:${port}`])
     expect(stopped.code).toBe(1)
-    expect(stopped.stderr.trim()).toMatch(new RegExp(`^Not healthy: http://127\\.0\\.0\\.1:${port}/internal-backstage/health could not be reached: .*ECONNREFUSED`))
+    expect(stopped.stderr.trim()).toMatch(
+      new RegExp(
+        `^Not healthy: http://127\\.0\\.0\\.1:${port}/internal-backstage/health could not be reached: .*ECONNREFUSED`,
+      ),
+    )
     expect(stopped.stderr.trim().split('\n')).toHaveLength(1)
   })
 
   it("takes Edge's global options before edge and its own after it (the vexil-proxy bin), and names what it ignores", async () => {
     const port = await freePort()
-    const args = ['--port', String(port), '-i', '127.0.0.1', '--app-name', 'chart-app', 'edge', '-u', upstreamBase, '-t', CLIENT_TOKEN, '-b', backups.path, '-p', 'secret-123@development']
+    const args = [
+      '--port',
+      String(port),
+      '-i',
+      '127.0.0.1',
+      '--app-name',
+      'chart-app',
+      'edge',
+      '-u',
+      upstreamBase,
+      '-t',
+      CLIENT_TOKEN,
+      '-b',
+      backups.path,
+      '-p',
+      'secret-123@development',
+    ]
     const proxy = start(VEXIL_PROXY, args, { CLIENT_KEEPALIVE_TIMEOUT: '30' })
     try {
       await proxy.until(/Backups:/)
@@ -140,14 +167,22 @@ describe("vexil edge, as Unleash's Edge Helm chart runs it", { timeout: 90_000 }
   it('ready exits 1 while the proxy has no flags, health 0', async () => {
     const port = await freePort()
     upstream.fail({ status: 500 }, '/client/features')
-    const proxy = start(VEXIL, ['edge'], { UPSTREAM_URL: upstreamBase, TOKENS: CLIENT_TOKEN, PORT: String(port), INTERFACE: '127.0.0.1', STORAGE_PROVIDER: 'memory' })
+    const proxy = start(VEXIL, ['edge'], {
+      UPSTREAM_URL: upstreamBase,
+      TOKENS: CLIENT_TOKEN,
+      PORT: String(port),
+      INTERFACE: '127.0.0.1',
+      STORAGE_PROVIDER: 'memory',
+    })
     try {
       await proxy.until(/Backups:/)
       const edgeUrl = `http://127.0.0.1:${port}`
       expect((await run(VEXIL, ['health', '-e', edgeUrl])).code).toBe(0)
       const ready = await run(VEXIL, ['ready', '-e', edgeUrl])
       expect(ready.code).toBe(1)
-      expect(ready.stderr.trim()).toBe(`Not ready: ${edgeUrl}/internal-backstage/ready answered 503 {"error":"Edge is not ready to serve requests","status":"NOTREADY"}`)
+      expect(ready.stderr.trim()).toBe(
+        `Not ready: ${edgeUrl}/internal-backstage/ready answered 503 {"error":"Edge is not ready to serve requests","status":"NOTREADY"}`,
+      )
     } finally {
       upstream.fail(undefined, '/client/features')
       await proxy.stop()
@@ -158,8 +193,12 @@ describe("vexil edge, as Unleash's Edge Helm chart runs it", { timeout: 90_000 }
     const help = await run(VEXIL, ['--help'])
     for (const command of ['edge', 'health', 'ready']) expect(help.stdout).toContain(`  ${command} `)
     const proxyHelp = await run(VEXIL, ['proxy', '--help'])
-    expect(proxyHelp.stdout).toContain('SERVICE_URL (or UNLEASH_URL, or Edge\'s UPSTREAM_URL without /api) is required, and at least one of:')
-    expect(proxyHelp.stdout).toMatch(/SERVICE_API_TOKEN with SERVICE_PROXY_CLIENT_KEYS +the old proxy's \/proxy routes\n +TOKENS \(Edge's\) +client tokens/)
+    expect(proxyHelp.stdout).toContain(
+      "SERVICE_URL (or UNLEASH_URL, or Edge's UPSTREAM_URL without /api) is required, and at least one of:",
+    )
+    expect(proxyHelp.stdout).toMatch(
+      /SERVICE_API_TOKEN with SERVICE_PROXY_CLIENT_KEYS +the old proxy's \/proxy routes\n +TOKENS \(Edge's\) +client tokens/,
+    )
     const edgeHelp = await run(VEXIL, ['edge', '--help'])
     expect(edgeHelp.stdout).toMatch(/-u, --upstream-url <value> +UPSTREAM_URL: read as SERVICE_URL/)
   })
@@ -167,11 +206,13 @@ describe("vexil edge, as Unleash's Edge Helm chart runs it", { timeout: 90_000 }
   it('an Edge option in the wrong place exits 2, as Edge does', async () => {
     const wrong = await run(VEXIL, ['edge', '--tls-enable'])
     expect(wrong.code).toBe(2)
-    expect(wrong.stderr.trim()).toBe('Invalid command line: --tls-enable is not an option of `edge` (vexil edge --help lists them)')
+    expect(wrong.stderr.trim()).toBe(
+      'Invalid command line: --tls-enable is not an option of `edge` (vexil edge --help lists them)',
+    )
   })
 })
 
-describe('vexil proxy with the old proxy\'s variables', { timeout: 60_000 }, () => {
+describe("vexil proxy with the old proxy's variables", { timeout: 60_000 }, () => {
   it("keeps the old proxy's app name and says so", async () => {
     const port = await freePort()
     const proxy = start(VEXIL, ['proxy'], {
@@ -186,10 +227,14 @@ describe('vexil proxy with the old proxy\'s variables', { timeout: 60_000 }, () 
     try {
       await proxy.until(/Backups:/)
       const output = proxy.output()
-      expect(output).toContain("App name: unleash-proxy (the old proxy's default, as UNLEASH_URL configures this proxy; SERVICE_APP_NAME sets another)")
-      expect(output).toMatch(new RegExp(`Routes: +/proxy, /api/frontend`))
+      expect(output).toContain(
+        "App name: unleash-proxy (the old proxy's default, as UNLEASH_URL configures this proxy; SERVICE_APP_NAME sets another)",
+      )
+      expect(output).toMatch(/Routes: +\/proxy, \/api\/frontend/)
       expect(output).toContain("Ignoring Edge's APP_NAME: `vexil edge` reads it; vexil proxy reads SERVICE_APP_NAME.")
-      await upstream.waitFor((requests) => requests.some((r) => r.path === '/client/features' && r.headers['unleash-appname'] === 'unleash-proxy'))
+      await upstream.waitFor((requests) =>
+        requests.some((r) => r.path === '/client/features' && r.headers['unleash-appname'] === 'unleash-proxy'),
+      )
     } finally {
       expect(await proxy.stop(), proxy.output()).toBe(0)
     }

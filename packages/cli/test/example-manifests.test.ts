@@ -33,7 +33,9 @@ describe('examples/kubernetes', () => {
 
   it('proxy.yaml: the proxy refuses to start until its token and client keys are set', async () => {
     const env = manifestEnvironment('proxy.yaml')
-    expect(Object.keys(env)).toEqual(expect.arrayContaining(['UNLEASH_URL', 'UNLEASH_API_TOKEN', 'UNLEASH_PROXY_CLIENT_KEYS']))
+    expect(Object.keys(env)).toEqual(
+      expect.arrayContaining(['UNLEASH_URL', 'UNLEASH_API_TOKEN', 'UNLEASH_PROXY_CLIENT_KEYS']),
+    )
     await expect(createProxyConfig({}, env)).rejects.toBeInstanceOf(ProxyConfigError)
   })
 })

@@ -17,7 +17,10 @@ afterAll(() => folder.remove())
 
 function vexil(args: string[]) {
   if (!existsSync(CLI)) throw new Error(`${CLI} is missing: run npm run build first (npm ci does)`)
-  const child = spawn(process.execPath, [CLI, ...args], { env: { PATH: process.env.PATH ?? '' }, stdio: ['ignore', 'pipe', 'pipe'] })
+  const child = spawn(process.execPath, [CLI, ...args], {
+    env: { PATH: process.env.PATH ?? '' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  })
   let output = ''
   child.stdout.on('data', (d: Buffer) => (output += d))
   child.stderr.on('data', (d: Buffer) => (output += d))
@@ -27,11 +30,12 @@ function vexil(args: string[]) {
 }
 
 describe('vexil offline', () => {
-  it('--help describes Edge\'s offline options', async () => {
+  it("--help describes Edge's offline options", async () => {
     const run = vexil(['offline', '--help'])
     expect(await run.exit).toBe(0)
     expect(run.output()).toMatch(/^Usage: vexil offline/)
-    for (const option of ['--bootstrap-file', '--client-tokens', '--frontend-tokens', '--reload-interval']) expect(run.output()).toContain(option)
+    for (const option of ['--bootstrap-file', '--client-tokens', '--frontend-tokens', '--reload-interval'])
+      expect(run.output()).toContain(option)
   })
 
   it('exits 1 naming a file it cannot read', async () => {
@@ -41,14 +45,16 @@ describe('vexil offline', () => {
     expect(run.output()).toContain(`Invalid configuration: BOOTSTRAP_FILE (${path}) could not be read`)
   })
 
-  it('serves the file\'s flags to a listed token', async () => {
+  it("serves the file's flags to a listed token", async () => {
     const path = join(folder.path, 'flags.json')
     writeFileSync(path, JSON.stringify({ 'command.flag': { enabled: true } }))
     const port = await freePort()
     const run = vexil(['offline', '-b', path, '-c', TOKEN, '-p', String(port)])
     try {
       await waitFor(async () => /listening/.test(run.output()), 'vexil offline to listen', 15_000)
-      const body = await (await fetch(`http://127.0.0.1:${port}/api/client/features`, { headers: { authorization: TOKEN } })).json()
+      const body = await (
+        await fetch(`http://127.0.0.1:${port}/api/client/features`, { headers: { authorization: TOKEN } })
+      ).json()
       expect(body.features.map((f: { name: string }) => f.name)).toEqual(['command.flag'])
     } finally {
       run.child.kill('SIGTERM')

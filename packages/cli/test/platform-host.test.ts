@@ -39,7 +39,14 @@ async function startPlatform(extraEnv: Record<string, string>): Promise<Platform
   const ports = { proxy: await freePort(), service: await freePort() }
   const child = spawn(process.execPath, [CLI, 'start'], {
     cwd: workdir,
-    env: { PATH: process.env.PATH ?? '', PORT: String(ports.proxy), SERVICE_PORT: String(ports.service), SERVICE_METRICS_INTERVAL: '600000', STORAGE_FILE_DIRECTORY: workdir, ...extraEnv },
+    env: {
+      PATH: process.env.PATH ?? '',
+      PORT: String(ports.proxy),
+      SERVICE_PORT: String(ports.service),
+      SERVICE_METRICS_INTERVAL: '600000',
+      STORAGE_FILE_DIRECTORY: workdir,
+      ...extraEnv,
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   })
   let output = ''

@@ -23,7 +23,13 @@ function start(ports: { proxy: number; service: number }): Promise<Started> {
   const child = spawn(process.execPath, [CLI, 'start'], {
     cwd: workdir,
     // The proxy's backup goes to the work folder, not the machine's shared temp folder.
-    env: { PATH: process.env.PATH ?? '', PORT: String(ports.proxy), SERVICE_PORT: String(ports.service), SERVICE_METRICS_INTERVAL: '600000', STORAGE_FILE_DIRECTORY: workdir },
+    env: {
+      PATH: process.env.PATH ?? '',
+      PORT: String(ports.proxy),
+      SERVICE_PORT: String(ports.service),
+      SERVICE_METRICS_INTERVAL: '600000',
+      STORAGE_FILE_DIRECTORY: workdir,
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   })
   let output = ''
@@ -85,12 +91,17 @@ describe('vexil start', () => {
     const frontend = await curlLine(output, 1)
     expect(frontend.status).toBe(200)
     // The demo's gradual-* flags depend on a random sessionId per request (both APIs invent one).
-    const steady = (list: Array<{ name: string }>) => list.map((t) => t.name).filter((name) => !name.startsWith('gradual-'))
+    const steady = (list: Array<{ name: string }>) =>
+      list.map((t) => t.name).filter((name) => !name.startsWith('gradual-'))
     expect(steady(((await frontend.json()) as { toggles: Array<{ name: string }> }).toggles)).toEqual(steady(toggles))
     // OFREP, at the URL printed, with the printed frontend token: every flag, the enabled ones true.
     const ofrepUrl = /OpenFeature \(OFREP\):\s+(\S+)/.exec(output)![1]!
     const frontendToken = /Frontend token:\s+(\S+)/.exec(output)![1]!
-    const ofrep = await fetch(ofrepUrl, { method: 'POST', headers: { authorization: frontendToken, 'content-type': 'application/json' }, body: '{"context":{"targetingKey":"42"}}' })
+    const ofrep = await fetch(ofrepUrl, {
+      method: 'POST',
+      headers: { authorization: frontendToken, 'content-type': 'application/json' },
+      body: '{"context":{"targetingKey":"42"}}',
+    })
     expect(ofrep.status).toBe(200)
     const flags = ((await ofrep.json()) as { flags: Array<{ key: string; metadata?: { enabled: boolean } }> }).flags
     expect(steady(flags.filter((f) => f.metadata?.enabled).map((f) => ({ name: f.key })))).toEqual(steady(toggles))
@@ -101,7 +112,9 @@ describe('vexil start', () => {
   })
 
   it('a restart reuses the data folder: the same demo credentials, the same flags', async () => {
-    const credentials = JSON.parse(readFileSync(join(workdir, '.vexil', 'data', 'demo-credentials.json'), 'utf8')) as { proxyClientKey: string }
+    const credentials = JSON.parse(readFileSync(join(workdir, '.vexil', 'data', 'demo-credentials.json'), 'utf8')) as {
+      proxyClientKey: string
+    }
     const platform = await start(ports)
     expect(platform.output()).toContain(credentials.proxyClientKey)
     let res: Response | undefined

@@ -21,7 +21,11 @@ beforeAll(async () => {
     dataDir: data.path,
     logger: silentLogger,
     // The sweep is slow on purpose: the action run below must come from the wake after the signal.
-    env: { INIT_ADMIN_API_TOKENS: ADMIN, SIGNAL_ENDPOINT_RATE_LIMIT_PER_SECOND: '1000', SIGNAL_ACTIONS_SWEEP_INTERVAL_MS: '60000' },
+    env: {
+      INIT_ADMIN_API_TOKENS: ADMIN,
+      SIGNAL_ENDPOINT_RATE_LIMIT_PER_SECOND: '1000',
+      SIGNAL_ACTIONS_SWEEP_INTERVAL_MS: '60000',
+    },
   })
 })
 afterAll(async () => {
@@ -34,22 +38,34 @@ describe('the Vexil proxy in front of the service', () => {
     // Another project's flag, which the proxy's token must not see.
     await admin('POST', '/api/admin/projects', { id: 'web', name: 'Web' })
     await admin('POST', '/api/admin/projects/web/features', { name: 'sdk-flag', type: 'experiment' })
-    await admin('POST', '/api/admin/projects/web/features/sdk-flag/environments/development/strategies', { name: 'default' })
+    await admin('POST', '/api/admin/projects/web/features/sdk-flag/environments/development/strategies', {
+      name: 'default',
+    })
     await admin('POST', '/api/admin/projects/web/features/sdk-flag/environments/development/on')
 
     await admin('POST', '/api/admin/projects', { id: 'proxied', name: 'Proxied' })
-    const segment = await admin('POST', '/api/admin/segments', { name: 'beta-plan', constraints: [{ contextName: 'plan', operator: 'IN', values: ['beta'] }] })
+    const segment = await admin('POST', '/api/admin/segments', {
+      name: 'beta-plan',
+      constraints: [{ contextName: 'plan', operator: 'IN', values: ['beta'] }],
+    })
     await admin('POST', '/api/admin/projects/proxied/features', { name: 'proxied-flag', type: 'release' })
     await admin('POST', '/api/admin/projects/proxied/features/proxied-flag/environments/development/strategies', {
       name: 'flexibleRollout',
       parameters: { rollout: '100', stickiness: 'default' },
       constraints: [{ contextName: 'userId', operator: 'IN', values: ['u1', 'u2'] }],
       segments: [segment.id],
-      variants: [{ name: 'teal', weight: 1000, stickiness: 'default', payload: { type: 'json', value: '{"tone":"teal"}' } }],
+      variants: [
+        { name: 'teal', weight: 1000, stickiness: 'default', payload: { type: 'json', value: '{"tone":"teal"}' } },
+      ],
     })
     await admin('POST', '/api/admin/projects/proxied/features/proxied-flag/environments/development/on')
     // A client token for that project, made through the admin API, as an operator would.
-    const token = await admin('POST', '/api/admin/api-tokens', { tokenName: 'vexil-proxy', type: 'client', environment: 'development', projects: ['proxied'] })
+    const token = await admin('POST', '/api/admin/api-tokens', {
+      tokenName: 'vexil-proxy',
+      type: 'client',
+      environment: 'development',
+      projects: ['proxied'],
+    })
 
     const proxy = await startVexilProxy(service.url, token.secret)
     try {
@@ -67,18 +83,44 @@ describe('the Vexil proxy in front of the service', () => {
         body: JSON.stringify({ context: { userId: 'u2', properties: { plan: 'beta' } } }),
       })
       const { toggles } = await evaluated.json()
-      expect(toggles).toEqual([{ name: 'proxied-flag', enabled: true, impressionData: false, variant: { name: 'teal', enabled: true, feature_enabled: true, featureEnabled: true, payload: { type: 'json', value: '{"tone":"teal"}' } } }])
+      expect(toggles).toEqual([
+        {
+          name: 'proxied-flag',
+          enabled: true,
+          impressionData: false,
+          variant: {
+            name: 'teal',
+            enabled: true,
+            feature_enabled: true,
+            featureEnabled: true,
+            payload: { type: 'json', value: '{"tone":"teal"}' },
+          },
+        },
+      ])
       // Evaluation answers never carry the configuration.
       expect(JSON.stringify(toggles)).not.toMatch(/strategies|constraints|segments|"u2"/)
 
       // /proxy/client/features for a server-side token: the definitions, with the segments.
-      const forServers = await fetch(proxy.at('/proxy/client/features'), { headers: { authorization: SERVER_SIDE_TOKEN } })
+      const forServers = await fetch(proxy.at('/proxy/client/features'), {
+        headers: { authorization: SERVER_SIDE_TOKEN },
+      })
       expect(forServers.status).toBe(200)
       const payload = await forServers.json()
       expect(payload.features.map((f: { name: string }) => f.name)).toEqual(['proxied-flag'])
-      expect(payload.features[0].strategies[0]).toMatchObject({ name: 'flexibleRollout', segments: [segment.id], constraints: [{ contextName: 'userId', operator: 'IN', values: ['u1', 'u2'] }] })
-      expect(payload.segments).toEqual([expect.objectContaining({ id: segment.id, constraints: [expect.objectContaining({ contextName: 'plan', operator: 'IN', values: ['beta'] })] })])
-      expect((await fetch(proxy.at('/proxy/client/features'), { headers: { authorization: PROXY_CLIENT_KEY } })).status).toBe(401)
+      expect(payload.features[0].strategies[0]).toMatchObject({
+        name: 'flexibleRollout',
+        segments: [segment.id],
+        constraints: [{ contextName: 'userId', operator: 'IN', values: ['u1', 'u2'] }],
+      })
+      expect(payload.segments).toEqual([
+        expect.objectContaining({
+          id: segment.id,
+          constraints: [expect.objectContaining({ contextName: 'plan', operator: 'IN', values: ['beta'] })],
+        }),
+      ])
+      expect(
+        (await fetch(proxy.at('/proxy/client/features'), { headers: { authorization: PROXY_CLIENT_KEY } })).status,
+      ).toBe(401)
     } finally {
       await proxy.close()
     }
@@ -89,13 +131,30 @@ describe('the Vexil proxy in front of the service', () => {
     await admin('POST', '/api/admin/projects/default/features', { name: flag })
     await admin('POST', `/api/admin/projects/default/features/${flag}/environments/development/on`)
     const endpoint = await admin('POST', '/api/admin/signal-endpoints', { name: 'incidents' })
-    const { token: signalToken } = await admin('POST', `/api/admin/signal-endpoints/${endpoint.id}/tokens`, { name: 'incidents-bot' })
-    const token = await admin('POST', '/api/admin/api-tokens', { tokenName: 'vexil-proxy-default', type: 'client', environment: 'development', projects: ['default'] })
+    const { token: signalToken } = await admin('POST', `/api/admin/signal-endpoints/${endpoint.id}/tokens`, {
+      name: 'incidents-bot',
+    })
+    const token = await admin('POST', '/api/admin/api-tokens', {
+      tokenName: 'vexil-proxy-default',
+      type: 'client',
+      environment: 'development',
+      projects: ['default'],
+    })
     const proxy = await startVexilProxy(service.url, token.secret, { refreshInterval: 100 })
     const set = await admin('POST', '/api/admin/projects/default/actions', {
       name: 'kill proxied checkout',
-      match: { source: 'signal-endpoint', sourceId: endpoint.id, payload: { 'data.flag': { operator: 'IN', values: [flag] } } },
-      actions: [{ action: 'TOGGLE_FEATURE_OFF', sortOrder: 1, executionParams: { project: 'default', environment: 'development', featureName: flag } }],
+      match: {
+        source: 'signal-endpoint',
+        sourceId: endpoint.id,
+        payload: { 'data.flag': { operator: 'IN', values: [flag] } },
+      },
+      actions: [
+        {
+          action: 'TOGGLE_FEATURE_OFF',
+          sortOrder: 1,
+          executionParams: { project: 'default', environment: 'development', featureName: flag },
+        },
+      ],
     })
     try {
       expect(await proxy.enabled()).toContain(flag)
@@ -106,15 +165,22 @@ describe('the Vexil proxy in front of the service', () => {
       })
       expect(sent.status).toBe(200)
       const { id } = await sent.json()
-      const runs = async () => (await admin('GET', `/api/admin/projects/default/actions/${set.id}/events?limit=100`)).actionSetEvents as any[]
+      const runs = async () =>
+        (await admin('GET', `/api/admin/projects/default/actions/${set.id}/events?limit=100`)).actionSetEvents as any[]
       const [run] = await waitFor(async () => (await runs()).length > 0 && runs(), 'the action set to run')
       expect(run).toMatchObject({ signalId: id, state: 'success' })
-      expect((await admin('GET', `/api/admin/projects/default/features/${flag}/environments/development`)).enabled).toBe(false)
+      expect(
+        (await admin('GET', `/api/admin/projects/default/features/${flag}/environments/development`)).enabled,
+      ).toBe(false)
       // The proxy serves the new state after its next poll.
       const flipped = Date.now()
       await waitFor(async () => !(await proxy.enabled()).includes(flag), 'the proxy to stop serving the flag')
       expect(Date.now() - flipped).toBeLessThan(2_000)
-      const all = await fetch(proxy.at('/proxy'), { method: 'POST', headers: { authorization: PROXY_CLIENT_KEY, 'content-type': 'application/json' }, body: JSON.stringify({ toggles: [flag] }) })
+      const all = await fetch(proxy.at('/proxy'), {
+        method: 'POST',
+        headers: { authorization: PROXY_CLIENT_KEY, 'content-type': 'application/json' },
+        body: JSON.stringify({ toggles: [flag] }),
+      })
       expect((await all.json()).toggles).toEqual([expect.objectContaining({ name: flag, enabled: false })])
     } finally {
       await proxy.close()

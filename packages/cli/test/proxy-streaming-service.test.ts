@@ -18,7 +18,14 @@ type Admin = ReturnType<typeof serviceAdmin>
 /** The service on PGlite in a temp folder, with an admin client that follows it across restarts. */
 async function startStreamingService(name: string, env: Record<string, string> = {}) {
   const data = tempDir(name)
-  const start = (port: number) => startService({ port, host: '127.0.0.1', dataDir: data.path, logger: silentLogger, env: { INIT_ADMIN_API_TOKENS: ADMIN, INIT_CLIENT_API_TOKENS: CLIENT, ...env } })
+  const start = (port: number) =>
+    startService({
+      port,
+      host: '127.0.0.1',
+      dataDir: data.path,
+      logger: silentLogger,
+      env: { INIT_ADMIN_API_TOKENS: ADMIN, INIT_CLIENT_API_TOKENS: CLIENT, ...env },
+    })
   let service = await start(0)
   return {
     get service(): RunningService {
@@ -40,7 +47,9 @@ async function startStreamingService(name: string, env: Record<string, string> =
 
 async function flagOn(admin: Admin, name: string): Promise<void> {
   await admin('POST', '/api/admin/projects/default/features', { name })
-  await admin('POST', `/api/admin/projects/default/features/${name}/environments/development/strategies`, { name: 'default' })
+  await admin('POST', `/api/admin/projects/default/features/${name}/environments/development/strategies`, {
+    name: 'default',
+  })
   await admin('POST', `/api/admin/projects/default/features/${name}/environments/development/on`)
 }
 
@@ -55,8 +64,12 @@ async function onThenOff(admin: Admin, name: string, enabled: () => boolean | Pr
 
 /** The proxy's flag definitions (what it gives server-side SDKs) equal the service's /api/client/features. */
 async function expectSameFlags(proxy: VexilProxy, service: RunningService): Promise<void> {
-  const upstream = await (await fetch(`${service.url}/api/client/features`, { headers: { authorization: CLIENT } })).json()
-  const held: Array<{ name: string }> = (await (await fetch(proxy.at('/proxy/client/features'), { headers: { authorization: SERVER_SIDE_TOKEN } })).json()).features
+  const upstream = await (
+    await fetch(`${service.url}/api/client/features`, { headers: { authorization: CLIENT } })
+  ).json()
+  const held: Array<{ name: string }> = (
+    await (await fetch(proxy.at('/proxy/client/features'), { headers: { authorization: SERVER_SIDE_TOKEN } })).json()
+  ).features
   expect([...held].sort((a, b) => a.name.localeCompare(b.name))).toEqual(upstream.features)
 }
 
@@ -67,7 +80,12 @@ describe('the proxy on the service stream', () => {
     try {
       expect(proxy.logs.join('\n')).toContain('Streaming flag changes from the upstream')
       const took: number[] = []
-      for (let i = 0; i < 5; i++) took.push(...(await onThenOff(platform.admin, `streamed-${i}`, async () => (await proxy.enabled()).includes(`streamed-${i}`))))
+      for (let i = 0; i < 5; i++)
+        took.push(
+          ...(await onThenOff(platform.admin, `streamed-${i}`, async () =>
+            (await proxy.enabled()).includes(`streamed-${i}`),
+          )),
+        )
       expect(Math.max(...took)).toBeLessThan(1_000)
       await expectSameFlags(proxy, platform.service)
     } finally {
@@ -82,18 +100,26 @@ describe('the proxy on the service stream', () => {
     const proxy = await startVexilProxy(platform.service.url, CLIENT, { refreshInterval: 60_000 })
     try {
       await flagOn(admin, 'before-restart')
-      await timeUntil(async () => (await proxy.enabled()).includes('before-restart'), 'before-restart on', { timeoutMs: 2_000 })
+      await timeUntil(async () => (await proxy.enabled()).includes('before-restart'), 'before-restart on', {
+        timeoutMs: 2_000,
+      })
       await platform.restart()
       // Made before the proxy is back: it must come with the replay from Last-Event-ID.
       await flagOn(admin, 'during-reconnect')
       await admin('POST', '/api/admin/projects/default/features/before-restart/environments/development/off')
-      await timeUntil(async () => {
-        const enabled = await proxy.enabled()
-        return enabled.includes('during-reconnect') && !enabled.includes('before-restart')
-      }, 'the changes made during the reconnect', { timeoutMs: 10_000 })
+      await timeUntil(
+        async () => {
+          const enabled = await proxy.enabled()
+          return enabled.includes('during-reconnect') && !enabled.includes('before-restart')
+        },
+        'the changes made during the reconnect',
+        { timeoutMs: 10_000 },
+      )
       expect(proxy.logs.join('\n')).toMatch(/stream .*reconnecting/)
       await flagOn(admin, 'after-reconnect')
-      await timeUntil(async () => (await proxy.enabled()).includes('after-reconnect'), 'after-reconnect on', { timeoutMs: 2_000 })
+      await timeUntil(async () => (await proxy.enabled()).includes('after-reconnect'), 'after-reconnect on', {
+        timeoutMs: 2_000,
+      })
       await expectSameFlags(proxy, platform.service)
     } finally {
       await proxy.close()
@@ -132,7 +158,9 @@ describe('the proxy on the service stream', () => {
       await platform.restart()
       await flagOn(admin, 'after-restart')
       await timeUntil(() => client.isEnabled('after-restart'), 'after-restart on in the SDK', { timeoutMs: 10_000 })
-      const upstream = (await (await fetch(`${platform.service.url}/api/client/features`, { headers: { authorization: CLIENT } })).json()) as { features: Array<{ name: string }> }
+      const upstream = (await (
+        await fetch(`${platform.service.url}/api/client/features`, { headers: { authorization: CLIENT } })
+      ).json()) as { features: Array<{ name: string }> }
       const held = upstream.features.map((feature) => [feature.name, client.getFeatureToggleDefinition(feature.name)])
       expect(held).toEqual(upstream.features.map((feature) => [feature.name, feature]))
       // Streaming all along: no failover to polling, one stream open.
@@ -153,7 +181,8 @@ describe('the proxy on the service stream', () => {
       expect(noStream.logs.join('\n')).toContain('The upstream offers no stream (404); polling every 200 ms')
       expect(off.logs.join('\n')).not.toMatch(/Streaming|no stream|the stream/)
       await flagOn(platform.admin, 'polled')
-      for (const proxy of [noStream, off]) await timeUntil(async () => (await proxy.enabled()).includes('polled'), 'polled on', { timeoutMs: 3_000 })
+      for (const proxy of [noStream, off])
+        await timeUntil(async () => (await proxy.enabled()).includes('polled'), 'polled on', { timeoutMs: 3_000 })
     } finally {
       await noStream.close()
       await off.close()

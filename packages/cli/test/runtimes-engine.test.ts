@@ -24,14 +24,25 @@ interface SpecCase {
   expected: boolean | { name: string; enabled: boolean; feature_enabled: boolean; payload?: unknown }
 }
 const cases: SpecCase[] = (readJson(join(specDir, 'index.json')) as string[]).flatMap((file) => {
-  const spec = readJson(join(specDir, file)) as { tests?: Array<{ description: string; expectedResult: boolean }>; variantTests?: Array<{ description: string; expectedResult: SpecCase['expected'] }> }
-  return [...(spec.tests ?? []), ...(spec.variantTests ?? [])].map(({ description, expectedResult }) => ({ file, description, expected: expectedResult }))
+  const spec = readJson(join(specDir, file)) as {
+    tests?: Array<{ description: string; expectedResult: boolean }>
+    variantTests?: Array<{ description: string; expectedResult: SpecCase['expected'] }>
+  }
+  return [...(spec.tests ?? []), ...(spec.variantTests ?? [])].map(({ description, expectedResult }) => ({
+    file,
+    description,
+    expected: expectedResult,
+  }))
 })
 
 /** What the script printed: the runtime it ran in, the answer to each case (in `cases` order), one evaluateAll line per context. */
 interface Answers {
   runtime: string
-  spec: Array<{ file: string; description: string; answer: { enabled?: boolean; evaluated?: Array<{ enabled: boolean }>; variant?: Record<string, unknown> } }>
+  spec: Array<{
+    file: string
+    description: string
+    answer: { enabled?: boolean; evaluated?: Array<{ enabled: boolean }>; variant?: Record<string, unknown> }
+  }>
   workload: string[]
 }
 
@@ -49,16 +60,41 @@ const maybe = <T>(arbitrary: fc.Arbitrary<T>) => fc.option(arbitrary, { nil: und
 const contextArb = fc.record({
   appName: pick(['web', 'checkout', '']),
   environment: pick(['production', 'development']),
-  userId: maybe(fc.oneof({ weight: 4, arbitrary: fc.integer({ min: 0, max: USERS - 1 }).map((n) => `user-${n}`) }, { weight: 1, arbitrary: fc.string({ unit: 'grapheme' }) })),
+  userId: maybe(
+    fc.oneof(
+      { weight: 4, arbitrary: fc.integer({ min: 0, max: USERS - 1 }).map((n) => `user-${n}`) },
+      { weight: 1, arbitrary: fc.string({ unit: 'grapheme' }) },
+    ),
+  ),
   sessionId: maybe(fc.oneof(fc.nat().map(String), fc.string())),
   remoteAddress: maybe(fc.oneof(fc.ipV4(), fc.ipV6(), fc.string())),
-  currentTime: maybe(fc.oneof(fc.date({ min: new Date('2020-01-01'), max: new Date('2035-01-01'), noInvalidDate: true }).map((d) => d.toISOString()), fc.string())),
+  currentTime: maybe(
+    fc.oneof(
+      fc
+        .date({ min: new Date('2020-01-01'), max: new Date('2035-01-01'), noInvalidDate: true })
+        .map((d) => d.toISOString()),
+      fc.string(),
+    ),
+  ),
   properties: fc.record(
     {
       tenant: fc.oneof(pick(['acme', 'globex', 'initech', 'umbrella', 'hooli', 'ACME']), fc.string()),
-      appVersion: fc.oneof(fc.tuple(fc.nat(4), fc.nat(12), fc.nat(6)).map((v) => v.join('.')), pick(['2.4.0', '3.0.0-beta.1', '3.0.0-beta.2', '2.5.1+build', 'v2.4.0']), fc.string()),
-      email: fc.oneof(fc.tuple(fc.nat(999), pick(['vexil.dev', 'VEXIL.DEV', 'example.com', 'mail.org'])).map(([n, host]) => `person${n}@${host}`), fc.string({ unit: 'grapheme' })),
-      score: fc.oneof(fc.integer({ min: -10, max: 110 }).map(String), fc.double({ noNaN: true }).map(String), fc.string()),
+      appVersion: fc.oneof(
+        fc.tuple(fc.nat(4), fc.nat(12), fc.nat(6)).map((v) => v.join('.')),
+        pick(['2.4.0', '3.0.0-beta.1', '3.0.0-beta.2', '2.5.1+build', 'v2.4.0']),
+        fc.string(),
+      ),
+      email: fc.oneof(
+        fc
+          .tuple(fc.nat(999), pick(['vexil.dev', 'VEXIL.DEV', 'example.com', 'mail.org']))
+          .map(([n, host]) => `person${n}@${host}`),
+        fc.string({ unit: 'grapheme' }),
+      ),
+      score: fc.oneof(
+        fc.integer({ min: -10, max: 110 }).map(String),
+        fc.double({ noNaN: true }).map(String),
+        fc.string(),
+      ),
       country: fc.oneof(pick(['DE', 'US', 'FR', 'se', 'IT']), fc.string()),
     },
     { requiredKeys: [] },
@@ -70,7 +106,12 @@ let nodeAnswers: Promise<Answers> | undefined
 
 /** Runs the script under `runtime` on the spec and the workload written in beforeAll. */
 async function answersOf(runtime: Runtime): Promise<Answers> {
-  const out = await runScript(runtime, SCRIPT, [BUILT.engine, specDir, join(work.path, 'payload.json'), join(work.path, 'contexts.json')])
+  const out = await runScript(runtime, SCRIPT, [
+    BUILT.engine,
+    specDir,
+    join(work.path, 'payload.json'),
+    join(work.path, 'contexts.json'),
+  ])
   const [header, ...workload] = out.trimEnd().split('\n')
   return { ...(JSON.parse(header!) as Omit<Answers, 'workload'>), workload }
 }
@@ -82,7 +123,7 @@ beforeAll(() => {
 })
 afterAll(() => work.remove())
 
-it('the generated contexts number 1,000, most with a userId from the workload\'s users', () => {
+it("the generated contexts number 1,000, most with a userId from the workload's users", () => {
   const contexts = readJson(join(work.path, 'contexts.json')) as Array<{ userId?: string }>
   expect(contexts).toHaveLength(1000)
   expect(contexts.filter((c) => /^user-\d+$/.test(c.userId ?? '')).length).toBeGreaterThan(300)
@@ -100,7 +141,9 @@ for (const runtime of OTHER_RUNTIMES) {
     it(`runs in ${runtime}, every case answered`, () => {
       expect(answers.runtime).toMatch(new RegExp(`^${runtime} `))
       expect(node.runtime).toMatch(/^node /)
-      expect(answers.spec.map(({ file, description }) => ({ file, description }))).toEqual(cases.map(({ file, description }) => ({ file, description })))
+      expect(answers.spec.map(({ file, description }) => ({ file, description }))).toEqual(
+        cases.map(({ file, description }) => ({ file, description })),
+      )
     })
 
     it.each(cases.map((c, index) => ({ ...c, index })))('$file: $description', ({ index, expected }) => {
@@ -110,7 +153,12 @@ for (const runtime of OTHER_RUNTIMES) {
         expect(answer.evaluated![0]!.enabled).toBe(expected)
       } else {
         const { name, enabled, feature_enabled, payload } = answer.variant as typeof expected
-        expect({ name, enabled, feature_enabled, payload }).toEqual({ name: expected.name, enabled: expected.enabled, feature_enabled: expected.feature_enabled, payload: expected.payload })
+        expect({ name, enabled, feature_enabled, payload }).toEqual({
+          name: expected.name,
+          enabled: expected.enabled,
+          feature_enabled: expected.feature_enabled,
+          payload: expected.payload,
+        })
       }
     })
 
@@ -124,7 +172,10 @@ for (const runtime of OTHER_RUNTIMES) {
       const differing = answers.workload.findIndex((line, index) => line !== node.workload[index])
       if (differing !== -1) {
         const context = (readJson(join(work.path, 'contexts.json')) as unknown[])[differing]
-        expect(JSON.parse(answers.workload[differing]!), `context ${differing} (seed ${SEED}): ${JSON.stringify(context)}`).toEqual(JSON.parse(node.workload[differing]!))
+        expect(
+          JSON.parse(answers.workload[differing]!),
+          `context ${differing} (seed ${SEED}): ${JSON.stringify(context)}`,
+        ).toEqual(JSON.parse(node.workload[differing]!))
       }
       expect(differing).toBe(-1)
     })

@@ -9,7 +9,19 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { freePort } from '@vexil/test-fixtures/ports.ts'
 import { tempDir } from '@vexil/test-fixtures/temp-dir.ts'
 import { waitFor } from '@vexil/test-fixtures/wait-for.ts'
-import { type Answer, answers, BUILT, OTHER_RUNTIMES, requireBuilt, type Runtime, type RuntimeServer, runtimeSuiteRuns, type Sent, send, startRuntimeServer } from './helpers/runtimes.js'
+import {
+  type Answer,
+  answers,
+  BUILT,
+  OTHER_RUNTIMES,
+  requireBuilt,
+  type Runtime,
+  type RuntimeServer,
+  runtimeSuiteRuns,
+  type Sent,
+  send,
+  startRuntimeServer,
+} from './helpers/runtimes.js'
 
 /** INIT_ADMIN_API_TOKENS: the same admin token on every platform (the demo's own is random). */
 const ADMIN = '*:*.runtimes-platform-admin-0123456789abcdef'
@@ -40,34 +52,88 @@ const admin = { authorization: ADMIN }
 const json = { 'content-type': 'application/json' }
 const STEPS: Step[] = [
   { name: 'GET /health', to: 'service', request: () => ({ method: 'GET', path: '/health' }) },
-  { name: 'GET /api/admin/projects', to: 'service', request: () => ({ method: 'GET', path: '/api/admin/projects', headers: admin }) },
-  { name: 'GET /api/admin/projects/demo/features', to: 'service', request: () => ({ method: 'GET', path: '/api/admin/projects/demo/features', headers: admin }) },
-  { name: 'GET /api/admin/segments', to: 'service', request: () => ({ method: 'GET', path: '/api/admin/segments', headers: admin }) },
-  { name: 'GET /api/admin/environments', to: 'service', request: () => ({ method: 'GET', path: '/api/admin/environments', headers: admin }) },
-  { name: 'GET /api/admin/api-tokens', to: 'service', request: () => ({ method: 'GET', path: '/api/admin/api-tokens', headers: admin }) },
-  { name: 'GET /api/admin/projects without a token: 401', to: 'service', request: () => ({ method: 'GET', path: '/api/admin/projects' }) },
-  { name: 'GET an unknown admin path: 404', to: 'service', request: () => ({ method: 'GET', path: '/api/admin/no-such-thing', headers: admin }) },
+  {
+    name: 'GET /api/admin/projects',
+    to: 'service',
+    request: () => ({ method: 'GET', path: '/api/admin/projects', headers: admin }),
+  },
+  {
+    name: 'GET /api/admin/projects/demo/features',
+    to: 'service',
+    request: () => ({ method: 'GET', path: '/api/admin/projects/demo/features', headers: admin }),
+  },
+  {
+    name: 'GET /api/admin/segments',
+    to: 'service',
+    request: () => ({ method: 'GET', path: '/api/admin/segments', headers: admin }),
+  },
+  {
+    name: 'GET /api/admin/environments',
+    to: 'service',
+    request: () => ({ method: 'GET', path: '/api/admin/environments', headers: admin }),
+  },
+  {
+    name: 'GET /api/admin/api-tokens',
+    to: 'service',
+    request: () => ({ method: 'GET', path: '/api/admin/api-tokens', headers: admin }),
+  },
+  {
+    name: 'GET /api/admin/projects without a token: 401',
+    to: 'service',
+    request: () => ({ method: 'GET', path: '/api/admin/projects' }),
+  },
+  {
+    name: 'GET an unknown admin path: 404',
+    to: 'service',
+    request: () => ({ method: 'GET', path: '/api/admin/no-such-thing', headers: admin }),
+  },
   {
     name: 'POST /api/admin/projects/demo/features: a new flag, written to PGlite',
     to: 'service',
-    request: () => ({ method: 'POST', path: '/api/admin/projects/demo/features', headers: { ...admin, ...json }, body: JSON.stringify({ name: NEW_FLAG, type: 'release', description: 'Made under each runtime' }) }),
+    request: () => ({
+      method: 'POST',
+      path: '/api/admin/projects/demo/features',
+      headers: { ...admin, ...json },
+      body: JSON.stringify({ name: NEW_FLAG, type: 'release', description: 'Made under each runtime' }),
+    }),
   },
   {
     name: `POST …/features/${NEW_FLAG}/environments/development/on`,
     to: 'service',
-    request: () => ({ method: 'POST', path: `/api/admin/projects/demo/features/${NEW_FLAG}/environments/development/on`, headers: admin }),
+    request: () => ({
+      method: 'POST',
+      path: `/api/admin/projects/demo/features/${NEW_FLAG}/environments/development/on`,
+      headers: admin,
+    }),
   },
   { name: 'GET / (the admin UI page)', to: 'service', request: () => ({ method: 'GET', path: '/' }) },
-  { name: 'GET /proxy with the printed client key', to: 'proxy', request: (printed) => ({ method: 'GET', path: '/proxy?userId=42&sessionId=42', headers: { authorization: printed['Proxy client key']! } }) },
+  {
+    name: 'GET /proxy with the printed client key',
+    to: 'proxy',
+    request: (printed) => ({
+      method: 'GET',
+      path: '/proxy?userId=42&sessionId=42',
+      headers: { authorization: printed['Proxy client key']! },
+    }),
+  },
   {
     name: 'GET /api/frontend with the printed frontend token',
     to: 'proxy',
-    request: (printed) => ({ method: 'GET', path: '/api/frontend?userId=42&sessionId=42', headers: { authorization: printed['Frontend token']! } }),
+    request: (printed) => ({
+      method: 'GET',
+      path: '/api/frontend?userId=42&sessionId=42',
+      headers: { authorization: printed['Frontend token']! },
+    }),
   },
   {
     name: 'POST OFREP with the printed frontend token',
     to: 'proxy',
-    request: (printed) => ({ method: 'POST', path: '/ofrep/v1/evaluate/flags', headers: { authorization: printed['Frontend token']!, ...json }, body: '{"context":{"targetingKey":"42","sessionId":"42"}}' }),
+    request: (printed) => ({
+      method: 'POST',
+      path: '/ofrep/v1/evaluate/flags',
+      headers: { authorization: printed['Frontend token']!, ...json },
+      body: '{"context":{"targetingKey":"42","sessionId":"42"}}',
+    }),
   },
 ]
 
@@ -82,7 +148,10 @@ const RANDOM_FLAG = 'gradual-random'
  * they are, the random flag is left out of evaluations, and the headers made from the exact bytes
  * (ETag, length) are left out. `date` is the clock's. The rest is compared as sent.
  */
-function comparable(answer: Answer, printed: Record<string, string>): { status: number; headers: Record<string, string>; body: unknown } {
+function comparable(
+  answer: Answer,
+  printed: Record<string, string>,
+): { status: number; headers: Record<string, string>; body: unknown } {
   const { date: _, ...headers } = answer.headers
   let body: unknown = answer.body.toString('utf8')
   for (const secret of Object.values(printed)) body = (body as string).replaceAll(secret, '<printed>')
@@ -92,7 +161,8 @@ function comparable(answer: Answer, printed: Record<string, string>): { status: 
       if (/At$/.test(key) && typeof value === 'string') return '<time>'
       if (key === 'id' && typeof value === 'string' && /^[0-9a-f-]{36}$/.test(value)) return '<uuid>'
       // /proxy and /api/frontend list `toggles` by name, OFREP lists `flags` by key.
-      if ((key === 'toggles' || key === 'flags') && Array.isArray(value)) return value.filter((flag: { name?: string; key?: string }) => (flag.name ?? flag.key) !== RANDOM_FLAG)
+      if ((key === 'toggles' || key === 'flags') && Array.isArray(value))
+        return value.filter((flag: { name?: string; key?: string }) => (flag.name ?? flag.key) !== RANDOM_FLAG)
       return value
     })
     delete headers.etag
@@ -131,10 +201,18 @@ async function startPlatform(runtime: Runtime): Promise<void> {
       SERVICE_METRICS_INTERVAL: '600000',
     },
     // Ready once it printed its banner and the proxy has its first flags from the service.
-    ready: async (logs) => logs.includes('Press Ctrl-C to stop.') && answers(`${proxy}/proxy?userId=1&sessionId=1`, 200, { authorization: banner(logs)['Proxy client key'] ?? '' }),
+    ready: async (logs) =>
+      logs.includes('Press Ctrl-C to stop.') &&
+      answers(`${proxy}/proxy?userId=1&sessionId=1`, 200, { authorization: banner(logs)['Proxy client key'] ?? '' }),
     startTimeoutMs: 90_000,
   })
-  platforms.set(runtime, { server, dataDir, service: `http://127.0.0.1:${servicePort}`, proxy, printed: banner(server.logs()) })
+  platforms.set(runtime, {
+    server,
+    dataDir,
+    service: `http://127.0.0.1:${servicePort}`,
+    proxy,
+    printed: banner(server.logs()),
+  })
 }
 
 beforeAll(async () => {
@@ -150,7 +228,8 @@ beforeAll(async () => {
   }
   const page = answered.get('node')![STEPS.findIndex((step) => step.name.startsWith('GET / '))]!.body.toString('utf8')
   assets = [...page.matchAll(/(?:src|href)="(\/[^"]+)"/g)].map((m) => m[1]!)
-  for (const [runtime, platform] of platforms) assetAnswers.set(runtime, await Promise.all(assets.map((path) => send(platform.service, { method: 'GET', path }))))
+  for (const [runtime, platform] of platforms)
+    assetAnswers.set(runtime, await Promise.all(assets.map((path) => send(platform.service, { method: 'GET', path }))))
 }, 240_000)
 
 afterAll(async () => {
@@ -174,14 +253,19 @@ for (const runtime of OTHER_RUNTIMES) {
     it.each(STEPS.map((step, index) => ({ ...step, index })))('$name', ({ index }) => {
       const mine = platforms.get(runtime)!
       const node = platforms.get('node')!
-      expect(comparable(answered.get(runtime)![index]!, mine.printed)).toEqual(comparable(answered.get('node')![index]!, node.printed))
+      expect(comparable(answered.get(runtime)![index]!, mine.printed)).toEqual(
+        comparable(answered.get('node')![index]!, node.printed),
+      )
     })
 
     it('serves the admin UI’s files as Node does', () => {
       expect(assets.length).toBeGreaterThan(0)
       for (const [index, path] of assets.entries()) {
         const answer = assetAnswers.get(runtime)![index]!
-        expect({ path, ...comparable(answer, {}) }).toEqual({ path, ...comparable(assetAnswers.get('node')![index]!, {}) })
+        expect({ path, ...comparable(answer, {}) }).toEqual({
+          path,
+          ...comparable(assetAnswers.get('node')![index]!, {}),
+        })
         expect(answer.status, path).toBe(200)
       }
     })
@@ -189,7 +273,11 @@ for (const runtime of OTHER_RUNTIMES) {
     it('the proxy serves the flag made through the admin API', async () => {
       const { proxy, printed } = platforms.get(runtime)!
       await waitFor(async () => {
-        const answer = await send(proxy, { method: 'GET', path: '/proxy?userId=42&sessionId=42', headers: { authorization: printed['Proxy client key']! } })
+        const answer = await send(proxy, {
+          method: 'GET',
+          path: '/proxy?userId=42&sessionId=42',
+          headers: { authorization: printed['Proxy client key']! },
+        })
         return answer.body.toString('utf8').includes(NEW_FLAG)
       }, `${NEW_FLAG} in the ${runtime} proxy's answer`)
     })
@@ -207,7 +295,11 @@ for (const runtime of OTHER_RUNTIMES) {
       expect(after.printed['Proxy client key']).toBe(before.printed['Proxy client key'])
       expect(after.printed['Frontend token']).toBe(before.printed['Frontend token'])
       expect(after.server.logs()).not.toMatch(/database migrated/)
-      const answer = await send(after.proxy, { method: 'GET', path: '/proxy?userId=42&sessionId=42', headers: { authorization: after.printed['Proxy client key']! } })
+      const answer = await send(after.proxy, {
+        method: 'GET',
+        path: '/proxy?userId=42&sessionId=42',
+        headers: { authorization: after.printed['Proxy client key']! },
+      })
       expect(answer.body.toString('utf8')).toContain(NEW_FLAG)
       expect(await after.server.stop()).toBe(0)
     }, 60_000)

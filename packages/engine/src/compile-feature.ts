@@ -58,7 +58,8 @@ function compileDependencies(raw: unknown, warn: Warn): CompiledDependency[] | u
     return {
       parent: parent ?? '',
       expectEnabled: dependency.enabled !== false,
-      variants: Array.isArray(list) && list.length > 0 ? new Set(list.map((v: unknown) => stringify(v) ?? '')) : undefined,
+      variants:
+        Array.isArray(list) && list.length > 0 ? new Set(list.map((v: unknown) => stringify(v) ?? '')) : undefined,
     }
   })
 }

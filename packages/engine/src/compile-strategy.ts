@@ -97,11 +97,18 @@ function compileSegment(id: number, env: CompileEnvironment): Gate[] | undefined
   return gates
 }
 
-function compileTest(name: string, parameters: Record<string, unknown>, featureName: string, env: CompileEnvironment, warn: Warn): Gate {
+function compileTest(
+  name: string,
+  parameters: Record<string, unknown>,
+  featureName: string,
+  env: CompileEnvironment,
+  warn: Warn,
+): Gate {
   const custom = env.customStrategies.get(name)
   if (custom) return compileCustom(custom, parameters, featureName)
   const builtIn = BUILT_IN_STRATEGIES.get(name)
-  if (builtIn) return builtIn({ parameters, featureName, hostname: env.hostname, slots: env.slots, caches: env.caches, warn })
+  if (builtIn)
+    return builtIn({ parameters, featureName, hostname: env.hostname, slots: env.slots, caches: env.caches, warn })
   warn('unknown-strategy', `unknown strategy "${name}"; it never matches`)
   return neverGate()
 }
@@ -138,7 +145,12 @@ const NONE: never[] = []
  * Compiles one strategy of a feature: its test, its constraints and segments, its variants. Its
  * gates are appended to `encoded`, for the flag's encoding (program.ts).
  */
-export function compileStrategy(definition: unknown, featureName: string, env: CompileEnvironment, encoded?: Gate[][]): CompiledStrategy {
+export function compileStrategy(
+  definition: unknown,
+  featureName: string,
+  env: CompileEnvironment,
+  encoded?: Gate[][],
+): CompiledStrategy {
   const warn: Warn = (code, message) => env.warn(featureName, code, message)
   // Not an object: a strategy with nothing but a test that never passes.
   const valid = isObject(definition)

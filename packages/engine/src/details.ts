@@ -6,11 +6,26 @@
 import type { CompiledFeature } from './compile-feature.js'
 import type { StrategyReason } from './compile-strategy.js'
 import { isObject } from './coerce.js'
-import { type FeatureLookup, FIRST_VARIANT_OUTCOME, matchFeature, OFF_OUTCOME, ON_WITHOUT_VARIANT_OUTCOME, outcome, strategyOutcome } from './evaluate.js'
+import {
+  type FeatureLookup,
+  FIRST_VARIANT_OUTCOME,
+  matchFeature,
+  OFF_OUTCOME,
+  ON_WITHOUT_VARIANT_OUTCOME,
+  outcome,
+  strategyOutcome,
+} from './evaluate.js'
 import type { Frame } from './frame.js'
 import { OFF, ON_WITHOUT_STRATEGIES } from './program.js'
 import { overrideIndex, weightedIndex } from './variants.js'
-import type { EvaluatedToggle, EvaluationDetails, EvaluationErrorCode, FlagValue, FlagValueType, ResolutionReason } from './types.js'
+import type {
+  EvaluatedToggle,
+  EvaluationDetails,
+  EvaluationErrorCode,
+  FlagValue,
+  FlagValueType,
+  ResolutionReason,
+} from './types.js'
 import { unknownToggle } from './outcomes.js'
 
 /** What evaluate derives from a flag's configuration, once. */
@@ -42,7 +57,12 @@ export function evaluateDetails(feature: CompiledFeature, frame: Frame, features
       const index = weightedIndex(variants, frame)
       if (index >= 0) {
         const results = (described.strategyResults[match] ??= [])
-        return (results[index] ??= result(feature, described, strategyOutcome(feature, strategy, index), variants.splits ? 'SPLIT' : matched))
+        return (results[index] ??= result(
+          feature,
+          described,
+          strategyOutcome(feature, strategy, index),
+          variants.splits ? 'SPLIT' : matched,
+        ))
       }
     }
   }
@@ -51,7 +71,9 @@ export function evaluateDetails(feature: CompiledFeature, frame: Frame, features
   const overridden = overrideIndex(variants, frame)
   if (overridden >= 0) return ownResult(feature, described, FIRST_VARIANT_OUTCOME + overridden, 'TARGETING_MATCH')
   const index = weightedIndex(variants, frame)
-  return index < 0 ? ownResult(feature, described, ON_WITHOUT_VARIANT_OUTCOME, matched) : ownResult(feature, described, FIRST_VARIANT_OUTCOME + index, variants.splits ? 'SPLIT' : matched)
+  return index < 0
+    ? ownResult(feature, described, ON_WITHOUT_VARIANT_OUTCOME, matched)
+    : ownResult(feature, described, FIRST_VARIANT_OUTCOME + index, variants.splits ? 'SPLIT' : matched)
 }
 
 /**
@@ -60,7 +82,13 @@ export function evaluateDetails(feature: CompiledFeature, frame: Frame, features
  * the flag's by an override or not. The same shared results, by the same rules; the explain
  * property test holds the two equal.
  */
-export function decidedDetails(feature: CompiledFeature, match: number, strategyVariant: number, flagVariant: number, overridden: boolean): EvaluationDetails {
+export function decidedDetails(
+  feature: CompiledFeature,
+  match: number,
+  strategyVariant: number,
+  flagVariant: number,
+  overridden: boolean,
+): EvaluationDetails {
   const described = (feature.described ??= describe(feature))
   if (feature.invalid !== undefined) return ownResult(feature, described, OFF_OUTCOME, 'DISABLED')
   if (match === OFF) return ownResult(feature, described, OFF_OUTCOME, feature.enabled ? 'DEFAULT' : 'DISABLED')
@@ -70,12 +98,22 @@ export function decidedDetails(feature: CompiledFeature, match: number, strategy
     matched = strategy.reason
     if (strategyVariant >= 0) {
       const results = (described.strategyResults[match] ??= [])
-      return (results[strategyVariant] ??= result(feature, described, strategyOutcome(feature, strategy, strategyVariant), strategy.variants!.splits ? 'SPLIT' : matched))
+      return (results[strategyVariant] ??= result(
+        feature,
+        described,
+        strategyOutcome(feature, strategy, strategyVariant),
+        strategy.variants!.splits ? 'SPLIT' : matched,
+      ))
     }
   }
   if (flagVariant < 0) return ownResult(feature, described, ON_WITHOUT_VARIANT_OUTCOME, matched)
   if (overridden) return ownResult(feature, described, FIRST_VARIANT_OUTCOME + flagVariant, 'TARGETING_MATCH')
-  return ownResult(feature, described, FIRST_VARIANT_OUTCOME + flagVariant, feature.variants!.splits ? 'SPLIT' : matched)
+  return ownResult(
+    feature,
+    described,
+    FIRST_VARIANT_OUTCOME + flagVariant,
+    feature.variants!.splits ? 'SPLIT' : matched,
+  )
 }
 
 /** The result for a name the engine does not know. */
@@ -99,43 +137,90 @@ export function evaluationFailed(feature: CompiledFeature, message: string): Eva
 
 // --- Internal helpers ---
 
-function ownResult(feature: CompiledFeature, described: FeatureDescription, slot: number, reason: ResolutionReason): EvaluationDetails {
+function ownResult(
+  feature: CompiledFeature,
+  described: FeatureDescription,
+  slot: number,
+  reason: ResolutionReason,
+): EvaluationDetails {
   const key = slot * REASONS.length + REASONS.indexOf(reason)
   return (described.results[key] ??= result(feature, described, outcome(feature, slot), reason))
 }
 
 /** The result for one outcome of the flag, and the reason it was chosen. */
-function result(feature: CompiledFeature, described: FeatureDescription, toggle: EvaluatedToggle, reason: ResolutionReason): EvaluationDetails {
+function result(
+  feature: CompiledFeature,
+  described: FeatureDescription,
+  toggle: EvaluatedToggle,
+  reason: ResolutionReason,
+): EvaluationDetails {
   const flagKey = feature.name
-  if (feature.invalid !== undefined) return failure(feature, described, toggle, 'PARSE_ERROR', `The flag ${feature.invalid}`)
+  if (feature.invalid !== undefined)
+    return failure(feature, described, toggle, 'PARSE_ERROR', `The flag ${feature.invalid}`)
   const flagMetadata = Object.freeze({ enabled: toggle.enabled, impressionData: feature.impressionData })
   const type = described.type
   if (type === 'boolean') {
-    return Object.freeze({ flagKey, type, value: toggle.enabled, variant: toggle.enabled ? 'enabled' : 'disabled', reason, flagMetadata, toggle })
+    return Object.freeze({
+      flagKey,
+      type,
+      value: toggle.enabled,
+      variant: toggle.enabled ? 'enabled' : 'disabled',
+      reason,
+      flagMetadata,
+      toggle,
+    })
   }
   const variant = toggle.variant
   // Off, or on without a variant: the caller's default is the value.
   if (!toggle.enabled) return Object.freeze({ flagKey, type, reason, flagMetadata, toggle })
   if (!variant.enabled) return Object.freeze({ flagKey, type, reason: 'DEFAULT', flagMetadata, toggle })
   const value = payloadValue(variant.name, variant.payload, type, described.textual)
-  if (typeof value === 'object' && 'problem' in value) return failure(feature, described, toggle, 'PARSE_ERROR', `Variant "${variant.name}" of flag "${flagKey}": ${value.problem}`)
+  if (typeof value === 'object' && 'problem' in value)
+    return failure(
+      feature,
+      described,
+      toggle,
+      'PARSE_ERROR',
+      `Variant "${variant.name}" of flag "${flagKey}": ${value.problem}`,
+    )
   return Object.freeze({ flagKey, type, value: value.value, variant: variant.name, reason, flagMetadata, toggle })
 }
 
-function failure(feature: CompiledFeature, described: FeatureDescription, toggle: EvaluatedToggle, errorCode: EvaluationErrorCode, errorMessage: string): EvaluationDetails {
+function failure(
+  feature: CompiledFeature,
+  described: FeatureDescription,
+  toggle: EvaluatedToggle,
+  errorCode: EvaluationErrorCode,
+  errorMessage: string,
+): EvaluationDetails {
   const flagMetadata = Object.freeze({ enabled: toggle.enabled, impressionData: feature.impressionData })
-  return Object.freeze({ flagKey: feature.name, type: described.type, reason: 'ERROR', errorCode, errorMessage, flagMetadata, toggle })
+  return Object.freeze({
+    flagKey: feature.name,
+    type: described.type,
+    reason: 'ERROR',
+    errorCode,
+    errorMessage,
+    flagMetadata,
+    toggle,
+  })
 }
 
 /** A payload's value as the flag's type, or why it cannot be. */
-function payloadValue(name: string, payload: { type: string; value: string } | undefined, type: FlagValueType, textual: boolean): { value: FlagValue } | { problem: string } {
+function payloadValue(
+  name: string,
+  payload: { type: string; value: string } | undefined,
+  type: FlagValueType,
+  textual: boolean,
+): { value: FlagValue } | { problem: string } {
   if (!payload) return { value: name }
   const text: unknown = payload.value
   if (typeof text !== 'string') return { problem: 'the payload has no string value' }
   if (textual || type === 'string') return { value: text }
   if (type === 'number') {
     const number = text.trim() === '' ? Number.NaN : Number(text)
-    return Number.isFinite(number) ? { value: number } : { problem: `the number payload ${JSON.stringify(text)} is not a finite number` }
+    return Number.isFinite(number)
+      ? { value: number }
+      : { problem: `the number payload ${JSON.stringify(text)} is not a finite number` }
   }
   let parsed: unknown
   try {
@@ -163,7 +248,12 @@ function deepFreeze(value: unknown): unknown {
   return value
 }
 
-const PAYLOAD_TYPES: Readonly<Record<string, FlagValueType>> = { string: 'string', csv: 'string', number: 'number', json: 'object' }
+const PAYLOAD_TYPES: Readonly<Record<string, FlagValueType>> = {
+  string: 'string',
+  csv: 'string',
+  number: 'number',
+  json: 'object',
+}
 
 /** The flag's OpenFeature type from every variant it has (feature-level and each strategy's). */
 function describe(feature: CompiledFeature): FeatureDescription {
@@ -178,5 +268,10 @@ function describe(feature: CompiledFeature): FeatureDescription {
   note(feature.variantDefinitions)
   for (const strategy of feature.strategies) note(strategy.variantDefinitions)
   const [only] = types
-  return { type: types.size === 0 ? 'boolean' : types.size === 1 ? only! : 'string', textual: types.size > 1, results: [], strategyResults: [] }
+  return {
+    type: types.size === 0 ? 'boolean' : types.size === 1 ? only! : 'string',
+    textual: types.size > 1,
+    results: [],
+    strategyResults: [],
+  }
 }

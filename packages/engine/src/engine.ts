@@ -16,7 +16,16 @@ import type { EngineWarning } from './warnings.js'
 import { evaluateDetails, evaluationFailed, flagNotFound } from './details.js'
 import { CustomStrategyError } from './errors.js'
 import { asContext, explainSources, nameText } from './engine-access.js'
-import type { Context, CustomStrategy, EngineOptions, EvaluateAllOptions, EvaluatedToggle, EvaluationDetails, EvaluationTrace, Variant } from './types.js'
+import type {
+  Context,
+  CustomStrategy,
+  EngineOptions,
+  EvaluateAllOptions,
+  EvaluatedToggle,
+  EvaluationDetails,
+  EvaluationTrace,
+  Variant,
+} from './types.js'
 
 /**
  * The five evaluation methods are one family (README, "Evaluation methods"): Unleash's answers
@@ -87,7 +96,11 @@ function copyTrace(frame: Frame, trace: unknown): void {
 }
 
 /** A flag's details; a custom strategy that throws makes this flag's result an error, not the call's. */
-function detailsOf(feature: CompiledFeature, frame: Frame, features: ReadonlyMap<string, CompiledFeature>): EvaluationDetails {
+function detailsOf(
+  feature: CompiledFeature,
+  frame: Frame,
+  features: ReadonlyMap<string, CompiledFeature>,
+): EvaluationDetails {
   try {
     return evaluateDetails(feature, frame, features)
   } catch (error) {
@@ -111,7 +124,14 @@ export function createEngine(options: EngineOptions = {}): Engine {
   // Kept across loads: they hold parses of context values, which do not depend on the payload.
   return engineFrom(
     { customStrategies, hostname, caches: createParseCaches() },
-    { slots: createSlotTable(), constraints: new Map(), definitions: new Map(), segments: new Map(), features: new Map(), fullSize: 0 },
+    {
+      slots: createSlotTable(),
+      constraints: new Map(),
+      definitions: new Map(),
+      segments: new Map(),
+      features: new Map(),
+      fullSize: 0,
+    },
   )
 }
 
@@ -164,7 +184,16 @@ function engineFrom(settings: EngineSettings, start: CompiledState): Engine {
   let fullSize = start.fullSize
 
   function compileAll(names: Iterable<string>, warnings: EngineWarning[]): void {
-    const env: CompileEnvironment = { customStrategies, segments, hostname, slots, constraints, caches, segmentGates: new Map(), warn: (flag, code, message) => warnings.push({ flag, code, message }) }
+    const env: CompileEnvironment = {
+      customStrategies,
+      segments,
+      hostname,
+      slots,
+      constraints,
+      caches,
+      segmentGates: new Map(),
+      warn: (flag, code, message) => warnings.push({ flag, code, message }),
+    }
     for (const name of names) {
       const definition = definitions.get(name)
       if (!definition) {
@@ -175,7 +204,11 @@ function engineFrom(settings: EngineSettings, start: CompiledState): Engine {
         features.set(name, compileFeature(definition, env))
       } catch (error) {
         const reason = error instanceof Error ? error.message : String(error)
-        warnings.push({ flag: name, code: 'invalid-flag', message: `could not be compiled (${reason}); the flag is off` })
+        warnings.push({
+          flag: name,
+          code: 'invalid-flag',
+          message: `could not be compiled (${reason}); the flag is off`,
+        })
         features.set(name, compileAlwaysOff(definition, `could not be compiled (${reason})`))
       }
     }
@@ -255,7 +288,11 @@ function engineFrom(settings: EngineSettings, start: CompiledState): Engine {
       if (!feature.dependencies) continue
       for (const { parent } of feature.dependencies) {
         if (parent && !features.has(parent)) {
-          warnings.push({ flag: feature.name, code: 'unknown-dependency', message: `depends on unknown feature "${parent}"; the dependency is never satisfied` })
+          warnings.push({
+            flag: feature.name,
+            code: 'unknown-dependency',
+            message: `depends on unknown feature "${parent}"; the dependency is never satisfied`,
+          })
         }
       }
     }
@@ -323,7 +360,16 @@ function engineFrom(settings: EngineSettings, start: CompiledState): Engine {
       return { version: 2, features: [...definitions.values()], segments: [...segments.values()] }
     },
     fork() {
-      return engineFrom(settings, { slots, constraints, definitions: new Map(definitions), segments: new Map(segments), features: new Map(features), fullSize, order, table })
+      return engineFrom(settings, {
+        slots,
+        constraints,
+        definitions: new Map(definitions),
+        segments: new Map(segments),
+        features: new Map(features),
+        fullSize,
+        order,
+        table,
+      })
     },
     get size() {
       return features.size

@@ -15,7 +15,11 @@ export function dependencySatisfied(dependency: CompiledDependency, frame: Frame
   // Looked up at evaluation time: parents can change through delta events.
   const parent = features.get(dependency.parent)
   // One level only: a parent with dependencies of its own never satisfies (defeats cycles).
-  return parent !== undefined && !parent.dependencies && satisfiedBy(dependency, parent, matchFeature(parent, frame, features), frame)
+  return (
+    parent !== undefined &&
+    !parent.dependencies &&
+    satisfiedBy(dependency, parent, matchFeature(parent, frame, features), frame)
+  )
 }
 
 /** Whether the parent's match (and then its variant) is what the dependency wants. */
@@ -31,7 +35,8 @@ export function matchFeature(feature: CompiledFeature, frame: Frame, features: F
   if (!feature.enabled) return OFF
   const dependencies = feature.dependencies
   if (dependencies) {
-    for (let i = 0; i < dependencies.length; i++) if (!dependencySatisfied(dependencies[i]!, frame, features)) return OFF
+    for (let i = 0; i < dependencies.length; i++)
+      if (!dependencySatisfied(dependencies[i]!, frame, features)) return OFF
   }
   return matchStrategies(frame, feature.pc)
 }
@@ -58,7 +63,12 @@ export function outcome(feature: CompiledFeature, slot: number): EvaluatedToggle
 }
 
 export function strategyOutcome(feature: CompiledFeature, strategy: CompiledStrategy, index: number): EvaluatedToggle {
-  return (strategy.outcomes[index] ??= toggle(feature.name, true, strategyVariant(strategy.variantDefinitions[index]), feature.impressionData))
+  return (strategy.outcomes[index] ??= toggle(
+    feature.name,
+    true,
+    strategyVariant(strategy.variantDefinitions[index]),
+    feature.impressionData,
+  ))
 }
 
 function withFeatureVariant(feature: CompiledFeature, frame: Frame): EvaluatedToggle {
@@ -134,11 +144,24 @@ export function flagTable(order: readonly CompiledFeature[], features: FeatureLo
       return found === undefined ? -1 : indexes.get(found)!
     })
   }
-  return { order, entries, variantBits, onOutcomes: new Array<EvaluatedToggle | undefined>(order.length).fill(undefined), parents, matches: new Int32Array(order.length), busy: false }
+  return {
+    order,
+    entries,
+    variantBits,
+    onOutcomes: new Array<EvaluatedToggle | undefined>(order.length).fill(undefined),
+    parents,
+    matches: new Int32Array(order.length),
+    busy: false,
+  }
 }
 
 /** Appends the enabled results of the table's flags to `result`, in order. */
-export function collectEnabled(table: FlagTable, frame: Frame, features: FeatureLookup, result: EvaluatedToggle[]): void {
+export function collectEnabled(
+  table: FlagTable,
+  frame: Frame,
+  features: FeatureLookup,
+  result: EvaluatedToggle[],
+): void {
   const { order, entries, variantBits, onOutcomes } = table
   const matches = table.busy ? new Int32Array(entries.length) : table.matches
   table.busy = true
@@ -146,13 +169,18 @@ export function collectEnabled(table: FlagTable, frame: Frame, features: Feature
     for (let i = 0; i < entries.length; i++) {
       const entry = entries[i]!
       const match =
-        entry === ENTRY_OFF ? OFF
-        : entry === ENTRY_DEPENDS ? (dependenciesSatisfied(table, i, matches, frame, features) ? matchStrategies(frame, order[i]!.pc) : OFF)
-        : matchStrategies(frame, entry)
+        entry === ENTRY_OFF
+          ? OFF
+          : entry === ENTRY_DEPENDS
+            ? dependenciesSatisfied(table, i, matches, frame, features)
+              ? matchStrategies(frame, order[i]!.pc)
+              : OFF
+            : matchStrategies(frame, entry)
       matches[i] = match
       if (match === OFF) continue
       const bits = variantBits[i]!
-      if (match >= STRATEGY_BITS || (match >= 0 && (bits & (1 << match)) !== 0)) result.push(enabledOutcome(order[i]!, match, frame))
+      if (match >= STRATEGY_BITS || (match >= 0 && (bits & (1 << match)) !== 0))
+        result.push(enabledOutcome(order[i]!, match, frame))
       else if ((bits & FEATURE_VARIANTS) !== 0) result.push(withFeatureVariant(order[i]!, frame))
       else result.push(onOutcomes[i] ?? (onOutcomes[i] = outcome(order[i]!, ON_WITHOUT_VARIANT_OUTCOME)))
     }
@@ -165,7 +193,13 @@ export function collectEnabled(table: FlagTable, frame: Frame, features: Feature
  * dependencySatisfied for each of flag `child`'s dependencies, reading a parent's match from
  * `matches` when the parent comes first in the table (evaluated already in this pass).
  */
-function dependenciesSatisfied(table: FlagTable, child: number, matches: Int32Array, frame: Frame, features: FeatureLookup): boolean {
+function dependenciesSatisfied(
+  table: FlagTable,
+  child: number,
+  matches: Int32Array,
+  frame: Frame,
+  features: FeatureLookup,
+): boolean {
   const dependencies = table.order[child]!.dependencies!
   const parents = table.parents[child]!
   for (let d = 0; d < dependencies.length; d++) {

@@ -65,8 +65,7 @@ export function currentTime(frame: Frame): number {
   if (value === undefined || value === null) {
     time = Date.now()
     frame.usedClock = true
-  }
-  else if (value instanceof Date) time = value.getTime()
+  } else if (value instanceof Date) time = value.getTime()
   else if (typeof value === 'string' || typeof value === 'number') time = new Date(value).getTime()
   else time = Number.NaN
   return (frame.time = time)

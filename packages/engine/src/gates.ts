@@ -46,8 +46,8 @@ type GateKind = keyof GateData
 
 /** Relative cost of each kind for constraint ordering; a never-gate first short-circuits. */
 export const GATE_COST: readonly number[] = [
-  /* ALWAYS */ 1, /* NEVER */ 0, /* IN */ 2, /* NOT_IN */ 7, /* STRING */ 5, /* NUMBER */ 3, /* DATE */ 4, /* SEMVER */ 6,
-  /* ROLLOUT_FIELD */ 8, /* ROLLOUT_DEFAULT */ 8, /* ROLLOUT_RANDOM */ 8, /* PREDICATE */ 9,
+  /* ALWAYS */ 1, /* NEVER */ 0, /* IN */ 2, /* NOT_IN */ 7, /* STRING */ 5, /* NUMBER */ 3, /* DATE */ 4,
+  /* SEMVER */ 6, /* ROLLOUT_FIELD */ 8, /* ROLLOUT_DEFAULT */ 8, /* ROLLOUT_RANDOM */ 8, /* PREDICATE */ 9,
 ]
 
 /** A gate of one kind. Every gate has this one shape, so V8 sees one hidden class. */

@@ -108,7 +108,7 @@ function hashWithPrefix(table: Float64Array, at: number, id: string): number {
   if (prepared === undefined) return hashChars(table, at, id)
   let h = table[at + H]! | 0
   const n = table[at + TAIL_BYTES]! | 0
-  if (n !== 0) h = mixBlock(h, (table[at + TAIL]! | 0) | prepared.head[n]!)
+  if (n !== 0) h = mixBlock(h, table[at + TAIL]! | 0 | prepared.head[n]!)
   const blocks = prepared.blocks
   for (let j = n * MAX_BLOCKS, end = j + prepared.count[n]!; j < end; j++) {
     h ^= blocks[j]!
@@ -185,7 +185,8 @@ function preparedId(id: string): PreparedId | undefined {
     target.count[n] = count
     let i = skip
     for (let j = 0; j < count; j++, i += 4) {
-      let k = id.charCodeAt(i) | (id.charCodeAt(i + 1) << 8) | (id.charCodeAt(i + 2) << 16) | (id.charCodeAt(i + 3) << 24)
+      let k =
+        id.charCodeAt(i) | (id.charCodeAt(i + 1) << 8) | (id.charCodeAt(i + 2) << 16) | (id.charCodeAt(i + 3) << 24)
       k = Math.imul(k, C1)
       k = (k << 15) | (k >>> 17)
       target.blocks[n * MAX_BLOCKS + j] = Math.imul(k, C2)
@@ -305,7 +306,13 @@ export function createBucketTable(): BucketTable {
  * Files the bucket of `group` (its key prefix `${group}:` absorbed once) with `seed` and
  * `modulus`, and up to three numbers of its owner's; returns the record's offset.
  */
-export function addBucket(table: BucketTable, group: string, seed: number, modulus: number, extra?: readonly number[]): number {
+export function addBucket(
+  table: BucketTable,
+  group: string,
+  seed: number,
+  modulus: number,
+  extra?: readonly number[],
+): number {
   if (table.size + RECORD > table.data.length) {
     const grown = new Float64Array(table.data.length * 2)
     grown.set(table.data)

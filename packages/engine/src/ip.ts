@@ -49,7 +49,11 @@ function rangeContains(range: IpRange, address: IpRange): boolean {
  * passed to `skipped` (the load warns). Context addresses are parsed through the engine's cache
  * (they repeat across flags and requests).
  */
-export function compileRangeMatcher(entries: readonly string[], addresses: ParseCache<IpRange>, skipped: (entry: string) => void): (address: string) => boolean {
+export function compileRangeMatcher(
+  entries: readonly string[],
+  addresses: ParseCache<IpRange>,
+  skipped: (entry: string) => void,
+): (address: string) => boolean {
   const ranges: IpRange[] = []
   for (const entry of entries) {
     const range = parseRange(entry)

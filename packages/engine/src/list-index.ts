@@ -34,7 +34,12 @@ interface ListEntries {
 }
 
 export function createListIndex(field: FieldAccessor, looked: number): ListIndex {
-  return { field, looked, heads: new Map(), entries: { slots: new Int32Array(256), next: new Int32Array(256), length: 0 } }
+  return {
+    field,
+    looked,
+    heads: new Map(),
+    entries: { slots: new Int32Array(256), next: new Int32Array(256), length: 0 },
+  }
 }
 
 function addEntry(entries: ListEntries, slot: number, next: number): number {

@@ -29,7 +29,20 @@ import { type NumberData, testNumber } from './constraints/number.js'
 import { type SemverData, testSemver } from './constraints/semver.js'
 import { type StringData, testString } from './constraints/string.js'
 import type { Predicate } from './constraints/types.js'
-import { ALWAYS, DATE, type Gate, IN, NOT_IN, NUMBER, PREDICATE, ROLLOUT_DEFAULT, ROLLOUT_FIELD, ROLLOUT_RANDOM, SEMVER, STRING } from './gates.js'
+import {
+  ALWAYS,
+  DATE,
+  type Gate,
+  IN,
+  NOT_IN,
+  NUMBER,
+  PREDICATE,
+  ROLLOUT_DEFAULT,
+  ROLLOUT_FIELD,
+  ROLLOUT_RANDOM,
+  SEMVER,
+  STRING,
+} from './gates.js'
 import { type ListIndex, lookUp } from './list-index.js'
 import { testRolloutDefault, testRolloutField, testRolloutRandom } from './strategies/rollout.js'
 

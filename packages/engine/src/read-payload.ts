@@ -20,7 +20,8 @@ function warn(warnings: EngineWarning[], code: WarningCode, message: string): vo
   warnings.push({ flag: undefined, code, message })
 }
 
-const isFeature = (value: unknown): value is StoredFeature => isObject(value) && typeof value.name === 'string' && value.name !== ''
+const isFeature = (value: unknown): value is StoredFeature =>
+  isObject(value) && typeof value.name === 'string' && value.name !== ''
 
 function readFeature(value: unknown, warnings: EngineWarning[]): StoredFeature | undefined {
   if (isFeature(value)) return value
@@ -69,7 +70,11 @@ function readEvent(event: unknown, warnings: EngineWarning[]): DeltaStep | undef
   }
   switch (event.type) {
     case 'hydration':
-      return { kind: 'hydrate', features: readFeatures(event.features, warnings), segments: readSegments(event.segments, warnings) }
+      return {
+        kind: 'hydrate',
+        features: readFeatures(event.features, warnings),
+        segments: readSegments(event.segments, warnings),
+      }
     case 'feature-updated': {
       const feature = readFeature(event.feature, warnings)
       return feature && { kind: 'feature-updated', feature }
@@ -107,7 +112,11 @@ export function readPayload(state: unknown, warnings: EngineWarning[]): PayloadC
     return { kind: 'delta', steps }
   }
   if (Array.isArray(state.features)) {
-    return { kind: 'replace', features: readFeatures(state.features, warnings), segments: readSegments(state.segments, warnings) }
+    return {
+      kind: 'replace',
+      features: readFeatures(state.features, warnings),
+      segments: readSegments(state.segments, warnings),
+    }
   }
   warn(warnings, 'invalid-payload', 'the payload has neither a "features" nor an "events" array; nothing was loaded')
   return undefined

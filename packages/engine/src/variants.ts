@@ -47,7 +47,11 @@ function compileOverrides(variants: readonly unknown[], slots: SlotTable): Varia
       const contextName = stringify(override.contextName)
       const values = override.values
       if (!contextName || !Array.isArray(values)) continue
-      overrides.push({ field: slots.field(contextName), values: new Set(values.map((v: unknown) => stringify(v) ?? '')), index })
+      overrides.push({
+        field: slots.field(contextName),
+        values: new Set(values.map((v: unknown) => stringify(v) ?? '')),
+        index,
+      })
     }
   })
   return overrides

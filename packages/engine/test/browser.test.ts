@@ -15,7 +15,16 @@ const require = createRequire(import.meta.url)
 const MAX_GZIP_BYTES = 25 * 1024
 
 async function bundle(entry: string): Promise<string> {
-  const result = await build({ entryPoints: [entry], bundle: true, minify: true, format: 'esm', platform: 'browser', target: 'es2020', write: false, logLevel: 'silent' })
+  const result = await build({
+    entryPoints: [entry],
+    bundle: true,
+    minify: true,
+    format: 'esm',
+    platform: 'browser',
+    target: 'es2020',
+    write: false,
+    logLevel: 'silent',
+  })
   return result.outputFiles[0]!.text
 }
 
@@ -23,7 +32,9 @@ describe('browser build', () => {
   it(`the default entry is at most ${MAX_GZIP_BYTES / 1024} KB min+gzip, with no Node built-ins`, async () => {
     const code = await bundle(join(here, '../src/index.ts'))
     const gzipped = gzipSync(code, { level: 9 }).length
-    console.log(`@vexil/engine browser bundle: ${(code.length / 1024).toFixed(1)} KB min, ${(gzipped / 1024).toFixed(1)} KB min+gzip`)
+    console.log(
+      `@vexil/engine browser bundle: ${(code.length / 1024).toFixed(1)} KB min, ${(gzipped / 1024).toFixed(1)} KB min+gzip`,
+    )
     expect(gzipped).toBeLessThanOrEqual(MAX_GZIP_BYTES)
     expect(code).not.toMatch(/require\(["']node:|from["']node:/)
   })
@@ -32,7 +43,9 @@ describe('browser build', () => {
     const code = await bundle(join(here, '../src/index.ts'))
     const explainer = await bundle(join(here, '../src/explain/index.ts'))
     const gzipped = gzipSync(explainer, { level: 9 }).length
-    console.log(`@vexil/engine/explain browser bundle (with the engine modules it uses): ${(gzipped / 1024).toFixed(1)} KB min+gzip`)
+    console.log(
+      `@vexil/engine/explain browser bundle (with the engine modules it uses): ${(gzipped / 1024).toFixed(1)} KB min+gzip`,
+    )
     // An outcome only the explainer names.
     expect(explainer).toContain('dependency-unmet')
     expect(code).not.toContain('dependency-unmet')
@@ -71,7 +84,9 @@ describe.runIf(chromiumAvailable())('the client specification in headless Chromi
     const errors: string[] = []
     page.on('pageerror', (error) => errors.push(error.message))
     await page.goto(origin)
-    const results = (await page.waitForFunction(() => (window as unknown as { __results?: unknown }).__results, undefined, { timeout: 20_000 }).then((h) => h.jsonValue())) as { passed: number; failures: string[]; userAgent: string }
+    const results = (await page
+      .waitForFunction(() => (window as unknown as { __results?: unknown }).__results, undefined, { timeout: 20_000 })
+      .then((h) => h.jsonValue())) as { passed: number; failures: string[]; userAgent: string }
     expect(errors).toEqual([])
     expect(results.userAgent).toMatch(/Chrome/)
     expect(results.failures).toEqual([])

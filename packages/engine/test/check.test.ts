@@ -59,24 +59,45 @@ describe('checkConstraint: the warnings load gives for one constraint', () => {
       const constraint = { contextName: 'field', operator, ...invalid, inverted, caseInsensitive }
       const warnings = checkConstraint(constraint)
       expect(codes(warnings)).toEqual([code])
-      expect(warnings[0]!.message).toMatch(inverted ? /the inverted constraint always matches$/ : /the constraint never matches$/)
+      expect(warnings[0]!.message).toMatch(
+        inverted ? /the inverted constraint always matches$/ : /the constraint never matches$/,
+      )
       expect(warnings).toEqual(loadWarnings({ name: 'default', constraints: [constraint] }))
     })
   })
 
   it('names the operator, the field and the literal, and warns with flag undefined', () => {
     expect(checkConstraint({ contextName: 'age', operator: 'NUM_GT', value: 'twelve' })).toEqual([
-      { flag: undefined, code: 'invalid-number', message: 'NUM_GT on "age": "twelve" is not a valid number; the constraint never matches' },
+      {
+        flag: undefined,
+        code: 'invalid-number',
+        message: 'NUM_GT on "age": "twelve" is not a valid number; the constraint never matches',
+      },
     ])
   })
 
   it('IN_CIDR skips the entries that are not addresses or ranges, and still uses the others', () => {
-    const constraint = { contextName: 'remoteAddress', operator: 'IN_CIDR', values: ['10.0.0.0/8', '10.1.2.300', 'fe80::/129', 'localhost'] }
+    const constraint = {
+      contextName: 'remoteAddress',
+      operator: 'IN_CIDR',
+      values: ['10.0.0.0/8', '10.1.2.300', 'fe80::/129', 'localhost'],
+    }
     expect(checkConstraint(constraint)).toEqual([
-      { flag: undefined, code: 'invalid-cidr', message: 'IN_CIDR on "remoteAddress": "10.1.2.300", "fe80::/129", "localhost" are not IP addresses or CIDR ranges; they are skipped' },
+      {
+        flag: undefined,
+        code: 'invalid-cidr',
+        message:
+          'IN_CIDR on "remoteAddress": "10.1.2.300", "fe80::/129", "localhost" are not IP addresses or CIDR ranges; they are skipped',
+      },
     ])
     const engine = createEngine()
-    expect(codes(engine.load({ features: [{ name: 'f', enabled: true, strategies: [{ name: 'default', constraints: [constraint] }] }] }))).toEqual(['invalid-cidr'])
+    expect(
+      codes(
+        engine.load({
+          features: [{ name: 'f', enabled: true, strategies: [{ name: 'default', constraints: [constraint] }] }],
+        }),
+      ),
+    ).toEqual(['invalid-cidr'])
     expect(engine.isEnabled('f', { remoteAddress: '10.9.9.9' })).toBe(true)
     expect(engine.isEnabled('f', { remoteAddress: 'localhost' })).toBe(false)
   })
@@ -85,13 +106,19 @@ describe('checkConstraint: the warnings load gives for one constraint', () => {
     expect(checkConstraint({ contextName: 'ip', operator: 'IN_CIDR', values: ['nope'] })[0]!.message).toBe(
       'IN_CIDR on "ip": "nope" is not an IP address or CIDR range; it is skipped; the constraint never matches',
     )
-    expect(checkConstraint({ contextName: 'ip', operator: 'IN_CIDR', values: ['nope'], inverted: true })[0]!.message).toMatch(/the inverted constraint always matches$/)
+    expect(
+      checkConstraint({ contextName: 'ip', operator: 'IN_CIDR', values: ['nope'], inverted: true })[0]!.message,
+    ).toMatch(/the inverted constraint always matches$/)
   })
 
   it('every flag with the same bad IN_CIDR gets its own warning (identical constraints share one compile)', () => {
     const bad = { contextName: 'ip', operator: 'IN_CIDR', values: ['10.0.0.0/8', 'x'] }
     const warnings = createEngine().load({
-      features: ['a', 'b'].map((name) => ({ name, enabled: true, strategies: [{ name: 'default', constraints: [bad] }] })),
+      features: ['a', 'b'].map((name) => ({
+        name,
+        enabled: true,
+        strategies: [{ name: 'default', constraints: [bad] }],
+      })),
     })
     expect(warnings.map((w) => [w.flag, w.code])).toEqual([
       ['a', 'invalid-cidr'],
@@ -125,12 +152,21 @@ describe('checkStrategy: the warnings load gives for one strategy', () => {
   })
 
   it.each([
-    [{ name: 'flexibleRollout', parameters: { rollout: 'half' } }, '"half" is not a number; the strategy never matches'],
+    [
+      { name: 'flexibleRollout', parameters: { rollout: 'half' } },
+      '"half" is not a number; the strategy never matches',
+    ],
     [{ name: 'flexibleRollout', parameters: {} }, 'no rollout given; the strategy never matches'],
     [{ name: 'flexibleRollout', parameters: { rollout: ' ' } }, 'no rollout given; the strategy never matches'],
     [{ name: 'flexibleRollout', parameters: { rollout: '-5' } }, 'rollout -5 is below 0; the strategy never matches'],
-    [{ name: 'flexibleRollout', parameters: { rollout: '150' } }, 'rollout 150 is above 100; the strategy matches everyone'],
-    [{ name: 'gradualRolloutSessionId', parameters: { percentage: 'x' } }, '"x" is not a number; the strategy never matches'],
+    [
+      { name: 'flexibleRollout', parameters: { rollout: '150' } },
+      'rollout 150 is above 100; the strategy matches everyone',
+    ],
+    [
+      { name: 'gradualRolloutSessionId', parameters: { percentage: 'x' } },
+      '"x" is not a number; the strategy never matches',
+    ],
     [{ name: 'gradualRolloutRandom' }, 'no percentage given; the strategy never matches'],
   ])('reports the rollout of %j as invalid-strategy', (strategy, message) => {
     expect(checkStrategy(strategy)).toEqual([{ flag: undefined, code: 'invalid-strategy', message }])
@@ -140,7 +176,12 @@ describe('checkStrategy: the warnings load gives for one strategy', () => {
   it('reports remoteAddress IPs that are not addresses or ranges (they only match their exact text)', () => {
     const strategy = { name: 'remoteAddress', parameters: { IPs: '10.0.0.1, 10.0.0.0/40, office' } }
     expect(checkStrategy(strategy)).toEqual([
-      { flag: undefined, code: 'invalid-cidr', message: 'IPs "10.0.0.0/40", "office" are not IP addresses or CIDR ranges; only a remoteAddress of exactly that text matches' },
+      {
+        flag: undefined,
+        code: 'invalid-cidr',
+        message:
+          'IPs "10.0.0.0/40", "office" are not IP addresses or CIDR ranges; only a remoteAddress of exactly that text matches',
+      },
     ])
     expect(loadWarnings(strategy)).toEqual(checkStrategy(strategy))
   })

@@ -74,7 +74,12 @@ describe.each(files)('$file', ({ file, spec }) => {
   if (variantTests.length > 0) {
     it.each(variantTests)('$description', ({ context, toggleName, expectedResult }) => {
       const variant = engine.getVariant(toggleName, context)
-      expect({ name: variant.name, enabled: variant.enabled, feature_enabled: variant.feature_enabled, payload: variant.payload }).toEqual({
+      expect({
+        name: variant.name,
+        enabled: variant.enabled,
+        feature_enabled: variant.feature_enabled,
+        payload: variant.payload,
+      }).toEqual({
         name: expectedResult.name,
         enabled: expectedResult.enabled,
         feature_enabled: expectedResult.feature_enabled,
@@ -83,7 +88,8 @@ describe.each(files)('$file', ({ file, spec }) => {
       expect(variant.featureEnabled).toBe(expectedResult.feature_enabled)
       const explained = explain(engine, toggleName, context)
       expect(explained.variant).toEqual(variant)
-      if (explained.variantExplanation.chosen !== null) expect(explained.variantExplanation.chosen).toBe(expectedResult.name)
+      if (explained.variantExplanation.chosen !== null)
+        expect(explained.variantExplanation.chosen).toBe(expectedResult.name)
     })
   }
 })

@@ -2,12 +2,27 @@ import { describe, expect, it } from 'vitest'
 import * as api from '@vexil/engine'
 import { createEngine, CustomStrategyError, murmur3 } from '@vexil/engine'
 
-const on = (name: string, strategies: unknown[], extra: Record<string, unknown> = {}) => ({ name, enabled: true, strategies, ...extra })
+const on = (name: string, strategies: unknown[], extra: Record<string, unknown> = {}) => ({
+  name,
+  enabled: true,
+  strategies,
+  ...extra,
+})
 
 describe('public surface', () => {
   it('exports exactly these names', () => {
     expect(Object.keys(api).sort()).toEqual(
-      ['BUILT_IN_STRATEGY_NAMES', 'CustomStrategyError', 'ROLLOUT_SEED', 'SUPPORTED_OPERATORS', 'VARIANT_SEED', 'checkConstraint', 'checkStrategy', 'createEngine', 'murmur3'].sort(),
+      [
+        'BUILT_IN_STRATEGY_NAMES',
+        'CustomStrategyError',
+        'ROLLOUT_SEED',
+        'SUPPORTED_OPERATORS',
+        'VARIANT_SEED',
+        'checkConstraint',
+        'checkStrategy',
+        'createEngine',
+        'murmur3',
+      ].sort(),
     )
   })
 })
@@ -27,7 +42,13 @@ describe('hashing', () => {
 describe('strategies', () => {
   it('a missing groupId defaults to the feature name', () => {
     const engine = createEngine()
-    engine.load({ features: [on('Feature.flexibleRollout.10', [{ name: 'flexibleRollout', parameters: { rollout: '10', stickiness: 'userId' } }])] })
+    engine.load({
+      features: [
+        on('Feature.flexibleRollout.10', [
+          { name: 'flexibleRollout', parameters: { rollout: '10', stickiness: 'userId' } },
+        ]),
+      ],
+    })
     // bucket("Feature.flexibleRollout.10:174") = 10, bucket(...:499) = 32
     expect(engine.isEnabled('Feature.flexibleRollout.10', { userId: '174' })).toBe(true)
     expect(engine.isEnabled('Feature.flexibleRollout.10', { userId: '499' })).toBe(false)
@@ -44,7 +65,11 @@ describe('strategies', () => {
 
   it('remoteAddress matches exact addresses and IPv4 and IPv6 ranges, skipping invalid entries', () => {
     const engine = createEngine()
-    engine.load({ features: [on('ip', [{ name: 'remoteAddress', parameters: { IPs: 'bogus, 10.0.0.0/8, 2001:db8::/32, 192.168.1.7' } }])] })
+    engine.load({
+      features: [
+        on('ip', [{ name: 'remoteAddress', parameters: { IPs: 'bogus, 10.0.0.0/8, 2001:db8::/32, 192.168.1.7' } }]),
+      ],
+    })
     expect(engine.isEnabled('ip', { remoteAddress: '10.9.8.7' })).toBe(true)
     expect(engine.isEnabled('ip', { remoteAddress: '2001:db8::42' })).toBe(true)
     expect(engine.isEnabled('ip', { remoteAddress: '192.168.1.7' })).toBe(true)
@@ -61,22 +86,44 @@ describe('strategies', () => {
 
   it('an unknown strategy is false for itself only, with a warning', () => {
     const engine = createEngine()
-    const warnings = engine.load({ features: [on('x', [{ name: 'nope' }, { name: 'default' }]), on('y', [{ name: 'nope' }])] })
+    const warnings = engine.load({
+      features: [on('x', [{ name: 'nope' }, { name: 'default' }]), on('y', [{ name: 'nope' }])],
+    })
     expect(engine.isEnabled('x', {})).toBe(true)
     expect(engine.isEnabled('y', {})).toBe(false)
-    expect(warnings).toContainEqual({ flag: 'x', code: 'unknown-strategy', message: 'unknown strategy "nope"; it never matches' })
+    expect(warnings).toContainEqual({
+      flag: 'x',
+      code: 'unknown-strategy',
+      message: 'unknown strategy "nope"; it never matches',
+    })
   })
 
   it('a missing segment fails that strategy only', () => {
     const engine = createEngine()
-    engine.load({ features: [on('s', [{ name: 'default', segments: [404] }, { name: 'userWithId', parameters: { userIds: '1' } }])] })
+    engine.load({
+      features: [
+        on('s', [
+          { name: 'default', segments: [404] },
+          { name: 'userWithId', parameters: { userIds: '1' } },
+        ]),
+      ],
+    })
     expect(engine.isEnabled('s', { userId: '1' })).toBe(true)
     expect(engine.isEnabled('s', { userId: '2' })).toBe(false)
   })
 
   it('DATE_* accepts currentTime as a Date or a string, and uses now when absent', () => {
     const engine = createEngine()
-    engine.load({ features: [on('d', [{ name: 'default', constraints: [{ contextName: 'currentTime', operator: 'DATE_AFTER', value: '2024-01-01T00:00:00Z' }] }])] })
+    engine.load({
+      features: [
+        on('d', [
+          {
+            name: 'default',
+            constraints: [{ contextName: 'currentTime', operator: 'DATE_AFTER', value: '2024-01-01T00:00:00Z' }],
+          },
+        ]),
+      ],
+    })
     expect(engine.isEnabled('d', { currentTime: new Date('2025-01-01T00:00:00Z') })).toBe(true)
     expect(engine.isEnabled('d', { currentTime: '2023-01-01T00:00:00Z' })).toBe(false)
     expect(engine.isEnabled('d', {})).toBe(true)
@@ -84,17 +131,37 @@ describe('strategies', () => {
 })
 
 describe('custom strategies', () => {
-  const tenant = { name: 'tenant', isEnabled: (parameters: Record<string, string>, context: api.Context) => parameters.tenants?.split(',').includes(String(context.properties?.tenant)) ?? false }
+  const tenant = {
+    name: 'tenant',
+    isEnabled: (parameters: Record<string, string>, context: api.Context) =>
+      parameters.tenants?.split(',').includes(String(context.properties?.tenant)) ?? false,
+  }
 
   it('are wrapped with constraints, segments and strategy variants', () => {
     const engine = createEngine({ strategies: [tenant] })
     engine.load({
       segments: [{ id: 1, constraints: [{ contextName: 'region', operator: 'IN', values: ['eu'] }] }],
-      features: [on('t', [{ name: 'tenant', parameters: { tenants: 'a,b', groupId: 't' }, constraints: [{ contextName: 'plan', operator: 'IN', values: ['pro'] }], segments: [1], variants: [{ name: 'sv', weight: 1000, payload: { type: 'string', value: 'hi' } }] }])],
+      features: [
+        on('t', [
+          {
+            name: 'tenant',
+            parameters: { tenants: 'a,b', groupId: 't' },
+            constraints: [{ contextName: 'plan', operator: 'IN', values: ['pro'] }],
+            segments: [1],
+            variants: [{ name: 'sv', weight: 1000, payload: { type: 'string', value: 'hi' } }],
+          },
+        ]),
+      ],
     })
     const context = { userId: '1', properties: { tenant: 'a', plan: 'pro', region: 'eu' } }
     expect(engine.isEnabled('t', context)).toBe(true)
-    expect(engine.getVariant('t', context)).toEqual({ name: 'sv', enabled: true, payload: { type: 'string', value: 'hi' }, feature_enabled: true, featureEnabled: true })
+    expect(engine.getVariant('t', context)).toEqual({
+      name: 'sv',
+      enabled: true,
+      payload: { type: 'string', value: 'hi' },
+      feature_enabled: true,
+      featureEnabled: true,
+    })
     expect(engine.isEnabled('t', { ...context, properties: { ...context.properties, plan: 'free' } })).toBe(false)
     expect(engine.isEnabled('t', { ...context, properties: { ...context.properties, region: 'us' } })).toBe(false)
     expect(engine.isEnabled('t', { ...context, properties: { ...context.properties, tenant: 'c' } })).toBe(false)
@@ -107,7 +174,16 @@ describe('custom strategies', () => {
   })
 
   it('that throw surface as CustomStrategyError naming the flag and strategy', () => {
-    const engine = createEngine({ strategies: [{ name: 'boom', isEnabled: () => { throw new Error('strategy exploded') } }] })
+    const engine = createEngine({
+      strategies: [
+        {
+          name: 'boom',
+          isEnabled: () => {
+            throw new Error('strategy exploded')
+          },
+        },
+      ],
+    })
     engine.load({ features: [on('b', [{ name: 'boom' }])] })
     expect(() => engine.isEnabled('b', {})).toThrow(CustomStrategyError)
     expect(() => engine.evaluateAll({})).toThrow(/boom.*"b".*strategy exploded/)
@@ -124,30 +200,75 @@ describe('evaluateAll', () => {
     features: [
       on('zeta', [], { impressionData: true }),
       { name: 'off', enabled: false, strategies: [] },
-      on('beta', [{ name: 'default' }], { variants: [{ name: 'red', weight: 1000, payload: { type: 'string', value: 'r' } }] }),
-      on('sv', [{ name: 'default', parameters: { groupId: 'sv' }, variants: [{ name: 'sv1', weight: 1000, payload: { type: 'json', value: '{}' } }] }]),
+      on('beta', [{ name: 'default' }], {
+        variants: [{ name: 'red', weight: 1000, payload: { type: 'string', value: 'r' } }],
+      }),
+      on('sv', [
+        {
+          name: 'default',
+          parameters: { groupId: 'sv' },
+          variants: [{ name: 'sv1', weight: 1000, payload: { type: 'json', value: '{}' } }],
+        },
+      ]),
     ],
   })
 
   it('returns enabled toggles in payload order, with the variant key orders of the old proxy', () => {
     expect(JSON.stringify(engine.evaluateAll({ userId: '1' }))).toBe(
       JSON.stringify([
-        { name: 'zeta', enabled: true, variant: { name: 'disabled', enabled: false, feature_enabled: true, featureEnabled: true }, impressionData: true },
-        { name: 'beta', enabled: true, variant: { name: 'red', payload: { type: 'string', value: 'r' }, enabled: true, feature_enabled: true, featureEnabled: true }, impressionData: false },
-        { name: 'sv', enabled: true, variant: { name: 'sv1', enabled: true, payload: { type: 'json', value: '{}' }, feature_enabled: true, featureEnabled: true }, impressionData: false },
+        {
+          name: 'zeta',
+          enabled: true,
+          variant: { name: 'disabled', enabled: false, feature_enabled: true, featureEnabled: true },
+          impressionData: true,
+        },
+        {
+          name: 'beta',
+          enabled: true,
+          variant: {
+            name: 'red',
+            payload: { type: 'string', value: 'r' },
+            enabled: true,
+            feature_enabled: true,
+            featureEnabled: true,
+          },
+          impressionData: false,
+        },
+        {
+          name: 'sv',
+          enabled: true,
+          variant: {
+            name: 'sv1',
+            enabled: true,
+            payload: { type: 'json', value: '{}' },
+            feature_enabled: true,
+            featureEnabled: true,
+          },
+          impressionData: false,
+        },
       ]),
     )
   })
 
   it('includes disabled toggles on request', () => {
     expect(engine.evaluateAll({}, { includeDisabled: true }).map((t) => [t.name, t.enabled])).toEqual([
-      ['zeta', true], ['off', false], ['beta', true], ['sv', true],
+      ['zeta', true],
+      ['off', false],
+      ['beta', true],
+      ['sv', true],
     ])
   })
 
   it('evaluates exactly the names asked for, in order, duplicates kept, unknown ones disabled', () => {
-    expect(engine.evaluateAll({}, { names: ['beta', 'nope', 'beta', 'off'] }).map((t) => [t.name, t.enabled, t.variant.feature_enabled])).toEqual([
-      ['beta', true, true], ['nope', false, false], ['beta', true, true], ['off', false, false],
+    expect(
+      engine
+        .evaluateAll({}, { names: ['beta', 'nope', 'beta', 'off'] })
+        .map((t) => [t.name, t.enabled, t.variant.feature_enabled]),
+    ).toEqual([
+      ['beta', true, true],
+      ['nope', false, false],
+      ['beta', true, true],
+      ['off', false, false],
     ])
   })
 
@@ -187,12 +308,34 @@ describe('evaluateAll', () => {
 describe('loading', () => {
   it('applies delta events in order and recompiles flags whose segment changed', () => {
     const engine = createEngine()
-    engine.load({ events: [{ type: 'hydration', eventId: 1, features: [on('a', [{ name: 'default', segments: [1] }])], segments: [{ id: 1, constraints: [{ contextName: 'userId', operator: 'IN', values: ['1'] }] }] }] })
+    engine.load({
+      events: [
+        {
+          type: 'hydration',
+          eventId: 1,
+          features: [on('a', [{ name: 'default', segments: [1] }])],
+          segments: [{ id: 1, constraints: [{ contextName: 'userId', operator: 'IN', values: ['1'] }] }],
+        },
+      ],
+    })
     expect(engine.isEnabled('a', { userId: '1' })).toBe(true)
     expect(engine.isEnabled('a', { userId: '2' })).toBe(false)
-    engine.load({ events: [{ type: 'segment-updated', eventId: 2, segment: { id: 1, constraints: [{ contextName: 'userId', operator: 'IN', values: ['2'] }] } }] })
+    engine.load({
+      events: [
+        {
+          type: 'segment-updated',
+          eventId: 2,
+          segment: { id: 1, constraints: [{ contextName: 'userId', operator: 'IN', values: ['2'] }] },
+        },
+      ],
+    })
     expect(engine.isEnabled('a', { userId: '2' })).toBe(true)
-    engine.load({ events: [{ type: 'feature-updated', eventId: 3, feature: on('b', []) }, { type: 'feature-removed', eventId: 4, featureName: 'a', project: 'default' }] })
+    engine.load({
+      events: [
+        { type: 'feature-updated', eventId: 3, feature: on('b', []) },
+        { type: 'feature-removed', eventId: 4, featureName: 'a', project: 'default' },
+      ],
+    })
     expect(engine.evaluateAll({}, { includeDisabled: true }).map((t) => t.name)).toEqual(['b'])
     engine.load({ events: [{ type: 'segment-removed', eventId: 5, segmentId: 1 }] })
     expect(engine.getState().segments).toEqual([])
@@ -202,8 +345,25 @@ describe('loading', () => {
     const engine = createEngine()
     const listOf = (i: number) => Array.from({ length: 20 }, (_, j) => `user-${i + j}`)
     const flag = (i: number) =>
-      on('list', [{ name: 'default', constraints: [{ contextName: 'userId', operator: 'IN', values: listOf(i) }, { contextName: 'team', operator: 'NOT_IN', values: [`team-${i}`] }] }])
-    engine.load({ events: [{ type: 'hydration', eventId: 1, features: [flag(0), on('other', [{ name: 'userWithId', parameters: { userIds: 'user-0, user-1' } }])], segments: [] }] })
+      on('list', [
+        {
+          name: 'default',
+          constraints: [
+            { contextName: 'userId', operator: 'IN', values: listOf(i) },
+            { contextName: 'team', operator: 'NOT_IN', values: [`team-${i}`] },
+          ],
+        },
+      ])
+    engine.load({
+      events: [
+        {
+          type: 'hydration',
+          eventId: 1,
+          features: [flag(0), on('other', [{ name: 'userWithId', parameters: { userIds: 'user-0, user-1' } }])],
+          segments: [],
+        },
+      ],
+    })
     // Enough updates to pass the rebuild threshold (each update takes two new slots).
     for (let i = 1; i <= 3000; i++) {
       engine.load({ events: [{ type: 'feature-updated', eventId: i + 1, feature: flag(i) }] })
@@ -223,10 +383,15 @@ describe('loading', () => {
     const inUsers = (values: string[]) => [{ contextName: 'userId', operator: 'IN', values }]
     let nested: string[] = []
     const engine = createEngine({
-      strategies: [{ name: 'nested', isEnabled: (_parameters, context) => {
-        nested = engine.evaluateAll({ userId: 'u2' }).map((t) => t.name)
-        return context.userId === 'u1'
-      } }],
+      strategies: [
+        {
+          name: 'nested',
+          isEnabled: (_parameters, context) => {
+            nested = engine.evaluateAll({ userId: 'u2' }).map((t) => t.name)
+            return context.userId === 'u1'
+          },
+        },
+      ],
     })
     engine.load({
       features: [
@@ -267,14 +432,25 @@ describe('loading', () => {
 
   it('a fork compiles only what a delta touches: a flag it leaves alone is not compiled again (no second warning)', () => {
     const parent = createEngine()
-    const warned = parent.load({ version: 2, features: [on('odd', [{ name: 'no-such-strategy' }]), on('plain', [{ name: 'default' }])] })
+    const warned = parent.load({
+      version: 2,
+      features: [on('odd', [{ name: 'no-such-strategy' }]), on('plain', [{ name: 'default' }])],
+    })
     expect(warned.map((w) => w.flag)).toEqual(['odd'])
     const fork = parent.fork()
-    expect(fork.load({ events: [{ type: 'feature-updated', feature: { ...on('plain', [{ name: 'default' }]), enabled: false } }] })).toEqual([])
+    expect(
+      fork.load({
+        events: [{ type: 'feature-updated', feature: { ...on('plain', [{ name: 'default' }]), enabled: false } }],
+      }),
+    ).toEqual([])
     expect(fork.isEnabled('plain')).toBe(false)
     expect(parent.isEnabled('plain')).toBe(true)
     // A new engine loading the same state compiles everything, and warns again.
-    expect(createEngine().load(fork.getState()).map((w) => w.flag)).toEqual(['odd'])
+    expect(
+      createEngine()
+        .load(fork.getState())
+        .map((w) => w.flag),
+    ).toEqual(['odd'])
     // A full payload into the fork starts afresh; the parent is untouched.
     fork.load({ version: 2, features: [on('other', [{ name: 'default' }])] })
     expect(fork.getState().features.map((f) => f.name)).toEqual(['other'])
@@ -285,8 +461,12 @@ describe('loading', () => {
   it('keeps the previous state and warns when the payload is unusable', () => {
     const engine = createEngine()
     engine.load({ features: [on('a', [])] })
-    expect(engine.load('nonsense')).toEqual([{ flag: undefined, code: 'invalid-payload', message: 'the payload is not an object; nothing was loaded' }])
-    expect(engine.load({ nope: 1 })).toEqual([{ flag: undefined, code: 'invalid-payload', message: expect.stringMatching(/neither/) }])
+    expect(engine.load('nonsense')).toEqual([
+      { flag: undefined, code: 'invalid-payload', message: 'the payload is not an object; nothing was loaded' },
+    ])
+    expect(engine.load({ nope: 1 })).toEqual([
+      { flag: undefined, code: 'invalid-payload', message: expect.stringMatching(/neither/) },
+    ])
     expect(engine.isEnabled('a', {})).toBe(true)
   })
 
@@ -295,14 +475,20 @@ describe('loading', () => {
     const warnings = engine.load({ features: [{ name: 'bad', enabled: true, strategies: 'nope' }, on('good', [])] })
     expect(engine.isEnabled('bad', {})).toBe(false)
     expect(engine.isEnabled('good', {})).toBe(true)
-    expect(warnings).toEqual([{ flag: 'bad', code: 'invalid-flag', message: '"strategies" is not an array; the flag is off' }])
+    expect(warnings).toEqual([
+      { flag: 'bad', code: 'invalid-flag', message: '"strategies" is not an array; the flag is off' },
+    ])
   })
 
   it('getState returns the definitions as received, with segments', () => {
     const engine = createEngine()
     const feature = on('a', [{ name: 'default', segments: [1] }], { description: 'kept', custom: { x: 1 } })
     engine.load({ version: 2, features: [feature], segments: [{ id: 1, name: 's', constraints: [] }] })
-    expect(engine.getState()).toEqual({ version: 2, features: [feature], segments: [{ id: 1, name: 's', constraints: [] }] })
+    expect(engine.getState()).toEqual({
+      version: 2,
+      features: [feature],
+      segments: [{ id: 1, name: 's', constraints: [] }],
+    })
   })
 })
 
@@ -313,8 +499,15 @@ describe('evaluation trace', () => {
     const engine = createEngine({ strategies: [{ name: 'custom', isEnabled: () => true }] })
     engine.load({
       features: [
-        on('rollout', [{ name: 'flexibleRollout', parameters: { rollout: '50', stickiness: 'default', groupId: 'g' } }]),
-        on('dated', [{ name: 'default', constraints: [{ contextName: 'currentTime', operator: 'DATE_AFTER', value: '2024-01-01T00:00:00Z' }] }]),
+        on('rollout', [
+          { name: 'flexibleRollout', parameters: { rollout: '50', stickiness: 'default', groupId: 'g' } },
+        ]),
+        on('dated', [
+          {
+            name: 'default',
+            constraints: [{ contextName: 'currentTime', operator: 'DATE_AFTER', value: '2024-01-01T00:00:00Z' }],
+          },
+        ]),
       ],
     })
     const withIds = trace()
@@ -337,13 +530,19 @@ describe('evaluation trace', () => {
       features: [
         on('full', [{ name: 'flexibleRollout', parameters: { rollout: '100', stickiness: 'default', groupId: 'g' } }]),
         on('random', [{ name: 'gradualRolloutRandom', parameters: { percentage: '100' } }]),
-        on('by-tenant', [{ name: 'flexibleRollout', parameters: { rollout: '100', stickiness: 'tenant', groupId: 'g' } }]),
+        on('by-tenant', [
+          { name: 'flexibleRollout', parameters: { rollout: '100', stickiness: 'tenant', groupId: 'g' } },
+        ]),
       ],
     })
     const anonymous = trace()
     expect(engine.evaluateAll({}, { trace: anonymous }).map((t) => t.name)).toEqual(['full', 'random'])
     expect(anonymous.usedRandom).toBe(false)
-    expect(engine.evaluateAll({ userId: 'u', properties: { tenant: 'acme' } }).map((t) => t.name)).toEqual(['full', 'random', 'by-tenant'])
+    expect(engine.evaluateAll({ userId: 'u', properties: { tenant: 'acme' } }).map((t) => t.name)).toEqual([
+      'full',
+      'random',
+      'by-tenant',
+    ])
     expect(engine.isEnabled('by-tenant', { properties: { tenant: '' } })).toBe(false)
   })
 
@@ -351,8 +550,18 @@ describe('evaluation trace', () => {
     const engine = createEngine()
     engine.load({
       features: [
-        on('a', [{ name: 'default', constraints: [{ contextName: 'currentTime', operator: 'DATE_AFTER', value: '2030-01-01T00:00:00Z' }] }]),
-        on('b', [{ name: 'default', constraints: [{ contextName: 'currentTime', operator: 'DATE_BEFORE', value: '2025-06-01T00:00:00Z' }] }]),
+        on('a', [
+          {
+            name: 'default',
+            constraints: [{ contextName: 'currentTime', operator: 'DATE_AFTER', value: '2030-01-01T00:00:00Z' }],
+          },
+        ]),
+        on('b', [
+          {
+            name: 'default',
+            constraints: [{ contextName: 'currentTime', operator: 'DATE_BEFORE', value: '2025-06-01T00:00:00Z' }],
+          },
+        ]),
       ],
     })
     expect(engine.nextTimeBoundary(Date.parse('2025-01-01T00:00:00Z'))).toBe(Date.parse('2025-06-01T00:00:00Z'))

@@ -8,12 +8,29 @@ import { contextArb, hostileContextArb, hostilePayloadArb, payloadArb } from './
 
 const on = (strategies: unknown[], extra: Record<string, unknown> = {}) => ({ enabled: true, strategies, ...extra })
 const DEFAULT = { name: 'default', parameters: {} }
-const rollout = (percent: number, extra: Record<string, unknown> = {}) => ({ name: 'flexibleRollout', parameters: { rollout: String(percent), stickiness: 'default', groupId: 'g' }, ...extra })
-const variant = (name: string, payload?: { type: string; value: string }, extra: Record<string, unknown> = {}) => ({ name, weight: 500, stickiness: 'default', ...(payload ? { payload } : {}), ...extra })
+const rollout = (percent: number, extra: Record<string, unknown> = {}) => ({
+  name: 'flexibleRollout',
+  parameters: { rollout: String(percent), stickiness: 'default', groupId: 'g' },
+  ...extra,
+})
+const variant = (name: string, payload?: { type: string; value: string }, extra: Record<string, unknown> = {}) => ({
+  name,
+  weight: 500,
+  stickiness: 'default',
+  ...(payload ? { payload } : {}),
+  ...extra,
+})
 
-function engineWith(features: Record<string, Record<string, unknown>>, strategies: Array<{ name: string; isEnabled: (p: Record<string, string>, c: Context) => boolean }> = []) {
+function engineWith(
+  features: Record<string, Record<string, unknown>>,
+  strategies: Array<{ name: string; isEnabled: (p: Record<string, string>, c: Context) => boolean }> = [],
+) {
   const engine = createEngine({ strategies })
-  engine.load({ version: 2, features: Object.entries(features).map(([name, f]) => ({ name, ...f })), segments: [{ id: 1, constraints: [{ contextName: 'tenant', operator: 'IN', values: ['acme'] }] }] })
+  engine.load({
+    version: 2,
+    features: Object.entries(features).map(([name, f]) => ({ name, ...f })),
+    segments: [{ id: 1, constraints: [{ contextName: 'tenant', operator: 'IN', values: ['acme'] }] }],
+  })
   return engine
 }
 
@@ -42,15 +59,35 @@ describe('engine.evaluate: boolean flags (no variants)', () => {
     expect(of(engine.evaluate('everyone'))).toEqual({ value: true, variant: 'enabled', reason: 'STATIC' })
     expect(of(engine.evaluate('full', { userId: 'x' }))).toEqual({ value: true, variant: 'enabled', reason: 'STATIC' })
     const halfOn = ['a', 'b', 'c', 'd', 'e', 'f', 'g'].find((userId) => engine.isEnabled('half', { userId }))!
-    expect(of(engine.evaluate('half', { userId: halfOn }))).toEqual({ value: true, variant: 'enabled', reason: 'SPLIT' })
-    expect(of(engine.evaluate('users', { userId: 'u2' }))).toEqual({ value: true, variant: 'enabled', reason: 'TARGETING_MATCH' })
-    expect(of(engine.evaluate('constrained', { properties: { tenant: 'acme' } }))).toEqual({ value: true, variant: 'enabled', reason: 'TARGETING_MATCH' })
-    expect(of(engine.evaluate('segmented', { tenant: 'acme' }))).toEqual({ value: true, variant: 'enabled', reason: 'TARGETING_MATCH' })
+    expect(of(engine.evaluate('half', { userId: halfOn }))).toEqual({
+      value: true,
+      variant: 'enabled',
+      reason: 'SPLIT',
+    })
+    expect(of(engine.evaluate('users', { userId: 'u2' }))).toEqual({
+      value: true,
+      variant: 'enabled',
+      reason: 'TARGETING_MATCH',
+    })
+    expect(of(engine.evaluate('constrained', { properties: { tenant: 'acme' } }))).toEqual({
+      value: true,
+      variant: 'enabled',
+      reason: 'TARGETING_MATCH',
+    })
+    expect(of(engine.evaluate('segmented', { tenant: 'acme' }))).toEqual({
+      value: true,
+      variant: 'enabled',
+      reason: 'TARGETING_MATCH',
+    })
   })
 
   it('off in the environment is DISABLED; on but unmatched is DEFAULT; both false', () => {
     expect(of(engine.evaluate('off'))).toEqual({ value: false, variant: 'disabled', reason: 'DISABLED' })
-    expect(of(engine.evaluate('users', { userId: 'u3' }))).toEqual({ value: false, variant: 'disabled', reason: 'DEFAULT' })
+    expect(of(engine.evaluate('users', { userId: 'u3' }))).toEqual({
+      value: false,
+      variant: 'disabled',
+      reason: 'DEFAULT',
+    })
     expect(of(engine.evaluate('constrained', {}))).toEqual({ value: false, variant: 'disabled', reason: 'DEFAULT' })
   })
 
@@ -71,23 +108,46 @@ describe('engine.evaluate: boolean flags (no variants)', () => {
 
 describe('engine.evaluate: typed flags (variants)', () => {
   const engine = engineWith({
-    copy: on([DEFAULT], { variants: [variant('a', { type: 'string', value: 'Hello' }), variant('b', { type: 'string', value: 'Hi' })] }),
+    copy: on([DEFAULT], {
+      variants: [variant('a', { type: 'string', value: 'Hello' }), variant('b', { type: 'string', value: 'Hi' })],
+    }),
     single: on([DEFAULT], { variants: [variant('only', { type: 'json', value: '{"color":"blue","sizes":[1,2]}' })] }),
     limit: on([rollout(100)], { variants: [variant('ten', { type: 'number', value: '10' })] }),
     badNumber: on([DEFAULT], { variants: [variant('n', { type: 'number', value: 'ten' })] }),
     badJson: on([DEFAULT], { variants: [variant('j', { type: 'json', value: '{nope' })] }),
     scalarJson: on([DEFAULT], { variants: [variant('j', { type: 'json', value: '42' })] }),
-    deepJson: on([DEFAULT], { variants: [variant('j', { type: 'json', value: `${'{"a":'.repeat(12_000)}1${'}'.repeat(12_000)}` })] }),
+    deepJson: on([DEFAULT], {
+      variants: [variant('j', { type: 'json', value: `${'{"a":'.repeat(12_000)}1${'}'.repeat(12_000)}` })],
+    }),
     names: on([DEFAULT], { variants: [variant('red'), variant('green')] }),
     csv: on([DEFAULT], { variants: [variant('list', { type: 'csv', value: 'a,b' })] }),
-    mixed: on([DEFAULT], { variants: [variant('n', { type: 'number', value: '7' }), variant('j', { type: 'json', value: '{"a":1}' })] }),
-    overridden: on([DEFAULT], { variants: [variant('x', { type: 'string', value: 'X' }, { overrides: [{ contextName: 'userId', values: ['vip'] }] }), variant('y', { type: 'string', value: 'Y' })] }),
-    weightless: on([DEFAULT], { variants: [{ name: 'zero', weight: 0, payload: { type: 'string', value: 'z' } }] }),
-    strategyVariants: on([{ ...DEFAULT, constraints: [{ contextName: 'userId', operator: 'IN', values: ['s'] }], variants: [variant('sv', { type: 'string', value: 'from strategy' })] }, DEFAULT], {
-      variants: [variant('fv', { type: 'string', value: 'from flag' })],
+    mixed: on([DEFAULT], {
+      variants: [variant('n', { type: 'number', value: '7' }), variant('j', { type: 'json', value: '{"a":1}' })],
     }),
+    overridden: on([DEFAULT], {
+      variants: [
+        variant('x', { type: 'string', value: 'X' }, { overrides: [{ contextName: 'userId', values: ['vip'] }] }),
+        variant('y', { type: 'string', value: 'Y' }),
+      ],
+    }),
+    weightless: on([DEFAULT], { variants: [{ name: 'zero', weight: 0, payload: { type: 'string', value: 'z' } }] }),
+    strategyVariants: on(
+      [
+        {
+          ...DEFAULT,
+          constraints: [{ contextName: 'userId', operator: 'IN', values: ['s'] }],
+          variants: [variant('sv', { type: 'string', value: 'from strategy' })],
+        },
+        DEFAULT,
+      ],
+      {
+        variants: [variant('fv', { type: 'string', value: 'from flag' })],
+      },
+    ),
     typedOff: { enabled: false, strategies: [DEFAULT], variants: [variant('a', { type: 'string', value: 'A' })] },
-    typedUnmatched: on([{ name: 'userWithId', parameters: { userIds: 'u1' } }], { variants: [variant('a', { type: 'string', value: 'A' })] }),
+    typedUnmatched: on([{ name: 'userWithId', parameters: { userIds: 'u1' } }], {
+      variants: [variant('a', { type: 'string', value: 'A' })],
+    }),
   })
 
   it('the value is the chosen variant payload by the flag type, with the variant name', () => {
@@ -95,7 +155,11 @@ describe('engine.evaluate: typed flags (variants)', () => {
     expect(copy.type).toBe('string')
     expect(['a', 'b']).toContain(copy.variant)
     expect(of(copy)).toEqual({ value: copy.variant === 'a' ? 'Hello' : 'Hi', variant: copy.variant, reason: 'SPLIT' })
-    expect(of(engine.evaluate('single'))).toEqual({ value: { color: 'blue', sizes: [1, 2] }, variant: 'only', reason: 'STATIC' })
+    expect(of(engine.evaluate('single'))).toEqual({
+      value: { color: 'blue', sizes: [1, 2] },
+      variant: 'only',
+      reason: 'STATIC',
+    })
     expect(engine.evaluate('single').type).toBe('object')
     expect(Object.isFrozen((engine.evaluate('single').value as { sizes: number[] }).sizes)).toBe(true)
     expect(of(engine.evaluate('limit', { userId: 'u' }))).toEqual({ value: 10, variant: 'ten', reason: 'STATIC' })
@@ -119,9 +183,21 @@ describe('engine.evaluate: typed flags (variants)', () => {
   })
 
   it('an override is TARGETING_MATCH; strategy variants win over the flag variants', () => {
-    expect(of(engine.evaluate('overridden', { userId: 'vip' }))).toEqual({ value: 'X', variant: 'x', reason: 'TARGETING_MATCH' })
-    expect(of(engine.evaluate('strategyVariants', { userId: 's' }))).toEqual({ value: 'from strategy', variant: 'sv', reason: 'TARGETING_MATCH' })
-    expect(of(engine.evaluate('strategyVariants', { userId: 't' }))).toEqual({ value: 'from flag', variant: 'fv', reason: 'STATIC' })
+    expect(of(engine.evaluate('overridden', { userId: 'vip' }))).toEqual({
+      value: 'X',
+      variant: 'x',
+      reason: 'TARGETING_MATCH',
+    })
+    expect(of(engine.evaluate('strategyVariants', { userId: 's' }))).toEqual({
+      value: 'from strategy',
+      variant: 'sv',
+      reason: 'TARGETING_MATCH',
+    })
+    expect(of(engine.evaluate('strategyVariants', { userId: 't' }))).toEqual({
+      value: 'from flag',
+      variant: 'fv',
+      reason: 'STATIC',
+    })
   })
 
   it('off, unmatched or without a variant: no value (the caller default wins)', () => {
@@ -148,7 +224,12 @@ describe('engine.evaluate: errors', () => {
     const details = createEngine().evaluate('nope')
     expect(of(details)).toEqual({ reason: 'ERROR', errorCode: 'FLAG_NOT_FOUND' })
     expect(details.type).toBeUndefined()
-    expect(details.toggle).toEqual({ name: 'nope', enabled: false, variant: { name: 'disabled', enabled: false, feature_enabled: false, featureEnabled: false }, impressionData: false })
+    expect(details.toggle).toEqual({
+      name: 'nope',
+      enabled: false,
+      variant: { name: 'disabled', enabled: false, feature_enabled: false, featureEnabled: false },
+      impressionData: false,
+    })
   })
 
   it('a flag that did not compile is PARSE_ERROR', () => {
@@ -159,43 +240,57 @@ describe('engine.evaluate: errors', () => {
 
   it('a throwing custom strategy is GENERAL for its flag only, in evaluate and evaluateAllDetails', () => {
     const engine = engineWith({ a: on([DEFAULT]), custom: on([{ name: 'boom', parameters: {} }]), b: on([DEFAULT]) }, [
-      { name: 'boom', isEnabled: () => { throw new Error('kaput') } },
+      {
+        name: 'boom',
+        isEnabled: () => {
+          throw new Error('kaput')
+        },
+      },
     ])
     expect(of(engine.evaluate('custom'))).toEqual({ reason: 'ERROR', errorCode: 'GENERAL' })
     expect(engine.evaluate('custom').errorMessage).toMatch(/kaput/)
-    expect(engine.evaluateAllDetails({}).map((d) => [d.flagKey, d.reason])).toEqual([['a', 'STATIC'], ['custom', 'ERROR'], ['b', 'STATIC']])
+    expect(engine.evaluateAllDetails({}).map((d) => [d.flagKey, d.reason])).toEqual([
+      ['a', 'STATIC'],
+      ['custom', 'ERROR'],
+      ['b', 'STATIC'],
+    ])
   })
 })
 
 describe('engine.evaluate properties', () => {
   it('agrees with getVariant, keeps one type per flag, and never throws', () => {
     fc.assert(
-      fc.property(payloadArb({ deterministic: true }), fc.array(contextArb, { minLength: 1, maxLength: 5 }), (payload, contexts) => {
-        const engine = createEngine()
-        engine.load(payload)
-        const types = new Map<string, unknown>()
-        for (const context of contexts) {
-          const trace = { usedRandom: false, usedClock: false, usedCustomStrategy: false }
-          const all = engine.evaluateAllDetails(context as Context, { trace })
-          const toggles = engine.evaluateAll(context as Context, { includeDisabled: true })
-          expect(all.map((d) => d.flagKey)).toEqual(toggles.map((t) => t.name))
-          // Without randomness (a missing stickiness value), the same answers as the rest of the API.
-          if (!trace.usedRandom) {
-            for (const [i, details] of all.entries()) expect(details.toggle).toBe(toggles[i])
-            for (const details of all) expect(engine.evaluate(details.flagKey, context as Context)).toBe(details)
-          }
-          for (const details of all) {
-            const toggle = details.toggle
-            if (!types.has(details.flagKey)) types.set(details.flagKey, details.type)
-            expect(details.type).toBe(types.get(details.flagKey))
-            if (details.errorCode === undefined && 'value' in details) {
-              const expected = details.type === 'object' ? 'object' : details.type
-              expect(typeof details.value).toBe(expected)
+      fc.property(
+        payloadArb({ deterministic: true }),
+        fc.array(contextArb, { minLength: 1, maxLength: 5 }),
+        (payload, contexts) => {
+          const engine = createEngine()
+          engine.load(payload)
+          const types = new Map<string, unknown>()
+          for (const context of contexts) {
+            const trace = { usedRandom: false, usedClock: false, usedCustomStrategy: false }
+            const all = engine.evaluateAllDetails(context as Context, { trace })
+            const toggles = engine.evaluateAll(context as Context, { includeDisabled: true })
+            expect(all.map((d) => d.flagKey)).toEqual(toggles.map((t) => t.name))
+            // Without randomness (a missing stickiness value), the same answers as the rest of the API.
+            if (!trace.usedRandom) {
+              for (const [i, details] of all.entries()) expect(details.toggle).toBe(toggles[i])
+              for (const details of all) expect(engine.evaluate(details.flagKey, context as Context)).toBe(details)
             }
-            if (details.type === 'boolean' && details.errorCode === undefined) expect(details.value).toBe(toggle.enabled)
+            for (const details of all) {
+              const toggle = details.toggle
+              if (!types.has(details.flagKey)) types.set(details.flagKey, details.type)
+              expect(details.type).toBe(types.get(details.flagKey))
+              if (details.errorCode === undefined && 'value' in details) {
+                const expected = details.type === 'object' ? 'object' : details.type
+                expect(typeof details.value).toBe(expected)
+              }
+              if (details.type === 'boolean' && details.errorCode === undefined)
+                expect(details.value).toBe(toggle.enabled)
+            }
           }
-        }
-      }),
+        },
+      ),
       { numRuns: 300 },
     )
   })

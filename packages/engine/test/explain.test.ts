@@ -18,8 +18,10 @@ afterEach(() => {
  */
 function expectJsonSafe(value: unknown, path = '$'): void {
   if (path === '$.details') return
-  if (value === undefined || (typeof value === 'number' && !Number.isFinite(value))) throw new Error(`${path} is ${String(value)}`)
-  if (value !== null && typeof value === 'object') for (const [key, inner] of Object.entries(value)) expectJsonSafe(inner, `${path}.${key}`)
+  if (value === undefined || (typeof value === 'number' && !Number.isFinite(value)))
+    throw new Error(`${path} is ${String(value)}`)
+  if (value !== null && typeof value === 'object')
+    for (const [key, inner] of Object.entries(value)) expectJsonSafe(inner, `${path}.${key}`)
 }
 
 /** What the trace says must agree with itself: the match, each strategy's parts, buckets and ranges. */
@@ -31,18 +33,22 @@ function expectConsistent(explained: FlagExplanation): void {
       expect(strategy.matched).toBeNull()
       return
     }
-    const gates = strategy.constraints.every((c) => c.result === true) && strategy.segments.every((s) => s.matched === true)
+    const gates =
+      strategy.constraints.every((c) => c.result === true) && strategy.segments.every((s) => s.matched === true)
     expect(strategy.test.result !== null).toBe(gates)
     expect(strategy.matched).toBe(gates && strategy.test.result === true)
     expect(strategy.failure === null).toBe(strategy.matched)
     const test = strategy.test
-    if (test.type === 'rollout' && test.result !== null && test.bucket !== null) expect(test.result).toBe(test.bucket <= test.percentage!)
+    if (test.type === 'rollout' && test.result !== null && test.bucket !== null)
+      expect(test.result).toBe(test.bucket <= test.percentage!)
   })
   if (matchedStrategy !== null) expect(strategies[matchedStrategy]!.matched).toBe(true)
   const variant = explained.variantExplanation
   if (variant.chosen !== null) expect(variant.chosen).toBe(explained.variant.name)
   if (variant.bucket !== null && variant.chosen !== null) {
-    const candidate = variant.candidates.find((c) => c.from !== null && c.from <= variant.bucket! && variant.bucket! <= c.to!)
+    const candidate = variant.candidates.find(
+      (c) => c.from !== null && c.from <= variant.bucket! && variant.bucket! <= c.to!,
+    )
     expect(candidate?.name).toBe(variant.chosen)
   }
 }
@@ -57,32 +63,37 @@ describe.each([
   it('enabled, variant and details equal isEnabled, getVariant and evaluate, for every flag', () => {
     let runs = 0
     fc.assert(
-      fc.property(payloads, fc.array(contextsArb as fc.Arbitrary<Context>, { minLength: 1, maxLength: 3 }), fc.double({ min: 0, max: 1, maxExcluded: true, noNaN: true }), (payload, contexts, draw) => {
-        runs++
-        // Random draws (random stickiness, a missing stickiness value) and the clock (no
-        // currentTime) are not the context's: fixed here, the engine and explain see the same ones.
-        vi.spyOn(Math, 'random').mockReturnValue(draw)
-        vi.spyOn(Date, 'now').mockReturnValue(NOW)
-        const engine = createEngine()
-        engine.load(payload)
-        const names = [...engine.getState().features.map((f) => f.name), 'no-such-flag']
-        for (const context of contexts as Context[]) {
-          const all = explainAll(engine, context)
-          expect(all.map((e) => e.name)).toEqual(names.slice(0, -1))
-          for (const name of names) {
-            const explained = explain(engine, name, context)
-            expect(explained.enabled).toBe(engine.isEnabled(name, context))
-            expect(explained.variant).toBe(engine.getVariant(name, context))
-            // The same shared result object (an unknown name's is made per call).
-            if (name === 'no-such-flag') expect(explained.details).toEqual(engine.evaluate(name, context))
-            else expect(explained.details).toBe(engine.evaluate(name, context))
-            expectConsistent(explained)
-            expectJsonSafe(explained)
-            if (name !== 'no-such-flag') expect(all.find((e) => e.name === name)).toEqual(explained)
+      fc.property(
+        payloads,
+        fc.array(contextsArb as fc.Arbitrary<Context>, { minLength: 1, maxLength: 3 }),
+        fc.double({ min: 0, max: 1, maxExcluded: true, noNaN: true }),
+        (payload, contexts, draw) => {
+          runs++
+          // Random draws (random stickiness, a missing stickiness value) and the clock (no
+          // currentTime) are not the context's: fixed here, the engine and explain see the same ones.
+          vi.spyOn(Math, 'random').mockReturnValue(draw)
+          vi.spyOn(Date, 'now').mockReturnValue(NOW)
+          const engine = createEngine()
+          engine.load(payload)
+          const names = [...engine.getState().features.map((f) => f.name), 'no-such-flag']
+          for (const context of contexts as Context[]) {
+            const all = explainAll(engine, context)
+            expect(all.map((e) => e.name)).toEqual(names.slice(0, -1))
+            for (const name of names) {
+              const explained = explain(engine, name, context)
+              expect(explained.enabled).toBe(engine.isEnabled(name, context))
+              expect(explained.variant).toBe(engine.getVariant(name, context))
+              // The same shared result object (an unknown name's is made per call).
+              if (name === 'no-such-flag') expect(explained.details).toEqual(engine.evaluate(name, context))
+              else expect(explained.details).toBe(engine.evaluate(name, context))
+              expectConsistent(explained)
+              expectJsonSafe(explained)
+              if (name !== 'no-such-flag') expect(all.find((e) => e.name === name)).toEqual(explained)
+            }
           }
-        }
-        vi.restoreAllMocks()
-      }),
+          vi.restoreAllMocks()
+        },
+      ),
       { numRuns: RUNS },
     )
     expect(runs).toBe(RUNS)
@@ -92,25 +103,33 @@ describe.each([
 describe('explain never throws', () => {
   it('for arbitrary payloads and contexts, hostile ones included, and its result is JSON', () => {
     fc.assert(
-      fc.property(hostilePayloadArb, fc.array(hostileContextArb, { minLength: 1, maxLength: 3 }), (payload, contexts) => {
-        vi.spyOn(Math, 'random').mockReturnValue(0.5)
-        vi.spyOn(Date, 'now').mockReturnValue(NOW)
-        const engine = createEngine()
-        engine.load(payload)
-        for (const context of contexts) {
-          const all = explainAll(engine, context as Context)
-          for (const explained of all) expect(explained.enabled).toBe(engine.isEnabled(explained.name, context as Context))
-          JSON.stringify(all)
-          JSON.stringify(explain(engine, '__proto__', context as Context))
-        }
-        vi.restoreAllMocks()
-      }),
+      fc.property(
+        hostilePayloadArb,
+        fc.array(hostileContextArb, { minLength: 1, maxLength: 3 }),
+        (payload, contexts) => {
+          vi.spyOn(Math, 'random').mockReturnValue(0.5)
+          vi.spyOn(Date, 'now').mockReturnValue(NOW)
+          const engine = createEngine()
+          engine.load(payload)
+          for (const context of contexts) {
+            const all = explainAll(engine, context as Context)
+            for (const explained of all)
+              expect(explained.enabled).toBe(engine.isEnabled(explained.name, context as Context))
+            JSON.stringify(all)
+            JSON.stringify(explain(engine, '__proto__', context as Context))
+          }
+          vi.restoreAllMocks()
+        },
+      ),
       { numRuns: 300 },
     )
   })
 })
 
-function engineWith(features: Array<Record<string, unknown>>, options: Parameters<typeof createEngine>[0] = {}): Engine {
+function engineWith(
+  features: Array<Record<string, unknown>>,
+  options: Parameters<typeof createEngine>[0] = {},
+): Engine {
   const engine = createEngine(options)
   engine.load({
     version: 2,
@@ -123,7 +142,12 @@ function engineWith(features: Array<Record<string, unknown>>, options: Parameter
   return engine
 }
 
-const on = (name: string, strategies: unknown[], extra: Record<string, unknown> = {}) => ({ name, enabled: true, strategies, ...extra })
+const on = (name: string, strategies: unknown[], extra: Record<string, unknown> = {}) => ({
+  name,
+  enabled: true,
+  strategies,
+  ...extra,
+})
 
 describe('explain: constraints', () => {
   const engine = engineWith([
@@ -141,24 +165,52 @@ describe('explain: constraints', () => {
   ])
 
   it('each shows its field, operator, values as the engine uses them, the value it saw and its answer', () => {
-    const [first, second, third, fourth] = explain(engine, 'checkout', { properties: { email: 'Ann@acme.COM' }, currentTime: '2024-06-01T00:00:00Z' }).strategies[0]!.constraints
-    expect(first).toEqual({ contextName: 'email', operator: 'STR_ENDS_WITH', values: ['@ACME.com'], value: null, inverted: false, caseInsensitive: true, warning: null, seen: 'Ann@acme.COM', result: true })
+    const [first, second, third, fourth] = explain(engine, 'checkout', {
+      properties: { email: 'Ann@acme.COM' },
+      currentTime: '2024-06-01T00:00:00Z',
+    }).strategies[0]!.constraints
+    expect(first).toEqual({
+      contextName: 'email',
+      operator: 'STR_ENDS_WITH',
+      values: ['@ACME.com'],
+      value: null,
+      inverted: false,
+      caseInsensitive: true,
+      warning: null,
+      seen: 'Ann@acme.COM',
+      result: true,
+    })
     // An unusable literal: its warning (what checkConstraint says), and false.
-    expect(second).toMatchObject({ contextName: 'age', value: 'twelve', seen: null, result: false, warning: { code: 'invalid-number', message: 'NUM_GT on "age": "twelve" is not a valid number; the constraint never matches' } })
+    expect(second).toMatchObject({
+      contextName: 'age',
+      value: 'twelve',
+      seen: null,
+      result: false,
+      warning: {
+        code: 'invalid-number',
+        message: 'NUM_GT on "age": "twelve" is not a valid number; the constraint never matches',
+      },
+    })
     // Inverted: the answer includes the inversion (IN on a missing field is false; inverted, true).
     expect(third).toMatchObject({ inverted: true, seen: null, result: true })
     // DATE_* compare currentTime whatever the field (Node SDK): that is what it saw.
     expect(fourth).toMatchObject({ contextName: 'anything', seen: '2024-06-01T00:00:00.000Z', result: true })
   })
 
-  it('the first that failed is the strategy\'s failure, with the value it saw', () => {
+  it("the first that failed is the strategy's failure, with the value it saw", () => {
     const strategy = explain(engine, 'checkout', { properties: { email: 'bob@example.com', age: '40' } }).strategies[0]!
-    expect(strategy).toMatchObject({ evaluated: true, matched: false, failure: { at: 'constraint', index: 0, message: 'email STR_ENDS_WITH did not match (saw "bob@example.com")' } })
+    expect(strategy).toMatchObject({
+      evaluated: true,
+      matched: false,
+      failure: { at: 'constraint', index: 0, message: 'email STR_ENDS_WITH did not match (saw "bob@example.com")' },
+    })
     expect(strategy.test.result).toBeNull()
   })
 
-  it('the time compared is the context\'s currentTime, else now, shown once for the flag', () => {
-    expect(explain(engine, 'checkout', { currentTime: '2025-02-03T04:05:06Z' }).currentTime).toBe('2025-02-03T04:05:06.000Z')
+  it("the time compared is the context's currentTime, else now, shown once for the flag", () => {
+    expect(explain(engine, 'checkout', { currentTime: '2025-02-03T04:05:06Z' }).currentTime).toBe(
+      '2025-02-03T04:05:06.000Z',
+    )
     vi.spyOn(Date, 'now').mockReturnValue(NOW)
     expect(explain(engine, 'checkout', {}).currentTime).toBe(new Date(NOW).toISOString())
     expect(explain(engine, 'checkout', { currentTime: 'soon' }).currentTime).toBeNull()
@@ -167,7 +219,14 @@ describe('explain: constraints', () => {
 
 describe('explain: the caller owns what it gets', () => {
   it('changing an explanation changes nothing in the engine (the lists it shows are copies)', () => {
-    const engine = engineWith([on('vip', [{ name: 'default', constraints: [{ contextName: 'tier', operator: 'STR_STARTS_WITH', values: ['gold', 'platinum'] }] }])])
+    const engine = engineWith([
+      on('vip', [
+        {
+          name: 'default',
+          constraints: [{ contextName: 'tier', operator: 'STR_STARTS_WITH', values: ['gold', 'platinum'] }],
+        },
+      ]),
+    ])
     const shown = explain(engine, 'vip', { properties: { tier: 'silver' } }).strategies[0]!.constraints[0]!
     expect(shown.values).toEqual(['gold', 'platinum'])
     shown.values.push('silver')
@@ -180,13 +239,33 @@ describe('explain: the caller owns what it gets', () => {
 })
 
 describe('explain: segments', () => {
-  const engine = engineWith([on('seg', [{ name: 'default', segments: [1, 2] }]), on('gone', [{ name: 'default', segments: [9] }])])
+  const engine = engineWith([
+    on('seg', [{ name: 'default', segments: [1, 2] }]),
+    on('gone', [{ name: 'default', segments: [9] }]),
+  ])
 
   it('each referenced segment with its constraints, found or not', () => {
     const [pro, beta] = explain(engine, 'seg', { properties: { plan: 'pro', beta: 'no' } }).strategies[0]!.segments
-    expect(pro).toMatchObject({ id: 1, name: 'pro', found: true, matched: true, constraints: [{ contextName: 'plan', seen: 'pro', result: true }] })
-    expect(beta).toMatchObject({ id: 2, name: 'beta', found: true, matched: false, constraints: [{ contextName: 'beta', seen: 'no', result: false }] })
-    expect(explain(engine, 'seg', { properties: { plan: 'pro', beta: 'no' } }).strategies[0]!.failure).toEqual({ at: 'segment', id: 2, index: 0, message: 'segment beta: beta IN did not match (saw "no")' })
+    expect(pro).toMatchObject({
+      id: 1,
+      name: 'pro',
+      found: true,
+      matched: true,
+      constraints: [{ contextName: 'plan', seen: 'pro', result: true }],
+    })
+    expect(beta).toMatchObject({
+      id: 2,
+      name: 'beta',
+      found: true,
+      matched: false,
+      constraints: [{ contextName: 'beta', seen: 'no', result: false }],
+    })
+    expect(explain(engine, 'seg', { properties: { plan: 'pro', beta: 'no' } }).strategies[0]!.failure).toEqual({
+      at: 'segment',
+      id: 2,
+      index: 0,
+      message: 'segment beta: beta IN did not match (saw "no")',
+    })
   })
 
   it('a segment the payload does not have fails its strategy', () => {
@@ -200,19 +279,39 @@ describe('explain: rollouts', () => {
   const flexible = (parameters: Record<string, unknown>) => on('r', [{ name: 'flexibleRollout', parameters }])
 
   it('default stickiness: the userId, its bucket 1..100 in the group, and the percentage', () => {
-    const engine = engineWith([flexible({ rollout: '10', stickiness: 'default', groupId: 'Feature.flexibleRollout.10' })])
+    const engine = engineWith([
+      flexible({ rollout: '10', stickiness: 'default', groupId: 'Feature.flexibleRollout.10' }),
+    ])
     // bucket("Feature.flexibleRollout.10:174") = 10 (engine.test.ts)
     const explained = explain(engine, 'r', { userId: '174', sessionId: 's' })
-    expect(explained.strategies[0]!.test).toEqual({ type: 'rollout', stickiness: 'default', stickinessUsed: 'userId', stickinessValue: '174', groupId: 'Feature.flexibleRollout.10', percentage: 10, bucket: 10, result: true })
+    expect(explained.strategies[0]!.test).toEqual({
+      type: 'rollout',
+      stickiness: 'default',
+      stickinessUsed: 'userId',
+      stickinessValue: '174',
+      groupId: 'Feature.flexibleRollout.10',
+      percentage: 10,
+      bucket: 10,
+      result: true,
+    })
     expect(explained.random).toBe(false)
   })
 
   it('default stickiness falls back to sessionId, then to a random draw', () => {
     const engine = engineWith([flexible({ rollout: '50', stickiness: 'default' })])
-    expect(explain(engine, 'r', { sessionId: 's1' }).strategies[0]!.test).toMatchObject({ stickinessUsed: 'sessionId', stickinessValue: 's1', groupId: 'r' })
+    expect(explain(engine, 'r', { sessionId: 's1' }).strategies[0]!.test).toMatchObject({
+      stickinessUsed: 'sessionId',
+      stickinessValue: 's1',
+      groupId: 'r',
+    })
     vi.spyOn(Math, 'random').mockReturnValue(0.2)
     const random = explain(engine, 'r', {})
-    expect(random.strategies[0]!.test).toMatchObject({ stickinessUsed: 'random', stickinessValue: null, bucket: null, result: true })
+    expect(random.strategies[0]!.test).toMatchObject({
+      stickinessUsed: 'random',
+      stickinessValue: null,
+      bucket: null,
+      result: true,
+    })
     expect(random.random).toBe(true)
   })
 
@@ -221,19 +320,31 @@ describe('explain: rollouts', () => {
     const strategy = explain(engine, 'r', { userId: 'u' }).strategies[0]!
     expect(strategy.test).toMatchObject({ stickiness: 'tenant', stickinessUsed: null, bucket: null, result: false })
     expect(strategy.failure).toEqual({ at: 'test', message: 'tenant is missing from the context' })
-    expect(explain(engine, 'r', { properties: { tenant: 'acme' } }).strategies[0]!.test).toMatchObject({ stickinessUsed: 'tenant', stickinessValue: 'acme', percentage: 100, result: true })
+    expect(explain(engine, 'r', { properties: { tenant: 'acme' } }).strategies[0]!.test).toMatchObject({
+      stickinessUsed: 'tenant',
+      stickinessValue: 'acme',
+      percentage: 100,
+      result: true,
+    })
   })
 
   it('the bucket above the percentage is the failure', () => {
-    const engine = engineWith([flexible({ rollout: '10', stickiness: 'userId', groupId: 'Feature.flexibleRollout.10' })])
+    const engine = engineWith([
+      flexible({ rollout: '10', stickiness: 'userId', groupId: 'Feature.flexibleRollout.10' }),
+    ])
     // bucket(...:499) = 32
-    expect(explain(engine, 'r', { userId: '499' }).strategies[0]!).toMatchObject({ test: { bucket: 32, percentage: 10, result: false }, failure: { at: 'test', message: 'bucket 32 is above 10' } })
+    expect(explain(engine, 'r', { userId: '499' }).strategies[0]!).toMatchObject({
+      test: { bucket: 32, percentage: 10, result: false },
+      failure: { at: 'test', message: 'bucket 32 is above 10' },
+    })
   })
 
   it('an unusable rollout shows its warning, and no percentage', () => {
     const engine = engineWith([flexible({ rollout: 'half' })])
     const strategy = explain(engine, 'r', { userId: 'u' }).strategies[0]!
-    expect(strategy.warnings).toEqual([{ code: 'invalid-strategy', message: '"half" is not a number; the strategy never matches' }])
+    expect(strategy.warnings).toEqual([
+      { code: 'invalid-strategy', message: '"half" is not a number; the strategy never matches' },
+    ])
     expect(strategy.test).toMatchObject({ type: 'rollout', percentage: null, result: false })
   })
 
@@ -243,10 +354,24 @@ describe('explain: rollouts', () => {
       on('session', [{ name: 'gradualRolloutSessionId', parameters: { percentage: '100' } }]),
       on('dice', [{ name: 'gradualRolloutRandom', parameters: { percentage: '30' } }]),
     ])
-    expect(explain(engine, 'user', { userId: 'u1' }).strategies[0]!.test).toMatchObject({ stickiness: 'userId', stickinessUsed: 'userId', stickinessValue: 'u1', groupId: 'g', result: true })
-    expect(explain(engine, 'session', { userId: 'u1' }).strategies[0]!.test).toMatchObject({ stickiness: 'sessionId', stickinessUsed: null, result: false })
+    expect(explain(engine, 'user', { userId: 'u1' }).strategies[0]!.test).toMatchObject({
+      stickiness: 'userId',
+      stickinessUsed: 'userId',
+      stickinessValue: 'u1',
+      groupId: 'g',
+      result: true,
+    })
+    expect(explain(engine, 'session', { userId: 'u1' }).strategies[0]!.test).toMatchObject({
+      stickiness: 'sessionId',
+      stickinessUsed: null,
+      result: false,
+    })
     vi.spyOn(Math, 'random').mockReturnValue(0.5)
-    expect(explain(engine, 'dice', {})).toMatchObject({ enabled: false, random: true, strategies: [{ test: { stickiness: 'random', stickinessUsed: 'random', percentage: 30, result: false } }] })
+    expect(explain(engine, 'dice', {})).toMatchObject({
+      enabled: false,
+      random: true,
+      strategies: [{ test: { stickiness: 'random', stickinessUsed: 'random', percentage: 30, result: false } }],
+    })
   })
 })
 
@@ -261,52 +386,106 @@ describe('explain: the strategies that pick users', () => {
   )
 
   it('userWithId: the userId seen, listed or not', () => {
-    expect(explain(engine, 'ids', { userId: 'bob' }).strategies[0]!.test).toEqual({ type: 'userWithId', userIds: ['ann', 'bob'], seen: 'bob', result: true })
-    expect(explain(engine, 'ids', { userId: 'cy' }).strategies[0]!).toMatchObject({ test: { seen: 'cy', result: false }, failure: { message: 'userId "cy" is not listed' } })
+    expect(explain(engine, 'ids', { userId: 'bob' }).strategies[0]!.test).toEqual({
+      type: 'userWithId',
+      userIds: ['ann', 'bob'],
+      seen: 'bob',
+      result: true,
+    })
+    expect(explain(engine, 'ids', { userId: 'cy' }).strategies[0]!).toMatchObject({
+      test: { seen: 'cy', result: false },
+      failure: { message: 'userId "cy" is not listed' },
+    })
   })
 
   it('remoteAddress: the address seen, and entries the engine cannot use', () => {
     const strategy = explain(engine, 'ips', { remoteAddress: '10.1.2.3' }).strategies[0]!
-    expect(strategy.test).toEqual({ type: 'remoteAddress', ips: ['10.0.0.0/8', 'office'], seen: '10.1.2.3', result: true })
+    expect(strategy.test).toEqual({
+      type: 'remoteAddress',
+      ips: ['10.0.0.0/8', 'office'],
+      seen: '10.1.2.3',
+      result: true,
+    })
     expect(strategy.warnings.map((w) => w.code)).toEqual(['invalid-cidr'])
   })
 
-  it('applicationHostname: the engine\'s host name', () => {
-    expect(explain(engine, 'hosts').strategies[0]!.test).toEqual({ type: 'applicationHostname', hostNames: ['web-1', 'web-2'], hostname: 'web-2', result: true })
+  it("applicationHostname: the engine's host name", () => {
+    expect(explain(engine, 'hosts').strategies[0]!.test).toEqual({
+      type: 'applicationHostname',
+      hostNames: ['web-1', 'web-2'],
+      hostname: 'web-2',
+      result: true,
+    })
   })
 })
 
 describe('explain: custom and unknown strategies', () => {
   const strategies = [
-    { name: 'tenant', isEnabled: (parameters: Record<string, string>, context: Context) => parameters.tenants!.split(',').includes(String(context.properties?.tenant)) },
-    { name: 'broken', isEnabled: () => { throw new Error('boom') } },
+    {
+      name: 'tenant',
+      isEnabled: (parameters: Record<string, string>, context: Context) =>
+        parameters.tenants!.split(',').includes(String(context.properties?.tenant)),
+    },
+    {
+      name: 'broken',
+      isEnabled: () => {
+        throw new Error('boom')
+      },
+    },
   ]
-  const engine = engineWith([on('custom', [{ name: 'tenant', parameters: { tenants: 'acme' } }]), on('broken', [{ name: 'broken' }]), on('unknown', [{ name: 'mystery' }, 'not a strategy'])], { strategies })
+  const engine = engineWith(
+    [
+      on('custom', [{ name: 'tenant', parameters: { tenants: 'acme' } }]),
+      on('broken', [{ name: 'broken' }]),
+      on('unknown', [{ name: 'mystery' }, 'not a strategy']),
+    ],
+    { strategies },
+  )
 
   it('a custom strategy is marked as such, with its parameters and answer', () => {
-    expect(explain(engine, 'custom', { properties: { tenant: 'acme' } }).strategies[0]!.test).toEqual({ type: 'custom', parameters: { tenants: 'acme' }, result: true })
+    expect(explain(engine, 'custom', { properties: { tenant: 'acme' } }).strategies[0]!.test).toEqual({
+      type: 'custom',
+      parameters: { tenants: 'acme' },
+      result: true,
+    })
   })
 
   it('a custom strategy that throws makes the explanation an error, as evaluate reports it', () => {
     const explained = explain(engine, 'broken', {})
-    expect(explained).toMatchObject({ outcome: 'error', enabled: false, error: 'custom strategy "broken" threw while evaluating "broken": boom' })
+    expect(explained).toMatchObject({
+      outcome: 'error',
+      enabled: false,
+      error: 'custom strategy "broken" threw while evaluating "broken": boom',
+    })
     expect(explained.details).toEqual(engine.evaluate('broken', {}))
   })
 
   it('an unknown name, or a strategy that is not an object, never matches', () => {
     const [mystery, junk] = explain(engine, 'unknown', {}).strategies
-    expect(mystery).toMatchObject({ name: 'mystery', test: { type: 'unknown', result: false }, warnings: [{ code: 'unknown-strategy' }] })
-    expect(junk).toMatchObject({ name: '', test: { type: 'unknown', result: false }, warnings: [{ code: 'invalid-strategy' }] })
+    expect(mystery).toMatchObject({
+      name: 'mystery',
+      test: { type: 'unknown', result: false },
+      warnings: [{ code: 'unknown-strategy' }],
+    })
+    expect(junk).toMatchObject({
+      name: '',
+      test: { type: 'unknown', result: false },
+      warnings: [{ code: 'invalid-strategy' }],
+    })
   })
 })
 
 describe('explain: the flag', () => {
   const engine = engineWith([
-    on('two', [
-      { name: 'userWithId', title: 'Staff', parameters: { userIds: 'ann' } },
-      { name: 'default', disabled: true },
-      { name: 'default' },
-    ], { project: 'shop', type: 'release' }),
+    on(
+      'two',
+      [
+        { name: 'userWithId', title: 'Staff', parameters: { userIds: 'ann' } },
+        { name: 'default', disabled: true },
+        { name: 'default' },
+      ],
+      { project: 'shop', type: 'release' },
+    ),
     { name: 'off', enabled: false, strategies: [{ name: 'default' }] },
     on('open', []),
     { name: 'broken', enabled: true, strategies: 'nope' },
@@ -314,7 +493,14 @@ describe('explain: the flag', () => {
 
   it('strategies in order: the first that matched wins, the ones after are not evaluated', () => {
     const explained = explain(engine, 'two', { userId: 'bob' })
-    expect(explained).toMatchObject({ project: 'shop', type: 'release', outcome: 'strategy-matched', matchedStrategy: 1, enabled: true, flagEnabled: true })
+    expect(explained).toMatchObject({
+      project: 'shop',
+      type: 'release',
+      outcome: 'strategy-matched',
+      matchedStrategy: 1,
+      enabled: true,
+      flagEnabled: true,
+    })
     expect(explained.strategies.map((s) => [s.name, s.title, s.disabled, s.evaluated, s.matched])).toEqual([
       ['userWithId', 'Staff', false, true, false],
       ['default', null, true, true, true],
@@ -323,13 +509,32 @@ describe('explain: the flag', () => {
   })
 
   it('off in its environment: nothing is evaluated', () => {
-    expect(explain(engine, 'off', {})).toMatchObject({ outcome: 'disabled', flagEnabled: false, enabled: false, strategies: [{ evaluated: false, matched: null }], variantExplanation: { source: 'none', none: 'flag-off' } })
+    expect(explain(engine, 'off', {})).toMatchObject({
+      outcome: 'disabled',
+      flagEnabled: false,
+      enabled: false,
+      strategies: [{ evaluated: false, matched: null }],
+      variantExplanation: { source: 'none', none: 'flag-off' },
+    })
   })
 
   it('on without strategies, unknown, and a flag that did not compile', () => {
-    expect(explain(engine, 'open', {})).toMatchObject({ outcome: 'no-strategies', enabled: true, matchedStrategy: null })
-    expect(explain(engine, 'nope', {})).toMatchObject({ outcome: 'not-found', enabled: false, details: { errorCode: 'FLAG_NOT_FOUND' } })
-    expect(explain(engine, 'broken', {})).toMatchObject({ outcome: 'invalid', enabled: false, invalid: '"strategies" is not an array', details: { errorCode: 'PARSE_ERROR' } })
+    expect(explain(engine, 'open', {})).toMatchObject({
+      outcome: 'no-strategies',
+      enabled: true,
+      matchedStrategy: null,
+    })
+    expect(explain(engine, 'nope', {})).toMatchObject({
+      outcome: 'not-found',
+      enabled: false,
+      details: { errorCode: 'FLAG_NOT_FOUND' },
+    })
+    expect(explain(engine, 'broken', {})).toMatchObject({
+      outcome: 'invalid',
+      enabled: false,
+      invalid: '"strategies" is not an array',
+      details: { errorCode: 'PARSE_ERROR' },
+    })
   })
 
   it('explainAll: every flag in payload order, off ones too', () => {
@@ -352,10 +557,24 @@ describe('explain: which engine, and when', () => {
   it('sees the flags an engine has when asked: after a load, and a fork its own', () => {
     const engine = engineWith([on('a', [{ name: 'default' }])])
     const fork = engine.fork()
-    fork.load({ events: [{ type: 'feature-updated', eventId: 2, feature: { name: 'a', enabled: false, strategies: [{ name: 'default' }] } }] })
+    fork.load({
+      events: [
+        {
+          type: 'feature-updated',
+          eventId: 2,
+          feature: { name: 'a', enabled: false, strategies: [{ name: 'default' }] },
+        },
+      ],
+    })
     expect(explain(fork, 'a', {})).toMatchObject({ outcome: 'disabled', enabled: false })
     expect(explain(engine, 'a', {})).toMatchObject({ outcome: 'strategy-matched', enabled: true })
-    engine.load({ version: 2, features: [{ name: 'b', enabled: true, strategies: [] }, { name: 'a', enabled: false, strategies: [] }] })
+    engine.load({
+      version: 2,
+      features: [
+        { name: 'b', enabled: true, strategies: [] },
+        { name: 'a', enabled: false, strategies: [] },
+      ],
+    })
     expect(explainAll(engine, {}).map((e) => [e.name, e.outcome])).toEqual([
       ['b', 'no-strategies'],
       ['a', 'disabled'],
@@ -373,7 +592,13 @@ describe('explain: which engine, and when', () => {
 
 describe('explain: dependencies', () => {
   const engine = engineWith([
-    on('parent', [{ name: 'userWithId', parameters: { userIds: 'ann' }, variants: [{ name: 'blue', weight: 1000, stickiness: 'default' }] }]),
+    on('parent', [
+      {
+        name: 'userWithId',
+        parameters: { userIds: 'ann' },
+        variants: [{ name: 'blue', weight: 1000, stickiness: 'default' }],
+      },
+    ]),
     on('wants-blue', [], { dependencies: [{ feature: 'parent', variants: ['blue'] }] }),
     on('wants-off', [], { dependencies: [{ feature: 'parent', enabled: false }] }),
     on('orphan', [], { dependencies: [{ feature: 'missing' }, { feature: 'parent' }] }),
@@ -384,10 +609,25 @@ describe('explain: dependencies', () => {
     expect(explain(engine, 'wants-blue', { userId: 'ann' })).toMatchObject({
       outcome: 'no-strategies',
       enabled: true,
-      dependencies: [{ feature: 'parent', enabled: true, variants: ['blue'], parent: { enabled: true, variant: 'blue' }, problem: null, satisfied: true }],
+      dependencies: [
+        {
+          feature: 'parent',
+          enabled: true,
+          variants: ['blue'],
+          parent: { enabled: true, variant: 'blue' },
+          problem: null,
+          satisfied: true,
+        },
+      ],
     })
-    expect(explain(engine, 'wants-blue', { userId: 'bob' })).toMatchObject({ outcome: 'dependency-unmet', enabled: false, dependencies: [{ parent: { enabled: false, variant: 'disabled' }, satisfied: false }] })
-    expect(explain(engine, 'wants-off', { userId: 'bob' }).dependencies).toMatchObject([{ enabled: false, satisfied: true }])
+    expect(explain(engine, 'wants-blue', { userId: 'bob' })).toMatchObject({
+      outcome: 'dependency-unmet',
+      enabled: false,
+      dependencies: [{ parent: { enabled: false, variant: 'disabled' }, satisfied: false }],
+    })
+    expect(explain(engine, 'wants-off', { userId: 'bob' }).dependencies).toMatchObject([
+      { enabled: false, satisfied: true },
+    ])
   })
 
   it('an unknown parent, or one with dependencies of its own, is never satisfied; the next ones are not checked', () => {
@@ -395,7 +635,9 @@ describe('explain: dependencies', () => {
       { feature: 'missing', enabled: true, variants: null, parent: null, problem: 'unknown-parent', satisfied: false },
       { feature: 'parent', enabled: true, variants: null, parent: null, problem: null, satisfied: null },
     ])
-    expect(explain(engine, 'grandchild', { userId: 'ann' }).dependencies).toMatchObject([{ problem: 'parent-has-dependencies', satisfied: false }])
+    expect(explain(engine, 'grandchild', { userId: 'ann' }).dependencies).toMatchObject([
+      { problem: 'parent-has-dependencies', satisfied: false },
+    ])
   })
 })
 
@@ -406,15 +648,38 @@ describe('explain: the variant', () => {
   ]
   const engine = engineWith([
     on('flag-variants', [{ name: 'default' }], { variants }),
-    on('strategy-variants', [{ name: 'flexibleRollout', parameters: { rollout: '100', stickiness: 'tenant', groupId: 'g' }, variants: [{ name: 'one', weight: 1, stickiness: 'tenant' }, { name: 'none', weight: 0 }] }], { variants }),
-    on('weightless', [{ name: 'default', variants: [{ name: 'zero', weight: 0 }] }], { variants: [{ name: 'nil', weight: 0 }] }),
+    on(
+      'strategy-variants',
+      [
+        {
+          name: 'flexibleRollout',
+          parameters: { rollout: '100', stickiness: 'tenant', groupId: 'g' },
+          variants: [
+            { name: 'one', weight: 1, stickiness: 'tenant' },
+            { name: 'none', weight: 0 },
+          ],
+        },
+      ],
+      { variants },
+    ),
+    on('weightless', [{ name: 'default', variants: [{ name: 'zero', weight: 0 }] }], {
+      variants: [{ name: 'nil', weight: 0 }],
+    }),
     on('plain', [{ name: 'default' }]),
   ])
 
-  it('from the flag\'s variants: the stickiness used, its bucket in the total weight and the ranges', () => {
+  it("from the flag's variants: the stickiness used, its bucket in the total weight and the ranges", () => {
     const explained = explain(engine, 'flag-variants', { sessionId: 's9' })
     const v = explained.variantExplanation
-    expect(v).toMatchObject({ source: 'flag', none: null, totalWeight: 1000, override: null, stickiness: 'default', stickinessUsed: 'sessionId', stickinessValue: 's9' })
+    expect(v).toMatchObject({
+      source: 'flag',
+      none: null,
+      totalWeight: 1000,
+      override: null,
+      stickiness: 'default',
+      stickinessUsed: 'sessionId',
+      stickinessValue: 's9',
+    })
     expect(v.candidates).toEqual([
       { name: 'red', weight: 500, from: 1, to: 500 },
       { name: 'blue', weight: 500, from: 501, to: 1000 },
@@ -433,7 +698,7 @@ describe('explain: the variant', () => {
     })
   })
 
-  it('from the matched strategy\'s variants', () => {
+  it("from the matched strategy's variants", () => {
     expect(explain(engine, 'strategy-variants', { properties: { tenant: 'acme' } }).variantExplanation).toMatchObject({
       source: 'strategy',
       chosen: 'one',
@@ -441,13 +706,24 @@ describe('explain: the variant', () => {
       stickinessUsed: 'tenant',
       stickinessValue: 'acme',
       bucket: 1,
-      candidates: [{ name: 'one', weight: 1, from: 1, to: 1 }, { name: 'none', weight: 0, from: null, to: null }],
+      candidates: [
+        { name: 'one', weight: 1, from: 1, to: 1 },
+        { name: 'none', weight: 0, from: null, to: null },
+      ],
     })
   })
 
   it('why there is none: off, no variants, or none with weight', () => {
-    expect(explain(engine, 'plain', {}).variantExplanation).toMatchObject({ source: 'none', none: 'no-variants', chosen: null })
-    expect(explain(engine, 'weightless', {}).variantExplanation).toMatchObject({ source: 'none', none: 'no-weight', strategyVariantsUnusable: true })
+    expect(explain(engine, 'plain', {}).variantExplanation).toMatchObject({
+      source: 'none',
+      none: 'no-variants',
+      chosen: null,
+    })
+    expect(explain(engine, 'weightless', {}).variantExplanation).toMatchObject({
+      source: 'none',
+      none: 'no-weight',
+      strategyVariantsUnusable: true,
+    })
     expect(explain(engine, 'flag-variants', {}).variantExplanation.none).toBe(null)
   })
 })

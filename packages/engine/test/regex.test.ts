@@ -4,7 +4,15 @@ import { createEngine } from '@vexil/engine'
 import { compileRegex } from '../src/regex/nfa.js'
 
 const regexFlag = (value: string, caseInsensitive = false) => ({
-  features: [{ name: 'r', enabled: true, strategies: [{ name: 'default', constraints: [{ contextName: 'text', operator: 'REGEX', value, caseInsensitive }] }] }],
+  features: [
+    {
+      name: 'r',
+      enabled: true,
+      strategies: [
+        { name: 'default', constraints: [{ contextName: 'text', operator: 'REGEX', value, caseInsensitive }] },
+      ],
+    },
+  ],
 })
 
 describe('REGEX constraint', () => {
@@ -95,10 +103,15 @@ describe('REGEX constraint', () => {
       ),
     })).node
     fc.assert(
-      fc.property(pattern, fc.string({ unit: fc.constantFrom('a', 'b', 'x', '1', ' ', '\n'), maxLength: 12 }), fc.boolean(), (source, input, ci) => {
-        const expected = new RegExp(source, ci ? 'i' : '').test(input)
-        expect(compileRegex(ci ? `(?i)${source}` : source)(input)).toBe(expected)
-      }),
+      fc.property(
+        pattern,
+        fc.string({ unit: fc.constantFrom('a', 'b', 'x', '1', ' ', '\n'), maxLength: 12 }),
+        fc.boolean(),
+        (source, input, ci) => {
+          const expected = new RegExp(source, ci ? 'i' : '').test(input)
+          expect(compileRegex(ci ? `(?i)${source}` : source)(input)).toBe(expected)
+        },
+      ),
       { numRuns: 3000 },
     )
   })

@@ -10,7 +10,10 @@ describe('the built-in strategies', () => {
     expect([...BUILT_IN_STRATEGY_NAMES].sort()).toEqual([...BUILT_IN_STRATEGIES.keys()].sort())
   })
 
-  const codes = (name: string) => createEngine().load({ version: 2, features: [{ name: 'f', enabled: true, strategies: [{ name, parameters: {} }] }] }).map((warning) => warning.code)
+  const codes = (name: string) =>
+    createEngine()
+      .load({ version: 2, features: [{ name: 'f', enabled: true, strategies: [{ name, parameters: {} }] }] })
+      .map((warning) => warning.code)
 
   it.each([...BUILT_IN_STRATEGY_NAMES])('%s compiles without an unknown-strategy warning', (name) => {
     expect(codes(name)).not.toContain('unknown-strategy')

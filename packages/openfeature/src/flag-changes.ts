@@ -33,7 +33,8 @@ export function createChangeTracker(): ChangeTracker {
     for (const feature of state.features) {
       nextFeatures.set(feature.name, feature)
       const before = features.get(feature.name)
-      if (!before || !same(before, feature) || (changedSegments.size > 0 && usesAny(feature, changedSegments))) changed.push(feature.name)
+      if (!before || !same(before, feature) || (changedSegments.size > 0 && usesAny(feature, changedSegments)))
+        changed.push(feature.name)
     }
     for (const name of features.keys()) if (!nextFeatures.has(name)) changed.push(name)
     features = nextFeatures

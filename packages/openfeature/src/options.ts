@@ -91,7 +91,12 @@ export function resolveOptions(options: VexilProviderOptions): ProviderConfig {
   }
   if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') fail(`"url" must be http(s): ${options.url}`)
   const bootstrap = options.bootstrap
-  if (bootstrap !== undefined && (bootstrap === null || typeof bootstrap !== 'object' || !Array.isArray((bootstrap as { features?: unknown }).features))) {
+  if (
+    bootstrap !== undefined &&
+    (bootstrap === null ||
+      typeof bootstrap !== 'object' ||
+      !Array.isArray((bootstrap as { features?: unknown }).features))
+  ) {
     fail('"bootstrap" must be a client features payload ({ features: [...] })')
   }
   const fetchFunction = options.fetch ?? (globalThis.fetch as FetchFunction | undefined)

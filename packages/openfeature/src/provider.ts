@@ -94,7 +94,10 @@ export class VexilProvider implements Provider {
     this.upstream = createUpstream(config)
     this.counter = config.metricsInterval > 0 ? new UsageCounter() : undefined
     this.reporter = this.counter && this.usageReporter(this.counter)
-    this.backup = config.backupPath !== undefined ? createFileBackup(config.backupPath, (message) => config.logger.warn(`VexilProvider: ${message}`)) : undefined
+    this.backup =
+      config.backupPath !== undefined
+        ? createFileBackup(config.backupPath, (message) => config.logger.warn(`VexilProvider: ${message}`))
+        : undefined
     // No `logger`: a failed poll is reported (`report`), and logged once per change of state there.
     this.feed = createFeed({
       upstream: this.upstream,
@@ -110,8 +113,15 @@ export class VexilProvider implements Provider {
 
   // --- Evaluation (the hot path) ---
 
-  resolveBooleanEvaluation(flagKey: string, defaultValue: boolean, context: EvaluationContext): Promise<ResolutionDetails<boolean>> {
-    const details = this.engine.evaluate(flagKey, toUnleashContext(context, this.appName, this.environment, this.copyContext))
+  resolveBooleanEvaluation(
+    flagKey: string,
+    defaultValue: boolean,
+    context: EvaluationContext,
+  ): Promise<ResolutionDetails<boolean>> {
+    const details = this.engine.evaluate(
+      flagKey,
+      toUnleashContext(context, this.appName, this.environment, this.copyContext),
+    )
     const answer = this.booleanAnswers.get(details) ?? this.booleanAnswer(details)
     if (answer === undefined) {
       // An error: the caller's default is part of the answer, so it is made for this call.
@@ -130,30 +140,59 @@ export class VexilProvider implements Provider {
    */
   private booleanAnswer(details: EvaluationDetails): BooleanAnswer | undefined {
     if (details.errorCode !== undefined) return undefined
-    const resolution = typeof details.value === 'boolean' ? (this.shared(details) as ResolutionDetails<boolean>) : booleanResolution(details)
-    const answer: BooleanAnswer = { promise: Promise.resolve(resolution), enabled: details.toggle.enabled, usage: this.counter?.usage(details.flagKey) ?? { yes: 0, no: 0, variants: undefined } }
+    const resolution =
+      typeof details.value === 'boolean'
+        ? (this.shared(details) as ResolutionDetails<boolean>)
+        : booleanResolution(details)
+    const answer: BooleanAnswer = {
+      promise: Promise.resolve(resolution),
+      enabled: details.toggle.enabled,
+      usage: this.counter?.usage(details.flagKey) ?? { yes: 0, no: 0, variants: undefined },
+    }
     this.booleanAnswers.set(details, answer)
     return answer
   }
 
-  resolveStringEvaluation(flagKey: string, defaultValue: string, context: EvaluationContext): Promise<ResolutionDetails<string>> {
+  resolveStringEvaluation(
+    flagKey: string,
+    defaultValue: string,
+    context: EvaluationContext,
+  ): Promise<ResolutionDetails<string>> {
     return Promise.resolve(this.resolveTyped(flagKey, defaultValue, context, 'string'))
   }
 
-  resolveNumberEvaluation(flagKey: string, defaultValue: number, context: EvaluationContext): Promise<ResolutionDetails<number>> {
+  resolveNumberEvaluation(
+    flagKey: string,
+    defaultValue: number,
+    context: EvaluationContext,
+  ): Promise<ResolutionDetails<number>> {
     return Promise.resolve(this.resolveTyped(flagKey, defaultValue, context, 'number'))
   }
 
-  resolveObjectEvaluation<T extends JsonValue>(flagKey: string, defaultValue: T, context: EvaluationContext): Promise<ResolutionDetails<T>> {
+  resolveObjectEvaluation<T extends JsonValue>(
+    flagKey: string,
+    defaultValue: T,
+    context: EvaluationContext,
+  ): Promise<ResolutionDetails<T>> {
     return Promise.resolve(this.resolveTyped(flagKey, defaultValue, context, 'object'))
   }
 
-  private resolveTyped<T>(flagKey: string, defaultValue: T, context: EvaluationContext, type: 'string' | 'number' | 'object'): ResolutionDetails<T> {
-    const details = this.engine.evaluate(flagKey, toUnleashContext(context, this.appName, this.environment, this.copyContext))
+  private resolveTyped<T>(
+    flagKey: string,
+    defaultValue: T,
+    context: EvaluationContext,
+    type: 'string' | 'number' | 'object',
+  ): ResolutionDetails<T> {
+    const details = this.engine.evaluate(
+      flagKey,
+      toUnleashContext(context, this.appName, this.environment, this.copyContext),
+    )
     const toggle = details.toggle
     // The app read the variant: counted as unleash-client's getVariant counts it.
     this.counter?.countVariant(flagKey, toggle.enabled, toggle.variant.name)
-    return details.errorCode !== undefined ? this.failure(details, defaultValue) : typedResolution(details, defaultValue, type, this.shared)
+    return details.errorCode !== undefined
+      ? this.failure(details, defaultValue)
+      : typedResolution(details, defaultValue, type, this.shared)
   }
 
   /** The resolution of an outcome with a value, made once per outcome. */
@@ -165,7 +204,13 @@ export class VexilProvider implements Provider {
 
   /** The engine's error; an unknown flag before any flags were loaded is PROVIDER_NOT_READY. */
   private failure<T>(details: EvaluationDetails, defaultValue: T): ResolutionDetails<T> {
-    if (!this.loaded && details.errorCode === 'FLAG_NOT_FOUND') return failure(details, defaultValue, ErrorCode.PROVIDER_NOT_READY, 'VexilProvider has no flags yet: the upstream has not answered')
+    if (!this.loaded && details.errorCode === 'FLAG_NOT_FOUND')
+      return failure(
+        details,
+        defaultValue,
+        ErrorCode.PROVIDER_NOT_READY,
+        'VexilProvider has no flags yet: the upstream has not answered',
+      )
     return failure(details, defaultValue)
   }
 
@@ -201,7 +246,10 @@ export class VexilProvider implements Provider {
     this.phase = 'running'
     if (outcome.ok) return
     const { url } = this.config
-    if (!fallback) throw new Error(`VexilProvider: no flags to serve: ${outcome.message} (${url}/client/features). Still trying; the provider emits Ready when the upstream answers.`)
+    if (!fallback)
+      throw new Error(
+        `VexilProvider: no flags to serve: ${outcome.message} (${url}/client/features). Still trying; the provider emits Ready when the upstream answers.`,
+      )
     this.config.logger.warn(`VexilProvider: serving the ${fallback} until the upstream answers: ${outcome.message}`)
     // After the SDK has handled this initialization (it emits Ready when it resolves).
     setImmediate(() => this.announce(outcome))
@@ -246,17 +294,29 @@ export class VexilProvider implements Provider {
       offer: (candidate: UpstreamCandidate) => {
         // An identical poll answer changes nothing.
         if (candidate.text !== undefined && candidate.text === this.text) return
-        this.load(candidate.payload, candidate.text !== undefined ? { etag: candidate.etag, text: candidate.text } : undefined, true)
+        this.load(
+          candidate.payload,
+          candidate.text !== undefined ? { etag: candidate.etag, text: candidate.text } : undefined,
+          true,
+        )
       },
     }
   }
 
   /** Loads a payload; announces the flags it changed and saves them to the backup. */
-  private load(payload: unknown, polled: { etag: string | undefined; text: string } | undefined, fromUpstream: boolean): void {
+  private load(
+    payload: unknown,
+    polled: { etag: string | undefined; text: string } | undefined,
+    fromUpstream: boolean,
+  ): void {
     const warnings = this.engine.load(payload)
     if (warnings.length > 0) {
-      const shown = warnings.slice(0, 5).map((warning) => (warning.flag ? `${warning.flag}: ${warning.message}` : warning.message))
-      this.config.logger.warn(`VexilProvider: ${warnings.length} warning(s) loading flags: ${shown.join('; ')}${warnings.length > 5 ? '; ...' : ''}`)
+      const shown = warnings
+        .slice(0, 5)
+        .map((warning) => (warning.flag ? `${warning.flag}: ${warning.message}` : warning.message))
+      this.config.logger.warn(
+        `VexilProvider: ${warnings.length} warning(s) loading flags: ${shown.join('; ')}${warnings.length > 5 ? '; ...' : ''}`,
+      )
     }
     this.loaded = true
     // The stream's changes are not what the poller's ETag names: the next poll fetches in full.
@@ -269,7 +329,8 @@ export class VexilProvider implements Provider {
       const text = polled?.text
       this.backup.save(text !== undefined ? () => text : () => JSON.stringify(this.engine.getState()))
     }
-    if (changed.length > 0 && this.phase === 'running') this.events.emit(ProviderEvents.ConfigurationChanged, { flagsChanged: changed })
+    if (changed.length > 0 && this.phase === 'running')
+      this.events.emit(ProviderEvents.ConfigurationChanged, { flagsChanged: changed })
   }
 
   private report(outcome: SyncOutcome): void {

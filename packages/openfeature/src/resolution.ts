@@ -2,7 +2,12 @@
 // The engine makes one details object per flag and outcome and shares it; so does the provider
 // with the resolutions made from them (see provider.ts): a resolution of an outcome seen before
 // allocates nothing. Errors carry the caller's default, so they are made per call.
-import { ErrorCode, type FlagValueType, type ResolutionDetails, StandardResolutionReasons } from '@openfeature/server-sdk'
+import {
+  ErrorCode,
+  type FlagValueType,
+  type ResolutionDetails,
+  StandardResolutionReasons,
+} from '@openfeature/server-sdk'
 import type { EvaluationDetails } from '@vexil/engine'
 
 type Metadata = ResolutionDetails<unknown>['flagMetadata']
@@ -14,12 +19,22 @@ type Metadata = ResolutionDetails<unknown>['flagMetadata']
  */
 export function booleanResolution(details: EvaluationDetails): ResolutionDetails<boolean> {
   const enabled = details.toggle.enabled
-  return Object.freeze({ value: enabled, variant: details.variant ?? (enabled ? 'enabled' : 'disabled'), reason: details.reason, flagMetadata: details.flagMetadata as Metadata })
+  return Object.freeze({
+    value: enabled,
+    variant: details.variant ?? (enabled ? 'enabled' : 'disabled'),
+    reason: details.reason,
+    flagMetadata: details.flagMetadata as Metadata,
+  })
 }
 
 /** The answer to an outcome with a value, as the engine gives it (without its `type` and `toggle`). */
 export function valueResolution(details: EvaluationDetails): ResolutionDetails<unknown> {
-  return Object.freeze({ value: details.value, variant: details.variant, reason: details.reason, flagMetadata: details.flagMetadata as Metadata })
+  return Object.freeze({
+    value: details.value,
+    variant: details.variant,
+    reason: details.reason,
+    flagMetadata: details.flagMetadata as Metadata,
+  })
 }
 
 /**
@@ -27,10 +42,16 @@ export function valueResolution(details: EvaluationDetails): ResolutionDetails<u
  * gives the outcome's resolution). No value (off, or on without a variant) is the caller's
  * default with the engine's reason; a value of another type is TYPE_MISMATCH.
  */
-export function typedResolution<T>(details: EvaluationDetails, defaultValue: T, type: Exclude<FlagValueType, 'boolean'>, shared: (details: EvaluationDetails) => ResolutionDetails<unknown>): ResolutionDetails<T> {
+export function typedResolution<T>(
+  details: EvaluationDetails,
+  defaultValue: T,
+  type: Exclude<FlagValueType, 'boolean'>,
+  shared: (details: EvaluationDetails) => ResolutionDetails<unknown>,
+): ResolutionDetails<T> {
   const value = details.value
   if (value !== undefined) {
-    if (type === 'object' ? typeof value === 'object' && value !== null : typeof value === type) return shared(details) as ResolutionDetails<T>
+    if (type === 'object' ? typeof value === 'object' && value !== null : typeof value === type)
+      return shared(details) as ResolutionDetails<T>
     return {
       value: defaultValue,
       reason: StandardResolutionReasons.ERROR,
@@ -44,8 +65,19 @@ export function typedResolution<T>(details: EvaluationDetails, defaultValue: T, 
 }
 
 /** The engine's error (FLAG_NOT_FOUND, PARSE_ERROR, GENERAL): the caller's default, reason ERROR. */
-export function failure<T>(details: EvaluationDetails, defaultValue: T, code: ErrorCode = ErrorCode[details.errorCode ?? 'GENERAL'], message = details.errorMessage): ResolutionDetails<T> {
-  return { value: defaultValue, reason: StandardResolutionReasons.ERROR, errorCode: code, errorMessage: message, flagMetadata: details.flagMetadata as Metadata }
+export function failure<T>(
+  details: EvaluationDetails,
+  defaultValue: T,
+  code: ErrorCode = ErrorCode[details.errorCode ?? 'GENERAL'],
+  message = details.errorMessage,
+): ResolutionDetails<T> {
+  return {
+    value: defaultValue,
+    reason: StandardResolutionReasons.ERROR,
+    errorCode: code,
+    errorMessage: message,
+    flagMetadata: details.flagMetadata as Metadata,
+  }
 }
 
 function typeNoun(details: EvaluationDetails): string {

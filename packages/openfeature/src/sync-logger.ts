@@ -3,7 +3,8 @@ import type { Logger } from '@openfeature/server-sdk'
 import { messageOf, type SyncLogger } from '@vexil/sync'
 
 export function providerLogger(logger: Logger): SyncLogger {
-  const line = (message: string, error: unknown) => `VexilProvider: ${message}${error === undefined ? '' : ` (${messageOf(error)})`}`
+  const line = (message: string, error: unknown) =>
+    `VexilProvider: ${message}${error === undefined ? '' : ` (${messageOf(error)})`}`
   return {
     // The provider logs errors and warnings only (README, `logger`).
     info: () => undefined,

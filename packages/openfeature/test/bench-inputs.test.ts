@@ -24,10 +24,21 @@ const contexts = makeContexts(300)
     engine.evaluateAll(context, { includeDisabled: true, trace })
     return !trace.usedRandom
   })
-const typed = new Set(payload.features.filter((f) => (f.variants ?? []).length > 0 || f.strategies.some((s) => (s.variants ?? []).length > 0)).map((f) => f.name))
+const typed = new Set(
+  payload.features
+    .filter((f) => (f.variants ?? []).length > 0 || f.strategies.some((s) => (s.variants ?? []).length > 0))
+    .map((f) => f.name),
+)
 
 let unleash: Unleash
-const provider = new VexilProvider({ url: 'http://127.0.0.1:9/api', clientKey: 'equivalence', appName: 'web', environment: 'production', streaming: false, fetch: inMemoryUpstream(payload) })
+const provider = new VexilProvider({
+  url: 'http://127.0.0.1:9/api',
+  clientKey: 'equivalence',
+  appName: 'web',
+  environment: 'production',
+  streaming: false,
+  fetch: inMemoryUpstream(payload),
+})
 
 beforeAll(async () => {
   unleash = await createUnleashBaseline(payload)
@@ -60,7 +71,7 @@ describe('the OpenFeature benchmark inputs', () => {
     expect(enabled / (contexts.length * payload.features.length)).toBeGreaterThan(0.2)
   })
 
-  it('flags with variants, asked as strings, answer getVariant\'s payload (or name), the default when it has none', async () => {
+  it("flags with variants, asked as strings, answer getVariant's payload (or name), the default when it has none", async () => {
     expect(typed.size).toBeGreaterThan(40)
     const client = OpenFeature.getClient('equivalence')
     for (const context of contexts.slice(0, 100)) {
@@ -68,7 +79,9 @@ describe('the OpenFeature benchmark inputs', () => {
       for (const name of typed) {
         const variant = unleash.getVariant(name, context as Parameters<Unleash['getVariant']>[1])
         const value = await client.getStringValue(name, 'code-default', ofContext)
-        expect(value, `${name} for ${context.userId}`).toBe(variant.enabled ? (variant.payload?.value ?? variant.name) : 'code-default')
+        expect(value, `${name} for ${context.userId}`).toBe(
+          variant.enabled ? (variant.payload?.value ?? variant.name) : 'code-default',
+        )
       }
     }
   })

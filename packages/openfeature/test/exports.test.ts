@@ -9,7 +9,9 @@ describe('@vexil/openfeature public surface', () => {
   })
 
   it('announces the package version to the upstream (unleash-sdk header, registration)', () => {
-    const { version } = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }
+    const { version } = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as {
+      version: string
+    }
     expect(SDK_VERSION).toBe(version)
   })
 })

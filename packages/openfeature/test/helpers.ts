@@ -14,9 +14,23 @@ export interface Call {
 export function inMemoryFetch(payload: unknown): FetchFunction & { calls: Call[] } {
   const calls: Call[] = []
   const fetch = async (url: string, init: RequestInit): Promise<Response> => {
-    const headers = Object.fromEntries(Object.entries((init.headers ?? {}) as Record<string, string>).map(([name, value]) => [name.toLowerCase(), value]))
-    calls.push({ url, method: init.method ?? 'GET', headers, body: typeof init.body === 'string' ? JSON.parse(init.body) : undefined })
-    if (url.endsWith('/client/features')) return new Response(JSON.stringify(payload), { status: 200, headers: { 'content-type': 'application/json', etag: '"1"' } })
+    const headers = Object.fromEntries(
+      Object.entries((init.headers ?? {}) as Record<string, string>).map(([name, value]) => [
+        name.toLowerCase(),
+        value,
+      ]),
+    )
+    calls.push({
+      url,
+      method: init.method ?? 'GET',
+      headers,
+      body: typeof init.body === 'string' ? JSON.parse(init.body) : undefined,
+    })
+    if (url.endsWith('/client/features'))
+      return new Response(JSON.stringify(payload), {
+        status: 200,
+        headers: { 'content-type': 'application/json', etag: '"1"' },
+      })
     if (url.endsWith('/client/streaming')) return new Response(null, { status: 404 })
     return new Response(null, { status: 202 })
   }
@@ -25,12 +39,21 @@ export function inMemoryFetch(payload: unknown): FetchFunction & { calls: Call[]
 
 export function recordingLogger(): Logger & { lines: string[] } {
   const lines: string[] = []
-  const record = (level: string) => (...args: unknown[]) => void lines.push(`${level}: ${args.map(String).join(' ')}`)
+  const record =
+    (level: string) =>
+    (...args: unknown[]) =>
+      void lines.push(`${level}: ${args.map(String).join(' ')}`)
   return { lines, error: record('error'), warn: record('warn'), info: record('info'), debug: record('debug') }
 }
 
 const DEFAULT = { name: 'default', parameters: {} }
-const variant = (name: string, payload?: { type: string; value: string }) => ({ name, weight: 1000, weightType: 'variable', stickiness: 'default', ...(payload ? { payload } : {}) })
+const variant = (name: string, payload?: { type: string; value: string }) => ({
+  name,
+  weight: 1000,
+  weightType: 'variable',
+  stickiness: 'default',
+  ...(payload ? { payload } : {}),
+})
 
 /** One flag of each kind the README's table names. */
 export const KINDS_PAYLOAD = {
@@ -38,15 +61,54 @@ export const KINDS_PAYLOAD = {
   features: [
     { name: 'bool-on', enabled: true, strategies: [DEFAULT] },
     { name: 'bool-off', enabled: false, strategies: [DEFAULT] },
-    { name: 'bool-users', enabled: true, impressionData: true, strategies: [{ name: 'userWithId', parameters: { userIds: 'u1,u2' } }] },
-    { name: 'bool-tenant', enabled: true, strategies: [{ ...DEFAULT, constraints: [{ contextName: 'tenant', operator: 'IN', values: ['acme'] }] }] },
-    { name: 'string', enabled: true, strategies: [DEFAULT], variants: [variant('blue', { type: 'string', value: 'navy' })] },
-    { name: 'number', enabled: true, strategies: [DEFAULT], variants: [variant('answer', { type: 'number', value: '42' })] },
-    { name: 'object', enabled: true, strategies: [DEFAULT], variants: [variant('layout', { type: 'json', value: '{"columns":3,"dense":true}' })] },
+    {
+      name: 'bool-users',
+      enabled: true,
+      impressionData: true,
+      strategies: [{ name: 'userWithId', parameters: { userIds: 'u1,u2' } }],
+    },
+    {
+      name: 'bool-tenant',
+      enabled: true,
+      strategies: [{ ...DEFAULT, constraints: [{ contextName: 'tenant', operator: 'IN', values: ['acme'] }] }],
+    },
+    {
+      name: 'string',
+      enabled: true,
+      strategies: [DEFAULT],
+      variants: [variant('blue', { type: 'string', value: 'navy' })],
+    },
+    {
+      name: 'number',
+      enabled: true,
+      strategies: [DEFAULT],
+      variants: [variant('answer', { type: 'number', value: '42' })],
+    },
+    {
+      name: 'object',
+      enabled: true,
+      strategies: [DEFAULT],
+      variants: [variant('layout', { type: 'json', value: '{"columns":3,"dense":true}' })],
+    },
     { name: 'named', enabled: true, strategies: [DEFAULT], variants: [variant('just-a-name')] },
-    { name: 'typed-off', enabled: false, strategies: [DEFAULT], variants: [variant('blue', { type: 'string', value: 'navy' })] },
-    { name: 'typed-unmatched', enabled: true, strategies: [{ name: 'userWithId', parameters: { userIds: 'u1' } }], variants: [variant('blue', { type: 'string', value: 'navy' })] },
-    { name: 'bad-number', enabled: true, strategies: [DEFAULT], variants: [variant('oops', { type: 'number', value: 'forty-two' })] },
+    {
+      name: 'typed-off',
+      enabled: false,
+      strategies: [DEFAULT],
+      variants: [variant('blue', { type: 'string', value: 'navy' })],
+    },
+    {
+      name: 'typed-unmatched',
+      enabled: true,
+      strategies: [{ name: 'userWithId', parameters: { userIds: 'u1' } }],
+      variants: [variant('blue', { type: 'string', value: 'navy' })],
+    },
+    {
+      name: 'bad-number',
+      enabled: true,
+      strategies: [DEFAULT],
+      variants: [variant('oops', { type: 'number', value: 'forty-two' })],
+    },
     { name: 'custom', enabled: true, strategies: [{ name: 'explodes', parameters: {} }] },
   ],
   segments: [],

@@ -28,10 +28,25 @@ let domains = 0
 /** A provider on `url`, set in a domain of its own through the SDK (not awaited); closed after the test. */
 function providerFor(url: string, options: Partial<VexilProviderOptions> = {}) {
   const logger = recordingLogger()
-  const provider = new VexilProvider({ url, clientKey: KEY, appName: 'polling-test', refreshInterval: 100, metricsInterval: 0, timeout: 2_000, logger, ...options })
+  const provider = new VexilProvider({
+    url,
+    clientKey: KEY,
+    appName: 'polling-test',
+    refreshInterval: 100,
+    metricsInterval: 0,
+    timeout: 2_000,
+    logger,
+    ...options,
+  })
   const domain = `polling-${++domains}`
   const events: Array<{ type: ProviderEvents; details: EventDetails | undefined }> = []
-  for (const type of [ProviderEvents.Ready, ProviderEvents.Stale, ProviderEvents.Error, ProviderEvents.ConfigurationChanged]) provider.events.addHandler(type, (details) => void events.push({ type, details }))
+  for (const type of [
+    ProviderEvents.Ready,
+    ProviderEvents.Stale,
+    ProviderEvents.Error,
+    ProviderEvents.ConfigurationChanged,
+  ])
+    provider.events.addHandler(type, (details) => void events.push({ type, details }))
   cleanups.push(() => provider.onClose())
   const ready = OpenFeature.setProviderAndWait(domain, provider)
   ready.catch(() => undefined)
@@ -47,7 +62,12 @@ async function upstream(initial: unknown): Promise<FakeUpstream> {
 describe('VexilProvider polling a fake upstream', () => {
   it('serves every type of value through the SDK once ready, with the identifying headers', async () => {
     const fake = await upstream(KINDS_PAYLOAD)
-    const { client, ready } = providerFor(fake.url, { metricsInterval: 60_000, instanceId: 'instance-1', headers: { 'X-Extra': 'yes', Authorization: 'not this one' }, strategies: [{ name: 'mine', isEnabled: () => true }] })
+    const { client, ready } = providerFor(fake.url, {
+      metricsInterval: 60_000,
+      instanceId: 'instance-1',
+      headers: { 'X-Extra': 'yes', Authorization: 'not this one' },
+      strategies: [{ name: 'mine', isEnabled: () => true }],
+    })
     await ready
     expect(client.providerStatus).toBe(ProviderStatus.READY)
     expect(await client.getBooleanValue('bool-users', false, { targetingKey: 'u1' })).toBe(true)
@@ -69,7 +89,12 @@ describe('VexilProvider polling a fake upstream', () => {
     expect(get!.headers['unleash-connection-id']).toMatch(/^[0-9a-f-]{36}$/)
     await fake.waitFor((requests) => requests.some((r) => r.path === '/client/register'))
     const register = JSON.parse(fake.requestsTo('/client/register')[0]!.body)
-    expect(register).toMatchObject({ appName: 'polling-test', instanceId: 'instance-1', sdkVersion: 'vexil-openfeature:0.1.0', interval: 60_000 })
+    expect(register).toMatchObject({
+      appName: 'polling-test',
+      instanceId: 'instance-1',
+      sdkVersion: 'vexil-openfeature:0.1.0',
+      interval: 60_000,
+    })
     expect(register.strategies).toEqual(expect.arrayContaining(['default', 'flexibleRollout', 'userWithId', 'mine']))
     expect(Date.parse(register.started)).not.toBeNaN()
   })
@@ -85,8 +110,14 @@ describe('VexilProvider polling a fake upstream', () => {
     expect(events.filter((e) => e.type === ProviderEvents.ConfigurationChanged)).toEqual([])
 
     fake.setFeatures(payload(flag('a', false), flag('b'), flag('c')))
-    await waitFor(async () => events.some((e) => e.type === ProviderEvents.ConfigurationChanged), 'ConfigurationChanged', 3_000)
-    expect(events.find((e) => e.type === ProviderEvents.ConfigurationChanged)!.details).toMatchObject({ flagsChanged: ['a', 'c'] })
+    await waitFor(
+      async () => events.some((e) => e.type === ProviderEvents.ConfigurationChanged),
+      'ConfigurationChanged',
+      3_000,
+    )
+    expect(events.find((e) => e.type === ProviderEvents.ConfigurationChanged)!.details).toMatchObject({
+      flagsChanged: ['a', 'c'],
+    })
     expect(await client.getBooleanValue('a', true)).toBe(false)
     expect(await client.getBooleanValue('c', false)).toBe(true)
   })
@@ -121,13 +152,19 @@ describe('VexilProvider polling a fake upstream', () => {
     expect(await client.getBooleanDetails('a', false)).toMatchObject({ value: false, errorCode: 'PROVIDER_NOT_READY' })
     // It keeps trying (at the longest backoff): a key accepted later makes it Ready.
     fake.fail(undefined, '/client/features')
-    await waitFor(async () => events.some((e) => e.type === ProviderEvents.Ready), 'Ready after the key is accepted', 5_000)
+    await waitFor(
+      async () => events.some((e) => e.type === ProviderEvents.Ready),
+      'Ready after the key is accepted',
+      5_000,
+    )
     expect(await client.getBooleanValue('a', false)).toBe(true)
   })
 
   it('an unreachable upstream with a bootstrap: ready at once on the bootstrap, Stale', async () => {
     const port = await freePort()
-    const { client, ready, events, logger } = providerFor(`http://127.0.0.1:${port}/api`, { bootstrap: payload(flag('from-bootstrap')) })
+    const { client, ready, events, logger } = providerFor(`http://127.0.0.1:${port}/api`, {
+      bootstrap: payload(flag('from-bootstrap')),
+    })
     await ready
     expect(await client.getBooleanValue('from-bootstrap', false)).toBe(true)
     await waitFor(async () => events.some((e) => e.type === ProviderEvents.Stale), 'Stale', 2_000)
@@ -159,7 +196,14 @@ describe('VexilProvider polling a fake upstream', () => {
     const first = providerFor(fake.url, { backupPath })
     await first.ready
     fake.setFeatures(payload(flag('a'), flag('b')))
-    await waitFor(async () => existsSync(backupPath) && JSON.parse(readFileSync(backupPath, 'utf8')).features.length === 2 && JSON.parse(readFileSync(backupPath, 'utf8')).features[1].enabled, 'the backup of the second payload', 3_000)
+    await waitFor(
+      async () =>
+        existsSync(backupPath) &&
+        JSON.parse(readFileSync(backupPath, 'utf8')).features.length === 2 &&
+        JSON.parse(readFileSync(backupPath, 'utf8')).features[1].enabled,
+      'the backup of the second payload',
+      3_000,
+    )
     await first.provider.onClose()
     await fake.close()
 
@@ -167,7 +211,9 @@ describe('VexilProvider polling a fake upstream', () => {
     const second = providerFor(fake.url, { backupPath, bootstrap: payload(flag('from-bootstrap')) })
     await second.ready
     expect(await second.client.getBooleanValue('b', false)).toBe(true)
-    expect(await second.client.getBooleanDetails('from-bootstrap', false)).toMatchObject({ errorCode: 'FLAG_NOT_FOUND' })
+    expect(await second.client.getBooleanDetails('from-bootstrap', false)).toMatchObject({
+      errorCode: 'FLAG_NOT_FOUND',
+    })
     expect(second.logger.lines.join('\n')).toContain(`serving the backup file ${backupPath}`)
   })
 

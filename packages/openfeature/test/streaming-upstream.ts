@@ -21,14 +21,19 @@ export interface StreamingUpstream {
   close(): Promise<void>
 }
 
-export async function startStreamingUpstream(features: Array<{ name: string } & Record<string, unknown>>): Promise<StreamingUpstream> {
+export async function startStreamingUpstream(
+  features: Array<{ name: string } & Record<string, unknown>>,
+): Promise<StreamingUpstream> {
   const flags = new Map(features.map((feature) => [feature.name, feature]))
   let revision = 1
   let refusal: number | 'hang' | undefined
   const streams = new Set<ServerResponse>()
   const requests: StreamingUpstream['requests'] = []
-  const send = (res: ServerResponse, event: string, data: unknown) => res.write(`event: ${event}\nid: ${revision}\ndata: ${JSON.stringify(data)}\n\n`)
-  const hydration = () => ({ events: [{ type: 'hydration', eventId: revision, features: [...flags.values()], segments: [] }] })
+  const send = (res: ServerResponse, event: string, data: unknown) =>
+    res.write(`event: ${event}\nid: ${revision}\ndata: ${JSON.stringify(data)}\n\n`)
+  const hydration = () => ({
+    events: [{ type: 'hydration', eventId: revision, features: [...flags.values()], segments: [] }],
+  })
 
   const server = createServer((req: IncomingMessage, res: ServerResponse) => {
     const path = new URL(req.url ?? '/', 'http://upstream').pathname.replace(/^\/api/, '')
@@ -48,7 +53,9 @@ export async function startStreamingUpstream(features: Array<{ name: string } & 
       return
     }
     if (path === '/client/features') {
-      res.writeHead(200, { 'content-type': 'application/json', etag: `"${revision}"` }).end(JSON.stringify({ version: 2, features: [...flags.values()], segments: [] }))
+      res
+        .writeHead(200, { 'content-type': 'application/json', etag: `"${revision}"` })
+        .end(JSON.stringify({ version: 2, features: [...flags.values()], segments: [] }))
       return
     }
     res.writeHead(req.method === 'POST' ? 202 : 404).end()
@@ -64,7 +71,8 @@ export async function startStreamingUpstream(features: Array<{ name: string } & 
     update(feature) {
       flags.set(feature.name, feature)
       revision++
-      for (const res of streams) send(res, 'unleash-updated', { events: [{ type: 'feature-updated', eventId: revision, feature }] })
+      for (const res of streams)
+        send(res, 'unleash-updated', { events: [{ type: 'feature-updated', eventId: revision, feature }] })
     },
     dropStreams() {
       for (const res of streams) res.destroy()

@@ -20,7 +20,15 @@ async function setUp(options: Partial<VexilProviderOptions> = {}) {
   const upstream = await startStreamingUpstream([flag('a'), flag('b', false)])
   cleanups.push(() => upstream.close())
   const logger = recordingLogger()
-  const provider = new VexilProvider({ url: upstream.url, clientKey: 'streaming-key', appName: 'streaming-test', refreshInterval: 100, metricsInterval: 0, logger, ...options })
+  const provider = new VexilProvider({
+    url: upstream.url,
+    clientKey: 'streaming-key',
+    appName: 'streaming-test',
+    refreshInterval: 100,
+    metricsInterval: 0,
+    logger,
+    ...options,
+  })
   cleanups.push(() => provider.onClose())
   const changes: Array<EventDetails | undefined> = []
   provider.events.addHandler(ProviderEvents.ConfigurationChanged, (details) => void changes.push(details))
@@ -36,7 +44,10 @@ describe('VexilProvider on a stream of changes', () => {
     const { upstream, provider, changes, enabled } = await setUp()
     await provider.initialize()
     expect(await enabled('a')).toBe(true)
-    expect(upstream.requestsTo('/client/streaming')[0]).toMatchObject({ authorization: 'streaming-key', lastEventId: undefined })
+    expect(upstream.requestsTo('/client/streaming')[0]).toMatchObject({
+      authorization: 'streaming-key',
+      lastEventId: undefined,
+    })
     upstream.update(flag('b'))
     const took = await timeUntil(async () => (await enabled('b')) === true, 'the streamed change', { timeoutMs: 2_000 })
     expect(took).toBeLessThan(500)
@@ -83,10 +94,14 @@ describe('VexilProvider on a stream of changes', () => {
   it('a stream that does not answer within the timeout is polled meanwhile', async () => {
     const { upstream, provider, enabled, logger } = await setUp({ timeout: 300 })
     upstream.refuseStreams('hang')
-    const took = await timeUntil(async () => {
-      await provider.initialize()
-      return true
-    }, 'initialization', { timeoutMs: 3_000 })
+    const took = await timeUntil(
+      async () => {
+        await provider.initialize()
+        return true
+      },
+      'initialization',
+      { timeoutMs: 3_000 },
+    )
     expect(took).toBeLessThan(1_500)
     expect(await enabled('a')).toBe(true)
     expect(logger.lines.join('\n')).toMatch(/stream did not answer within 300 ms; polling meanwhile/)

@@ -28,11 +28,24 @@ async function flag(name: string, variants?: unknown[]): Promise<void> {
   if (variants) await admin('PUT', `${FEATURES}/${name}/variants`, variants)
   await admin('POST', `${FEATURES}/${name}/environments/development/on`)
 }
-const variant = (name: string, payload: { type: string; value: string }) => ({ name, weight: 1000, weightType: 'variable', stickiness: 'default', payload })
-const toggle = (name: string, on: boolean) => admin('POST', `${FEATURES}/${name}/environments/development/${on ? 'on' : 'off'}`)
+const variant = (name: string, payload: { type: string; value: string }) => ({
+  name,
+  weight: 1000,
+  weightType: 'variable',
+  stickiness: 'default',
+  payload,
+})
+const toggle = (name: string, on: boolean) =>
+  admin('POST', `${FEATURES}/${name}/environments/development/${on ? 'on' : 'off'}`)
 
 beforeAll(async () => {
-  service = await startService({ port: 0, host: '127.0.0.1', dataDir: data.path, logger: silentLogger, env: { INIT_ADMIN_API_TOKENS: ADMIN, INIT_CLIENT_API_TOKENS: CLIENT } })
+  service = await startService({
+    port: 0,
+    host: '127.0.0.1',
+    dataDir: data.path,
+    logger: silentLogger,
+    env: { INIT_ADMIN_API_TOKENS: ADMIN, INIT_CLIENT_API_TOKENS: CLIENT },
+  })
   await flag('of.boolean')
   await flag('of.string', [variant('blue', { type: 'string', value: 'navy' })])
   await flag('of.number', [variant('answer', { type: 'number', value: '42' })])
@@ -57,7 +70,14 @@ describe.each([
 
   beforeAll(async () => {
     // A poll interval of a minute: what arrives sooner came by the stream.
-    provider = new VexilProvider({ url: url(), clientKey: CLIENT, appName: 'openfeature-servers-test', refreshInterval: 60_000, metricsInterval: 300, logger })
+    provider = new VexilProvider({
+      url: url(),
+      clientKey: CLIENT,
+      appName: 'openfeature-servers-test',
+      refreshInterval: 60_000,
+      metricsInterval: 300,
+      logger,
+    })
     await OpenFeature.setProviderAndWait(domain, provider)
   })
 
@@ -67,7 +87,10 @@ describe.each([
     expect(await client.getStringValue('of.string', 'red')).toBe('navy')
     expect(await client.getNumberValue('of.number', 0)).toBe(42)
     expect(await client.getObjectValue('of.object', {})).toEqual({ columns: 3 })
-    expect(await client.getBooleanDetails('of.unknown', true)).toMatchObject({ value: true, errorCode: 'FLAG_NOT_FOUND' })
+    expect(await client.getBooleanDetails('of.unknown', true)).toMatchObject({
+      value: true,
+      errorCode: 'FLAG_NOT_FOUND',
+    })
   })
 
   it('sees an admin change within a second, as ConfigurationChanged', async () => {
@@ -80,7 +103,9 @@ describe.each([
       await flag(name)
       const on = await timeUntil(() => client.getBooleanValue(name, false), `${name} on`, { timeoutMs: 2_000 })
       await toggle(name, false)
-      const off = await timeUntil(async () => !(await client.getBooleanValue(name, true)), `${name} off`, { timeoutMs: 2_000 })
+      const off = await timeUntil(async () => !(await client.getBooleanValue(name, true)), `${name} off`, {
+        timeoutMs: 2_000,
+      })
       expect(Math.max(on, off)).toBeLessThan(1_000)
       expect(changed.flat()).toContain(name)
     } finally {
@@ -92,7 +117,14 @@ describe.each([
 
 describe('metrics', () => {
   it('counted evaluations reach the service', async () => {
-    const provider = new VexilProvider({ url: `${service.url}/api`, clientKey: CLIENT, appName: 'openfeature-metrics-test', refreshInterval: 60_000, metricsInterval: 60_000, logger: recordingLogger() })
+    const provider = new VexilProvider({
+      url: `${service.url}/api`,
+      clientKey: CLIENT,
+      appName: 'openfeature-metrics-test',
+      refreshInterval: 60_000,
+      metricsInterval: 60_000,
+      logger: recordingLogger(),
+    })
     await OpenFeature.setProviderAndWait('servers-metrics', provider)
     const client = OpenFeature.getClient('servers-metrics')
     await client.getBooleanValue('of.boolean', false)
@@ -101,10 +133,18 @@ describe('metrics', () => {
     // Sent on close, not waiting for the interval.
     await provider.onClose()
     const counted = async (name: string) => {
-      const { data: rows } = (await admin('GET', `/api/admin/client-metrics/features/${name}/raw`)) as { data: Array<{ appName: string; yes: number; no: number; variants: Record<string, number> }> }
-      return rows.filter((row) => row.appName === 'openfeature-metrics-test').map((row) => ({ yes: Number(row.yes), no: Number(row.no), variants: row.variants }))
+      const { data: rows } = (await admin('GET', `/api/admin/client-metrics/features/${name}/raw`)) as {
+        data: Array<{ appName: string; yes: number; no: number; variants: Record<string, number> }>
+      }
+      return rows
+        .filter((row) => row.appName === 'openfeature-metrics-test')
+        .map((row) => ({ yes: Number(row.yes), no: Number(row.no), variants: row.variants }))
     }
-    await waitFor(async () => isDeepStrictEqual(await counted('of.boolean'), [{ yes: 2, no: 0, variants: {} }]), 'the boolean counts at the service', 5_000)
+    await waitFor(
+      async () => isDeepStrictEqual(await counted('of.boolean'), [{ yes: 2, no: 0, variants: {} }]),
+      'the boolean counts at the service',
+      5_000,
+    )
     expect(await counted('of.string')).toEqual([{ yes: 1, no: 0, variants: { blue: 1 } }])
   })
 })

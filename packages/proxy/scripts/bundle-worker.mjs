@@ -15,7 +15,8 @@ const root = fileURLToPath(new URL('..', import.meta.url))
 const NODE_ONLY = {
   ioredis: 'STORAGE_PROVIDER=redis is not available in a Worker: bind a Workers KV namespace as VEXIL_KV instead',
   'swagger-ui-dist': 'The /docs page is not served by the Worker (ENABLE_OAS: the OpenAPI document is)',
-  undici: 'The Node transport is not used in a Worker: its upstream calls go through the runtime\'s fetch (no HTTPS_PROXY or client certificates)',
+  undici:
+    "The Node transport is not used in a Worker: its upstream calls go through the runtime's fetch (no HTTPS_PROXY or client certificates)",
 }
 
 /**
@@ -24,7 +25,9 @@ const NODE_ONLY = {
  */
 export async function bundleWorker({ outfile = `${root}dist/worker.js`, fromSource = false } = {}) {
   const result = await build({
-    entryPoints: [fromSource ? `${root}src/runtime/cloudflare-worker/entry.ts` : `${root}dist/runtime/cloudflare-worker/entry.js`],
+    entryPoints: [
+      fromSource ? `${root}src/runtime/cloudflare-worker/entry.ts` : `${root}dist/runtime/cloudflare-worker/entry.js`,
+    ],
     outfile,
     bundle: true,
     format: 'esm',
@@ -36,7 +39,9 @@ export async function bundleWorker({ outfile = `${root}dist/worker.js`, fromSour
     legalComments: 'none',
     // The runtime's own modules (nodejs_compat); CommonJS dependencies reach them through require.
     external: ['node:*'],
-    banner: { js: "import { createRequire as __vexilCreateRequire } from 'node:module';const require = __vexilCreateRequire('/');" },
+    banner: {
+      js: "import { createRequire as __vexilCreateRequire } from 'node:module';const require = __vexilCreateRequire('/');",
+    },
     metafile: true,
     logLevel: 'warning',
     plugins: [
@@ -47,7 +52,10 @@ export async function bundleWorker({ outfile = `${root}dist/worker.js`, fromSour
           b.onResolve({ filter }, (args) => ({ path: args.path, namespace: 'node-only' }))
           b.onLoad({ filter: /.*/, namespace: 'node-only' }, (args) => {
             const message = NODE_ONLY[args.path.split('/')[0]]
-            return { contents: `const fail = () => { throw new Error(${JSON.stringify(message)}) }; export default new Proxy(function () {}, { get: fail, apply: fail, construct: fail }); export const absolutePath = fail;`, loader: 'js' }
+            return {
+              contents: `const fail = () => { throw new Error(${JSON.stringify(message)}) }; export default new Proxy(function () {}, { get: fail, apply: fail, construct: fail }); export const absolutePath = fail;`,
+              loader: 'js',
+            }
           })
         },
       },
@@ -55,8 +63,35 @@ export async function bundleWorker({ outfile = `${root}dist/worker.js`, fromSour
         // Bare Node built-ins required by CommonJS dependencies: the runtime's node: modules.
         name: 'node-builtins',
         setup(b) {
-          const builtins = ['assert', 'buffer', 'crypto', 'events', 'fs', 'http', 'https', 'net', 'os', 'path', 'process', 'stream', 'string_decoder', 'tls', 'url', 'util', 'zlib', 'cluster', 'v8', 'perf_hooks', 'worker_threads', 'async_hooks', 'dns']
-          b.onResolve({ filter: new RegExp(`^(${builtins.join('|')})(/.*)?$`) }, (args) => ({ path: `node:${args.path}`, external: true }))
+          const builtins = [
+            'assert',
+            'buffer',
+            'crypto',
+            'events',
+            'fs',
+            'http',
+            'https',
+            'net',
+            'os',
+            'path',
+            'process',
+            'stream',
+            'string_decoder',
+            'tls',
+            'url',
+            'util',
+            'zlib',
+            'cluster',
+            'v8',
+            'perf_hooks',
+            'worker_threads',
+            'async_hooks',
+            'dns',
+          ]
+          b.onResolve({ filter: new RegExp(`^(${builtins.join('|')})(/.*)?$`) }, (args) => ({
+            path: `node:${args.path}`,
+            external: true,
+          }))
         },
       },
     ],
@@ -67,5 +102,7 @@ export async function bundleWorker({ outfile = `${root}dist/worker.js`, fromSour
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
   const { outfile, bytes, gzipBytes } = await bundleWorker()
-  console.log(`Worker bundle ${outfile.slice(root.length)}: ${(bytes / 1024).toFixed(0)} KiB, ${(gzipBytes / 1024).toFixed(0)} KiB gzip`)
+  console.log(
+    `Worker bundle ${outfile.slice(root.length)}: ${(bytes / 1024).toFixed(0)} KiB, ${(gzipBytes / 1024).toFixed(0)} KiB gzip`,
+  )
 }

@@ -29,7 +29,14 @@ import { offlineTokenGate } from './routing/offline-gate.js'
 import { createTokenGate } from './routing/token-gate.js'
 import type { CurrentFlags } from './scope/scope-flags.js'
 import { createOfflineSync } from './scope/offline-sync.js'
-import { createUpstreamSync, type MetricsSource, type ProxySync, servedFlags, type UpstreamSync, type UpstreamSyncOptions } from './scope/upstream-sync.js'
+import {
+  createUpstreamSync,
+  type MetricsSource,
+  type ProxySync,
+  servedFlags,
+  type UpstreamSync,
+  type UpstreamSyncOptions,
+} from './scope/upstream-sync.js'
 import type { StorageProvider } from './storage/types.js'
 import { SDK_VERSION, type Upstream } from './upstream/upstream.js'
 import { engineHostname } from './config/parse.js'
@@ -79,12 +86,19 @@ export interface ProxyApp {
  * The sync an app runs when it is given none: the upstream itself (scope/upstream-sync.ts), with
  * the options' engine, upstream and storage, and one response cache for the process.
  */
-export function createAppSync(options: Omit<ProxyAppOptions, 'sync'>, onFetch?: UpstreamSyncOptions['onFetch']): UpstreamSync {
+export function createAppSync(
+  options: Omit<ProxyAppOptions, 'sync'>,
+  onFetch?: UpstreamSyncOptions['onFetch'],
+): UpstreamSync {
   const { config } = options
   const engineHost = engineHostname()
   const logger = options.logger ?? config.logger
-  const newEngine = options.newEngine ?? (() => createEngine({ strategies: config.customStrategies, hostname: engineHost }))
-  const responseCaches = createResponseCaches({ maxEntries: config.responseCacheSize, maxBytes: config.responseCacheMaxBytes })
+  const newEngine =
+    options.newEngine ?? (() => createEngine({ strategies: config.customStrategies, hostname: engineHost }))
+  const responseCaches = createResponseCaches({
+    maxEntries: config.responseCacheSize,
+    maxBytes: config.responseCacheMaxBytes,
+  })
   if (config.offline) return createOfflineSync({ config, offline: config.offline, logger, newEngine, responseCaches })
   return createUpstreamSync({
     config,

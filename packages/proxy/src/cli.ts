@@ -12,7 +12,13 @@ import { nextShutdownSignal } from '@vexil/server-kit'
 import { runProxyPrimary } from './runtime/cluster/primary.js'
 import { runProxyWorker } from './runtime/cluster/worker.js'
 import { runOfflineCli } from './runtime/offline.js'
-import { edgeCommandIn, edgeProxyEnvironment, edgeVariableWarnings, EdgeUsageError, parseEdgeCommandLine } from './config/edge-command-line.js'
+import {
+  edgeCommandIn,
+  edgeProxyEnvironment,
+  edgeVariableWarnings,
+  EdgeUsageError,
+  parseEdgeCommandLine,
+} from './config/edge-command-line.js'
 import { EDGE_HELP } from './config/edge-help.js'
 import { createProxyConfig, type Environment, PROXY_ENVIRONMENT_VARIABLES } from './config/parse.js'
 import type { ProxyConfig, ProxyOptions } from './config/types.js'
@@ -93,10 +99,18 @@ export async function runProxyCli(argv: string[]): Promise<number> {
 
 /** `vexil proxy [--port <port>]`: Vexil's variables; Edge's that it does not read are warned about. */
 function proxyStart(argv: string[]): ProxyStart | number {
-  const { values } = parseArgs({ args: argv, options: { port: { type: 'string' }, help: { type: 'boolean', short: 'h' } }, strict: true })
+  const { values } = parseArgs({
+    args: argv,
+    options: { port: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
+    strict: true,
+  })
   if (values.help) return help(HELP)
   const proxyReads = new Set(Object.values(PROXY_ENVIRONMENT_VARIABLES).flat())
-  return { options: values.port !== undefined ? { port: Number(values.port) } : {}, env: process.env, warnings: edgeVariableWarnings(process.env, proxyReads) }
+  return {
+    options: values.port !== undefined ? { port: Number(values.port) } : {},
+    env: process.env,
+    warnings: edgeVariableWarnings(process.env, proxyReads),
+  }
 }
 
 /** Edge's command line: its options and variables translated to the proxy's, with Edge's defaults. */

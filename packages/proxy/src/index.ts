@@ -7,7 +7,13 @@ export type { ProxyApp, ProxyAppOptions } from './app.js'
 // Routes and who may call them
 export { ACCESS_KINDS } from './routing/access.js'
 export type { Access } from './routing/access.js'
-export type { RouteDescription, RouteExample, RouteHandler, RouteInstrument, RouteMethod } from './routing/route-declaration.js'
+export type {
+  RouteDescription,
+  RouteExample,
+  RouteHandler,
+  RouteInstrument,
+  RouteMethod,
+} from './routing/route-declaration.js'
 export { startProxy } from './server.js'
 export type { RunningProxy, StartProxyOptions } from './server.js'
 export { runProxyCli } from './cli.js'

@@ -23,7 +23,11 @@ interface PrometheusReadings {
   usageDrops(): UsageDrops
 }
 
-const DROP_REASONS = { unknownFlags: 'unknown_flag', registrations: 'registration', unattributed: 'unattributed' } as const
+const DROP_REASONS = {
+  unknownFlags: 'unknown_flag',
+  registrations: 'registration',
+  unattributed: 'unattributed',
+} as const
 
 export function createPrometheusExporter(readings: PrometheusReadings): PrometheusExporter {
   const registry = new Registry()
@@ -45,7 +49,12 @@ export function createPrometheusExporter(readings: PrometheusReadings): Promethe
       this.set(readings.lastFetch())
     },
   })
-  new Counter({ name: 'unleash_proxy_up', help: 'Indication that the service is up.', registers: [registry], aggregator: 'max' }).inc()
+  new Counter({
+    name: 'unleash_proxy_up',
+    help: 'Indication that the service is up.',
+    registers: [registry],
+    aggregator: 'max',
+  }).inc()
   new Gauge({
     name: 'vexil_proxy_flags',
     help: 'Flags the proxy currently evaluates.',
@@ -55,7 +64,12 @@ export function createPrometheusExporter(readings: PrometheusReadings): Promethe
       this.set(readings.flagCount())
     },
   })
-  const fetches = new Counter({ name: 'vexil_proxy_upstream_fetches_total', help: 'Polls of the upstream by outcome.', labelNames: ['result'], registers: [registry] })
+  const fetches = new Counter({
+    name: 'vexil_proxy_upstream_fetches_total',
+    help: 'Polls of the upstream by outcome.',
+    labelNames: ['result'],
+    registers: [registry],
+  })
   // Counted on every evaluation request: plain numbers, handed to prom-client only when scraped
   // (a labelled inc() hashes its labels each time).
   const cacheCounts = { hit: 0, miss: 0 }
@@ -66,7 +80,8 @@ export function createPrometheusExporter(readings: PrometheusReadings): Promethe
     registers: [registry],
     collect() {
       this.reset()
-      for (const result of ['hit', 'miss'] as const) if (cacheCounts[result] > 0) this.inc({ result }, cacheCounts[result])
+      for (const result of ['hit', 'miss'] as const)
+        if (cacheCounts[result] > 0) this.inc({ result }, cacheCounts[result])
     },
   })
   new Counter({
@@ -88,9 +103,15 @@ export function createPrometheusExporter(readings: PrometheusReadings): Promethe
 }
 
 /** The drops of every aggregator the proxy counts in: the static scope's and each token scope's. */
-export function usageDrops(sync: { scope: { usage: { dropped: UsageDrops } } | undefined; scopes: { syncs: readonly { usage: { dropped: UsageDrops } }[] } }): UsageDrops {
+export function usageDrops(sync: {
+  scope: { usage: { dropped: UsageDrops } } | undefined
+  scopes: { syncs: readonly { usage: { dropped: UsageDrops } }[] }
+}): UsageDrops {
   const total: UsageDrops = { unknownFlags: 0, registrations: 0, unattributed: 0 }
-  for (const { dropped } of [...(sync.scope ? [sync.scope.usage] : []), ...sync.scopes.syncs.map((tokenSync) => tokenSync.usage)]) {
+  for (const { dropped } of [
+    ...(sync.scope ? [sync.scope.usage] : []),
+    ...sync.scopes.syncs.map((tokenSync) => tokenSync.usage),
+  ]) {
     total.unknownFlags += dropped.unknownFlags
     total.registrations += dropped.registrations
     total.unattributed += dropped.unattributed

@@ -30,7 +30,8 @@ export interface StartProxyOptions extends ProxyOptions {
 export async function startProxy(options: StartProxyOptions = {}): Promise<RunningProxy> {
   const { showURL = true, env, ...proxyOptions } = options
   const config = await createProxyConfig(proxyOptions, env)
-  if (config.workers > 1) config.logger.warn(`WORKERS=${config.workers} is read by the vexil proxy command only: startProxy runs one process`)
+  if (config.workers > 1)
+    config.logger.warn(`WORKERS=${config.workers} is read by the vexil proxy command only: startProxy runs one process`)
   return serveProxy(config, {}, showURL)
 }
 
@@ -38,7 +39,11 @@ export async function startProxy(options: StartProxyOptions = {}): Promise<Runni
  * The app over `config`, listening (in a cluster worker: on the port the cluster shares), its
  * sync started. `app`: createProxyApp's other options (a cluster worker passes its sync).
  */
-export async function serveProxy(config: ProxyConfig, app: Omit<ProxyAppOptions, 'config'>, showURL: boolean): Promise<RunningProxy> {
+export async function serveProxy(
+  config: ProxyConfig,
+  app: Omit<ProxyAppOptions, 'config'>,
+  showURL: boolean,
+): Promise<RunningProxy> {
   const proxy = createProxyApp({ ...app, config })
   const hostname = config.host ?? '0.0.0.0'
   // Our own servers rather than listhen's: the slow-client timeouts (and how often Node checks
@@ -79,7 +84,11 @@ function proxyUrl(config: ProxyConfig, port: number): string {
 function listen(server: Server, port: number, hostname: string, variable: string): Promise<number> {
   return new Promise((resolve, reject) => {
     server.once('error', (error: NodeJS.ErrnoException) => {
-      reject(error.code === 'EADDRINUSE' ? new Error(`Port ${port} on ${hostname} is already in use (set ${variable} to another port)`) : error)
+      reject(
+        error.code === 'EADDRINUSE'
+          ? new Error(`Port ${port} on ${hostname} is already in use (set ${variable} to another port)`)
+          : error,
+      )
     })
     server.listen(port, hostname, () => resolve((server.address() as AddressInfo).port))
   })

@@ -83,13 +83,15 @@ const GRANTED: Record<Access, readonly Holder[]> = {
   'client-key-or-frontend-token': ['client-key', 'frontend-token'],
 }
 /** Routes answered as Unleash's API: refusals are 401 or 403 with a JSON message, not the old proxy's 401 text. */
-const isTokenRoute = (access: Access) => access === 'frontend-token' || access === 'client-token' || access === 'client-key-or-frontend-token'
+const isTokenRoute = (access: Access) =>
+  access === 'frontend-token' || access === 'client-token' || access === 'client-key-or-frontend-token'
 const permitted = (access: Access, credential: Credential) => {
   const is = access === 'client-key-or-frontend-token' ? (credential.ofrep ?? credential.is) : credential.is
   return access === 'open' || (is !== undefined && GRANTED[access].includes(is))
 }
 /** How a refusal's body starts: Unleash's `{ message }`, OFREP's `{ errorDetails }`. */
-const refusalStart = (access: Access) => (access === 'client-key-or-frontend-token' ? '{"errorDetails":' : '{"message":')
+const refusalStart = (access: Access) =>
+  access === 'client-key-or-frontend-token' ? '{"errorDetails":' : '{"message":'
 
 // --- Path spellings ---
 
@@ -111,14 +113,19 @@ const atLastSlash = (insert: string) => (path: string) => {
 }
 
 /** `/proxy` → `/%70roxy`: the letter at `at` as a percent-escape. */
-const percentEncodeAt = (path: string, at: number) => `${path.slice(0, at)}%${path.charCodeAt(at).toString(16)}${path.slice(at + 1)}`
+const percentEncodeAt = (path: string, at: number) =>
+  `${path.slice(0, at)}%${path.charCodeAt(at).toString(16)}${path.slice(at + 1)}`
 
 const SPELLINGS: Spelling[] = [
   { name: 'as is', resolves: true, spell: (p) => p },
   { name: 'trailing slash', resolves: true, spell: (p) => `${p}/` },
   { name: 'upper case', resolves: true, spell: (p) => p.toUpperCase() },
   { name: 'a percent-encoded first letter', resolves: false, spell: (p) => percentEncodeAt(p, 1) },
-  { name: 'a percent-encoded letter in the last segment', resolves: false, spell: (p) => percentEncodeAt(p, p.lastIndexOf('/') + 1) },
+  {
+    name: 'a percent-encoded letter in the last segment',
+    resolves: false,
+    spell: (p) => percentEncodeAt(p, p.lastIndexOf('/') + 1),
+  },
   { name: '%2F for the last slash', resolves: false, spell: atLastSlash('%2F') },
   { name: '%2f for the last slash', resolves: false, spell: atLastSlash('%2f') },
   { name: '%252F for the last slash', resolves: false, spell: atLastSlash('%252F') },
@@ -146,7 +153,14 @@ const instrumentRoute: ProxyAppOptions['instrumentRoute'] = (route, handle) => (
 
 const upstream = await startFakeUpstream(FEATURES)
 upstream.setValidTokens([...VALID_TOKENS])
-const options = { enableAllEndpoint: true, enableOAS: true, proxyBasePath: BASE, expServerSideSdkConfig: { tokens: [SERVER_TOKEN] }, tokens: [CLIENT_TOKEN], instrumentRoute }
+const options = {
+  enableAllEndpoint: true,
+  enableOAS: true,
+  proxyBasePath: BASE,
+  expServerSideSdkConfig: { tokens: [SERVER_TOKEN] },
+  tokens: [CLIENT_TOKEN],
+  instrumentRoute,
+}
 const proxy = await startTestProxy(upstream.url, options)
 // Before its first payload: the upstream answers 503 until the end of the file.
 const notReadyUpstream = await startFakeUpstream(FEATURES)
@@ -163,7 +177,8 @@ afterAll(async () => {
 })
 
 const ROUTES: readonly RouteDescription[] = proxy.routes
-const rowName = (route: RouteDescription) => `${route.method} ${route.path}${route.prefix ? '/…' : ''} (${route.access})`
+const rowName = (route: RouteDescription) =>
+  `${route.method} ${route.path}${route.prefix ? '/…' : ''} (${route.access})`
 /** The request path of a route's example, without the base path and query. */
 const examplePath = (route: RouteDescription) => (route.example.path ?? route.path).split('?')[0]!
 const exampleQuery = (route: RouteDescription) => {
@@ -177,7 +192,12 @@ interface Answer {
 }
 
 let cells = 0
-function send(target: TestProxy, route: RouteDescription, path: string, credential: Credential): Promise<Answer & { cell: string }> {
+function send(
+  target: TestProxy,
+  route: RouteDescription,
+  path: string,
+  credential: Credential,
+): Promise<Answer & { cell: string }> {
   const cell = String(++cells)
   const body = route.method === 'POST' ? Buffer.from(route.example.body ?? '') : undefined
   const headers: Record<string, string> = { [CELL_HEADER]: cell }
@@ -227,7 +247,14 @@ describe(`authorization matrix (${size})`, () => {
   it('covers every route the table declares, and the table declares the known ones', () => {
     const rows = ROUTES.map((r) => `${r.method} ${r.path} ${r.access}`)
     // Not the definition of the table (a new route needs no edit here), a floor: these exist.
-    for (const known of ['GET /proxy client-key', 'POST /proxy/all client-key', 'POST /proxy/client/metrics client-key-or-server-token', 'GET /proxy/client/features server-token', 'GET /proxy/health open', 'GET /docs open']) {
+    for (const known of [
+      'GET /proxy client-key',
+      'POST /proxy/all client-key',
+      'POST /proxy/client/metrics client-key-or-server-token',
+      'GET /proxy/client/features server-token',
+      'GET /proxy/health open',
+      'GET /docs open',
+    ]) {
       expect(rows).toContain(known)
     }
   })
@@ -236,13 +263,19 @@ describe(`authorization matrix (${size})`, () => {
     const base = `${BASE}${examplePath(route)}`
     const query = exampleQuery(route)
     const tasks = SPELLINGS.flatMap((spelling) =>
-      CREDENTIALS.map((credential) => async () => ({ spelling, credential, path: spelling.spell(base) + query, answer: await send(proxy, route, spelling.spell(base) + query, credential) })),
+      CREDENTIALS.map((credential) => async () => ({
+        spelling,
+        credential,
+        path: spelling.spell(base) + query,
+        answer: await send(proxy, route, spelling.spell(base) + query, credential),
+      })),
     )
     const results = await inParallel(tasks)
     // Below a `/features` route the last segment is a flag name, decoded as Express decodes a
     // parameter: an encoded letter there names the same flag, a suffix another one (none).
     const inName = ['a percent-encoded letter in the last segment', ';x suffix', 'upper case']
-    const resolves = (spelling: Spelling) => spelling.resolves || (route.prefix === 'below' && inName.includes(spelling.name))
+    const resolves = (spelling: Spelling) =>
+      spelling.resolves || (route.prefix === 'below' && inName.includes(spelling.name))
     const problems: string[] = []
     const self = `${route.method} ${route.path}`
     for (const { spelling, credential, path, answer } of results) {
@@ -252,25 +285,33 @@ describe(`authorization matrix (${size})`, () => {
       // No handler may run for a caller it does not admit, whatever the route matched.
       for (const handler of handlers) {
         const declared = ROUTES.find((r) => `${r.method} ${r.path}` === handler)!
-        if (!permitted(declared.access, credential)) problems.push(`${where}the handler of ${handler} ran (${declared.access})`)
+        if (!permitted(declared.access, credential))
+          problems.push(`${where}the handler of ${handler} ran (${declared.access})`)
       }
-      if (answer.status >= 200 && answer.status < 400 && !(allowed && resolves(spelling))) problems.push(`${where}answered ${answer.status}`)
+      if (answer.status >= 200 && answer.status < 400 && !(allowed && resolves(spelling)))
+        problems.push(`${where}answered ${answer.status}`)
       if (!resolves(spelling)) {
-        if (answer.status !== 404 && answer.status !== 400) problems.push(`${where}answered ${answer.status}, expected 404 (or 400)`)
-        if (handlers.includes(self) && route.access !== 'open') problems.push(`${where}the handler ran for a path that names no route`)
+        if (answer.status !== 404 && answer.status !== 400)
+          problems.push(`${where}answered ${answer.status}, expected 404 (or 400)`)
+        if (handlers.includes(self) && route.access !== 'open')
+          problems.push(`${where}the handler ran for a path that names no route`)
         continue
       }
       if (!allowed && isTokenRoute(route.access)) {
-        if (answer.status !== 401 && answer.status !== 403) problems.push(`${where}answered ${answer.status}, expected 401 or 403`)
-        if (route.method !== 'HEAD' && !answer.text.startsWith(refusalStart(route.access))) problems.push(`${where}refusal body ${JSON.stringify(answer.text.slice(0, 80))}`)
+        if (answer.status !== 401 && answer.status !== 403)
+          problems.push(`${where}answered ${answer.status}, expected 401 or 403`)
+        if (route.method !== 'HEAD' && !answer.text.startsWith(refusalStart(route.access)))
+          problems.push(`${where}refusal body ${JSON.stringify(answer.text.slice(0, 80))}`)
         continue
       }
       if (!allowed) {
         if (answer.status !== 401) problems.push(`${where}answered ${answer.status}, expected 401`)
-        if (answer.status === 401 && route.method !== 'HEAD' && answer.text !== 'Unauthorized') problems.push(`${where}401 body ${JSON.stringify(answer.text.slice(0, 80))}`)
+        if (answer.status === 401 && route.method !== 'HEAD' && answer.text !== 'Unauthorized')
+          problems.push(`${where}401 body ${JSON.stringify(answer.text.slice(0, 80))}`)
         continue
       }
-      if (handlers.filter((h) => h === self).length !== 1) problems.push(`${where}the handler ran ${handlers.filter((h) => h === self).length} times, expected once`)
+      if (handlers.filter((h) => h === self).length !== 1)
+        problems.push(`${where}the handler ran ${handlers.filter((h) => h === self).length} times, expected once`)
       // An open route answers the same to every credential; under another spelling it may be
       // its own 404 (the docs match file names exactly), but only as for everyone.
       // A flag name keeps its case: `/features/EXAMPLE` names another flag (none).
@@ -280,66 +321,87 @@ describe(`authorization matrix (${size})`, () => {
           : route.access === 'open' && spelling.name !== 'as is'
             ? results.find((r) => r.spelling === spelling && r.credential.value === undefined)!.answer.status
             : route.example.status
-      if (answer.status !== expected) problems.push(`${where}answered ${answer.status}, expected ${expected}: ${answer.text.slice(0, 120)}`)
-      if (route.access === 'open' && expected !== route.example.status && expected !== 404) problems.push(`${where}answered ${expected} to everyone`)
+      if (answer.status !== expected)
+        problems.push(`${where}answered ${answer.status}, expected ${expected}: ${answer.text.slice(0, 120)}`)
+      if (route.access === 'open' && expected !== route.example.status && expected !== 404)
+        problems.push(`${where}answered ${expected} to everyone`)
     }
     expect(problems, problems.slice(0, 20).join('\n')).toEqual([])
   })
 })
 
 describe('before the first payload', () => {
-  it.each(ROUTES.map((route) => [rowName(route), route] as const))('%s answers 503 if it waits for flags, else as when ready; no handler runs for the unauthorised', async (_name, route) => {
-    expect(notReady.proxy.ready).toBe(false)
-    const path = `${BASE}${examplePath(route)}${exampleQuery(route)}`
-    const problems: string[] = []
-    for (const credential of CREDENTIALS) {
-      const answer = await send(notReady, route, path, credential)
-      const allowed = permitted(route.access, credential)
-      const handlers = ran.get(answer.cell) ?? []
-      // The old proxy's routes say 503 before checking the key; Unleash's API checks the token first.
-      const refused = isTokenRoute(route.access) ? [401, 403] : [401]
-      const expected = isTokenRoute(route.access) && !allowed ? refused : route.waitsForFlags ? [503] : allowed ? [route.example.statusBeforeReady ?? route.example.status] : refused
-      if (!expected.includes(answer.status)) problems.push(`${credential.name}: ${answer.status}, expected ${expected.join(' or ')}`)
-      if (handlers.length !== (allowed && !route.waitsForFlags ? 1 : 0)) problems.push(`${credential.name}: handlers ran: ${handlers.join(', ') || 'none'}`)
-    }
-    expect(problems).toEqual([])
-  })
+  it.each(ROUTES.map((route) => [rowName(route), route] as const))(
+    '%s answers 503 if it waits for flags, else as when ready; no handler runs for the unauthorised',
+    async (_name, route) => {
+      expect(notReady.proxy.ready).toBe(false)
+      const path = `${BASE}${examplePath(route)}${exampleQuery(route)}`
+      const problems: string[] = []
+      for (const credential of CREDENTIALS) {
+        const answer = await send(notReady, route, path, credential)
+        const allowed = permitted(route.access, credential)
+        const handlers = ran.get(answer.cell) ?? []
+        // The old proxy's routes say 503 before checking the key; Unleash's API checks the token first.
+        const refused = isTokenRoute(route.access) ? [401, 403] : [401]
+        const expected =
+          isTokenRoute(route.access) && !allowed
+            ? refused
+            : route.waitsForFlags
+              ? [503]
+              : allowed
+                ? [route.example.statusBeforeReady ?? route.example.status]
+                : refused
+        if (!expected.includes(answer.status))
+          problems.push(`${credential.name}: ${answer.status}, expected ${expected.join(' or ')}`)
+        if (handlers.length !== (allowed && !route.waitsForFlags ? 1 : 0))
+          problems.push(`${credential.name}: handlers ran: ${handlers.join(', ') || 'none'}`)
+      }
+      expect(problems).toEqual([])
+    },
+  )
 })
 
 describe('the key is checked before the body is read', () => {
   const posts = ROUTES.filter((route) => route.method === 'POST' && route.access !== 'open')
-  it.each(posts.map((route) => [rowName(route), route] as const))('%s: 401 with a 10 MB body announced and not sent, then the connection closes', async (_name, route) => {
-    for (const credential of CREDENTIALS.filter((c) => !permitted(route.access, c))) {
-      const cell = `head-${++cells}`
-      const head = [
-        `POST ${BASE}${examplePath(route)} HTTP/1.1`,
-        'Host: 127.0.0.1',
-        'Content-Type: application/json',
-        'Content-Length: 10000000',
-        `${CELL_HEADER}: ${cell}`,
-        ...(credential.value === undefined ? [] : [`Authorization: ${credential.value}`]),
-        '',
-        '{"a":',
-      ].join('\r\n')
-      const { port } = new URL(proxy.url)
-      const socket = connect(Number(port), '127.0.0.1')
-      socket.setEncoding('latin1')
-      const outcome = await new Promise<{ text: string; closed: boolean }>((resolve) => {
-        let text = ''
-        const timer = setTimeout(() => resolve({ text, closed: false }), 3_000)
-        socket.on('data', (chunk: string) => (text += chunk))
-        socket.on('close', () => {
-          clearTimeout(timer)
-          resolve({ text, closed: true })
+  it.each(posts.map((route) => [rowName(route), route] as const))(
+    '%s: 401 with a 10 MB body announced and not sent, then the connection closes',
+    async (_name, route) => {
+      for (const credential of CREDENTIALS.filter((c) => !permitted(route.access, c))) {
+        const cell = `head-${++cells}`
+        const head = [
+          `POST ${BASE}${examplePath(route)} HTTP/1.1`,
+          'Host: 127.0.0.1',
+          'Content-Type: application/json',
+          'Content-Length: 10000000',
+          `${CELL_HEADER}: ${cell}`,
+          ...(credential.value === undefined ? [] : [`Authorization: ${credential.value}`]),
+          '',
+          '{"a":',
+        ].join('\r\n')
+        const { port } = new URL(proxy.url)
+        const socket = connect(Number(port), '127.0.0.1')
+        socket.setEncoding('latin1')
+        const outcome = await new Promise<{ text: string; closed: boolean }>((resolve) => {
+          let text = ''
+          const timer = setTimeout(() => resolve({ text, closed: false }), 3_000)
+          socket.on('data', (chunk: string) => (text += chunk))
+          socket.on('close', () => {
+            clearTimeout(timer)
+            resolve({ text, closed: true })
+          })
+          socket.on('error', () => undefined)
+          socket.write(head)
         })
-        socket.on('error', () => undefined)
-        socket.write(head)
-      })
-      socket.destroy()
-      expect(outcome.text, credential.name).toMatch(isTokenRoute(route.access) ? /^HTTP\/1\.1 40[13] (Unauthorized|Forbidden)\r\n/ : /^HTTP\/1\.1 401 Unauthorized\r\n/)
-      expect(outcome.text.toLowerCase(), credential.name).toContain('connection: close')
-      expect(outcome.closed, `${credential.name}: the proxy kept the connection open to read the body`).toBe(true)
-      expect(ran.get(cell) ?? [], credential.name).toEqual([])
-    }
-  })
+        socket.destroy()
+        expect(outcome.text, credential.name).toMatch(
+          isTokenRoute(route.access)
+            ? /^HTTP\/1\.1 40[13] (Unauthorized|Forbidden)\r\n/
+            : /^HTTP\/1\.1 401 Unauthorized\r\n/,
+        )
+        expect(outcome.text.toLowerCase(), credential.name).toContain('connection: close')
+        expect(outcome.closed, `${credential.name}: the proxy kept the connection open to read the body`).toBe(true)
+        expect(ran.get(cell) ?? [], credential.name).toEqual([])
+      }
+    },
+  )
 })

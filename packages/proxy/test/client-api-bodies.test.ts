@@ -9,11 +9,21 @@ import type { KnownToken } from '../src/tokens/api-token.js'
 // (with 10k flags a body is megabytes).
 
 const token: KnownToken = { secret: '*:development.x', type: 'client', projects: ['*'], environment: 'development' }
-const featuresBody = (flags: Parameters<typeof bodyFor>[0], caller: KnownToken, search: string) => bodyFor(flags, clientFilter(caller, search))
+const featuresBody = (flags: Parameters<typeof bodyFor>[0], caller: KnownToken, search: string) =>
+  bodyFor(flags, clientFilter(caller, search))
 
 function flagSet(count: number, descriptionLength = 10, projectOf: (i: number) => string = (i) => (i % 2 ? 'a' : 'b')) {
-  const features = Array.from({ length: count }, (_, i) => ({ name: `f-${i}`, project: projectOf(i), description: 'd'.repeat(descriptionLength), enabled: true, strategies: [] }))
-  return createFlagSet({ payload: { version: 2, features }, source: 'upstream', revision: 1, loadedAt: 0 }, { newEngine: () => createEngine(), responseCaches: undefined })
+  const features = Array.from({ length: count }, (_, i) => ({
+    name: `f-${i}`,
+    project: projectOf(i),
+    description: 'd'.repeat(descriptionLength),
+    enabled: true,
+    strategies: [],
+  }))
+  return createFlagSet(
+    { payload: { version: 2, features }, source: 'upstream', revision: 1, loadedAt: 0 },
+    { newEngine: () => createEngine(), responseCaches: undefined },
+  )
 }
 
 describe('client API bodies', () => {
@@ -38,7 +48,11 @@ describe('client API bodies', () => {
     const large = flagSet(200, 10_000, (i) => `p${i}`)
     const first = featuresBody(large, token, 'namePrefix=f')
     expect(first.text.length).toBeGreaterThan(2_000_000)
-    const allBut = (skipped: number) => Array.from({ length: 200 }, (_, i) => i).filter((i) => i !== skipped).map((i) => `project=p${i}`).join('&')
+    const allBut = (skipped: number) =>
+      Array.from({ length: 200 }, (_, i) => i)
+        .filter((i) => i !== skipped)
+        .map((i) => `project=p${i}`)
+        .join('&')
     for (let i = 0; i < 16; i++) featuresBody(large, token, `namePrefix=f&${allBut(i)}`)
     expect(featuresBody(large, token, 'namePrefix=f')).not.toBe(first)
   })

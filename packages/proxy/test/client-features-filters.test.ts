@@ -23,10 +23,14 @@ describe('/api/client/features filters', () => {
     const timed = (query: string) =>
       new Promise<{ ms: number; etag: string | undefined }>((resolve, reject) => {
         const started = performance.now()
-        get(proxy.at(`/api/client/features${query}`), { headers: { authorization: CLIENT, 'accept-encoding': 'br' } }, (res) => {
-          res.resume()
-          res.on('end', () => resolve({ ms: performance.now() - started, etag: res.headers.etag }))
-        }).on('error', reject)
+        get(
+          proxy.at(`/api/client/features${query}`),
+          { headers: { authorization: CLIENT, 'accept-encoding': 'br' } },
+          (res) => {
+            res.resume()
+            res.on('end', () => resolve({ ms: performance.now() - started, etag: res.headers.etag }))
+          },
+        ).on('error', reject)
       })
     const first = await timed('?project=web&project=checkout&project=growth')
     const repeated: number[] = []
@@ -37,7 +41,9 @@ describe('/api/client/features filters', () => {
       expect(answer.etag).toBe(first.etag)
       distinct.push(answer.ms)
     }
-    console.info(`10k flags, br: first ${Math.round(first.ms)} ms; same filter median ${median(repeated).toFixed(1)} ms; distinct filter values median ${median(distinct).toFixed(1)} ms`)
+    console.info(
+      `10k flags, br: first ${Math.round(first.ms)} ms; same filter median ${median(repeated).toFixed(1)} ms; distinct filter values median ${median(distinct).toFixed(1)} ms`,
+    )
     // Made once: a new spelling costs a scan of the flags, not a serialization and compression.
     expect(median(distinct)).toBeLessThan(first.ms / 4)
   }, 60_000)

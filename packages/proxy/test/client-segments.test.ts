@@ -14,12 +14,30 @@ const servers = useServers()
 const ALL_CLIENT = '*:development.all-client-1'
 const DEMO_CLIENT = 'demo:development.demo-client-2'
 
-const segment = (id: number, name: string, values: string[]) => ({ id, name, constraints: [{ contextName: 'userId', operator: 'IN', values }] })
-const flag = (name: string, project: string, segments?: number[]) => ({ name, project, enabled: true, strategies: [{ name: 'default', ...(segments ? { segments } : {}) }] })
+const segment = (id: number, name: string, values: string[]) => ({
+  id,
+  name,
+  constraints: [{ contextName: 'userId', operator: 'IN', values }],
+})
+const flag = (name: string, project: string, segments?: number[]) => ({
+  name,
+  project,
+  enabled: true,
+  strategies: [{ name: 'default', ...(segments ? { segments } : {}) }],
+})
 const payload = (vipValues = ['ceo@acme.example', 'cfo@acme.example'], extra: object[] = []) => ({
   version: 2,
-  features: [flag('secret-launch', 'default', [2]), flag('demo-pricing', 'demo', [1]), flag('demo-plain', 'demo'), ...extra],
-  segments: [segment(1, 'demo-pro-plans', ['pro']), segment(2, 'vip-customers', vipValues), segment(3, 'unused', ['x'])],
+  features: [
+    flag('secret-launch', 'default', [2]),
+    flag('demo-pricing', 'demo', [1]),
+    flag('demo-plain', 'demo'),
+    ...extra,
+  ],
+  segments: [
+    segment(1, 'demo-pro-plans', ['pro']),
+    segment(2, 'vip-customers', vipValues),
+    segment(3, 'unused', ['x']),
+  ],
 })
 
 async function setUp(): Promise<{ upstream: FakeUpstream; proxy: TestProxy }> {
@@ -34,10 +52,12 @@ async function setUp(): Promise<{ upstream: FakeUpstream; proxy: TestProxy }> {
 
 const segmentNames = (body: { segments?: Array<{ name: string }> }) => (body.segments ?? []).map((s) => s.name)
 const features = async (proxy: TestProxy, token: string, query = '') =>
-  (await (await fetch(proxy.at(`/api/client/features${query}`), { headers: { authorization: token } })).json()) as { segments: Array<{ name: string }> }
+  (await (await fetch(proxy.at(`/api/client/features${query}`), { headers: { authorization: token } })).json()) as {
+    segments: Array<{ name: string }>
+  }
 
 describe('client API segments, as the service sends them', () => {
-  it('/api/client/features: a project-scoped token gets only its projects\' segments', async () => {
+  it("/api/client/features: a project-scoped token gets only its projects' segments", async () => {
     const { proxy } = await setUp()
     expect(segmentNames(await features(proxy, DEMO_CLIENT))).toEqual(['demo-pro-plans'])
     expect(JSON.stringify(await features(proxy, DEMO_CLIENT))).not.toContain('ceo@acme.example')
@@ -66,7 +86,9 @@ describe('client API segments, as the service sends them', () => {
     const stream = await openStream(proxy.at('/api/client/streaming'), { authorization: DEMO_CLIENT })
     servers.defer(() => stream.close())
     const connected = await stream.next()
-    expect(segmentNames((JSON.parse(connected.data) as { events: Array<{ segments: Array<{ name: string }> }> }).events[0]!)).toEqual(['demo-pro-plans'])
+    expect(
+      segmentNames((JSON.parse(connected.data) as { events: Array<{ segments: Array<{ name: string }> }> }).events[0]!),
+    ).toEqual(['demo-pro-plans'])
     // vip-customers changes (not the token's), then a demo flag changes: one message, without the segment.
     upstream.setFeatures(payload(['ceo@acme.example', 'cto@acme.example'], [flag('demo-new', 'demo')]))
     const updated = await stream.next(5_000)

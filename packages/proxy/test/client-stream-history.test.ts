@@ -12,18 +12,49 @@ import { createScopeFlags } from '../src/scope/scope-flags.js'
 import type { KnownToken } from '../src/tokens/api-token.js'
 import { memoryLogger } from './helpers/proxy.js'
 
-const TOKEN: KnownToken = { secret: '*:development.history', type: 'client', environment: 'development', projects: ['*'] }
+const TOKEN: KnownToken = {
+  secret: '*:development.history',
+  type: 'client',
+  environment: 'development',
+  projects: ['*'],
+}
 const filter = (query = '') => clientFilter(TOKEN, query)
-const flag = (name: string, value: string) => ({ name, project: 'default', enabled: true, strategies: [{ name: 'default', parameters: { value } }] })
+const flag = (name: string, value: string) => ({
+  name,
+  project: 'default',
+  enabled: true,
+  strategies: [{ name: 'default', parameters: { value } }],
+})
 
 function scope() {
-  const flags = createScopeFlags({ newEngine: () => createEngine(), responseCaches: undefined, logger: memoryLogger([]), storage: undefined, storageKey: 'k', announce: false })
+  const flags = createScopeFlags({
+    newEngine: () => createEngine(),
+    responseCaches: undefined,
+    logger: memoryLogger([]),
+    storage: undefined,
+    storageKey: 'k',
+    announce: false,
+  })
   /** Change `n`: flag `f<n % 10>` gets a new value (`size` characters), so every filter sees each change. */
-  const publish = (n: number, size = 16) => flags.offer({ payload: { version: 2, features: Array.from({ length: 10 }, (_, i) => flag(`f${i}`, i === n % 10 ? `${n}`.padEnd(size, '.') : 'x')), segments: [] }, source: 'upstream' })!
+  const publish = (n: number, size = 16) =>
+    flags.offer({
+      payload: {
+        version: 2,
+        features: Array.from({ length: 10 }, (_, i) => flag(`f${i}`, i === n % 10 ? `${n}`.padEnd(size, '.') : 'x')),
+        segments: [],
+      },
+      source: 'upstream',
+    })!
   return { flags, publish }
 }
 
-const limits = (overrides: Partial<StreamHistoryLimits>): StreamHistoryLimits => ({ changes: 100, bytes: 8 * 1024 * 1024, filters: 32, lingerMs: 60_000, ...overrides })
+const limits = (overrides: Partial<StreamHistoryLimits>): StreamHistoryLimits => ({
+  changes: 100,
+  bytes: 8 * 1024 * 1024,
+  filters: 32,
+  lingerMs: 60_000,
+  ...overrides,
+})
 const events = (text: string) => (JSON.parse(text) as { events: unknown[] }).events
 
 describe('the reconnect history of a scope', () => {
@@ -34,13 +65,15 @@ describe('the reconnect history of a scope', () => {
     history.follow(filter(), sets[0]!)
     for (let n = 1; n <= 20; n++) sets.push(publish(n))
     const current = sets[20]!
-    const expected = (from: number) => sets.slice(from + 1).flatMap((set, i) => events(deltaMessage(sets[from + i]!, set, filter())!.text))
+    const expected = (from: number) =>
+      sets.slice(from + 1).flatMap((set, i) => events(deltaMessage(sets[from + i]!, set, filter())!.text))
     for (const from of [15, 17, 19]) {
       const replay = history.replay(filter(), current, viewId(sets[from]!, filter()))!
       expect(replay.id).toBe(viewId(current, filter()))
       expect(events(replay.text)).toEqual(expected(from))
     }
-    for (const from of [0, 10, 14]) expect(history.replay(filter(), current, viewId(sets[from]!, filter()))).toBeUndefined()
+    for (const from of [0, 10, 14])
+      expect(history.replay(filter(), current, viewId(sets[from]!, filter()))).toBeUndefined()
     expect(history.replay(filter(), current, 'unknown')).toBeUndefined()
     expect(history.size.changes).toBe(5)
   })
@@ -50,7 +83,8 @@ describe('the reconnect history of a scope', () => {
     const bound = limits({ changes: 50, bytes: 64 * 1024, filters: 4 })
     const history = createStreamHistory(flags, { limits: bound })
     const first = publish(0)
-    for (const query of ['', '?namePrefix=f', '?project=default', '?namePrefix=f1']) history.follow(filter(query), first)
+    for (const query of ['', '?namePrefix=f', '?project=default', '?namePrefix=f1'])
+      history.follow(filter(query), first)
     let most = 0
     for (let n = 1; n <= 600; n++) {
       publish(n, 1 + (n % 7) * 700)

@@ -28,11 +28,24 @@ interface Segment {
   [key: string]: unknown
 }
 
-const flag = (name: string, project: string, enabled = true, extra: Record<string, unknown> = {}): Feature => ({ name, project, enabled, strategies: [{ name: 'default' }], ...extra })
-const segment = (id: number, value: string): Segment => ({ id, name: `s${id}`, constraints: [{ contextName: 'userId', operator: 'IN', values: [value] }] })
+const flag = (name: string, project: string, enabled = true, extra: Record<string, unknown> = {}): Feature => ({
+  name,
+  project,
+  enabled,
+  strategies: [{ name: 'default' }],
+  ...extra,
+})
+const segment = (id: number, value: string): Segment => ({
+  id,
+  name: `s${id}`,
+  constraints: [{ contextName: 'userId', operator: 'IN', values: [value] }],
+})
 const payload = (features: Feature[], segments: Segment[] = []) => ({ version: 2, features, segments })
 
-async function setUp(options: TestProxyOptions = {}, first = payload([flag('a-one', 'p1'), flag('b-two', 'p2')])): Promise<{ upstream: FakeUpstream; proxy: TestProxy }> {
+async function setUp(
+  options: TestProxyOptions = {},
+  first = payload([flag('a-one', 'p1'), flag('b-two', 'p2')]),
+): Promise<{ upstream: FakeUpstream; proxy: TestProxy }> {
   const upstream = await servers.upstream(payload([]))
   upstream.setFeaturesFor(CLIENT, first)
   upstream.setValidTokens([
@@ -44,7 +57,12 @@ async function setUp(options: TestProxyOptions = {}, first = payload([flag('a-on
   return { upstream, proxy }
 }
 
-async function stream(proxy: TestProxy, token: string, query = '', headers: Record<string, string> = {}): Promise<OpenStream> {
+async function stream(
+  proxy: TestProxy,
+  token: string,
+  query = '',
+  headers: Record<string, string> = {},
+): Promise<OpenStream> {
   const opened = await openStream(proxy.at(`/api/client/streaming${query}`), { authorization: token, ...headers })
   servers.defer(() => opened.close())
   return opened
@@ -82,12 +100,17 @@ class SdkState {
   same(body: { features: Feature[]; segments: Segment[] }): boolean {
     const byName = (list: Iterable<Feature>) => JSON.stringify([...list].sort((x, y) => x.name.localeCompare(y.name)))
     const byId = (list: Iterable<Segment>) => JSON.stringify([...list].sort((x, y) => x.id - y.id))
-    return byName(this.features.values()) === byName(body.features) && byId(this.segments.values()) === byId(body.segments)
+    return (
+      byName(this.features.values()) === byName(body.features) && byId(this.segments.values()) === byId(body.segments)
+    )
   }
 }
 
 const features = async (proxy: TestProxy, token: string, query = '') =>
-  (await (await fetch(proxy.at(`/api/client/features${query}`), { headers: { authorization: token } })).json()) as { features: Feature[]; segments: Segment[] }
+  (await (await fetch(proxy.at(`/api/client/features${query}`), { headers: { authorization: token } })).json()) as {
+    features: Feature[]
+    segments: Segment[]
+  }
 
 describe('/api/client/streaming on the proxy', () => {
   it('a hydration, then each change as delta events: a client applying them stays equal to /api/client/features, per token and filter', async () => {
@@ -114,17 +137,44 @@ describe('/api/client/streaming on the proxy', () => {
     const steps: Array<{ features: Feature[]; segments?: Segment[] }> = [
       { features: [flag('a-one', 'p1'), flag('b-two', 'p2'), flag('a-three', 'p2')] },
       { features: [flag('a-one', 'p1', false), flag('b-two', 'p2'), flag('a-three', 'p2')] },
-      { features: [flag('a-one', 'p1', false), flag('b-two', 'p2'), flag('a-three', 'p2')], segments: [segment(1, 'u1')] },
-      { features: [flag('a-one', 'p1', true, { strategies: [{ name: 'default', segments: [1] }] }), flag('b-two', 'p2'), flag('a-three', 'p2')], segments: [segment(1, 'u1')] },
-      { features: [flag('a-one', 'p1', true, { strategies: [{ name: 'default', segments: [1] }] }), flag('b-two', 'p2'), flag('a-three', 'p2')], segments: [segment(1, 'u2')] },
-      { features: [flag('a-one', 'p1', true, { strategies: [{ name: 'default', segments: [1] }] }), flag('b-two', 'p1'), flag('a-three', 'p2')], segments: [segment(1, 'u2')] },
+      {
+        features: [flag('a-one', 'p1', false), flag('b-two', 'p2'), flag('a-three', 'p2')],
+        segments: [segment(1, 'u1')],
+      },
+      {
+        features: [
+          flag('a-one', 'p1', true, { strategies: [{ name: 'default', segments: [1] }] }),
+          flag('b-two', 'p2'),
+          flag('a-three', 'p2'),
+        ],
+        segments: [segment(1, 'u1')],
+      },
+      {
+        features: [
+          flag('a-one', 'p1', true, { strategies: [{ name: 'default', segments: [1] }] }),
+          flag('b-two', 'p2'),
+          flag('a-three', 'p2'),
+        ],
+        segments: [segment(1, 'u2')],
+      },
+      {
+        features: [
+          flag('a-one', 'p1', true, { strategies: [{ name: 'default', segments: [1] }] }),
+          flag('b-two', 'p1'),
+          flag('a-three', 'p2'),
+        ],
+        segments: [segment(1, 'u2')],
+      },
       { features: [flag('b-two', 'p1'), flag('a-three', 'p2')], segments: [segment(1, 'u2')] },
       { features: [flag('b-two', 'p1'), flag('a-three', 'p2')] },
     ]
     const seen = callers.map(() => [] as string[])
     for (const step of steps) {
       upstream.setFeaturesFor(CLIENT, payload(step.features, step.segments ?? []))
-      await timeUntil(async () => JSON.stringify((await features(proxy, CLIENT)).features) === JSON.stringify(step.features), 'the proxy to poll the change')
+      await timeUntil(
+        async () => JSON.stringify((await features(proxy, CLIENT)).features) === JSON.stringify(step.features),
+        'the proxy to poll the change',
+      )
       for (const [i, caller] of callers.entries()) {
         const body = await features(proxy, caller.token, caller.query)
         // A caller whose view changed gets one message; one whose view did not, none.
@@ -178,14 +228,25 @@ describe('reconnecting, keep-alives and limits', () => {
     const { upstream, proxy } = await setUp()
     const change = async (list: Feature[], segments: Segment[] = []) => {
       upstream.setFeaturesFor(CLIENT, payload(list, segments))
-      await timeUntil(async () => JSON.stringify((await features(proxy, CLIENT)).features) === JSON.stringify(list), 'the proxy to poll the change')
+      await timeUntil(
+        async () => JSON.stringify((await features(proxy, CLIENT)).features) === JSON.stringify(list),
+        'the proxy to poll the change',
+      )
     }
-    const idNow = async (token: string, query: string) => (await fetch(proxy.at(`/api/client/features${query}`), { headers: { authorization: token } })).headers.get('etag')!.slice(1, -1)
+    const idNow = async (token: string, query: string) =>
+      (await fetch(proxy.at(`/api/client/features${query}`), { headers: { authorization: token } })).headers
+        .get('etag')!
+        .slice(1, -1)
     // For each caller, one client stays connected and sees every change; the other leaves after the first.
-    const callers = [{ token: CLIENT, query: '' }, { token: P1_CLIENT, query: '' }, { token: CLIENT, query: '?namePrefix=a-' }]
+    const callers = [
+      { token: CLIENT, query: '' },
+      { token: P1_CLIENT, query: '' },
+      { token: CLIENT, query: '?namePrefix=a-' },
+    ]
     const staying = await Promise.all(callers.map((caller) => stream(proxy, caller.token, caller.query)))
     const leaving = await Promise.all(callers.map((caller) => stream(proxy, caller.token, caller.query)))
-    for (const opened of [...staying, ...leaving]) expect(JSON.parse((await opened.next()).data).events[0].type).toBe('hydration')
+    for (const opened of [...staying, ...leaving])
+      expect(JSON.parse((await opened.next()).data).events[0].type).toBe('hydration')
     await change([flag('a-one', 'p1', false), flag('b-two', 'p2')])
     const leftAt: string[] = []
     for (const [i, opened] of leaving.entries()) {
@@ -252,27 +313,38 @@ describe('reconnecting, keep-alives and limits', () => {
     const { proxy } = await setUp()
     expect((await fetch(proxy.at('/api/client/streaming'))).status).toBe(401)
     expect((await fetch(proxy.at('/api/client/streaming'), { headers: { authorization: FRONTEND } })).status).toBe(403)
-    expect((await fetch(proxy.at('/api/client/streaming'), { headers: { authorization: CLIENT_KEY } })).status).toBe(401)
+    expect((await fetch(proxy.at('/api/client/streaming'), { headers: { authorization: CLIENT_KEY } })).status).toBe(
+      401,
+    )
     const p1 = await stream(proxy, P1_CLIENT)
     expect(JSON.parse((await p1.next()).data).events[0].features.map((f: Feature) => f.name)).toEqual(['a-one'])
   })
 
   it('a token the upstream revokes: its stream ends at the next keep-alive', async () => {
-    const { upstream, proxy } = await setUp({ env: { STREAMING_KEEPALIVE_MS: '50', TOKEN_REVALIDATION_INTERVAL_SECONDS: '1' } })
+    const { upstream, proxy } = await setUp({
+      env: { STREAMING_KEEPALIVE_MS: '50', TOKEN_REVALIDATION_INTERVAL_SECONDS: '1' },
+    })
     const opened = await stream(proxy, P1_CLIENT)
     await opened.next()
     upstream.setValidTokens([{ token: CLIENT, type: 'client', environment: 'development', projects: ['*'] }])
-    const ended = await Promise.race([opened.ended.then(() => true), new Promise((resolve) => setTimeout(() => resolve(false), 5_000))])
+    const ended = await Promise.race([
+      opened.ended.then(() => true),
+      new Promise((resolve) => setTimeout(() => resolve(false), 5_000)),
+    ])
     expect(ended).toBe(true)
     expect((await fetch(proxy.at('/api/client/streaming'), { headers: { authorization: P1_CLIENT } })).status).toBe(401)
   })
 
   it('a revalidation that finds the token unchanged leaves its stream open', async () => {
-    const { upstream, proxy } = await setUp({ env: { STREAMING_KEEPALIVE_MS: '50', TOKEN_REVALIDATION_INTERVAL_SECONDS: '1' } })
+    const { upstream, proxy } = await setUp({
+      env: { STREAMING_KEEPALIVE_MS: '50', TOKEN_REVALIDATION_INTERVAL_SECONDS: '1' },
+    })
     const opened = await stream(proxy, CLIENT)
     await opened.next()
     const validations = upstream.requestsTo('/edge/validate').length
-    await timeUntil(() => upstream.requestsTo('/edge/validate').length >= validations + 2, 'two revalidations', { timeoutMs: 5_000 })
+    await timeUntil(() => upstream.requestsTo('/edge/validate').length >= validations + 2, 'two revalidations', {
+      timeoutMs: 5_000,
+    })
     const comments = opened.comments
     await timeUntil(() => opened.comments > comments + 2, 'keep-alives after the revalidations')
     expect(proxy.proxy.streams).toBe(1)
@@ -293,13 +365,18 @@ describe('reconnecting, keep-alives and limits', () => {
 describe('/api/client/delta on the proxy', () => {
   it('a hydration with an ETag naming the flags; 304 while they stay; a new hydration after a change', async () => {
     const { upstream, proxy } = await setUp()
-    const get = (etag?: string) => fetch(proxy.at('/api/client/delta'), { headers: { authorization: CLIENT, ...(etag ? { 'if-none-match': etag } : {}) } })
+    const get = (etag?: string) =>
+      fetch(proxy.at('/api/client/delta'), {
+        headers: { authorization: CLIENT, ...(etag ? { 'if-none-match': etag } : {}) },
+      })
     const first = await get()
     expect(first.status).toBe(200)
     const etag = first.headers.get('etag')!
     expect(etag).toMatch(/^"[A-Za-z0-9_-]{27}"$/)
     // The same name as /api/client/features gives the same flags.
-    expect(etag).toBe((await fetch(proxy.at('/api/client/features'), { headers: { authorization: CLIENT } })).headers.get('etag'))
+    expect(etag).toBe(
+      (await fetch(proxy.at('/api/client/features'), { headers: { authorization: CLIENT } })).headers.get('etag'),
+    )
     const body = (await first.json()) as { events: Array<{ type: string; features: Feature[] }> }
     expect(body.events.map((e) => e.type)).toEqual(['hydration'])
     expect(body.events[0]!.features.map((f) => f.name)).toEqual(['a-one', 'b-two'])

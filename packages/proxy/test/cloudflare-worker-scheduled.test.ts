@@ -22,10 +22,13 @@ function executionContext(): WorkerContext & { settled(): Promise<void>; handed:
   }
 }
 
-const flags = (...names: string[]) => ({ version: 2, features: names.map((name) => ({ name, enabled: true, strategies: [{ name: 'default' }] })) })
+const flags = (...names: string[]) => ({
+  version: 2,
+  features: names.map((name) => ({ name, enabled: true, strategies: [{ name: 'default' }] })),
+})
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 
-describe('the Worker\'s cron trigger', () => {
+describe("the Worker's cron trigger", () => {
   let upstream: FakeUpstream
   let env: Record<string, string>
 
@@ -46,7 +49,11 @@ describe('the Worker\'s cron trigger', () => {
   })
 
   const ask = async () => {
-    const response = await worker.fetch(new Request('http://worker.test/proxy?userId=1', { headers: { authorization: KEY } }), env, executionContext())
+    const response = await worker.fetch(
+      new Request('http://worker.test/proxy?userId=1', { headers: { authorization: KEY } }),
+      env,
+      executionContext(),
+    )
     return (await response.json()) as { toggles: Array<{ name: string }> }
   }
 
@@ -70,7 +77,11 @@ describe('the Worker\'s cron trigger', () => {
       new Request('http://worker.test/proxy/client/metrics', {
         method: 'POST',
         headers: { authorization: KEY, 'content-type': 'application/json' },
-        body: JSON.stringify({ appName: 'web', instanceId: 'i', bucket: { start: now, stop: now, toggles: { first: { yes: 4, no: 1, variants: {} } } } }),
+        body: JSON.stringify({
+          appName: 'web',
+          instanceId: 'i',
+          bucket: { start: now, stop: now, toggles: { first: { yes: 4, no: 1, variants: {} } } },
+        }),
       }),
       env,
       executionContext(),
@@ -82,7 +93,11 @@ describe('the Worker\'s cron trigger', () => {
     await ctx.settled()
     const counted = upstream
       .requestsTo('/client/metrics')
-      .map((request) => (JSON.parse(request.body) as { bucket: { toggles: Record<string, { yes: number }> } }).bucket.toggles.first?.yes ?? 0)
+      .map(
+        (request) =>
+          (JSON.parse(request.body) as { bucket: { toggles: Record<string, { yes: number }> } }).bucket.toggles.first
+            ?.yes ?? 0,
+      )
       .reduce((sum, yes) => sum + yes, 0)
     expect(counted).toBeGreaterThanOrEqual(4)
   })

@@ -17,7 +17,10 @@ const KEY = 'workers-key'
 /** A second scope (another environment): its own sync, with its own upstream client. */
 const PRODUCTION_TOKEN = '*:production.workers-client'
 const FRONTEND_TOKEN = '*:production.workers-frontend'
-const flagsNamed = (...names: string[]) => ({ version: 2, features: names.map((name) => ({ name, enabled: true, strategies: [{ name: 'default' }] })) })
+const flagsNamed = (...names: string[]) => ({
+  version: 2,
+  features: names.map((name) => ({ name, enabled: true, strategies: [{ name: 'default' }] })),
+})
 
 interface Answer {
   status: number
@@ -25,13 +28,29 @@ interface Answer {
 }
 
 /** One request on a connection of its own, so the cluster hands each to the next worker. */
-function send(port: number, method: 'GET' | 'POST', path: string, headers: Record<string, string> = {}, body?: string): Promise<Answer> {
+function send(
+  port: number,
+  method: 'GET' | 'POST',
+  path: string,
+  headers: Record<string, string> = {},
+  body?: string,
+): Promise<Answer> {
   return new Promise((resolve, reject) => {
-    const req = request({ host: '127.0.0.1', port, method, path, agent: false, headers: { connection: 'close', ...headers, ...(body ? { 'content-type': 'application/json' } : {}) } }, (res) => {
-      let text = ''
-      res.on('data', (chunk: Buffer) => (text += chunk))
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: text }))
-    })
+    const req = request(
+      {
+        host: '127.0.0.1',
+        port,
+        method,
+        path,
+        agent: false,
+        headers: { connection: 'close', ...headers, ...(body ? { 'content-type': 'application/json' } : {}) },
+      },
+      (res) => {
+        let text = ''
+        res.on('data', (chunk: Buffer) => (text += chunk))
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body: text }))
+      },
+    )
     req.on('error', reject)
     req.end(body)
   })
@@ -41,7 +60,10 @@ const many = (n: number, make: () => Promise<Answer>) => Promise.all(Array.from(
 
 function childPids(pid: number): number[] {
   try {
-    return execFileSync('ps', ['-o', 'pid=', '--ppid', String(pid)], { encoding: 'utf8' }).split('\n').map((line) => Number(line.trim())).filter((n) => n > 0)
+    return execFileSync('ps', ['-o', 'pid=', '--ppid', String(pid)], { encoding: 'utf8' })
+      .split('\n')
+      .map((line) => Number(line.trim()))
+      .filter((n) => n > 0)
   } catch {
     return []
   }
@@ -128,12 +150,15 @@ describe.skipIf(process.platform !== 'linux')('WORKERS=2 (the built CLI)', () =>
 
   it('is not ready while the upstream has not answered, then ready in every worker', async () => {
     for (const answer of await many(6, () => send(port, 'GET', '/proxy/health'))) expect(answer.status).toBe(503)
-    for (const answer of await many(6, () => send(port, 'GET', '/internal-backstage/ready'))) expect(answer.status).toBe(503)
+    for (const answer of await many(6, () => send(port, 'GET', '/internal-backstage/ready')))
+      expect(answer.status).toBe(503)
     upstream.fail(undefined, '/client/features')
     await until(async () => (await send(port, 'GET', '/internal-backstage/ready')).status === 200, 'ready', 10_000)
     // Every worker says so (consecutive connections go to the workers in turn).
-    for (const answer of await many(8, () => send(port, 'GET', '/proxy/health'))) expect(answer.status, output).toBe(200)
-    for (const answer of await many(8, () => send(port, 'GET', '/internal-backstage/ready'))) expect(answer.status).toBe(200)
+    for (const answer of await many(8, () => send(port, 'GET', '/proxy/health')))
+      expect(answer.status, output).toBe(200)
+    for (const answer of await many(8, () => send(port, 'GET', '/internal-backstage/ready')))
+      expect(answer.status).toBe(200)
   })
 
   it('polls the upstream once per interval, from one client, whatever the number of workers', async () => {
@@ -160,29 +185,38 @@ describe.skipIf(process.platform !== 'linux')('WORKERS=2 (the built CLI)', () =>
           { length: 8 },
           (_, i) =>
             new Promise<Answer>((resolve, reject) => {
-              const req = request({ host: '127.0.0.1', port, path: `/proxy?userId=${i}`, agent, headers: { authorization: KEY } }, (res) => {
-                let text = ''
-                res.on('data', (chunk: Buffer) => (text += chunk))
-                res.on('end', () => resolve({ status: res.statusCode ?? 0, body: text }))
-              })
+              const req = request(
+                { host: '127.0.0.1', port, path: `/proxy?userId=${i}`, agent, headers: { authorization: KEY } },
+                (res) => {
+                  let text = ''
+                  res.on('data', (chunk: Buffer) => (text += chunk))
+                  res.on('end', () => resolve({ status: res.statusCode ?? 0, body: text }))
+                },
+              )
               req.on('error', reject)
               req.end()
             }),
         ),
       )
       for (const answer of answers) expect(answer.status).toBe(200)
-      expect((JSON.parse(answers[0]!.body) as { toggles: Array<{ name: string }> }).toggles.map((toggle) => toggle.name)).toEqual(['on'])
+      expect(
+        (JSON.parse(answers[0]!.body) as { toggles: Array<{ name: string }> }).toggles.map((toggle) => toggle.name),
+      ).toEqual(['on'])
       expect(new Set(answers.map((answer) => answer.body)).size).toBe(1)
-      for (const pid of workers) expect(connectionsHeldBy(pid, port), `connections held by worker ${pid}`).toBeGreaterThan(0)
+      for (const pid of workers)
+        expect(connectionsHeldBy(pid, port), `connections held by worker ${pid}`).toBeGreaterThan(0)
     } finally {
       agent.destroy()
     }
   })
 
-  it('starts its workers with V8\'s memory flags (the primary was started without them)', () => {
+  it("starts its workers with V8's memory flags (the primary was started without them)", () => {
     const workers = childPids(primary.pid!)
     expect(workers).toHaveLength(2)
-    for (const pid of workers) expect(readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0')).toEqual(expect.arrayContaining(['--max-semi-space-size=2', '--heap-growing-percent=30']))
+    for (const pid of workers)
+      expect(readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0')).toEqual(
+        expect.arrayContaining(['--max-semi-space-size=2', '--heap-growing-percent=30']),
+      )
     const primaryFlags = readFileSync(`/proc/${primary.pid!}/cmdline`, 'utf8').split('\0')
     expect(primaryFlags).not.toContain('--max-semi-space-size=2')
     expect(primaryFlags).not.toContain('--heap-growing-percent=30')
@@ -191,11 +225,16 @@ describe.skipIf(process.platform !== 'linux')('WORKERS=2 (the built CLI)', () =>
   it('a flag changed upstream reaches the answers of every worker', async () => {
     upstream.setFeatures(flagsNamed('on', 'off'))
     const hasBoth = (answer: Answer) => answer.status === 200 && answer.body.includes('"off"')
-    await until(async () => (await many(4, () => send(port, 'GET', '/proxy', { authorization: KEY }))).every(hasBoth), 'the new flag everywhere', 5_000)
-    for (const answer of await many(10, () => send(port, 'GET', '/proxy', { authorization: KEY }))) expect(hasBoth(answer), answer.body).toBe(true)
+    await until(
+      async () => (await many(4, () => send(port, 'GET', '/proxy', { authorization: KEY }))).every(hasBoth),
+      'the new flag everywhere',
+      5_000,
+    )
+    for (const answer of await many(10, () => send(port, 'GET', '/proxy', { authorization: KEY })))
+      expect(hasBoth(answer), answer.body).toBe(true)
   })
 
-  it('answers a Prometheus scrape with the whole cluster\'s figures, whichever worker is scraped', async () => {
+  it("answers a Prometheus scrape with the whole cluster's figures, whichever worker is scraped", async () => {
     const scrape = async () => readCounters((await send(port, 'GET', '/internal-backstage/metrics')).body)
     const before = await scrape()
     await many(20, () => send(port, 'GET', '/proxy?userId=scraped', { authorization: KEY }))
@@ -210,7 +249,10 @@ describe.skipIf(process.platform !== 'linux')('WORKERS=2 (the built CLI)', () =>
   it('validates a new token upstream once for the whole cluster', async () => {
     // Only the calls that ask about the new token alone: the primary also revalidates every known
     // token each second (TOKENS' among them), and CI once saw one of those land inside this test.
-    const asked = () => upstream.requestsTo('/edge/validate').filter((request) => request.body.includes(FRONTEND_TOKEN) && !request.body.includes(PRODUCTION_TOKEN)).length
+    const asked = () =>
+      upstream
+        .requestsTo('/edge/validate')
+        .filter((request) => request.body.includes(FRONTEND_TOKEN) && !request.body.includes(PRODUCTION_TOKEN)).length
     const before = asked()
     const answers = await many(10, () => send(port, 'GET', '/api/frontend?userId=1', { authorization: FRONTEND_TOKEN }))
     for (const answer of answers) {
@@ -222,12 +264,26 @@ describe.skipIf(process.platform !== 'linux')('WORKERS=2 (the built CLI)', () =>
 
   it('counts evaluations and SDK metrics in every worker, sent upstream', async () => {
     // Lookups (POST /proxy with a toggles list) and SDK metrics, spread over both workers.
-    const lookups = await many(40, () => send(port, 'POST', '/proxy', { authorization: KEY }, '{"context":{"userId":"7"},"toggles":["on","off"]}'))
+    const lookups = await many(40, () =>
+      send(port, 'POST', '/proxy', { authorization: KEY }, '{"context":{"userId":"7"},"toggles":["on","off"]}'),
+    )
     for (const answer of lookups) expect(answer.status).toBe(200)
     made.on.yes += 40
     made.off.yes += 40
-    const bucket = { start: new Date().toISOString(), stop: new Date().toISOString(), toggles: { on: { yes: 3, no: 1 } } }
-    const posted = await many(10, () => send(port, 'POST', '/proxy/client/metrics', { authorization: KEY }, JSON.stringify({ appName: 'sdk', instanceId: 'i', bucket })))
+    const bucket = {
+      start: new Date().toISOString(),
+      stop: new Date().toISOString(),
+      toggles: { on: { yes: 3, no: 1 } },
+    }
+    const posted = await many(10, () =>
+      send(
+        port,
+        'POST',
+        '/proxy/client/metrics',
+        { authorization: KEY },
+        JSON.stringify({ appName: 'sdk', instanceId: 'i', bucket }),
+      ),
+    )
     for (const answer of posted) expect(answer.status).toBe(200)
     made.on.yes += 30
     made.on.no += 10
@@ -238,11 +294,19 @@ describe.skipIf(process.platform !== 'linux')('WORKERS=2 (the built CLI)', () =>
   it('replaces a worker killed with SIGKILL and keeps answering', async () => {
     const [victim, survivor] = childPids(primary.pid!)
     process.kill(victim!, 'SIGKILL')
-    await until(() => {
-      const now = childPids(primary.pid!)
-      return now.length === 2 && !now.includes(victim!) && now.includes(survivor!)
-    }, 'a new worker', 10_000)
-    await until(() => output.includes(`Worker ${victim} exited with signal SIGKILL; starting a new one`), 'the log line', 5_000)
+    await until(
+      () => {
+        const now = childPids(primary.pid!)
+        return now.length === 2 && !now.includes(victim!) && now.includes(survivor!)
+      },
+      'a new worker',
+      10_000,
+    )
+    await until(
+      () => output.includes(`Worker ${victim} exited with signal SIGKILL; starting a new one`),
+      'the log line',
+      5_000,
+    )
     await until(async () => (await send(port, 'GET', '/internal-backstage/ready')).status === 200, 'ready again', 5_000)
     const answers = await many(10, () => send(port, 'POST', '/proxy', { authorization: KEY }, '{"toggles":["on"]}'))
     for (const answer of answers) expect(answer.status).toBe(200)
@@ -263,13 +327,25 @@ describe.skipIf(process.platform !== 'linux')('WORKERS=2 (the built CLI)', () =>
 })
 
 describe.skipIf(process.platform !== 'linux')('WORKERS=2 when a worker cannot start', () => {
-  it('stops with exit code 1 and the worker\'s reason instead of forking again and again', async () => {
+  it("stops with exit code 1 and the worker's reason instead of forking again and again", async () => {
     const { createServer } = await import('node:net')
     const taken = createServer()
-    const port = await new Promise<number>((resolve) => taken.listen(0, '127.0.0.1', () => resolve((taken.address() as { port: number }).port)))
+    const port = await new Promise<number>((resolve) =>
+      taken.listen(0, '127.0.0.1', () => resolve((taken.address() as { port: number }).port)),
+    )
     try {
       const child = spawn(process.execPath, [CLI], {
-        env: { PATH: process.env.PATH ?? '', WORKERS: '2', SERVICE_URL: 'http://127.0.0.1:1/api', SERVICE_API_TOKEN: 't', SERVICE_PROXY_CLIENT_KEYS: KEY, PORT: String(port), HOST: '127.0.0.1', STORAGE_PROVIDER: 'memory', SERVICE_METRICS_INTERVAL: '0' },
+        env: {
+          PATH: process.env.PATH ?? '',
+          WORKERS: '2',
+          SERVICE_URL: 'http://127.0.0.1:1/api',
+          SERVICE_API_TOKEN: 't',
+          SERVICE_PROXY_CLIENT_KEYS: KEY,
+          PORT: String(port),
+          HOST: '127.0.0.1',
+          STORAGE_PROVIDER: 'memory',
+          SERVICE_METRICS_INTERVAL: '0',
+        },
         stdio: ['ignore', 'pipe', 'pipe'],
       })
       let text = ''

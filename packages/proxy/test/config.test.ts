@@ -6,7 +6,11 @@ import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { ConfigError, createProxyConfig } from '@vexil/proxy'
 
-const REQUIRED = { SERVICE_URL: 'http://localhost:4242/api', SERVICE_API_TOKEN: 'token', SERVICE_PROXY_CLIENT_KEYS: 'k1, k2' }
+const REQUIRED = {
+  SERVICE_URL: 'http://localhost:4242/api',
+  SERVICE_API_TOKEN: 'token',
+  SERVICE_PROXY_CLIENT_KEYS: 'k1, k2',
+}
 const fromEnv = (env: Record<string, string>) => createProxyConfig({}, { ...REQUIRED, ...env })
 
 describe('required options', () => {
@@ -24,10 +28,21 @@ describe('required options', () => {
   })
 
   it('the old UNLEASH_* names are aliases; the spec names win', async () => {
-    const old = await createProxyConfig({}, { UNLEASH_URL: 'http://old/api', UNLEASH_API_TOKEN: 't', UNLEASH_PROXY_CLIENT_KEYS: 'a,b' })
+    const old = await createProxyConfig(
+      {},
+      { UNLEASH_URL: 'http://old/api', UNLEASH_API_TOKEN: 't', UNLEASH_PROXY_CLIENT_KEYS: 'a,b' },
+    )
     expect(old.serviceUrl).toBe('http://old/api')
     expect(old.clientKeys).toEqual(['a', 'b'])
-    const both = await createProxyConfig({}, { SERVICE_URL: 'http://new/api', UNLEASH_URL: 'http://old/api', SERVICE_API_TOKEN: 't', UNLEASH_PROXY_SECRETS: 's1, s2' })
+    const both = await createProxyConfig(
+      {},
+      {
+        SERVICE_URL: 'http://new/api',
+        UNLEASH_URL: 'http://old/api',
+        SERVICE_API_TOKEN: 't',
+        UNLEASH_PROXY_SECRETS: 's1, s2',
+      },
+    )
     expect(both.serviceUrl).toBe('http://new/api')
     expect(both.clientKeys).toEqual(['s1', 's2']) // deprecated proxySecrets alias
   })
@@ -49,7 +64,10 @@ describe('required options', () => {
   })
 
   it('code options win over the environment', async () => {
-    const config = await createProxyConfig({ serviceUrl: 'http://code/api', clientKeys: ['c'], refreshInterval: 1234 }, { ...REQUIRED, SERVICE_FETCH_INTERVAL: '99' })
+    const config = await createProxyConfig(
+      { serviceUrl: 'http://code/api', clientKeys: ['c'], refreshInterval: 1234 },
+      { ...REQUIRED, SERVICE_FETCH_INTERVAL: '99' },
+    )
     expect(config.serviceUrl).toBe('http://code/api')
     expect(config.clientKeys).toEqual(['c'])
     expect(config.refreshInterval).toBe(1234)
@@ -81,7 +99,16 @@ describe('defaults', () => {
       rejectUnauthorized: true,
       serverSideTokens: [],
       enrichers: [],
-      cors: { origin: '*', methods: 'GET, POST', allowedHeaders: undefined, exposedHeaders: 'ETag', credentials: false, maxAge: 172800, preflightContinue: false, optionsSuccessStatus: 204 },
+      cors: {
+        origin: '*',
+        methods: 'GET, POST',
+        allowedHeaders: undefined,
+        exposedHeaders: 'ETag',
+        credentials: false,
+        maxAge: 172800,
+        preflightContinue: false,
+        optionsSuccessStatus: 204,
+      },
     })
     expect(config.serviceInstanceId).toMatch(/.+/)
   })
@@ -136,11 +163,23 @@ describe('parsing', () => {
       logLevel: 'debug',
       trustProxy: ['127.0.0.1/8', '::1/128', '10.0.0.0/8'],
       namePrefix: 'ui.',
-      tags: [{ name: 'simple', value: 'proxy' }, { name: 'demo', value: 'test' }],
+      tags: [
+        { name: 'simple', value: 'proxy' },
+        { name: 'demo', value: 'test' },
+      ],
       clientKeysHeaderName: 'x-client-key',
       enableOAS: true,
       enableAllEndpoint: true,
-      cors: { origin: ['https://a.example', 'https://b.example'], methods: 'GET', allowedHeaders: 'authorization', exposedHeaders: 'ETag, X-Other', credentials: true, maxAge: 60, preflightContinue: false, optionsSuccessStatus: 200 },
+      cors: {
+        origin: ['https://a.example', 'https://b.example'],
+        methods: 'GET',
+        allowedHeaders: 'authorization',
+        exposedHeaders: 'ETag, X-Other',
+        credentials: true,
+        maxAge: 60,
+        preflightContinue: false,
+        optionsSuccessStatus: 200,
+      },
       rejectUnauthorized: false,
       bootstrap: { url: 'https://bootstrap.example/features', authorization: 'boot' },
       serverSideTokens: ['st1', 'st2'],
@@ -205,18 +244,31 @@ describe('custom strategies and enrichers from files', () => {
   const enrichers = join(dir, 'enrichers.mjs')
   writeFileSync(esm, 'export default [{ name: "fromEsm", isEnabled: () => true }]\n')
   writeFileSync(cjs, 'module.exports = [{ name: "fromCjs", isEnabled: () => true }]\n')
-  writeFileSync(enrichers, 'export default [(context) => ({ ...context, properties: { ...context.properties, enriched: "yes" } })]\n')
+  writeFileSync(
+    enrichers,
+    'export default [(context) => ({ ...context, properties: { ...context.properties, enriched: "yes" } })]\n',
+  )
 
   it('loads an ESM file and a CommonJS file', async () => {
-    expect((await fromEnv({ SERVICE_CUSTOM_STRATEGIES_FILE: esm })).customStrategies.map((s) => s.name)).toEqual(['fromEsm'])
-    expect((await fromEnv({ UNLEASH_CUSTOM_STRATEGIES_FILE: cjs })).customStrategies.map((s) => s.name)).toEqual(['fromCjs'])
-    expect((await createProxyConfig({ customStrategies: [esm, cjs] }, REQUIRED)).customStrategies.map((s) => s.name)).toEqual(['fromEsm', 'fromCjs'])
+    expect((await fromEnv({ SERVICE_CUSTOM_STRATEGIES_FILE: esm })).customStrategies.map((s) => s.name)).toEqual([
+      'fromEsm',
+    ])
+    expect((await fromEnv({ UNLEASH_CUSTOM_STRATEGIES_FILE: cjs })).customStrategies.map((s) => s.name)).toEqual([
+      'fromCjs',
+    ])
+    expect(
+      (await createProxyConfig({ customStrategies: [esm, cjs] }, REQUIRED)).customStrategies.map((s) => s.name),
+    ).toEqual(['fromEsm', 'fromCjs'])
     expect((await fromEnv({ EXP_CUSTOM_ENRICHERS_FILE: enrichers })).enrichers).toHaveLength(1)
   })
 
   it('refuses a missing file or one that does not export strategies', async () => {
-    await expect(fromEnv({ SERVICE_CUSTOM_STRATEGIES_FILE: join(dir, 'missing.js') })).rejects.toThrow(/SERVICE_CUSTOM_STRATEGIES_FILE points at a file that does not exist/)
-    await expect(fromEnv({ SERVICE_CUSTOM_STRATEGIES_FILE: enrichers })).rejects.toThrow(/must export an array of strategies/)
+    await expect(fromEnv({ SERVICE_CUSTOM_STRATEGIES_FILE: join(dir, 'missing.js') })).rejects.toThrow(
+      /SERVICE_CUSTOM_STRATEGIES_FILE points at a file that does not exist/,
+    )
+    await expect(fromEnv({ SERVICE_CUSTOM_STRATEGIES_FILE: enrichers })).rejects.toThrow(
+      /must export an array of strategies/,
+    )
   })
 })
 
@@ -242,7 +294,16 @@ describe("Edge's configuration (issue 16)", () => {
   it('STRICT, DISABLE_ALL_ENDPOINT, BASE_PATH, BACKUP_FOLDER and the intervals in seconds', async () => {
     const config = await createProxyConfig(
       {},
-      { ...EDGE, STRICT: 'true', DISABLE_ALL_ENDPOINT: 'true', BASE_PATH: '/edge', BACKUP_FOLDER: '/var/edge', FEATURES_REFRESH_INTERVAL_SECONDS: '15', METRICS_INTERVAL_SECONDS: '60', TOKEN_REVALIDATION_INTERVAL_SECONDS: '120' },
+      {
+        ...EDGE,
+        STRICT: 'true',
+        DISABLE_ALL_ENDPOINT: 'true',
+        BASE_PATH: '/edge',
+        BACKUP_FOLDER: '/var/edge',
+        FEATURES_REFRESH_INTERVAL_SECONDS: '15',
+        METRICS_INTERVAL_SECONDS: '60',
+        TOKEN_REVALIDATION_INTERVAL_SECONDS: '120',
+      },
     )
     expect(config.tokenMode).toBe('strict')
     expect(config.frontendAllEndpoint).toBe(false)
@@ -254,14 +315,19 @@ describe("Edge's configuration (issue 16)", () => {
   })
 
   it('the millisecond variables win over the seconds ones; tokens are revalidated every refresh interval by default', async () => {
-    const config = await createProxyConfig({}, { ...EDGE, SERVICE_FETCH_INTERVAL: '2000', FEATURES_REFRESH_INTERVAL_SECONDS: '15' })
+    const config = await createProxyConfig(
+      {},
+      { ...EDGE, SERVICE_FETCH_INTERVAL: '2000', FEATURES_REFRESH_INTERVAL_SECONDS: '15' },
+    )
     expect(config.refreshInterval).toBe(2_000)
     expect(config.tokenRevalidateMs).toBe(2_000)
   })
 
   it('malformed values are refused by name', async () => {
     await expect(createProxyConfig({}, { ...EDGE, STRICT: 'maybe' })).rejects.toThrow(/^STRICT /)
-    await expect(createProxyConfig({}, { ...EDGE, FEATURES_REFRESH_INTERVAL_SECONDS: '1.5' })).rejects.toThrow(/^FEATURES_REFRESH_INTERVAL_SECONDS /)
+    await expect(createProxyConfig({}, { ...EDGE, FEATURES_REFRESH_INTERVAL_SECONDS: '1.5' })).rejects.toThrow(
+      /^FEATURES_REFRESH_INTERVAL_SECONDS /,
+    )
     await expect(createProxyConfig({}, { ...EDGE, UPSTREAM_URL: 'not a url' })).rejects.toThrow(/^UPSTREAM_URL /)
   })
 })

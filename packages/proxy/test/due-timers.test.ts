@@ -4,12 +4,22 @@
 import { describe, expect, it } from 'vitest'
 import { createLogger } from '../src/logger.js'
 import { createScopeFlags } from '../src/scope/scope-flags.js'
-import { createDueTimers, createPoller, createUsageAggregator, createUsageReporter, type HttpResponse } from '@vexil/sync'
+import {
+  createDueTimers,
+  createPoller,
+  createUsageAggregator,
+  createUsageReporter,
+  type HttpResponse,
+} from '@vexil/sync'
 import type { Upstream } from '../src/upstream/upstream.js'
 import { createEngine } from '@vexil/engine'
 
 const logger = createLogger({ level: 'error', json: false })
-const ok = (body: unknown, etag?: string): HttpResponse => ({ status: 200, headers: etag ? { etag } : {}, body: JSON.stringify(body) })
+const ok = (body: unknown, etag?: string): HttpResponse => ({
+  status: 200,
+  headers: etag ? { etag } : {},
+  body: JSON.stringify(body),
+})
 
 function fakeUpstream(answers: Array<HttpResponse | Error>): Upstream & { fetches: number; metrics: unknown[] } {
   const calls = { fetches: 0, metrics: [] as unknown[] }
@@ -75,8 +85,18 @@ describe('the sync on due timers (as the Worker drives it)', () => {
   it('polls again only when the refresh interval has passed, and backs off after a failure', async () => {
     let now = 0
     const timers = createDueTimers(() => now)
-    const upstream = fakeUpstream([ok({ version: 2, features: [] }, '"a"'), new Error('down'), ok({ version: 2, features: [{ name: 'x', enabled: true, strategies: [] }] }, '"b"')])
-    const flags = createScopeFlags({ newEngine: () => createEngine(), logger, responseCaches: undefined, storage: undefined, storageKey: 'k' })
+    const upstream = fakeUpstream([
+      ok({ version: 2, features: [] }, '"a"'),
+      new Error('down'),
+      ok({ version: 2, features: [{ name: 'x', enabled: true, strategies: [] }] }, '"b"'),
+    ])
+    const flags = createScopeFlags({
+      newEngine: () => createEngine(),
+      logger,
+      responseCaches: undefined,
+      storage: undefined,
+      storageKey: 'k',
+    })
     const poller = createPoller({ upstream, flags, logger, refreshInterval: 5_000, timers })
     await poller.start()
     expect(upstream.fetches).toBe(1)
@@ -115,7 +135,10 @@ describe('the sync on due timers (as the Worker drives it)', () => {
     await timers.runDue()
     expect(upstream.metrics).toHaveLength(2)
     const sent = upstream.metrics as Array<{ toggles: Record<string, { yes: number; no: number }> }>
-    expect(sent.map((bucket) => bucket.toggles.a)).toEqual([expect.objectContaining({ yes: 1, no: 0 }), expect.objectContaining({ yes: 0, no: 1 })])
+    expect(sent.map((bucket) => bucket.toggles.a)).toEqual([
+      expect.objectContaining({ yes: 1, no: 0 }),
+      expect.objectContaining({ yes: 0, no: 1 }),
+    ])
     reporter.stop()
   })
 })

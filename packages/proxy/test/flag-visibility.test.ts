@@ -38,9 +38,19 @@ async function proxyWith(options: { enableAllEndpoint?: boolean; disableAllEndpo
   return proxy
 }
 
-const post = (proxy: TestProxy, path: string, credential: string, context: Record<string, string> = { targetingKey: 'u1' }) =>
-  fetch(proxy.at(path), { method: 'POST', headers: { authorization: credential, 'content-type': 'application/json' }, body: JSON.stringify({ context }) })
-const bulkKeys = async (proxy: TestProxy, credential: string) => ((await (await post(proxy, BULK, credential)).json()) as { flags: Array<{ key: string }> }).flags.map((f) => f.key)
+const post = (
+  proxy: TestProxy,
+  path: string,
+  credential: string,
+  context: Record<string, string> = { targetingKey: 'u1' },
+) =>
+  fetch(proxy.at(path), {
+    method: 'POST',
+    headers: { authorization: credential, 'content-type': 'application/json' },
+    body: JSON.stringify({ context }),
+  })
+const bulkKeys = async (proxy: TestProxy, credential: string) =>
+  ((await (await post(proxy, BULK, credential)).json()) as { flags: Array<{ key: string }> }).flags.map((f) => f.key)
 /** Status and body, with the flag's name replaced, so a hidden flag's answer can be compared with an unknown one's. */
 const answer = async (proxy: TestProxy, path: string, credential: string, name: string) => {
   const response = await post(proxy, `${path}/${name}`, credential)
@@ -56,7 +66,11 @@ describe.each([
   })
 
   it('with its "all" switch on, OFREP lists every flag of the scope', async () => {
-    expect(await bulkKeys(await proxyWith(showing), credential)).toEqual(['launched', 'unannounced-acquisition', 'internal-only'])
+    expect(await bulkKeys(await proxyWith(showing), credential)).toEqual([
+      'launched',
+      'unannounced-acquisition',
+      'internal-only',
+    ])
   })
 
   it('with its "all" switch off, a flag not enabled for the context answers as an unknown name does', async () => {
@@ -69,7 +83,10 @@ describe.each([
       expect(await answer(proxy, path, credential, 'internal-only'), path).toEqual(unknown)
       expect((await post(proxy, `${path}/launched`, credential)).status, path).toBe(200)
       // Enabled for this context: answered.
-      expect((await post(proxy, `${path}/internal-only`, credential, { targetingKey: 'staff-1', userId: 'staff-1' })).status, path).toBe(200)
+      expect(
+        (await post(proxy, `${path}/internal-only`, credential, { targetingKey: 'staff-1', userId: 'staff-1' })).status,
+        path,
+      ).toBe(200)
     }
   })
 

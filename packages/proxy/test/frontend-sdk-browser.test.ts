@@ -10,7 +10,14 @@ import { startFakeUpstream, type FakeUpstream } from '@vexil/test-fixtures/fake-
 import { bundleForBrowser, recordInto, type Seen, startPageServer } from './helpers/page-server.js'
 import { until } from './helpers/until.js'
 import { CLIENT_KEY, startTestProxy, type TestProxy } from './helpers/proxy.js'
-import { changedSdkFlags, createTally, forwardedCounts, SDK_CONTEXT, sdkFlags, sumMetrics } from './helpers/sdk-flags.js'
+import {
+  changedSdkFlags,
+  createTally,
+  forwardedCounts,
+  SDK_CONTEXT,
+  sdkFlags,
+  sumMetrics,
+} from './helpers/sdk-flags.js'
 
 /** What the page holds: the SDK's client, built by the bundle and the inline script. */
 interface PageGlobals {
@@ -19,7 +26,12 @@ interface PageGlobals {
     stop(): void
     updateContext(context: unknown): Promise<void>
     isEnabled(name: string): boolean
-    getVariant(name: string): { name: string; enabled: boolean; feature_enabled?: boolean; payload?: { type: string; value: string } }
+    getVariant(name: string): {
+      name: string
+      enabled: boolean
+      feature_enabled?: boolean
+      payload?: { type: string; value: string }
+    }
     getAllToggles(): Array<{ name: string; enabled: boolean }>
     isReady(): boolean
     sendMetrics(): Promise<void>
@@ -27,7 +39,14 @@ interface PageGlobals {
 }
 
 function page(sdk: string, proxyUrl: string): string {
-  const options = { url: `${proxyUrl}/proxy`, clientKey: CLIENT_KEY, appName: 'sdk-browser-test', refreshInterval: 1, metricsInterval: 1, metricsIntervalInitial: 1 }
+  const options = {
+    url: `${proxyUrl}/proxy`,
+    clientKey: CLIENT_KEY,
+    appName: 'sdk-browser-test',
+    refreshInterval: 1,
+    metricsInterval: 1,
+    metricsIntervalInitial: 1,
+  }
   return `<!doctype html><html><head><meta charset="utf-8"><title>SDK</title>
 <script>${sdk}</script>
 <script>window.client = new UnleashSdk.UnleashClient(${JSON.stringify(options)})</script>
@@ -54,7 +73,11 @@ describe.runIf(chromiumAvailable())('unleash-proxy-client in headless Chromium t
     tally.variant(name, variant.feature_enabled ?? false, variant.name)
     return variant
   }
-  const holds = (name: string) => tab.evaluate((n) => (globalThis as unknown as PageGlobals).client.getAllToggles().find((t) => t.name === n)?.enabled ?? false, name)
+  const holds = (name: string) =>
+    tab.evaluate(
+      (n) => (globalThis as unknown as PageGlobals).client.getAllToggles().find((t) => t.name === n)?.enabled ?? false,
+      name,
+    )
   const evaluations = () => seen.filter((s) => s.method === 'GET' && s.path.startsWith('/proxy?'))
 
   beforeAll(async () => {
@@ -64,12 +87,15 @@ describe.runIf(chromiumAvailable())('unleash-proxy-client in headless Chromium t
       metricsInterval: 300,
       onRequest: recordInto(seen),
     })
-    pages = await startPageServer(page(await bundleForBrowser("export { UnleashClient } from 'unleash-proxy-client'", 'UnleashSdk'), proxy.url))
+    pages = await startPageServer(
+      page(await bundleForBrowser("export { UnleashClient } from 'unleash-proxy-client'", 'UnleashSdk'), proxy.url),
+    )
     browser = await launchChromium()
     tab = await browser.browser.newPage()
     tab.on('pageerror', (error) => problems.push(`page error: ${error.message}`))
     tab.on('console', (message) => {
-      if (message.type() === 'error' || message.type() === 'warning') problems.push(`console ${message.type()}: ${message.text()}`)
+      if (message.type() === 'error' || message.type() === 'warning')
+        problems.push(`console ${message.type()}: ${message.text()}`)
     })
     tab.on('requestfailed', async (request) => {
       // The SDK never reads the (empty) body of a 304, and Chromium reports a response whose body
@@ -110,19 +136,32 @@ describe.runIf(chromiumAvailable())('unleash-proxy-client in headless Chromium t
     expect(await isEnabled('sdk.vip')).toBe(false)
     await tab.evaluate((context) => (globalThis as unknown as PageGlobals).client.updateContext(context), SDK_CONTEXT)
     const query = new URLSearchParams(evaluations().at(-1)!.path.split('?')[1])
-    expect(Object.fromEntries(query)).toMatchObject({ appName: 'sdk-browser-test', userId: 'vip-7731', 'properties[region]': 'nordics-4410' })
+    expect(Object.fromEntries(query)).toMatchObject({
+      appName: 'sdk-browser-test',
+      userId: 'vip-7731',
+      'properties[region]': 'nordics-4410',
+    })
     expect(await isEnabled('sdk.always')).toBe(true)
     expect(await isEnabled('sdk.vip')).toBe(true)
     expect(await isEnabled('sdk.region')).toBe(true)
     expect(await isEnabled('sdk.later')).toBe(false)
-    expect(await getVariant('sdk.checkout')).toEqual({ name: 'blue', enabled: true, feature_enabled: true, featureEnabled: true, payload: { type: 'json', value: '{"color":"blue","size":3}' } })
+    expect(await getVariant('sdk.checkout')).toEqual({
+      name: 'blue',
+      enabled: true,
+      feature_enabled: true,
+      featureEnabled: true,
+      payload: { type: 'json', value: '{"color":"blue","size":3}' },
+    })
     expect(problems).toEqual([])
   })
 
   it('sends the exposed ETag back: 304 while nothing changed, 200 after an upstream change', async () => {
     const etag = evaluations().at(-1)!
     const since = seen.length
-    await until(() => seen.slice(since).some((s) => s.path.startsWith('/proxy?') && s.status === 304), 'a 304 to the browser')
+    await until(
+      () => seen.slice(since).some((s) => s.path.startsWith('/proxy?') && s.status === 304),
+      'a 304 to the browser',
+    )
     const revalidations = seen.slice(since).filter((s) => s.method === 'GET' && s.path.startsWith('/proxy?'))
     expect(revalidations.length).toBeGreaterThan(0)
     // The SDK can only send the ETag back if CORS exposed it to the page.
@@ -131,7 +170,9 @@ describe.runIf(chromiumAvailable())('unleash-proxy-client in headless Chromium t
 
     upstream.setFeatures(changedSdkFlags())
     await until(() => holds('sdk.later'), 'the browser SDK to see the upstream change')
-    const changed = evaluations().filter((s) => s.status === 200).at(-1)!
+    const changed = evaluations()
+      .filter((s) => s.status === 200)
+      .at(-1)!
     expect(changed.headers['if-none-match']).toBe(revalidations[0]!.headers['if-none-match'])
     expect(await isEnabled('sdk.later')).toBe(true)
     expect(await isEnabled('sdk.always')).toBe(false)
@@ -148,7 +189,9 @@ describe.runIf(chromiumAvailable())('unleash-proxy-client in headless Chromium t
     const posted = seen.filter((s) => s.path === '/proxy/client/metrics')
     expect(posted.some((s) => s.method === 'OPTIONS' && s.status === 204)).toBe(true)
     expect(posted.filter((s) => s.method === 'POST').map((s) => s.status)).toEqual(expect.arrayContaining([200]))
-    expect(posted.filter((s) => s.method === 'POST').every((s) => s.status === 200 && s.headers.origin === pages.origin)).toBe(true)
+    expect(
+      posted.filter((s) => s.method === 'POST').every((s) => s.status === 200 && s.headers.origin === pages.origin),
+    ).toBe(true)
     const delivered = () => sumMetrics(upstream.requestsTo('/client/metrics').map((r) => r.body))
     const expected = forwardedCounts(tally.counts)
     await until(() => isDeepStrictEqual(delivered(), expected), `the upstream to receive ${JSON.stringify(expected)}`)

@@ -8,7 +8,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startFakeUpstream, type FakeUpstream } from '@vexil/test-fixtures/fake-upstream.ts'
 import { until } from './helpers/until.js'
 import { CLIENT_KEY, startTestProxy, type TestProxy } from './helpers/proxy.js'
-import { changedSdkFlags, createTally, forwardedCounts, SDK_CONTEXT, sdkFlags, sumMetrics } from './helpers/sdk-flags.js'
+import {
+  changedSdkFlags,
+  createTally,
+  forwardedCounts,
+  SDK_CONTEXT,
+  sdkFlags,
+  sumMetrics,
+} from './helpers/sdk-flags.js'
 
 interface Call {
   method: string
@@ -31,11 +38,18 @@ const tally = createTally()
 const recordingFetch = async (url: string, init: RequestInit = {}): Promise<Response> => {
   const response = await fetch(url, init)
   const headers = (init.headers ?? {}) as Record<string, string>
-  calls.push({ method: init.method ?? 'GET', path: new URL(url).pathname, query: new URL(url).searchParams, ifNoneMatch: headers['if-none-match'], status: response.status, etag: response.headers.get('etag'), at: Date.now() })
+  calls.push({
+    method: init.method ?? 'GET',
+    path: new URL(url).pathname,
+    query: new URL(url).searchParams,
+    ifNoneMatch: headers['if-none-match'],
+    status: response.status,
+    etag: response.headers.get('etag'),
+    at: Date.now(),
+  })
   return response
 }
 const evaluations = () => calls.filter((c) => c.path === '/proxy')
-
 
 /** Reads a flag as an app does, counting it as the SDK will. */
 function isEnabled(name: string): boolean {
@@ -84,13 +98,23 @@ describe('unleash-proxy-client in Node through the Vexil proxy', () => {
     expect(isEnabled('sdk.region')).toBe(true)
     expect(isEnabled('sdk.later')).toBe(false)
     expect(isEnabled('sdk.unknown')).toBe(false)
-    expect(getVariant('sdk.checkout')).toEqual({ name: 'blue', enabled: true, feature_enabled: true, featureEnabled: true, payload: { type: 'json', value: '{"color":"blue","size":3}' } })
+    expect(getVariant('sdk.checkout')).toEqual({
+      name: 'blue',
+      enabled: true,
+      feature_enabled: true,
+      featureEnabled: true,
+      payload: { type: 'json', value: '{"color":"blue","size":3}' },
+    })
     expect(JSON.parse(getVariant('sdk.checkout').payload!.value)).toEqual({ color: 'blue', size: 3 })
     expect(getVariant('sdk.vip')).toMatchObject({ name: 'disabled', enabled: false, feature_enabled: true })
     // The context went out as query parameters, the client key in Authorization.
     const last = evaluations().at(-1)!
     expect(last).toMatchObject({ method: 'GET', status: 200 })
-    expect(Object.fromEntries(last.query)).toMatchObject({ appName: 'sdk-node-test', userId: 'vip-7731', 'properties[region]': 'nordics-4410' })
+    expect(Object.fromEntries(last.query)).toMatchObject({
+      appName: 'sdk-node-test',
+      userId: 'vip-7731',
+      'properties[region]': 'nordics-4410',
+    })
     expect(errors).toEqual([])
   })
 
@@ -112,14 +136,23 @@ describe('unleash-proxy-client in Node through the Vexil proxy', () => {
 
     expect(isEnabled('sdk.later')).toBe(true)
     expect(isEnabled('sdk.always')).toBe(false)
-    expect(getVariant('sdk.checkout')).toEqual({ name: 'green', enabled: true, feature_enabled: true, featureEnabled: true, payload: { type: 'string', value: 'go' } })
+    expect(getVariant('sdk.checkout')).toEqual({
+      name: 'green',
+      enabled: true,
+      feature_enabled: true,
+      featureEnabled: true,
+      payload: { type: 'string', value: 'go' },
+    })
     // And 304 again once it holds the new state.
     const after = calls.length
-    await until(() => calls.slice(after).some((c) => c.path === '/proxy' && c.status === 304 && c.ifNoneMatch === changed.etag), 'a 304 for the new ETag')
+    await until(
+      () => calls.slice(after).some((c) => c.path === '/proxy' && c.status === 304 && c.ifNoneMatch === changed.etag),
+      'a 304 for the new ETag',
+    )
     expect(errors).toEqual([])
   })
 
-  it('its usage metrics reach the upstream through the proxy, in the proxy\'s bucket', async () => {
+  it("its usage metrics reach the upstream through the proxy, in the proxy's bucket", async () => {
     client.stop()
     await client.sendMetrics()
     const posted = calls.filter((c) => c.path === '/proxy/client/metrics')

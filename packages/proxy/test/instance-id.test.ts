@@ -10,7 +10,9 @@ import { runtimeAvailable, runtimeBinary } from '@vexil/test-fixtures/runtimes.t
 import { defaultInstanceId } from '../src/config/parse.js'
 
 const packageDir = fileURLToPath(new URL('..', import.meta.url))
-const withoutUser = Object.fromEntries(Object.entries(process.env).filter(([name]) => name !== 'USER' && name !== 'LOGNAME'))
+const withoutUser = Object.fromEntries(
+  Object.entries(process.env).filter(([name]) => name !== 'USER' && name !== 'LOGNAME'),
+)
 
 describe('default instance id', () => {
   it('is <user>-<host> on Node', () => {
@@ -20,7 +22,11 @@ describe('default instance id', () => {
 
   it.runIf(runtimeAvailable('bun'))('on Bun: the user from $USER, else generated (never "unknown-<host>")', () => {
     const run = (env: NodeJS.ProcessEnv) =>
-      execFileSync(runtimeBinary('bun')!, ['-e', "import { defaultInstanceId } from './src/config/parse.ts'; console.log(defaultInstanceId())"], { cwd: packageDir, env, encoding: 'utf8' }).trim()
+      execFileSync(
+        runtimeBinary('bun')!,
+        ['-e', "import { defaultInstanceId } from './src/config/parse.ts'; console.log(defaultInstanceId())"],
+        { cwd: packageDir, env, encoding: 'utf8' },
+      ).trim()
     expect(run({ ...withoutUser, USER: 'alice' })).toMatch(/^alice-/)
     const first = run(withoutUser)
     expect(first).toMatch(/^generated-[0-9a-f-]{36}-\d+-/)
@@ -31,10 +37,17 @@ describe('default instance id', () => {
     // `deno eval` grants every permission: a script file runs with only those given. It sits in
     // the package, so Deno resolves the package's dependencies from there.
     const script = join(packageDir, `.deno-names-${process.pid}.ts`)
-    writeFileSync(script, "import { defaultInstanceId, engineHostname } from './src/config/parse.ts'; console.log(defaultInstanceId(), engineHostname())")
+    writeFileSync(
+      script,
+      "import { defaultInstanceId, engineHostname } from './src/config/parse.ts'; console.log(defaultInstanceId(), engineHostname())",
+    )
     onTestFinished(() => rmSync(script, { force: true }))
     const run = (env: NodeJS.ProcessEnv) =>
-      execFileSync(runtimeBinary('deno')!, ['run', '--sloppy-imports', '--allow-env', '--allow-read', script], { cwd: packageDir, env, encoding: 'utf8' }).trim()
+      execFileSync(runtimeBinary('deno')!, ['run', '--sloppy-imports', '--allow-env', '--allow-read', script], {
+        cwd: packageDir,
+        env,
+        encoding: 'utf8',
+      }).trim()
     expect(run({ ...withoutUser, USER: 'alice', HOSTNAME: 'box' })).toBe('alice-box box')
     const { HOSTNAME: _, ...withoutHost } = withoutUser
     const [generated, host] = run(withoutHost).split(' ')

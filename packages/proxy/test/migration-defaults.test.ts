@@ -14,15 +14,22 @@ describe('defaults a migrating deployment keeps', () => {
   })
 
   it("the old proxy's UNLEASH_* variables: the old proxy's app name", async () => {
-    const config = await createProxyConfig({}, { UNLEASH_URL: 'http://u/api', UNLEASH_API_TOKEN: 't', UNLEASH_PROXY_CLIENT_KEYS: 'k' })
+    const config = await createProxyConfig(
+      {},
+      { UNLEASH_URL: 'http://u/api', UNLEASH_API_TOKEN: 't', UNLEASH_PROXY_CLIENT_KEYS: 'k' },
+    )
     expect(config.serviceAppName).toBe('unleash-proxy')
-    expect(config.serviceAppNameFrom).toBe("the old proxy's default, as UNLEASH_URL configures this proxy; SERVICE_APP_NAME sets another")
+    expect(config.serviceAppNameFrom).toBe(
+      "the old proxy's default, as UNLEASH_URL configures this proxy; SERVICE_APP_NAME sets another",
+    )
   })
 
   it("the specification's names: the specification's app name; a set name always wins", async () => {
     const required = { SERVICE_URL: 'http://u/api', SERVICE_API_TOKEN: 't', SERVICE_PROXY_CLIENT_KEYS: 'k' }
     expect((await createProxyConfig({}, required)).serviceAppName).toBe('service-proxy')
-    expect(await createProxyConfig({}, { ...required, UNLEASH_URL: 'http://old/api', UNLEASH_APP_NAME: 'mine' })).toMatchObject({ serviceAppName: 'mine', serviceAppNameFrom: 'UNLEASH_APP_NAME' })
+    expect(
+      await createProxyConfig({}, { ...required, UNLEASH_URL: 'http://old/api', UNLEASH_APP_NAME: 'mine' }),
+    ).toMatchObject({ serviceAppName: 'mine', serviceAppNameFrom: 'UNLEASH_APP_NAME' })
   })
 
   it("Edge's REDIS_URL alone selects Redis; STORAGE_PROVIDER still wins", async () => {
@@ -34,7 +41,10 @@ describe('defaults a migrating deployment keeps', () => {
 
 describe('the start log', () => {
   it('names the routes served: no /proxy without SERVICE_API_TOKEN', async () => {
-    const config = await createProxyConfig({ mode: 'edge', host: '127.0.0.1' }, { ...EDGE_UPSTREAM, STORAGE_PROVIDER: 'memory' })
+    const config = await createProxyConfig(
+      { mode: 'edge', host: '127.0.0.1' },
+      { ...EDGE_UPSTREAM, STORAGE_PROVIDER: 'memory' },
+    )
     expect(startSummary(config, 3063)).toEqual([
       'Vexil proxy listening on http://127.0.0.1:3063',
       '  Routes:   /api/frontend (and /all), /api/client (with /streaming and /delta), /ofrep/v1, /edge/validate, /internal-backstage; no /proxy (it needs SERVICE_API_TOKEN and SERVICE_PROXY_CLIENT_KEYS)',
@@ -44,7 +54,16 @@ describe('the start log', () => {
   })
 
   it('names /proxy under the base path when it is served, and the workers', async () => {
-    const config = await createProxyConfig({}, { SERVICE_URL: 'http://u/api', SERVICE_API_TOKEN: 't', SERVICE_PROXY_CLIENT_KEYS: 'k', PROXY_BASE_PATH: 'base', REDIS_URL: 'redis://127.0.0.1:6379' })
+    const config = await createProxyConfig(
+      {},
+      {
+        SERVICE_URL: 'http://u/api',
+        SERVICE_API_TOKEN: 't',
+        SERVICE_PROXY_CLIENT_KEYS: 'k',
+        PROXY_BASE_PATH: 'base',
+        REDIS_URL: 'redis://127.0.0.1:6379',
+      },
+    )
     expect(startSummary(config, 3000, 4)).toEqual([
       'Vexil proxy listening on http://127.0.0.1:3000/base (every other interface too: HOST sets one; 4 workers)',
       '  Routes:   /base/proxy, /base/api/frontend (and /all), /base/api/client (with /streaming and /delta), /base/ofrep/v1, /base/edge/validate, /base/internal-backstage',

@@ -20,7 +20,14 @@ function feedOn(text: string) {
   const offered: unknown[] = []
   const lines: string[] = []
   const logger = createLogger({ level: 'info', write: (line) => lines.push(line) })
-  const feed = createOfflineFeed({ path, flags: { offer: (candidate) => (offered.push(candidate.payload), undefined) }, logger, intervalMs: 1000, timers, text })
+  const feed = createOfflineFeed({
+    path,
+    flags: { offer: (candidate) => (offered.push(candidate.payload), undefined) },
+    logger,
+    intervalMs: 1000,
+    timers,
+    text,
+  })
   feed.start()
   /** Runs the next reload. */
   const tick = async () => {
@@ -46,7 +53,11 @@ describe('the offline file feed', () => {
     const { path, offered, lines, tick } = feedOn('{"a": {"enabled": true}}')
     writeFileSync(path, '{"a": ')
     for (let i = 0; i < 5; i++) await tick()
-    expect(lines.filter((line) => line.includes(path))).toEqual([expect.stringMatching(/^ERROR: The offline file .* is not JSON: .*; the flags read from it last are still served$/)])
+    expect(lines.filter((line) => line.includes(path))).toEqual([
+      expect.stringMatching(
+        /^ERROR: The offline file .* is not JSON: .*; the flags read from it last are still served$/,
+      ),
+    ])
     writeFileSync(path, '{"a": {"enabled": "yes"}}')
     await tick()
     await tick()
@@ -67,7 +78,14 @@ describe('the offline file feed', () => {
     expect(timers.pending).toBe(1)
     feed.stop()
     expect(timers.pending).toBe(0)
-    const never = createOfflineFeed({ path: '/nowhere', flags: { offer: () => undefined }, logger: createLogger({ level: 'error' }), intervalMs: 0, timers, text: '{}' })
+    const never = createOfflineFeed({
+      path: '/nowhere',
+      flags: { offer: () => undefined },
+      logger: createLogger({ level: 'error' }),
+      intervalMs: 0,
+      timers,
+      text: '{}',
+    })
     never.start()
     expect(timers.pending).toBe(0)
   })

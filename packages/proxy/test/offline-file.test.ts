@@ -9,7 +9,7 @@ import { OfflineFileError, parseOfflineFlags } from '../src/scope/offline-file.j
 
 const DEFAULT_STRATEGY = { name: 'default', parameters: {}, constraints: [], variants: [] }
 
-describe('the offline file (Edge\'s formats)', () => {
+describe("the offline file (Edge's formats)", () => {
   it('converts a simple entry with a variant as Edge does: one default strategy, one fixed variant of weight 1000, project default', () => {
     const { payload, environment } = parseOfflineFlags('{"feature1": {"enabled": true, "variant": "variant1"}}')
     expect(environment).toBeUndefined()
@@ -27,8 +27,10 @@ describe('the offline file (Edge\'s formats)', () => {
     })
   })
 
-  it('needs no variant, ignores keys it does not know, and keeps the file\'s order', () => {
-    const { payload } = parseOfflineFlags('{"b": {"enabled": false, "note": "x"}, "a": {"enabled": true, "variant": null}}')
+  it("needs no variant, ignores keys it does not know, and keeps the file's order", () => {
+    const { payload } = parseOfflineFlags(
+      '{"b": {"enabled": false, "note": "x"}, "a": {"enabled": true, "variant": null}}',
+    )
     expect(payload.features).toEqual([
       { name: 'b', enabled: false, project: 'default', strategies: [DEFAULT_STRATEGY] },
       { name: 'a', enabled: true, project: 'default', strategies: [DEFAULT_STRATEGY] },
@@ -39,10 +41,18 @@ describe('the offline file (Edge\'s formats)', () => {
     expect(parseOfflineFlags('{}').payload).toEqual({ version: 2, features: [] })
   })
 
-  it('falls back to Unleash\'s client features, with the environment its query names', () => {
+  it("falls back to Unleash's client features, with the environment its query names", () => {
     const file = {
       version: 2,
-      features: [{ name: 'custom.constraint', enabled: true, project: 'default', strategies: [{ name: 'default', constraints: [], parameters: {} }], variants: [] }],
+      features: [
+        {
+          name: 'custom.constraint',
+          enabled: true,
+          project: 'default',
+          strategies: [{ name: 'default', constraints: [], parameters: {} }],
+          variants: [],
+        },
+      ],
       query: { environment: 'development', inlineSegmentConstraints: true },
     }
     const { payload, environment } = parseOfflineFlags(JSON.stringify(file))
@@ -74,31 +84,75 @@ describe('the offline file (Edge\'s formats)', () => {
 
 describe('offline settings (config/offline.ts)', () => {
   it('is off unless the offline command (or code) asks for it, whatever the environment holds', () => {
-    expect(parseOfflineConfig(undefined, { BOOTSTRAP_FILE: 'flags.json', CLIENT_TOKENS: '*:development.a' })).toBeUndefined()
+    expect(
+      parseOfflineConfig(undefined, { BOOTSTRAP_FILE: 'flags.json', CLIENT_TOKENS: '*:development.a' }),
+    ).toBeUndefined()
   })
 
-  it('reads Edge\'s variables: comma-separated tokens, the interval in seconds, the file made absolute', () => {
-    const config = parseOfflineConfig({}, { BOOTSTRAP_FILE: 'flags.json', CLIENT_TOKENS: ' *:development.a, *:development.b ', FRONTEND_TOKENS: '*:development.f', RELOAD_INTERVAL: '5' })
-    expect(config).toEqual({ bootstrapFile: expect.stringMatching(/^\/.*\/flags\.json$/), clientTokens: ['*:development.a', '*:development.b'], frontendTokens: ['*:development.f'], reloadIntervalMs: 5000 })
+  it("reads Edge's variables: comma-separated tokens, the interval in seconds, the file made absolute", () => {
+    const config = parseOfflineConfig(
+      {},
+      {
+        BOOTSTRAP_FILE: 'flags.json',
+        CLIENT_TOKENS: ' *:development.a, *:development.b ',
+        FRONTEND_TOKENS: '*:development.f',
+        RELOAD_INTERVAL: '5',
+      },
+    )
+    expect(config).toEqual({
+      bootstrapFile: expect.stringMatching(/^\/.*\/flags\.json$/),
+      clientTokens: ['*:development.a', '*:development.b'],
+      frontendTokens: ['*:development.f'],
+      reloadIntervalMs: 5000,
+    })
   })
 
   it('takes options over variables, a repeated option as a list, and never reloads by default', () => {
-    const config = parseOfflineConfig({ bootstrapFile: '/flags.json', clientTokens: ['*:development.a,*:development.b', '*:development.c'] }, { CLIENT_TOKENS: '*:development.x' })
-    expect(config).toEqual({ bootstrapFile: '/flags.json', clientTokens: ['*:development.a', '*:development.b', '*:development.c'], frontendTokens: [], reloadIntervalMs: 0 })
+    const config = parseOfflineConfig(
+      { bootstrapFile: '/flags.json', clientTokens: ['*:development.a,*:development.b', '*:development.c'] },
+      { CLIENT_TOKENS: '*:development.x' },
+    )
+    expect(config).toEqual({
+      bootstrapFile: '/flags.json',
+      clientTokens: ['*:development.a', '*:development.b', '*:development.c'],
+      frontendTokens: [],
+      reloadIntervalMs: 0,
+    })
   })
 
-  it('needs none of the upstream\'s settings, and lets those left in the environment be', async () => {
-    const config = await createProxyConfig({ offline: {} }, { BOOTSTRAP_FILE: '/flags.json', CLIENT_TOKENS: '*:development.a', SERVICE_API_TOKEN: 'old-proxy-token' })
+  it("needs none of the upstream's settings, and lets those left in the environment be", async () => {
+    const config = await createProxyConfig(
+      { offline: {} },
+      { BOOTSTRAP_FILE: '/flags.json', CLIENT_TOKENS: '*:development.a', SERVICE_API_TOKEN: 'old-proxy-token' },
+    )
     expect(config.offline).toMatchObject({ bootstrapFile: '/flags.json', clientTokens: ['*:development.a'] })
-    expect((await createProxyConfig({ offline: { bootstrapFile: '/f.json', frontendTokens: ['*:development.f'] } }, {})).serviceUrl).toBe('')
-    expect((await createProxyConfig({}, { SERVICE_URL: 'http://u/api', TOKENS: '*:development.a', BOOTSTRAP_FILE: '/flags.json' })).offline).toBeUndefined()
+    expect(
+      (await createProxyConfig({ offline: { bootstrapFile: '/f.json', frontendTokens: ['*:development.f'] } }, {}))
+        .serviceUrl,
+    ).toBe('')
+    expect(
+      (
+        await createProxyConfig(
+          {},
+          { SERVICE_URL: 'http://u/api', TOKENS: '*:development.a', BOOTSTRAP_FILE: '/flags.json' },
+        )
+      ).offline,
+    ).toBeUndefined()
   })
 
   it.each([
     ['no file', {}, /^BOOTSTRAP_FILE is required in offline mode/],
     ['no token', { BOOTSTRAP_FILE: 'f.json' }, /^CLIENT_TOKENS or FRONTEND_TOKENS is required/],
-    ['a token in both lists', { BOOTSTRAP_FILE: 'f.json', CLIENT_TOKENS: '*:development.a', FRONTEND_TOKENS: '*:development.a' }, /^FRONTEND_TOKENS must not list a token CLIENT_TOKENS lists too \(\*:development\.…\)/],
-    ['an interval that is not a whole number', { BOOTSTRAP_FILE: 'f.json', CLIENT_TOKENS: '*:development.a', RELOAD_INTERVAL: 'often' }, /^RELOAD_INTERVAL must be a whole number/],
+    [
+      'a token in both lists',
+      { BOOTSTRAP_FILE: 'f.json', CLIENT_TOKENS: '*:development.a', FRONTEND_TOKENS: '*:development.a' },
+      /^FRONTEND_TOKENS must not list a token CLIENT_TOKENS lists too \(\*:development\.…\)/,
+    ],
+    [
+      'an interval that is not a whole number',
+      { BOOTSTRAP_FILE: 'f.json', CLIENT_TOKENS: '*:development.a', RELOAD_INTERVAL: 'often' },
+      /^RELOAD_INTERVAL must be a whole number/,
+    ],
   ])('refuses %s, naming the variable', (_, env, why) => {
     expect(() => parseOfflineConfig({}, env)).toThrow(why)
   })

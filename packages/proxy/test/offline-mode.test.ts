@@ -20,12 +20,27 @@ const CLI = fileURLToPath(new URL('../dist/cli.js', import.meta.url))
 const CLIENT_TOKEN = '*:development.offline-client'
 const FRONTEND_TOKEN = '*:development.offline-frontend'
 const RELOAD_SECONDS = 1
-const SIMPLE = { 'offline.paint': { enabled: true, variant: 'blue' }, 'offline.on': { enabled: true }, 'offline.off': { enabled: false } }
+const SIMPLE = {
+  'offline.paint': { enabled: true, variant: 'blue' },
+  'offline.on': { enabled: true },
+  'offline.off': { enabled: false },
+}
 const CLIENT_FEATURES = {
   version: 2,
   features: [
-    { name: 'offline.paint', enabled: true, project: 'default', strategies: [{ name: 'default', constraints: [], parameters: {} }], variants: [{ name: 'red', weight: 1000, weightType: 'fix', stickiness: 'default' }] },
-    { name: 'offline.tenant', enabled: true, project: 'default', strategies: [{ name: 'default', constraints: [], parameters: {}, segments: [1] }] },
+    {
+      name: 'offline.paint',
+      enabled: true,
+      project: 'default',
+      strategies: [{ name: 'default', constraints: [], parameters: {} }],
+      variants: [{ name: 'red', weight: 1000, weightType: 'fix', stickiness: 'default' }],
+    },
+    {
+      name: 'offline.tenant',
+      enabled: true,
+      project: 'default',
+      strategies: [{ name: 'default', constraints: [], parameters: {}, segments: [1] }],
+    },
   ],
   segments: [{ id: 1, constraints: [{ contextName: 'tenant', operator: 'IN', values: ['acme'] }] }],
   query: { environment: 'development' },
@@ -41,15 +56,22 @@ interface Running {
 /** `vexil-proxy offline <args>` with only `env` (and PATH); resolves once it listens. */
 async function startOffline(args: string[], env: Record<string, string>): Promise<Running> {
   if (!existsSync(CLI)) throw new Error(`${CLI} is missing: run npm run build first (npm ci does)`)
-  const child = spawn(process.execPath, [CLI, 'offline', ...args], { env: { PATH: process.env.PATH ?? '', ...env }, stdio: ['ignore', 'pipe', 'pipe'] })
+  const child = spawn(process.execPath, [CLI, 'offline', ...args], {
+    env: { PATH: process.env.PATH ?? '', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  })
   let output = ''
   child.stdout!.on('data', (chunk: Buffer) => (output += chunk))
   child.stderr!.on('data', (chunk: Buffer) => (output += chunk))
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()))
-  const base = await waitFor(async () => {
-    if (child.exitCode !== null) throw new Error(`exited with ${child.exitCode}:\n${output}`)
-    return /listening on (http:\/\/\S+):/.exec(output)?.[1]
-  }, 'offline mode to listen', 15_000)
+  const base = await waitFor(
+    async () => {
+      if (child.exitCode !== null) throw new Error(`exited with ${child.exitCode}:\n${output}`)
+      return /listening on (http:\/\/\S+):/.exec(output)?.[1]
+    },
+    'offline mode to listen',
+    15_000,
+  )
   return {
     child,
     base,
@@ -62,9 +84,15 @@ async function startOffline(args: string[], env: Record<string, string>): Promis
 }
 
 /** Runs `vexil-proxy offline <args>` to its exit. */
-function runOffline(args: string[], env: Record<string, string> = {}): Promise<{ code: number | null; stderr: string }> {
+function runOffline(
+  args: string[],
+  env: Record<string, string> = {},
+): Promise<{ code: number | null; stderr: string }> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [CLI, 'offline', ...args], { env: { PATH: process.env.PATH ?? '', ...env }, stdio: ['ignore', 'ignore', 'pipe'] })
+    const child = spawn(process.execPath, [CLI, 'offline', ...args], {
+      env: { PATH: process.env.PATH ?? '', ...env },
+      stdio: ['ignore', 'ignore', 'pipe'],
+    })
     let stderr = ''
     child.stderr.on('data', (chunk: Buffer) => (stderr += chunk))
     const timer = setTimeout(() => child.kill('SIGKILL'), 15_000)
@@ -100,11 +128,25 @@ beforeAll(async () => {
   await new Promise<void>((resolve) => upstream.listen(0, '127.0.0.1', resolve))
   const upstreamUrl = `http://127.0.0.1:${(upstream.address() as AddressInfo).port}`
   writeFlags(file, SIMPLE)
-  offline = await startOffline(['--bootstrap-file', file, '--client-tokens', CLIENT_TOKEN, '-f', FRONTEND_TOKEN, '--reload-interval', String(RELOAD_SECONDS), '--port', String(await freePort())], {
-    UPSTREAM_URL: upstreamUrl,
-    SERVICE_URL: `${upstreamUrl}/api`,
-    TOKENS: '*:development.upstream-token',
-  })
+  offline = await startOffline(
+    [
+      '--bootstrap-file',
+      file,
+      '--client-tokens',
+      CLIENT_TOKEN,
+      '-f',
+      FRONTEND_TOKEN,
+      '--reload-interval',
+      String(RELOAD_SECONDS),
+      '--port',
+      String(await freePort()),
+    ],
+    {
+      UPSTREAM_URL: upstreamUrl,
+      SERVICE_URL: `${upstreamUrl}/api`,
+      TOKENS: '*:development.upstream-token',
+    },
+  )
   server = new Unleash({
     url: `${offline.base}/api`,
     appName: 'offline-server-sdk',
@@ -135,7 +177,7 @@ afterAll(async () => {
   folder.remove()
 })
 
-describe('offline mode (Edge\'s offline command)', () => {
+describe("offline mode (Edge's offline command)", () => {
   it('serves the simple map to a server SDK on /api/client with a listed client token', () => {
     expect(server.isEnabled('offline.on')).toBe(true)
     expect(server.isEnabled('offline.off')).toBe(false)
@@ -172,7 +214,11 @@ describe('offline mode (Edge\'s offline command)', () => {
       const response = await get(url, token)
       expect([url, token, response.status, await response.text()]).toEqual([url, token, 403, ''])
     }
-    const ofrep = await fetch(`${offline.base}/ofrep/v1/evaluate/flags`, { method: 'POST', headers: { authorization: '*:development.not-listed', 'content-type': 'application/json' }, body: '{}' })
+    const ofrep = await fetch(`${offline.base}/ofrep/v1/evaluate/flags`, {
+      method: 'POST',
+      headers: { authorization: '*:development.not-listed', 'content-type': 'application/json' },
+      body: '{}',
+    })
     expect(ofrep.status).toBe(403)
   })
 
@@ -180,7 +226,15 @@ describe('offline mode (Edge\'s offline command)', () => {
     const metrics = await fetch(`${offline.base}/api/client/metrics`, {
       method: 'POST',
       headers: { authorization: CLIENT_TOKEN, 'content-type': 'application/json' },
-      body: JSON.stringify({ appName: 'a', instanceId: 'i', bucket: { start: new Date().toISOString(), stop: new Date().toISOString(), toggles: { 'offline.on': { yes: 1, no: 0 } } } }),
+      body: JSON.stringify({
+        appName: 'a',
+        instanceId: 'i',
+        bucket: {
+          start: new Date().toISOString(),
+          stop: new Date().toISOString(),
+          toggles: { 'offline.on': { yes: 1, no: 0 } },
+        },
+      }),
     })
     expect(metrics.status).toBe(202)
     expect((await get(`${offline.base}/internal-backstage/ready`)).status).toBe(200)
@@ -189,7 +243,11 @@ describe('offline mode (Edge\'s offline command)', () => {
   it('serves a flag added to the file within the reload interval, in the other format too', async () => {
     writeFlags(file, CLIENT_FEATURES)
     const since = performance.now()
-    const waited = await timeUntil(() => server.isEnabled('offline.tenant', { properties: { tenant: 'acme' } }), 'the server SDK to see the new flag', { timeoutMs: 10_000, everyMs: 50 })
+    const waited = await timeUntil(
+      () => server.isEnabled('offline.tenant', { properties: { tenant: 'acme' } }),
+      'the server SDK to see the new flag',
+      { timeoutMs: 10_000, everyMs: 50 },
+    )
     // One reload interval, plus the SDK's own refresh and a loaded machine's slack.
     expect(waited).toBeLessThan(RELOAD_SECONDS * 1000 + 3_000)
     expect(server.isEnabled('offline.tenant', { properties: { tenant: 'other' } })).toBe(false)
@@ -197,7 +255,11 @@ describe('offline mode (Edge\'s offline command)', () => {
     // The scope is the file's at start (the simple map names no environment): a reload keeps it.
     const body = await (await get(`${offline.base}/api/client/features`, CLIENT_TOKEN)).json()
     expect(body.query).toMatchObject({ environment: 'default', projects: ['*'] })
-    await timeUntil(() => browser.getVariant('offline.paint').name === 'red', 'the frontend SDK to see the change', { since, timeoutMs: 10_000, everyMs: 50 })
+    await timeUntil(() => browser.getVariant('offline.paint').name === 'red', 'the frontend SDK to see the change', {
+      since,
+      timeoutMs: 10_000,
+      everyMs: 50,
+    })
   })
 
   it('keeps the last good flags when the file breaks, and says so once', async () => {
@@ -205,14 +267,24 @@ describe('offline mode (Edge\'s offline command)', () => {
     writeFlags(file, '{"offline.paint": ')
     // Three reload intervals: the broken file is read three times and named once.
     await new Promise((resolve) => setTimeout(resolve, RELOAD_SECONDS * 3_000 + 500))
-    const lines = offline.output().slice(before).split('\n').filter((line) => line.includes(file))
+    const lines = offline
+      .output()
+      .slice(before)
+      .split('\n')
+      .filter((line) => line.includes(file))
     expect(lines).toHaveLength(1)
     expect(lines[0]).toMatch(/is not JSON: .*the flags read from it last are still served/)
     const response = await get(`${offline.base}/api/client/features`, CLIENT_TOKEN)
     expect(response.status).toBe(200)
-    expect((await response.json()).features.map((f: { name: string }) => f.name)).toEqual(['offline.paint', 'offline.tenant'])
+    expect((await response.json()).features.map((f: { name: string }) => f.name)).toEqual([
+      'offline.paint',
+      'offline.tenant',
+    ])
     writeFlags(file, SIMPLE)
-    await timeUntil(() => server.getVariant('offline.paint').name === 'blue', 'the mended file to be served', { timeoutMs: 10_000, everyMs: 50 })
+    await timeUntil(() => server.getVariant('offline.paint').name === 'blue', 'the mended file to be served', {
+      timeoutMs: 10_000,
+      everyMs: 50,
+    })
   })
 
   it('never asks the upstream configured beside it for anything', async () => {
@@ -240,7 +312,10 @@ describe('offline mode at start', () => {
   it('serves client features as given, in the environment their query names, to every listed token', async () => {
     const path = join(folder.path, 'client-features.json')
     writeFileSync(path, JSON.stringify(CLIENT_FEATURES))
-    const running = await startOffline(['-b', path, '-c', `${CLIENT_TOKEN},default:production.other-text`, '--port', String(await freePort())], {})
+    const running = await startOffline(
+      ['-b', path, '-c', `${CLIENT_TOKEN},default:production.other-text`, '--port', String(await freePort())],
+      {},
+    )
     try {
       for (const token of [CLIENT_TOKEN, 'default:production.other-text']) {
         const body = await (await get(`${running.base}/api/client/features`, token)).json()
@@ -253,7 +328,7 @@ describe('offline mode at start', () => {
     }
   })
 
-  it('listens on Edge\'s port 3063 by default', async () => {
+  it("listens on Edge's port 3063 by default", async () => {
     writeFileSync(join(folder.path, 'port.json'), '{}')
     // Only when 3063 is free here: the test must not fail for another process's port.
     const free = await new Promise<boolean>((resolve) => {

@@ -11,7 +11,12 @@ const EXAMPLE_FEATURES = {
   version: 2,
   features: [
     { name: 'zeta.enabled', enabled: true, strategies: [{ name: 'default', parameters: {} }], impressionData: true },
-    { name: 'beta.variants', enabled: true, strategies: [{ name: 'default' }], variants: [{ name: 'red', weight: 1000, payload: { type: 'string', value: 'r' } }] },
+    {
+      name: 'beta.variants',
+      enabled: true,
+      strategies: [{ name: 'default' }],
+      variants: [{ name: 'red', weight: 1000, payload: { type: 'string', value: 'r' } }],
+    },
     { name: 'gamma.user', enabled: true, strategies: [{ name: 'userWithId', parameters: { userIds: '123' } }] },
     { name: 'delta.off', enabled: false, strategies: [{ name: 'default' }], impressionData: false },
   ],
@@ -23,15 +28,31 @@ const EXAMPLE_BODY =
 const auth = { authorization: CLIENT_KEY }
 
 /** A request on a given agent (fetch hides which connection it uses). */
-function rawRequest(agent: Agent, method: string, path: string, headers: Record<string, string>, body?: Buffer): Promise<{ status: number; text: string }> {
+function rawRequest(
+  agent: Agent,
+  method: string,
+  path: string,
+  headers: Record<string, string>,
+  body?: Buffer,
+): Promise<{ status: number; text: string }> {
   return new Promise((resolve, reject) => {
     const { port } = new URL(proxy.url)
-    const req = request({ host: '127.0.0.1', port, method, path, agent, headers: { ...headers, ...(body ? { 'content-length': String(body.length) } : {}) } }, (res) => {
-      let text = ''
-      res.setEncoding('utf8')
-      res.on('data', (chunk: string) => (text += chunk))
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, text }))
-    })
+    const req = request(
+      {
+        host: '127.0.0.1',
+        port,
+        method,
+        path,
+        agent,
+        headers: { ...headers, ...(body ? { 'content-length': String(body.length) } : {}) },
+      },
+      (res) => {
+        let text = ''
+        res.setEncoding('utf8')
+        res.on('data', (chunk: string) => (text += chunk))
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, text }))
+      },
+    )
     req.on('error', reject)
     req.end(body)
   })
@@ -42,7 +63,10 @@ let upstream: FakeUpstream
 let proxy: TestProxy
 beforeAll(async () => {
   upstream = await startFakeUpstream(EXAMPLE_FEATURES)
-  proxy = await startTestProxy(upstream.url, { enableAllEndpoint: true, expServerSideSdkConfig: { tokens: ['server-token'] } })
+  proxy = await startTestProxy(upstream.url, {
+    enableAllEndpoint: true,
+    expServerSideSdkConfig: { tokens: ['server-token'] },
+  })
 })
 afterAll(async () => {
   await proxy?.close()
@@ -92,7 +116,14 @@ describe('GET /proxy', () => {
   })
 
   it('compresses with gzip or br when asked, keeping the ETag of the uncompressed body', async () => {
-    const bigUpstream = await startFakeUpstream({ version: 2, features: Array.from({ length: 40 }, (_, i) => ({ name: `big.${i}`, enabled: true, strategies: [{ name: 'default' }] })) })
+    const bigUpstream = await startFakeUpstream({
+      version: 2,
+      features: Array.from({ length: 40 }, (_, i) => ({
+        name: `big.${i}`,
+        enabled: true,
+        strategies: [{ name: 'default' }],
+      })),
+    })
     const big = await startTestProxy(bigUpstream.url)
     try {
       const plain = await fetch(big.at('/proxy?userId=9'), { headers: { ...auth, 'accept-encoding': 'identity' } })
@@ -111,19 +142,47 @@ describe('GET /proxy', () => {
 
 describe('POST /proxy', () => {
   it('without a list answers like GET, with impressionData as the definition has it', async () => {
-    const res = await fetch(proxy.at('/proxy'), { method: 'POST', headers: json, body: JSON.stringify({ context: { userId: '123' } }) })
+    const res = await fetch(proxy.at('/proxy'), {
+      method: 'POST',
+      headers: json,
+      body: JSON.stringify({ context: { userId: '123' } }),
+    })
     expect(res.status).toBe(200)
     expect(await res.text()).toBe(EXAMPLE_BODY)
   })
 
   it('with a list evaluates exactly those names in order, unknown ones disabled, impressionData always present', async () => {
-    const res = await fetch(proxy.at('/proxy'), { method: 'POST', headers: json, body: JSON.stringify({ context: { userId: '1' }, toggles: ['gamma.user', 'nope', 'zeta.enabled', 'gamma.user'] }) })
+    const res = await fetch(proxy.at('/proxy'), {
+      method: 'POST',
+      headers: json,
+      body: JSON.stringify({ context: { userId: '1' }, toggles: ['gamma.user', 'nope', 'zeta.enabled', 'gamma.user'] }),
+    })
     expect(await res.json()).toEqual({
       toggles: [
-        { name: 'gamma.user', enabled: false, variant: { name: 'disabled', enabled: false, feature_enabled: false, featureEnabled: false }, impressionData: false },
-        { name: 'nope', enabled: false, variant: { name: 'disabled', enabled: false, feature_enabled: false, featureEnabled: false }, impressionData: false },
-        { name: 'zeta.enabled', enabled: true, variant: { name: 'disabled', enabled: false, feature_enabled: true, featureEnabled: true }, impressionData: true },
-        { name: 'gamma.user', enabled: false, variant: { name: 'disabled', enabled: false, feature_enabled: false, featureEnabled: false }, impressionData: false },
+        {
+          name: 'gamma.user',
+          enabled: false,
+          variant: { name: 'disabled', enabled: false, feature_enabled: false, featureEnabled: false },
+          impressionData: false,
+        },
+        {
+          name: 'nope',
+          enabled: false,
+          variant: { name: 'disabled', enabled: false, feature_enabled: false, featureEnabled: false },
+          impressionData: false,
+        },
+        {
+          name: 'zeta.enabled',
+          enabled: true,
+          variant: { name: 'disabled', enabled: false, feature_enabled: true, featureEnabled: true },
+          impressionData: true,
+        },
+        {
+          name: 'gamma.user',
+          enabled: false,
+          variant: { name: 'disabled', enabled: false, feature_enabled: false, featureEnabled: false },
+          impressionData: false,
+        },
       ],
     })
   })
@@ -149,17 +208,27 @@ describe('POST /proxy', () => {
   })
 
   it('coerces context values as the old schema did ("userId": 123 matches "123")', async () => {
-    const res = await fetch(proxy.at('/proxy'), { method: 'POST', headers: json, body: JSON.stringify({ context: { userId: 123, properties: { plan: 5, beta: true } } }) })
-    expect(((await res.json()) as { toggles: Array<{ name: string }> }).toggles.map((t) => t.name)).toContain('gamma.user')
+    const res = await fetch(proxy.at('/proxy'), {
+      method: 'POST',
+      headers: json,
+      body: JSON.stringify({ context: { userId: 123, properties: { plan: 5, beta: true } } }),
+    })
+    expect(((await res.json()) as { toggles: Array<{ name: string }> }).toggles.map((t) => t.name)).toContain(
+      'gamma.user',
+    )
   })
 })
 
 describe('/proxy/all', () => {
-  it('includes disabled toggles with the old proxy\'s variant shape (no featureEnabled)', async () => {
+  it("includes disabled toggles with the old proxy's variant shape (no featureEnabled)", async () => {
     const res = await fetch(proxy.at('/proxy/all?userId=1'), { headers: auth })
     const body = await res.text()
-    expect(body).toContain('{"name":"delta.off","enabled":false,"variant":{"name":"disabled","enabled":false,"feature_enabled":false},"impressionData":false}')
-    expect(body).toContain('{"name":"gamma.user","enabled":false,"variant":{"name":"disabled","enabled":false,"feature_enabled":false}}')
+    expect(body).toContain(
+      '{"name":"delta.off","enabled":false,"variant":{"name":"disabled","enabled":false,"feature_enabled":false},"impressionData":false}',
+    )
+    expect(body).toContain(
+      '{"name":"gamma.user","enabled":false,"variant":{"name":"disabled","enabled":false,"feature_enabled":false}}',
+    )
   })
 
   it('answers 501 (after authentication) when the endpoint is disabled', async () => {
@@ -179,7 +248,9 @@ describe('/proxy/all', () => {
 
 describe('statuses for bad requests', () => {
   it('401 Unauthorized for a missing or wrong key', async () => {
-    for (const headers of [{}, { authorization: 'wrong' }, { authorization: `Bearer ${CLIENT_KEY}` }] as Array<Record<string, string>>) {
+    for (const headers of [{}, { authorization: 'wrong' }, { authorization: `Bearer ${CLIENT_KEY}` }] as Array<
+      Record<string, string>
+    >) {
       const res = await fetch(proxy.at('/proxy'), { headers })
       expect(res.status).toBe(401)
       expect(res.headers.get('content-type')).toBe('text/plain; charset=utf-8')
@@ -191,8 +262,19 @@ describe('statuses for bad requests', () => {
   // 401). The key is checked before a body is read, so a caller without one never gets its
   // body parsed: 401 whatever the body, and the connection is closed rather than drained.
   it('401 without a key, whatever the body: the key is checked before the body is read', async () => {
-    for (const path of ['/proxy', '/proxy/all', '/proxy/client/metrics', '/proxy/all/client/metrics', '/proxy/client/register']) {
-      for (const [type, body] of [['application/json', '{"con'], ['text/plain', 'hello'], ['application/json', '[]'], ['application/json', JSON.stringify({ big: 'x'.repeat(110 * 1024) })]]) {
+    for (const path of [
+      '/proxy',
+      '/proxy/all',
+      '/proxy/client/metrics',
+      '/proxy/all/client/metrics',
+      '/proxy/client/register',
+    ]) {
+      for (const [type, body] of [
+        ['application/json', '{"con'],
+        ['text/plain', 'hello'],
+        ['application/json', '[]'],
+        ['application/json', JSON.stringify({ big: 'x'.repeat(110 * 1024) })],
+      ]) {
         const res = await fetch(proxy.at(path), { method: 'POST', headers: { 'content-type': type! }, body })
         expect(res.status, `${path} ${type} ${body!.slice(0, 10)}`).toBe(401)
         expect(await res.text()).toBe('Unauthorized')
@@ -203,7 +285,11 @@ describe('statuses for bad requests', () => {
   })
 
   it('415 for a body that is not JSON', async () => {
-    const res = await fetch(proxy.at('/proxy'), { method: 'POST', headers: { ...auth, 'content-type': 'text/plain' }, body: 'hello' })
+    const res = await fetch(proxy.at('/proxy'), {
+      method: 'POST',
+      headers: { ...auth, 'content-type': 'text/plain' },
+      body: 'hello',
+    })
     expect(res.status).toBe(415)
     expect(await res.text()).toBe('')
   })
@@ -212,7 +298,9 @@ describe('statuses for bad requests', () => {
     const res = await fetch(proxy.at('/proxy'), { method: 'POST', headers: json, body: '{"con' })
     expect(res.status).toBe(400)
     expect(res.headers.get('content-type')).toBe('application/json; charset=utf-8')
-    expect(((await res.json()) as { error: string }).error).toMatch(/^We were unable to parse the data you provided\. Please check it for syntax errors\. The message we got was: "/)
+    expect(((await res.json()) as { error: string }).error).toMatch(
+      /^We were unable to parse the data you provided\. Please check it for syntax errors\. The message we got was: "/,
+    )
   })
 
   it.each([
@@ -223,7 +311,10 @@ describe('statuses for bad requests', () => {
     ['/proxy', '{"context":"x"}', '/body/context', 'must be object'],
     ['/proxy', '{"context":{"properties":{"region":{"a":1}}}}', '/body/context/properties/region', 'must be string'],
   ])('400 with the validation error for %s %s', async (path, body, instancePath, message) => {
-    const res = await fetch(proxy.at(path), body === undefined ? { headers: auth } : { method: 'POST', headers: json, body })
+    const res = await fetch(
+      proxy.at(path),
+      body === undefined ? { headers: auth } : { method: 'POST', headers: json, body },
+    )
     expect(res.status).toBe(400)
     const answer = (await res.json()) as { error: string; validation: Array<{ instancePath: string; message: string }> }
     expect(answer.error).toBe('Request validation failed')
@@ -251,7 +342,11 @@ describe('statuses for bad requests', () => {
   })
 
   it('413 JSON for a body over 100 kB', async () => {
-    const res = await fetch(proxy.at('/proxy'), { method: 'POST', headers: json, body: JSON.stringify({ context: { properties: { big: 'x'.repeat(110 * 1024) } } }) })
+    const res = await fetch(proxy.at('/proxy'), {
+      method: 'POST',
+      headers: json,
+      body: JSON.stringify({ context: { properties: { big: 'x'.repeat(110 * 1024) } } }),
+    })
     expect(res.status).toBe(413)
     expect(((await res.json()) as { error: string; limit: number }).limit).toBe(102400)
   })
@@ -260,13 +355,22 @@ describe('statuses for bad requests', () => {
   // compressed body over the limit is 413 before it is decoded, whatever it would decode to.
   it('413 for a compressed body whose own bytes are over the limit', async () => {
     const body = Buffer.from(`{"context":{"userId":"${'u'.repeat(150_000)}"}}`)
-    const res = await fetch(proxy.at('/proxy'), { method: 'POST', headers: { ...json, 'content-encoding': 'gzip' }, body })
+    const res = await fetch(proxy.at('/proxy'), {
+      method: 'POST',
+      headers: { ...json, 'content-encoding': 'gzip' },
+      body,
+    })
     expect(res.status).toBe(413)
     expect(res.headers.get('connection')).toBe('close')
   })
 
   it('404 for unknown routes and methods, as Express answered', async () => {
-    for (const [method, path] of [['GET', '/nope'], ['PUT', '/proxy'], ['DELETE', '/proxy/all'], ['GET', '/proxy/client/metrics']] as const) {
+    for (const [method, path] of [
+      ['GET', '/nope'],
+      ['PUT', '/proxy'],
+      ['DELETE', '/proxy/all'],
+      ['GET', '/proxy/client/metrics'],
+    ] as const) {
       const res = await fetch(proxy.at(path), { method, headers: auth })
       expect(res.status).toBe(404)
       expect(await res.text()).toContain(`<pre>Cannot ${method} ${path}</pre>`)
@@ -284,7 +388,7 @@ describe('operational routes', () => {
     expect(res.headers.get('etag')).toBe('W/"2-eoX0dku9ba8cNUXvu/DyeabcC+s"')
   })
 
-  it('prometheus exposes the old proxy\'s metrics', async () => {
+  it("prometheus exposes the old proxy's metrics", async () => {
     const res = await fetch(proxy.at('/proxy/internal-backstage/prometheus'))
     const text = await res.text()
     expect(res.status).toBe(200)
@@ -296,7 +400,8 @@ describe('operational routes', () => {
   it('prometheus counts evaluation requests answered from the response cache and evaluated', async () => {
     const scrape = async () => {
       const text = await (await fetch(proxy.at('/proxy/internal-backstage/prometheus'))).text()
-      const count = (result: string) => Number(new RegExp(`vexil_proxy_response_cache_total\\{result="${result}"\\} (\\d+)`).exec(text)?.[1] ?? 0)
+      const count = (result: string) =>
+        Number(new RegExp(`vexil_proxy_response_cache_total\\{result="${result}"\\} (\\d+)`).exec(text)?.[1] ?? 0)
       return { hit: count('hit'), miss: count('miss') }
     }
     const before = await scrape()
@@ -314,26 +419,55 @@ describe('operational routes', () => {
     expect(body.version).toBe(2)
     expect(body.features).toEqual(EXAMPLE_FEATURES.features)
     expect(body.segments).toEqual([])
-    const again = await fetch(proxy.at('/proxy/client/features'), { headers: { authorization: 'server-token', 'if-none-match': res.headers.get('etag')! } })
+    const again = await fetch(proxy.at('/proxy/client/features'), {
+      headers: { authorization: 'server-token', 'if-none-match': res.headers.get('etag')! },
+    })
     expect(again.status).toBe(304)
   })
 
   it('register accepts client keys and server tokens, validates the body', async () => {
-    const body = JSON.stringify({ appName: 'web', interval: 10000, started: new Date().toISOString(), strategies: ['default'] })
+    const body = JSON.stringify({
+      appName: 'web',
+      interval: 10000,
+      started: new Date().toISOString(),
+      strategies: ['default'],
+    })
     for (const key of [CLIENT_KEY, 'server-token']) {
-      const res = await fetch(proxy.at('/proxy/client/register'), { method: 'POST', headers: { authorization: key, 'content-type': 'application/json' }, body })
+      const res = await fetch(proxy.at('/proxy/client/register'), {
+        method: 'POST',
+        headers: { authorization: key, 'content-type': 'application/json' },
+        body,
+      })
       expect(res.status).toBe(200)
       expect(await res.text()).toBe('OK')
     }
-    expect((await fetch(proxy.at('/proxy/client/register'), { method: 'POST', headers: json, body: '{"appName":"web"}' })).status).toBe(400)
-    expect((await fetch(proxy.at('/proxy/client/register'), { method: 'POST', headers: { 'content-type': 'application/json' }, body })).status).toBe(401)
+    expect(
+      (await fetch(proxy.at('/proxy/client/register'), { method: 'POST', headers: json, body: '{"appName":"web"}' }))
+        .status,
+    ).toBe(400)
+    expect(
+      (
+        await fetch(proxy.at('/proxy/client/register'), {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body,
+        })
+      ).status,
+    ).toBe(401)
   })
 })
 
 describe('CORS preflight', () => {
   it('answers OPTIONS on any path with 204 and the defaults', async () => {
     for (const path of ['/proxy', '/anything/else']) {
-      const res = await fetch(proxy.at(path), { method: 'OPTIONS', headers: { origin: 'https://app.example', 'access-control-request-method': 'POST', 'access-control-request-headers': 'authorization,content-type' } })
+      const res = await fetch(proxy.at(path), {
+        method: 'OPTIONS',
+        headers: {
+          origin: 'https://app.example',
+          'access-control-request-method': 'POST',
+          'access-control-request-headers': 'authorization,content-type',
+        },
+      })
       expect(res.status).toBe(204)
       expect(res.headers.get('access-control-allow-origin')).toBe('*')
       expect(res.headers.get('access-control-allow-methods')).toBe('GET, POST')

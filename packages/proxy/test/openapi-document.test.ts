@@ -10,7 +10,9 @@ const OPTIONS = { basePath: '', clientKeysHeaderName: 'authorization', version: 
 
 /** Dereferenced, so assertions can read schemas without following `$ref`s by hand. */
 async function dereferenced(options: Partial<typeof OPTIONS> = {}): Promise<Json> {
-  return (await SwaggerParser.dereference(structuredClone(createOpenApiDocument({ ...OPTIONS, ...options })) as never)) as Json
+  return (await SwaggerParser.dereference(
+    structuredClone(createOpenApiDocument({ ...OPTIONS, ...options })) as never,
+  )) as Json
 }
 
 const ROUTES: Array<[path: string, methods: string[]]> = [
@@ -25,8 +27,25 @@ const ROUTES: Array<[path: string, methods: string[]]> = [
 ]
 
 const OPERATORS = [
-  'IN', 'NOT_IN', 'STR_STARTS_WITH', 'STR_ENDS_WITH', 'STR_CONTAINS', 'NUM_EQ', 'NUM_GT', 'NUM_GTE', 'NUM_LT', 'NUM_LTE',
-  'DATE_AFTER', 'DATE_BEFORE', 'SEMVER_EQ', 'SEMVER_GT', 'SEMVER_LT', 'SEMVER_GTE', 'SEMVER_LTE', 'REGEX', 'IN_CIDR',
+  'IN',
+  'NOT_IN',
+  'STR_STARTS_WITH',
+  'STR_ENDS_WITH',
+  'STR_CONTAINS',
+  'NUM_EQ',
+  'NUM_GT',
+  'NUM_GTE',
+  'NUM_LT',
+  'NUM_LTE',
+  'DATE_AFTER',
+  'DATE_BEFORE',
+  'SEMVER_EQ',
+  'SEMVER_GT',
+  'SEMVER_LT',
+  'SEMVER_GTE',
+  'SEMVER_LTE',
+  'REGEX',
+  'IN_CIDR',
 ]
 
 describe('the document is valid OpenAPI 3', () => {
@@ -40,7 +59,11 @@ describe('the document is valid OpenAPI 3', () => {
   })
 
   it('validates with the all endpoint disabled and a custom key header', async () => {
-    const document = createOpenApiDocument({ ...OPTIONS, enableAllEndpoint: false, clientKeysHeaderName: 'x-vexil-key' })
+    const document = createOpenApiDocument({
+      ...OPTIONS,
+      enableAllEndpoint: false,
+      clientKeysHeaderName: 'x-vexil-key',
+    })
     await expect(SwaggerParser.validate(structuredClone(document) as never)).resolves.toBeTruthy()
   })
 
@@ -49,7 +72,7 @@ describe('the document is valid OpenAPI 3', () => {
     expect(JSON.parse(JSON.stringify(document))).toEqual(document)
   })
 
-  it('is a fresh object per call, so one app cannot change another app\'s document', () => {
+  it("is a fresh object per call, so one app cannot change another app's document", () => {
     const first = createOpenApiDocument(OPTIONS)
     ;(first.info as Json).title = 'changed'
     expect((createOpenApiDocument(OPTIONS).info as Json).title).toBe('Vexil Proxy API')
@@ -74,7 +97,9 @@ describe('info, servers, tags and security follow the options', () => {
 
   it.each(['authorization', 'x-vexil-key'])('the apiKey scheme reads the header named %s', (header) => {
     const document = createOpenApiDocument({ ...OPTIONS, clientKeysHeaderName: header }) as Json
-    expect(document.components.securitySchemes).toEqual({ apiKey: expect.objectContaining({ type: 'apiKey', in: 'header', name: header }) })
+    expect(document.components.securitySchemes).toEqual({
+      apiKey: expect.objectContaining({ type: 'apiKey', in: 'header', name: header }),
+    })
     expect(document.security).toEqual([{ apiKey: [] }])
   })
 
@@ -85,10 +110,18 @@ describe('info, servers, tags and security follow the options', () => {
 
   it('keeps every component schema name of the old document', () => {
     const names = Object.keys((createOpenApiDocument(OPTIONS) as Json).components.schemas)
-    expect(names).toEqual(expect.arrayContaining([
-      'apiRequestSchema', 'featureSchema', 'featuresSchema', 'lookupTogglesSchema', 'registerMetricsSchema',
-      'registerClientSchema', 'unleashContextSchema', 'variantSchema',
-    ]))
+    expect(names).toEqual(
+      expect.arrayContaining([
+        'apiRequestSchema',
+        'featureSchema',
+        'featuresSchema',
+        'lookupTogglesSchema',
+        'registerMetricsSchema',
+        'registerClientSchema',
+        'unleashContextSchema',
+        'variantSchema',
+      ]),
+    )
   })
 })
 
@@ -130,16 +163,21 @@ describe('routes', () => {
 })
 
 describe('/proxy/all follows enableAllEndpoint', () => {
-  it.each(['get', 'post'])('%s documents 501 (text/html) and says it is disabled when the option is off', async (method) => {
-    const operation = (await dereferenced({ enableAllEndpoint: false })).paths['/proxy/all'][method]
-    expect(operation.responses['501'].content).toEqual({ 'text/html': expect.anything() })
-    expect(operation.summary).toMatch(/disabled/i)
-    expect(operation.description).toMatch(/disabled on this proxy/i)
-    expect(operation.description).toMatch(/enableAllEndpoint/)
-  })
+  it.each(['get', 'post'])(
+    '%s documents 501 (text/html) and says it is disabled when the option is off',
+    async (method) => {
+      const operation = (await dereferenced({ enableAllEndpoint: false })).paths['/proxy/all'][method]
+      expect(operation.responses['501'].content).toEqual({ 'text/html': expect.anything() })
+      expect(operation.summary).toMatch(/disabled/i)
+      expect(operation.description).toMatch(/disabled on this proxy/i)
+      expect(operation.description).toMatch(/enableAllEndpoint/)
+    },
+  )
 
   it.each(['get', 'post'])('%s does not claim to be disabled when the option is on', (method) => {
-    const operation = (createOpenApiDocument({ ...OPTIONS, enableAllEndpoint: true }).paths as Json)['/proxy/all'][method]
+    const operation = (createOpenApiDocument({ ...OPTIONS, enableAllEndpoint: true }).paths as Json)['/proxy/all'][
+      method
+    ]
     expect(operation.summary).not.toMatch(/disabled/i)
     expect(operation.description).not.toMatch(/disabled on this proxy/i)
     expect(operation.responses['200']).toBeDefined()
@@ -164,7 +202,13 @@ describe('responses are true to Vexil', () => {
 
   it('503 (not ready) is listed on every gated route and not on metrics or register', async () => {
     const paths = (await dereferenced()).paths
-    const gated = ['/proxy', '/proxy/all', '/proxy/client/features', '/proxy/health', '/proxy/internal-backstage/prometheus']
+    const gated = [
+      '/proxy',
+      '/proxy/all',
+      '/proxy/client/features',
+      '/proxy/health',
+      '/proxy/internal-backstage/prometheus',
+    ]
     for (const [path, methods] of ROUTES) {
       for (const method of methods) {
         const response = paths[path][method].responses['503']
@@ -195,7 +239,10 @@ describe('responses are true to Vexil', () => {
     for (const path of ['/proxy', '/proxy/all', '/proxy/client/features']) {
       expect(paths[path].get.responses['304'], path).toBeDefined()
       expect(paths[path].get.responses['200'].headers.ETag, path).toBeDefined()
-      expect(paths[path].get.parameters.some((p: Json) => p.in === 'header' && p.name === 'If-None-Match'), path).toBe(true)
+      expect(
+        paths[path].get.parameters.some((p: Json) => p.in === 'header' && p.name === 'If-None-Match'),
+        path,
+      ).toBe(true)
       expect(paths[path].post?.responses['304'], path).toBeUndefined()
     }
   })
@@ -209,16 +256,24 @@ describe('responses are true to Vexil', () => {
   })
 
   it('the server-side features response includes segments (old proxy dropped them, #201)', async () => {
-    const schema = (await dereferenced()).paths['/proxy/client/features'].get.responses['200'].content['application/json'].schema
-    expect(schema.properties.segments.items.properties).toMatchObject({ id: expect.anything(), constraints: expect.anything() })
+    const schema = (await dereferenced()).paths['/proxy/client/features'].get.responses['200'].content[
+      'application/json'
+    ].schema
+    expect(schema.properties.segments.items.properties).toMatchObject({
+      id: expect.anything(),
+      constraints: expect.anything(),
+    })
     expect(schema.properties.features.items.properties.strategies.items.properties.segments).toBeDefined()
   })
 
   it('constraints name all 19 operators', async () => {
     const schemas = (await dereferenced()).components.schemas
-    const constraint = schemas.apiRequestSchema.properties.features.items.properties.strategies.items.properties.constraints.items
+    const constraint =
+      schemas.apiRequestSchema.properties.features.items.properties.strategies.items.properties.constraints.items
     expect(constraint.properties.operator.enum).toEqual(OPERATORS)
-    expect(schemas.apiRequestSchema.properties.segments.items.properties.constraints.items.properties.operator.enum).toEqual(OPERATORS)
+    expect(
+      schemas.apiRequestSchema.properties.segments.items.properties.constraints.items.properties.operator.enum,
+    ).toEqual(OPERATORS)
   })
 
   it('request bodies point at the old component schemas', () => {
@@ -249,9 +304,16 @@ describe('the document comes from the route table', () => {
       const expected = new Set(
         proxy.routes
           .filter((route) => route.method !== 'HEAD' && !route.path.startsWith('/docs'))
-          .map((route) => `${route.method.toLowerCase()} ${route.prefix === 'below' ? `${route.path}/{featureName}` : route.path}`),
+          .map(
+            (route) =>
+              `${route.method.toLowerCase()} ${route.prefix === 'below' ? `${route.path}/{featureName}` : route.path}`,
+          ),
       )
-      const listed = new Set(Object.entries(document.paths as Json).flatMap(([path, operations]) => Object.keys(operations).map((method) => `${method} ${path}`)))
+      const listed = new Set(
+        Object.entries(document.paths as Json).flatMap(([path, operations]) =>
+          Object.keys(operations).map((method) => `${method} ${path}`),
+        ),
+      )
       expect([...listed].sort()).toEqual([...expected].sort())
       expect(listed.has('get /api/frontend')).toBe(true)
       await expect(SwaggerParser.validate(document as never)).resolves.toBeTruthy()
@@ -262,6 +324,8 @@ describe('the document comes from the route table', () => {
   })
 
   it('a route without an operation is an error naming it, not a silent gap', () => {
-    expect(() => createOpenApiDocument({ ...OPTIONS, routes: [{ method: 'GET', path: '/api/nowhere', prefix: false }] })).toThrow(/GET \/api\/nowhere has no OpenAPI operation/)
+    expect(() =>
+      createOpenApiDocument({ ...OPTIONS, routes: [{ method: 'GET', path: '/api/nowhere', prefix: false }] }),
+    ).toThrow(/GET \/api\/nowhere has no OpenAPI operation/)
   })
 })

@@ -53,7 +53,10 @@ describe.each([
   describe('the UI page', () => {
     it('/docs/openapi answers 301 to the trailing slash (old behaviour), keeping the query', async () => {
       expect(await server.raw(docs)).toMatchObject({ status: 301, headers: { location: `${docs}/` } })
-      expect(await server.raw(`${docs}?urls=1`)).toMatchObject({ status: 301, headers: { location: `${docs}/?urls=1` } })
+      expect(await server.raw(`${docs}?urls=1`)).toMatchObject({
+        status: 301,
+        headers: { location: `${docs}/?urls=1` },
+      })
     })
 
     it.each(['/', '/index.html'])('%s is our own Swagger UI page, loading only from this server', async (suffix) => {
@@ -198,7 +201,10 @@ describe('docs routes under a base path ignore the same routes outside it', () =
     await server?.close()
   })
 
-  it.each(['/docs/openapi.json', '/docs/openapi/', '/vexil/basement/docs/openapi.json', '/vexil/docs/openapi.json'])('%s falls through', async (path) => {
-    expect((await server.raw(path)).text).toBe(FALLTHROUGH)
-  })
+  it.each(['/docs/openapi.json', '/docs/openapi/', '/vexil/basement/docs/openapi.json', '/vexil/docs/openapi.json'])(
+    '%s falls through',
+    async (path) => {
+      expect((await server.raw(path)).text).toBe(FALLTHROUGH)
+    },
+  )
 })

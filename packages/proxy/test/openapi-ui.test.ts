@@ -66,10 +66,15 @@ describe.runIf(chromiumAvailable())('the Swagger UI in headless Chromium', () =>
   })
 
   it('"Try it out" on GET /proxy/health calls {base}/proxy/health, not a doubled base path (#125)', async () => {
-    const operation = page.locator('.opblock-get', { has: page.locator('.opblock-summary-path[data-path="/proxy/health"]') })
+    const operation = page.locator('.opblock-get', {
+      has: page.locator('.opblock-summary-path[data-path="/proxy/health"]'),
+    })
     await operation.locator('.opblock-summary-control').click()
     await operation.getByRole('button', { name: 'Try it out' }).click()
-    const [request] = await Promise.all([page.waitForRequest(/\/proxy\/health$/), operation.getByRole('button', { name: 'Execute' }).click()])
+    const [request] = await Promise.all([
+      page.waitForRequest(/\/proxy\/health$/),
+      operation.getByRole('button', { name: 'Execute' }).click(),
+    ])
     expect(request.url()).toBe(`${server.origin}${BASE}/proxy/health`)
     await expect.poll(() => operation.locator('.live-responses-table').innerText()).toContain('fallthrough')
     expect(problems).toEqual([])
@@ -84,7 +89,10 @@ describe.runIf(chromiumAvailable())('the Swagger UI in headless Chromium', () =>
     const operation = page.locator('.opblock-get', { has: page.locator('.opblock-summary-path[data-path="/proxy"]') })
     await operation.locator('.opblock-summary-control').click()
     await operation.getByRole('button', { name: 'Try it out' }).click()
-    const [request] = await Promise.all([page.waitForRequest(/\/proxy(\?|$)/), operation.getByRole('button', { name: 'Execute' }).click()])
+    const [request] = await Promise.all([
+      page.waitForRequest(/\/proxy(\?|$)/),
+      operation.getByRole('button', { name: 'Execute' }).click(),
+    ])
     expect(request.url().startsWith(`${server.origin}${BASE}/proxy`)).toBe(true)
     expect(await request.headerValue('authorization')).toBe('my-client-key')
     await expect.poll(() => operation.locator('.live-responses-table').innerText()).toContain('fallthrough')

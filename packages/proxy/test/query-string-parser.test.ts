@@ -11,24 +11,84 @@ import { parseQuery, simpleQuery } from '../src/evaluation/context.js'
 // copied into plain objects, own keys only (`__proto__` included, as an own key).
 
 const plain = (value: unknown): unknown =>
-  Array.isArray(value) ? value.map(plain) : value !== null && typeof value === 'object' ? Object.fromEntries(Object.entries(value).map(([k, v]) => [k, plain(v)])) : value
+  Array.isArray(value)
+    ? value.map(plain)
+    : value !== null && typeof value === 'object'
+      ? Object.fromEntries(Object.entries(value).map(([k, v]) => [k, plain(v)]))
+      : value
 
 const same = (actual: unknown, expected: unknown, search: string) =>
-  expect(isDeepStrictEqual(plain(actual), plain(expected)), `${JSON.stringify(search)}: ${inspect(actual)} vs ${inspect(expected)}`).toBe(true)
+  expect(
+    isDeepStrictEqual(plain(actual), plain(expected)),
+    `${JSON.stringify(search)}: ${inspect(actual)} vs ${inspect(expected)}`,
+  ).toBe(true)
 
 const QS_OPTIONS = { allowPrototypes: true, plainObjects: true, arrayLimit: 1000, depth: 5, parameterLimit: 1000 }
 
 const keys = fc.constantFrom(
-  'appName', 'userId', 'sessionId', 'remoteAddress', 'currentTime', 'environment', 'tenant', 'a.b', 'x-y', '$z', '0', '12',
-  'properties[tenant]', 'properties%5Bemail%5D', 'properties%5bx%5d', 'properties[0]', 'properties[]', 'properties[a][b]', 'properties[__proto__]',
-  '__proto__', 'constructor', 'toString', 'properties', 'a+b', 'a%20b', '[x]', '', 'p[q', 'p]q', 'p[q]r', 'properties[toString]', 'hasOwnProperty',
+  'appName',
+  'userId',
+  'sessionId',
+  'remoteAddress',
+  'currentTime',
+  'environment',
+  'tenant',
+  'a.b',
+  'x-y',
+  '$z',
+  '0',
+  '12',
+  'properties[tenant]',
+  'properties%5Bemail%5D',
+  'properties%5bx%5d',
+  'properties[0]',
+  'properties[]',
+  'properties[a][b]',
+  'properties[__proto__]',
+  '__proto__',
+  'constructor',
+  'toString',
+  'properties',
+  'a+b',
+  'a%20b',
+  '[x]',
+  '',
+  'p[q',
+  'p]q',
+  'p[q]r',
+  'properties[toString]',
+  'hasOwnProperty',
 )
 const values = fc.oneof(
-  fc.constantFrom('', 'web', 'user-1', 'a+b', '%20', '%E2%9C%93', '%ZZ', '%', 'x%5By', '[', ']=', 'a=b', '1.2.3', 'person%40example.com', '%C3%A9+%C3%A8', '%255B'),
+  fc.constantFrom(
+    '',
+    'web',
+    'user-1',
+    'a+b',
+    '%20',
+    '%E2%9C%93',
+    '%ZZ',
+    '%',
+    'x%5By',
+    '[',
+    ']=',
+    'a=b',
+    '1.2.3',
+    'person%40example.com',
+    '%C3%A9+%C3%A8',
+    '%255B',
+  ),
   fc.string({ maxLength: 8 }).map((s) => encodeURIComponent(s)),
   fc.string({ maxLength: 6 }),
 )
-const parts = fc.array(fc.oneof(fc.tuple(keys, values).map(([k, v]) => `${k}=${v}`), keys, fc.constant('')), { maxLength: 8 })
+const parts = fc.array(
+  fc.oneof(
+    fc.tuple(keys, values).map(([k, v]) => `${k}=${v}`),
+    keys,
+    fc.constant(''),
+  ),
+  { maxLength: 8 },
+)
 
 describe('the query-string fast path', () => {
   it('equals qs wherever it answers, and parseQuery always equals qs', () => {
@@ -50,7 +110,13 @@ describe('the query-string fast path', () => {
   })
 
   it('answers what SDKs send', () => {
-    const search = new URLSearchParams({ appName: 'web', userId: 'user-1', sessionId: '42', 'properties[tenant]': 'acme', 'properties[email]': 'a+b@x.io' }).toString()
+    const search = new URLSearchParams({
+      appName: 'web',
+      userId: 'user-1',
+      sessionId: '42',
+      'properties[tenant]': 'acme',
+      'properties[email]': 'a+b@x.io',
+    }).toString()
     same(simpleQuery(search), qs.parse(search, QS_OPTIONS), search)
     expect(simpleQuery('userId=1&properties[a]=x&properties[b]=y')).toBeDefined()
     // Repeated keys become arrays in qs: left to it.

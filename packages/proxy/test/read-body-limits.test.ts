@@ -14,7 +14,11 @@ import { isProxyError } from './helpers/errors.js'
 import { CLIENT_KEY, startTestProxy, type TestProxy } from './helpers/proxy.js'
 
 /** A request whose body is `chunks`, produced only when read (so the test sees how far it was read). */
-function lazyRequest(headers: Record<string, string>, chunk: Buffer, count: number): { req: H3Event; pulled: () => number; isPaused: () => boolean } {
+function lazyRequest(
+  headers: Record<string, string>,
+  chunk: Buffer,
+  count: number,
+): { req: H3Event; pulled: () => number; isPaused: () => boolean } {
   let pulled = 0
   const req = new Readable({
     read() {
@@ -26,11 +30,19 @@ function lazyRequest(headers: Record<string, string>, chunk: Buffer, count: numb
     },
   }) as unknown as IncomingMessage
   Object.assign(req, { headers })
-  return { req: { node: { req } } as unknown as H3Event, pulled: () => pulled, isPaused: () => req.isPaused() || req.destroyed }
+  return {
+    req: { node: { req } } as unknown as H3Event,
+    pulled: () => pulled,
+    isPaused: () => req.isPaused() || req.destroyed,
+  }
 }
 
 /** The same body as a web `Request` through h3's web adapter (the Worker): headers on the mock request, the stream on `event.web`. */
-function webRequest(headers: Record<string, string>, chunk: Buffer, count: number): { req: H3Event; pulled: () => number } {
+function webRequest(
+  headers: Record<string, string>,
+  chunk: Buffer,
+  count: number,
+): { req: H3Event; pulled: () => number } {
   let pulled = 0
   const body = new ReadableStream<Uint8Array>({
     pull(controller) {
@@ -39,14 +51,27 @@ function webRequest(headers: Record<string, string>, chunk: Buffer, count: numbe
       controller.enqueue(new Uint8Array(chunk))
     },
   })
-  const request = new Request('http://127.0.0.1/proxy', { method: 'POST', headers, body, duplex: 'half' } as RequestInit)
-  return { req: { node: { req: { headers } }, web: { request, url: new URL(request.url) } } as unknown as H3Event, pulled: () => pulled }
+  const request = new Request('http://127.0.0.1/proxy', {
+    method: 'POST',
+    headers,
+    body,
+    duplex: 'half',
+  } as RequestInit)
+  return {
+    req: { node: { req: { headers } }, web: { request, url: new URL(request.url) } } as unknown as H3Event,
+    pulled: () => pulled,
+  }
 }
 
 /** A zlib stream of `blocks` empty stored deflate blocks: endless compressed bytes, no output. */
 function emptyBlocksDeflate(blocks: number): Buffer {
   const empty = Buffer.from([0x00, 0x00, 0x00, 0xff, 0xff])
-  return Buffer.concat([Buffer.from([0x78, 0x01]), ...Array.from({ length: blocks }, () => empty), Buffer.from([0x01, 0x00, 0x00, 0xff, 0xff]), Buffer.from([0, 0, 0, 1])])
+  return Buffer.concat([
+    Buffer.from([0x78, 0x01]),
+    ...Array.from({ length: blocks }, () => empty),
+    Buffer.from([0x01, 0x00, 0x00, 0xff, 0xff]),
+    Buffer.from([0, 0, 0, 1]),
+  ])
 }
 
 const settle = () => new Promise((resolve) => setTimeout(resolve, 50))
@@ -108,7 +133,9 @@ describe('readBodyText of a web Request (the Worker)', () => {
   })
 
   it('counts the compressed bytes too, and reads an empty-blocks body under the limit as empty', async () => {
-    const error = await readBodyText(webRequest({ 'content-encoding': 'deflate' }, emptyBlocksDeflate(50_000), 1).req).catch((e: unknown) => e)
+    const error = await readBodyText(
+      webRequest({ 'content-encoding': 'deflate' }, emptyBlocksDeflate(50_000), 1).req,
+    ).catch((e: unknown) => e)
     expect(isProxyError(error, 'BODY_TOO_LARGE')).toBe(true)
     expect(await readBodyText(webRequest({ 'content-encoding': 'deflate' }, emptyBlocksDeflate(100), 1).req)).toBe('')
   })
@@ -121,8 +148,20 @@ describe('readBodyText of a web Request (the Worker)', () => {
     const text = JSON.stringify({ context: { userId: 'u'.repeat(BODY_LIMIT_BYTES - 40) } })
     expect(await readBodyText(webRequest({ 'content-encoding': 'gzip' }, gzipSync(text), 1).req)).toBe(text)
     expect(await readBodyText(webRequest({}, Buffer.from(text), 1).req)).toBe(text)
-    expect(isProxyError(await readBodyText(webRequest({ 'content-encoding': 'br' }, Buffer.from(text), 1).req).catch((e: unknown) => e), 'UNSUPPORTED_MEDIA_TYPE')).toBe(true)
-    expect(isProxyError(await readBodyText(webRequest({ 'content-encoding': 'gzip' }, Buffer.from('not gzip'), 1).req).catch((e: unknown) => e), 'INVALID_JSON')).toBe(true)
+    expect(
+      isProxyError(
+        await readBodyText(webRequest({ 'content-encoding': 'br' }, Buffer.from(text), 1).req).catch((e: unknown) => e),
+        'UNSUPPORTED_MEDIA_TYPE',
+      ),
+    ).toBe(true)
+    expect(
+      isProxyError(
+        await readBodyText(webRequest({ 'content-encoding': 'gzip' }, Buffer.from('not gzip'), 1).req).catch(
+          (e: unknown) => e,
+        ),
+        'INVALID_JSON',
+      ),
+    ).toBe(true)
   })
 })
 
@@ -130,7 +169,10 @@ describe('oversize bodies over HTTP', () => {
   let upstream: FakeUpstream
   let proxy: TestProxy
   beforeAll(async () => {
-    upstream = await startFakeUpstream({ version: 2, features: [{ name: 'on', enabled: true, strategies: [{ name: 'default' }] }] })
+    upstream = await startFakeUpstream({
+      version: 2,
+      features: [{ name: 'on', enabled: true, strategies: [{ name: 'default' }] }],
+    })
     proxy = await startTestProxy(upstream.url)
   })
   afterAll(async () => {
@@ -139,7 +181,10 @@ describe('oversize bodies over HTTP', () => {
   })
 
   /** Sends a request head, then `body` chunks with backpressure until the proxy closes the connection. */
-  function sendUntilClosed(head: string, chunks: Iterable<Buffer>): Promise<{ response: string; sent: number; ms: number }> {
+  function sendUntilClosed(
+    head: string,
+    chunks: Iterable<Buffer>,
+  ): Promise<{ response: string; sent: number; ms: number }> {
     const { port } = new URL(proxy.url)
     const socket = connect(Number(port), '127.0.0.1')
     const started = performance.now()
@@ -169,8 +214,13 @@ describe('oversize bodies over HTTP', () => {
     const chunk = Buffer.alloc(64 * 1024, 0x20)
     const framed = Buffer.concat([Buffer.from(`${chunk.length.toString(16)}\r\n`), chunk, Buffer.from('\r\n')])
     const head = `POST /proxy HTTP/1.1\r\nHost: x\r\nAuthorization: ${CLIENT_KEY}\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n`
-    const { response, sent, ms } = await sendUntilClosed(head, Array.from({ length: 320 }, () => framed))
-    console.log(`chunked 20 MB: ${sent} bytes left the client in ${ms.toFixed(0)} ms, heap +${((process.memoryUsage().heapUsed - heapBefore) / 1e6).toFixed(1)} MB`)
+    const { response, sent, ms } = await sendUntilClosed(
+      head,
+      Array.from({ length: 320 }, () => framed),
+    )
+    console.log(
+      `chunked 20 MB: ${sent} bytes left the client in ${ms.toFixed(0)} ms, heap +${((process.memoryUsage().heapUsed - heapBefore) / 1e6).toFixed(1)} MB`,
+    )
     expect(response).toMatch(/^HTTP\/1\.1 413 /)
     expect(response.toLowerCase()).toContain('connection: close')
     expect(ms).toBeLessThan(3_000)

@@ -12,7 +12,11 @@ import { CLIENT_KEY, startTestProxy, startUpstreamWithTokens, type TestProxy } f
 
 const FRONTEND = '*:development.flood-front-1'
 const CLIENT = '*:development.flood-client-1'
-const FEATURES = { version: 2, features: [{ name: 'office-network', enabled: true, strategies: [{ name: 'default' }] }], segments: [] }
+const FEATURES = {
+  version: 2,
+  features: [{ name: 'office-network', enabled: true, strategies: [{ name: 'default' }] }],
+  segments: [],
+}
 const DISTINCT = 300
 const PAD = ' '.repeat(100 * 1024 - 200)
 
@@ -34,11 +38,15 @@ function send(method: string, path: string, credential: string, body?: string): 
   const url = new URL(proxy.at(path))
   return new Promise((resolve, reject) => {
     const headers: Record<string, string | number> = { authorization: credential }
-    if (body !== undefined) Object.assign(headers, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) })
-    const req = request({ host: url.hostname, port: url.port, path: url.pathname + url.search, method, agent, headers }, (res) => {
-      res.resume()
-      res.on('end', () => resolve(res.statusCode ?? 0))
-    })
+    if (body !== undefined)
+      Object.assign(headers, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) })
+    const req = request(
+      { host: url.hostname, port: url.port, path: url.pathname + url.search, method, agent, headers },
+      (res) => {
+        res.resume()
+        res.on('end', () => resolve(res.statusCode ?? 0))
+      },
+    )
     req.on('error', reject)
     req.end(body)
   })

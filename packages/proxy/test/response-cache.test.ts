@@ -1,11 +1,22 @@
 import { describe, expect, it } from 'vitest'
-import { answerKey, type CachedResponse, createResponseCaches, MAX_RAW_KEY_CHARS, type ResponseCacheLimits } from '../src/cache/response-cache.js'
+import {
+  answerKey,
+  type CachedResponse,
+  createResponseCaches,
+  MAX_RAW_KEY_CHARS,
+  type ResponseCacheLimits,
+} from '../src/cache/response-cache.js'
 
 // The response cache admits an answer on its key's second sight, so traffic that never repeats
 // costs no inserts and cannot evict the answers that do repeat; every byte it holds, keys
 // included, counts against one process-wide budget (docs/security.md, "What a caller can grow").
 
-const answer = (text = '{"toggles":[]}', validUntil = Number.POSITIVE_INFINITY): CachedResponse => ({ body: text, bytes: Buffer.byteLength(text), etag: 'W/"x"', validUntil })
+const answer = (text = '{"toggles":[]}', validUntil = Number.POSITIVE_INFINITY): CachedResponse => ({
+  body: text,
+  bytes: Buffer.byteLength(text),
+  etag: 'W/"x"',
+  validUntil,
+})
 const now = () => 0
 const MB = 1024 * 1024
 const cacheOf = (limits: Partial<ResponseCacheLimits> = {}) => {

@@ -24,7 +24,16 @@ const route = (overrides: Partial<RouteDeclaration> = {}): RouteDeclaration => (
   handle: ok,
   ...overrides,
 })
-const CORS = { origin: '*', methods: 'GET, POST', allowedHeaders: undefined, exposedHeaders: 'ETag', credentials: false, maxAge: 172800, preflightContinue: false, optionsSuccessStatus: 204 } as const
+const CORS = {
+  origin: '*',
+  methods: 'GET, POST',
+  allowedHeaders: undefined,
+  exposedHeaders: 'ETag',
+  credentials: false,
+  maxAge: 172800,
+  preflightContinue: false,
+  optionsSuccessStatus: 204,
+} as const
 const options = (overrides: Partial<ProxyRouterOptions> = {}): ProxyRouterOptions => ({
   keyHeader: 'authorization',
   permits: (access, key) => access === 'open' || key === 'key',
@@ -32,11 +41,20 @@ const options = (overrides: Partial<ProxyRouterOptions> = {}): ProxyRouterOption
   corsHeaders: compileCorsHeaders({ ...CORS }),
   ...overrides,
 })
-const create = (routes: RouteDeclaration[], instrument?: ProxyRouterOptions['instrument']) => createProxyRouter(routes, options({ instrument }))
+const create = (routes: RouteDeclaration[], instrument?: ProxyRouterOptions['instrument']) =>
+  createProxyRouter(routes, options({ instrument }))
 
 describe('createProxyRouter', () => {
   it('knows exactly seven access kinds', () => {
-    expect([...ACCESS_KINDS].sort()).toEqual(['client-key', 'client-key-or-frontend-token', 'client-key-or-server-token', 'client-token', 'frontend-token', 'open', 'server-token'])
+    expect([...ACCESS_KINDS].sort()).toEqual([
+      'client-key',
+      'client-key-or-frontend-token',
+      'client-key-or-server-token',
+      'client-token',
+      'frontend-token',
+      'open',
+      'server-token',
+    ])
   })
 
   it.each([
@@ -67,14 +85,30 @@ describe('createProxyRouter', () => {
   })
 
   it('throws when two routes answer the same method and path', () => {
-    expect(() => create([route({ methods: ['GET', 'HEAD'] }), route({ methods: ['HEAD'] })])).toThrow(/HEAD \/proxy\/thing.*twice/)
+    expect(() => create([route({ methods: ['GET', 'HEAD'] }), route({ methods: ['HEAD'] })])).toThrow(
+      /HEAD \/proxy\/thing.*twice/,
+    )
   })
 
   it('describes every route once per method, with its access, readiness gate and example', () => {
     const router = create([route({ methods: ['GET', 'HEAD'], example: { status: 200, path: '/proxy/thing?x=1' } })])
     expect(router.routes).toEqual([
-      { method: 'GET', path: '/proxy/thing', prefix: false, access: 'client-key', waitsForFlags: false, example: { status: 200, path: '/proxy/thing?x=1' } },
-      { method: 'HEAD', path: '/proxy/thing', prefix: false, access: 'client-key', waitsForFlags: false, example: { status: 200, path: '/proxy/thing?x=1' } },
+      {
+        method: 'GET',
+        path: '/proxy/thing',
+        prefix: false,
+        access: 'client-key',
+        waitsForFlags: false,
+        example: { status: 200, path: '/proxy/thing?x=1' },
+      },
+      {
+        method: 'HEAD',
+        path: '/proxy/thing',
+        prefix: false,
+        access: 'client-key',
+        waitsForFlags: false,
+        example: { status: 200, path: '/proxy/thing?x=1' },
+      },
     ])
   })
 
@@ -89,7 +123,10 @@ describe('createProxyRouter', () => {
 })
 
 describe('matching, through h3 in a listening server', () => {
-  const answer = (name: string): RouteDeclaration['handle'] => ({ res, method }) => sendText(res, 200, 'text/plain', name, method === 'HEAD')
+  const answer =
+    (name: string): RouteDeclaration['handle'] =>
+    ({ res, method }) =>
+      sendText(res, 200, 'text/plain', name, method === 'HEAD')
   let port = 0
   const server = createServer()
   beforeAll(async () => {
@@ -100,7 +137,15 @@ describe('matching, through h3 in a listening server', () => {
       route({ methods: ['GET'], path: '/flags', access: 'open', waitsForFlags: true, handle: answer('flags') }),
     ])
     const app = createApp()
-    app.use(createRequestHandler({ router: router.handler, basePath: '/base', cors: { ...CORS }, corsHeaders: compileCorsHeaders({ ...CORS }), logger: createLogger({ level: 'error', json: false, write: () => undefined }) }))
+    app.use(
+      createRequestHandler({
+        router: router.handler,
+        basePath: '/base',
+        cors: { ...CORS },
+        corsHeaders: compileCorsHeaders({ ...CORS }),
+        logger: createLogger({ level: 'error', json: false, write: () => undefined }),
+      }),
+    )
     server.on('request', toNodeListener(app))
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
     port = (server.address() as AddressInfo).port
@@ -137,7 +182,11 @@ describe('matching, through h3 in a listening server', () => {
     ['GET', '/base/constructor', '404 not found'],
     ['GET', '/base/proxy/:thing', '404 not found'],
     ['GET', '/base/secret', '401 Unauthorized'],
-    ['GET', '/base/flags', '503 The Unleash Proxy has not connected to the Unleash API and is not ready to accept requests yet.'],
+    [
+      'GET',
+      '/base/flags',
+      '503 The Unleash Proxy has not connected to the Unleash API and is not ready to accept requests yet.',
+    ],
   ])('%s %s: %s', async (method, path, expected) => {
     expect(await send(method, path)).toBe(expected)
   })
@@ -155,13 +204,18 @@ describe('createProxyApp', () => {
       return {
         ...original,
         operationalRoutes: (...args: Parameters<typeof original.operationalRoutes>) =>
-          original.operationalRoutes(...args).map((declaration, i) => (i === 0 ? { ...declaration, access: undefined } : declaration)),
+          original
+            .operationalRoutes(...args)
+            .map((declaration, i) => (i === 0 ? { ...declaration, access: undefined } : declaration)),
       }
     })
     try {
       const { createProxyApp } = await import('../src/app.js')
       const { createProxyConfig } = await import('../src/config/parse.js')
-      const config = await createProxyConfig({ serviceUrl: 'http://127.0.0.1:1/api', serviceApiToken: 't', clientKeys: ['k'], metricsInterval: 0 }, {})
+      const config = await createProxyConfig(
+        { serviceUrl: 'http://127.0.0.1:1/api', serviceApiToken: 't', clientKeys: ['k'], metricsInterval: 0 },
+        {},
+      )
       expect(() => createProxyApp({ config, storage: null })).toThrow(/\/proxy\/health.*access/)
     } finally {
       vi.doUnmock('../src/routes/operational.js')

@@ -15,7 +15,10 @@ import { CLIENT_KEY, memoryLogger, type TestProxy, useServers } from './helpers/
 const ON = (name: string) => ({ name, enabled: true, strategies: [{ name: 'default' }] })
 const payload = (...names: string[]) => ({ version: 2, features: names.map(ON), segments: [] })
 const auth = { authorization: CLIENT_KEY }
-const names = async (proxy: TestProxy, path = '/proxy') => ((await (await fetch(proxy.at(path), { headers: auth })).json()) as { toggles: Array<{ name: string }> }).toggles.map((t) => t.name)
+const names = async (proxy: TestProxy, path = '/proxy') =>
+  ((await (await fetch(proxy.at(path), { headers: auth })).json()) as { toggles: Array<{ name: string }> }).toggles.map(
+    (t) => t.name,
+  )
 const readyLines = (proxy: TestProxy) => proxy.logs.filter((line) => line.includes('Ready: '))
 const BACKUP_KEY = 'service-proxy' // the app name helpers/proxy.ts leaves at its default
 
@@ -47,7 +50,11 @@ describe('which source wins (through the app)', () => {
     const upstream = await servers.upstream(payload('live'))
     upstream.fail({ status: 503 })
     const storage = await storageWithBackup('from-backup')
-    const proxy = await servers.proxy(upstream, { storage, refreshInterval: 50, expBootstrap: { data: [ON('from-bootstrap')] } })
+    const proxy = await servers.proxy(upstream, {
+      storage,
+      refreshInterval: 50,
+      expBootstrap: { data: [ON('from-bootstrap')] },
+    })
     expect(proxy.flags.current?.source).toBe('bootstrap')
     // The backup is read beside the first fetch, after the bootstrap data: give it time to be refused.
     await upstream.waitFor((r) => r.length >= 2)
@@ -57,7 +64,9 @@ describe('which source wins (through the app)', () => {
     upstream.fail(undefined)
     await expect.poll(() => proxy.flags.current?.source, { timeout: 10_000 }).toBe('upstream')
     expect(await names(proxy)).toEqual(['live'])
-    expect(readyLines(proxy)).toEqual([expect.stringContaining('Ready: 1 flags loaded from the bootstrap while the upstream has not answered yet.')])
+    expect(readyLines(proxy)).toEqual([
+      expect.stringContaining('Ready: 1 flags loaded from the bootstrap while the upstream has not answered yet.'),
+    ])
     // Upstream payloads, and only they, become the backup.
     await expect.poll(async () => (await storage.get(BACKUP_KEY))?.features.map((f) => f.name)).toEqual(['live'])
   })
@@ -65,13 +74,19 @@ describe('which source wins (through the app)', () => {
   it('a backup fills the wait, the upstream replaces it; Ready is logged once, naming the backup', async () => {
     const upstream = await servers.upstream(payload('live'))
     upstream.drop(true)
-    const proxy = await servers.proxy(upstream, { storage: await storageWithBackup('from-backup'), refreshInterval: 30, waitReady: false })
+    const proxy = await servers.proxy(upstream, {
+      storage: await storageWithBackup('from-backup'),
+      refreshInterval: 30,
+      waitReady: false,
+    })
     await expect.poll(() => proxy.flags.current?.source, { timeout: 5000 }).toBe('backup')
     expect(await names(proxy)).toEqual(['from-backup'])
     upstream.drop(false)
     await expect.poll(() => proxy.flags.current?.source, { timeout: 10_000 }).toBe('upstream')
     expect(await names(proxy)).toEqual(['live'])
-    expect(readyLines(proxy)).toEqual([expect.stringContaining('Ready: 1 flags loaded from the backup while the upstream has not answered yet.')])
+    expect(readyLines(proxy)).toEqual([
+      expect.stringContaining('Ready: 1 flags loaded from the backup while the upstream has not answered yet.'),
+    ])
   })
 
   it('a bootstrap that arrives after the upstream answered is not used', async () => {
@@ -84,7 +99,9 @@ describe('which source wins (through the app)', () => {
     await new Promise((resolve) => setTimeout(resolve, 50))
     expect(proxy.flags.current).toBe(first)
     expect(await names(proxy)).toEqual(['live'])
-    expect(readyLines(proxy)).toEqual([expect.stringContaining('Ready: 1 flags loaded from the upstream. The proxy now serves traffic.')])
+    expect(readyLines(proxy)).toEqual([
+      expect.stringContaining('Ready: 1 flags loaded from the upstream. The proxy now serves traffic.'),
+    ])
   })
 })
 
@@ -127,7 +144,13 @@ describe('a new payload makes a new flag set (through the app)', () => {
 describe('createScopeFlags', () => {
   const create = () => {
     const logs: string[] = []
-    const flags = createScopeFlags({ newEngine: () => createEngine(), responseCaches: createResponseCaches({ maxEntries: 10, maxBytes: 1 << 20 }), logger: memoryLogger(logs), storage: undefined, storageKey: 'k' })
+    const flags = createScopeFlags({
+      newEngine: () => createEngine(),
+      responseCaches: createResponseCaches({ maxEntries: 10, maxBytes: 1 << 20 }),
+      logger: memoryLogger(logs),
+      storage: undefined,
+      storageKey: 'k',
+    })
     return { flags, logs }
   }
 
@@ -148,13 +171,19 @@ describe('createScopeFlags', () => {
     expect(offered !== undefined).toBe(used)
     expect(flags.current).toBe(used ? offered : first)
     expect(first.engine.evaluateAll({}).map((t) => t.name)).toEqual(['first'])
-    expect(logs.filter((line) => line.includes('Ready: '))).toEqual([expect.stringContaining(`loaded from the ${current}`)])
+    expect(logs.filter((line) => line.includes('Ready: '))).toEqual([
+      expect.stringContaining(`loaded from the ${current}`),
+    ])
   })
 
   it('applies a delta to the current set in a new set, leaving the old one as it was', () => {
     const { flags } = create()
     const old = flags.offer({ payload: payload('a'), source: 'upstream', etag: '"1"' })!
-    const next = flags.offer({ payload: { events: [{ type: 'feature-updated', feature: ON('b') }] }, source: 'upstream', etag: '"2"' })!
+    const next = flags.offer({
+      payload: { events: [{ type: 'feature-updated', feature: ON('b') }] },
+      source: 'upstream',
+      etag: '"2"',
+    })!
     expect(next.engine.evaluateAll({}).map((t) => t.name)).toEqual(['a', 'b'])
     expect(old.engine.evaluateAll({}).map((t) => t.name)).toEqual(['a'])
     expect([old.etag, next.etag, next.revision]).toEqual(['"1"', '"2"', 2])
@@ -163,6 +192,8 @@ describe('createScopeFlags', () => {
   it('logs the engine warnings with the source', () => {
     const { flags, logs } = create()
     flags.offer({ payload: { version: 2, features: [{ enabled: true }] }, source: 'bootstrap' })
-    expect(logs.some((line) => line.includes('Flag payload (bootstrap): a feature without a name was skipped'))).toBe(true)
+    expect(logs.some((line) => line.includes('Flag payload (bootstrap): a feature without a name was skipped'))).toBe(
+      true,
+    )
   })
 })

@@ -9,7 +9,11 @@ import { startTestProxy } from './helpers/proxy.js'
 
 const CLIENT = '*:production.restart-client'
 const FRONTEND = '*:production.restart-front'
-const PAYLOAD = { version: 2, features: [{ name: 'kept', project: 'default', enabled: true, strategies: [{ name: 'default' }] }], segments: [] }
+const PAYLOAD = {
+  version: 2,
+  features: [{ name: 'kept', project: 'default', enabled: true, strategies: [{ name: 'default' }] }],
+  segments: [],
+}
 const dir = tempDir('edge-restart')
 afterAll(() => dir.remove())
 
@@ -22,7 +26,12 @@ describe('restart with the upstream down', () => {
       { token: FRONTEND, type: 'frontend', environment: 'production', projects: ['*'] },
     ])
     // No SERVICE_API_TOKEN: a proxy of TOKENS only, learning the frontend token on first use.
-    const options = { serviceApiToken: undefined, clientKeys: [], tokens: [CLIENT], storage: createFileStorage({ directory: dir.path }) }
+    const options = {
+      serviceApiToken: undefined,
+      clientKeys: [],
+      tokens: [CLIENT],
+      storage: createFileStorage({ directory: dir.path }),
+    }
     const first = await startTestProxy(upstream.url, options)
     const before = await fetch(first.at('/api/frontend'), { headers: { authorization: FRONTEND } })
     expect(before.status).toBe(200)
@@ -30,13 +39,18 @@ describe('restart with the upstream down', () => {
     await first.close()
 
     upstream.fail({ status: 503 })
-    const second = await startTestProxy(upstream.url, { ...options, storage: createFileStorage({ directory: dir.path }) })
+    const second = await startTestProxy(upstream.url, {
+      ...options,
+      storage: createFileStorage({ directory: dir.path }),
+    })
     try {
       const after = await fetch(second.at('/api/frontend'), { headers: { authorization: FRONTEND } })
       expect(after.status).toBe(200)
       expect(await after.text()).toBe(body)
       expect(await (await fetch(second.at('/internal-backstage/ready'))).json()).toEqual({ status: 'READY' })
-      expect((await fetch(second.at('/api/frontend'), { headers: { authorization: '*:production.never-seen' } })).status).toBe(503)
+      expect(
+        (await fetch(second.at('/api/frontend'), { headers: { authorization: '*:production.never-seen' } })).status,
+      ).toBe(503)
     } finally {
       await second.close()
       await upstream.close()

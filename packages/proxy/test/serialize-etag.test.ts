@@ -13,7 +13,13 @@ const flags = (count: number) => ({
     name: `f-${i}`,
     enabled: true,
     strategies: [{ name: 'flexibleRollout', parameters: { rollout: '50', stickiness: 'userId', groupId: `f-${i}` } }],
-    variants: i % 3 === 0 ? [{ name: 'a', weight: 500, stickiness: 'default' }, { name: 'b', weight: 500, stickiness: 'default', payload: { type: 'string', value: 'ü' } }] : [],
+    variants:
+      i % 3 === 0
+        ? [
+            { name: 'a', weight: 500, stickiness: 'default' },
+            { name: 'b', weight: 500, stickiness: 'default', payload: { type: 'string', value: 'ü' } },
+          ]
+        : [],
   })),
 })
 
@@ -33,13 +39,20 @@ describe('the /proxy answer and its ETag', () => {
       expect(answer.bytes).toBe(Buffer.byteLength(answer.body))
       expect(answer.etag).toMatch(new RegExp(`^W/"${Buffer.byteLength(answer.body).toString(16)}-[A-Za-z0-9+/]{16}"$`))
     }
-    expect(serializer.answer([], 'default')).toEqual({ body: '{"toggles":[]}', bytes: 14, etag: expect.stringMatching(/^W\/"e-/) })
+    expect(serializer.answer([], 'default')).toEqual({
+      body: '{"toggles":[]}',
+      bytes: 14,
+      etag: expect.stringMatching(/^W\/"e-/),
+    })
   })
 
-  it('is the toggles\' JSON in order, and its ETags stay what earlier versions sent (clients revalidate across an upgrade)', () => {
+  it("is the toggles' JSON in order, and its ETags stay what earlier versions sent (clients revalidate across an upgrade)", () => {
     const { engine, serializer } = setup()
     const toggles = engine.evaluateAll({ userId: 'u-1' })
-    for (const [mode, etag] of [['default', 'W/"5d8-BUA+s89G5Knic4JP"'], ['listed', 'W/"6ec-zKhPC2x37tshFPGx"']] as const) {
+    for (const [mode, etag] of [
+      ['default', 'W/"5d8-BUA+s89G5Knic4JP"'],
+      ['listed', 'W/"6ec-zKhPC2x37tshFPGx"'],
+    ] as const) {
       const answer = serializer.answer(toggles, mode)
       expect(answer.body).toBe(`{"toggles":[${toggles.map((toggle) => serializer.toggle(toggle, mode)).join(',')}]}`)
       expect(answer.etag).toBe(etag)

@@ -8,7 +8,7 @@ import { useServers } from './helpers/proxy.js'
 const servers = useServers()
 
 describe('unleash-client behind the proxy', () => {
-  it('evaluates a segment-gated flag from the proxy\'s server-side payload', async () => {
+  it("evaluates a segment-gated flag from the proxy's server-side payload", async () => {
     const upstream = await servers.upstream({
       version: 2,
       segments: [{ id: 7, name: 'beta', constraints: [{ contextName: 'tenant', operator: 'IN', values: ['acme'] }] }],

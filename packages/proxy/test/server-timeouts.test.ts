@@ -25,14 +25,28 @@ async function start(env: Record<string, string>): Promise<RunningProxy> {
   upstream = await startFakeUpstream(FEATURES)
   running = await startProxy({
     showURL: false,
-    env: { SERVICE_URL: upstream.url, SERVICE_API_TOKEN: 't', SERVICE_PROXY_CLIENT_KEYS: 'k', HOST: '127.0.0.1', PORT: '0', STORAGE_PROVIDER: 'memory', SERVICE_METRICS_INTERVAL: '0', ...env },
+    env: {
+      SERVICE_URL: upstream.url,
+      SERVICE_API_TOKEN: 't',
+      SERVICE_PROXY_CLIENT_KEYS: 'k',
+      HOST: '127.0.0.1',
+      PORT: '0',
+      STORAGE_PROVIDER: 'memory',
+      SERVICE_METRICS_INTERVAL: '0',
+      ...env,
+    },
   })
   await expect.poll(() => running!.app.ready, { timeout: 5_000 }).toBe(true)
   return running
 }
 
 /** Writes `first`, then each of `then` every `everyMs`; resolves when the proxy closes the connection. */
-function holdOpen(port: number, first: string, then: string[] = [], everyMs = 100): Promise<{ ms: number; answer: string }> {
+function holdOpen(
+  port: number,
+  first: string,
+  then: string[] = [],
+  everyMs = 100,
+): Promise<{ ms: number; answer: string }> {
   return new Promise((resolve, reject) => {
     const started = performance.now()
     let answer = ''
@@ -67,14 +81,25 @@ describe('slow clients', () => {
 
   it('headers sent one byte at a time are cut off at the headers timeout too', async () => {
     const proxy = await start({ HTTP_HEADERS_TIMEOUT_MS: '400', HTTP_REQUEST_TIMEOUT_MS: '2000' })
-    const { ms } = await holdOpen(proxy.port, 'G', 'ET /proxy HTTP/1.1\r\nHost: x\r\nX-Slow: aaaaaaaaaaaaaaaaaaaaaaaaaaaaaa'.split(''), 50)
+    const { ms } = await holdOpen(
+      proxy.port,
+      'G',
+      'ET /proxy HTTP/1.1\r\nHost: x\r\nX-Slow: aaaaaaaaaaaaaaaaaaaaaaaaaaaaaa'.split(''),
+      50,
+    )
     expect(ms).toBeLessThan(1_500)
   })
 
   it('a body that trickles in is cut off at the request timeout', async () => {
     const proxy = await start({ HTTP_HEADERS_TIMEOUT_MS: '300', HTTP_REQUEST_TIMEOUT_MS: '800' })
-    const head = 'POST /proxy HTTP/1.1\r\nHost: x\r\nAuthorization: k\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{'
-    const { ms } = await holdOpen(proxy.port, head, Array.from({ length: 100 }, () => ' '), 100)
+    const head =
+      'POST /proxy HTTP/1.1\r\nHost: x\r\nAuthorization: k\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{'
+    const { ms } = await holdOpen(
+      proxy.port,
+      head,
+      Array.from({ length: 100 }, () => ' '),
+      100,
+    )
     expect(ms).toBeGreaterThanOrEqual(700)
     expect(ms).toBeLessThan(2_500)
   })
@@ -114,19 +139,38 @@ describe('timeout configuration', () => {
   it('defaults to 10 s for headers, 30 s per request and 65 s idle keep-alive, longer than a 60 s load balancer idle timeout', async () => {
     const timeouts = (await createProxyConfig({}, REQUIRED)).serverTimeouts
     expect(timeouts).toEqual({ headersMs: 10_000, requestMs: 30_000, keepAliveMs: 65_000 })
-    expect(serverTimeoutOptions(timeouts)).toEqual({ headersTimeout: 10_000, requestTimeout: 30_000, keepAliveTimeout: 65_000, connectionsCheckingInterval: 1_000 })
+    expect(serverTimeoutOptions(timeouts)).toEqual({
+      headersTimeout: 10_000,
+      requestTimeout: 30_000,
+      keepAliveTimeout: 65_000,
+      connectionsCheckingInterval: 1_000,
+    })
   })
 
   it('reads HTTP_HEADERS_TIMEOUT_MS, HTTP_REQUEST_TIMEOUT_MS and HTTP_KEEP_ALIVE_TIMEOUT_MS; code options win', async () => {
-    const env = { ...REQUIRED, HTTP_HEADERS_TIMEOUT_MS: '2000', HTTP_REQUEST_TIMEOUT_MS: '4000', HTTP_KEEP_ALIVE_TIMEOUT_MS: '65000' }
-    expect((await createProxyConfig({}, env)).serverTimeouts).toEqual({ headersMs: 2_000, requestMs: 4_000, keepAliveMs: 65_000 })
-    expect((await createProxyConfig({ serverTimeouts: { headersMs: 1_000 } }, env)).serverTimeouts.headersMs).toBe(1_000)
+    const env = {
+      ...REQUIRED,
+      HTTP_HEADERS_TIMEOUT_MS: '2000',
+      HTTP_REQUEST_TIMEOUT_MS: '4000',
+      HTTP_KEEP_ALIVE_TIMEOUT_MS: '65000',
+    }
+    expect((await createProxyConfig({}, env)).serverTimeouts).toEqual({
+      headersMs: 2_000,
+      requestMs: 4_000,
+      keepAliveMs: 65_000,
+    })
+    expect((await createProxyConfig({ serverTimeouts: { headersMs: 1_000 } }, env)).serverTimeouts.headersMs).toBe(
+      1_000,
+    )
   })
 
   it.each([
     [{ HTTP_HEADERS_TIMEOUT_MS: '0' }, /HTTP_HEADERS_TIMEOUT_MS must be between 1/],
     [{ HTTP_REQUEST_TIMEOUT_MS: 'soon' }, /HTTP_REQUEST_TIMEOUT_MS must be a whole number/],
-    [{ HTTP_HEADERS_TIMEOUT_MS: '5000', HTTP_REQUEST_TIMEOUT_MS: '1000' }, /HTTP_REQUEST_TIMEOUT_MS must be at least HTTP_HEADERS_TIMEOUT_MS/],
+    [
+      { HTTP_HEADERS_TIMEOUT_MS: '5000', HTTP_REQUEST_TIMEOUT_MS: '1000' },
+      /HTTP_REQUEST_TIMEOUT_MS must be at least HTTP_HEADERS_TIMEOUT_MS/,
+    ],
     [{ HTTP_KEEP_ALIVE_TIMEOUT_MS: '0' }, /HTTP_KEEP_ALIVE_TIMEOUT_MS must be between 1/],
   ])('refuses %j', async (env, message) => {
     await expect(createProxyConfig({}, { ...REQUIRED, ...env })).rejects.toThrow(message)

@@ -27,7 +27,9 @@ describe('createStorageFromConfig', () => {
     '%j is the default: the file provider in the private folder ./.vexil/proxy (not the shared temp folder)',
     (config) => {
       const storage = createStorageFromConfig(config)
-      expect('path' in storage && (storage.path as (key: string) => string)('app')).toBe(join(process.cwd(), '.vexil', 'proxy', 'unleash-backup-app.json'))
+      expect('path' in storage && (storage.path as (key: string) => string)('app')).toBe(
+        join(process.cwd(), '.vexil', 'proxy', 'unleash-backup-app.json'),
+      )
     },
   )
 
@@ -42,12 +44,22 @@ describe('storage config validation', () => {
     [{ provider: 'postgres' as never }, 'STORAGE_PROVIDER must be one of file, memory, redis, got "postgres"'],
     [{ provider: 'redis' }, 'REDIS_URL is required when STORAGE_PROVIDER is redis'],
     [{ provider: 'redis', redisUrl: '' }, 'REDIS_URL is required when STORAGE_PROVIDER is redis'],
-    [{ provider: 'redis', redisUrl: 'localhost:6379' }, 'REDIS_URL must be a redis:// or rediss:// URL, got a "localhost:" URL'],
-    [{ provider: 'redis', redisUrl: 'not a url' }, 'REDIS_URL must be a redis:// or rediss:// URL, got something that is not a URL'],
+    [
+      { provider: 'redis', redisUrl: 'localhost:6379' },
+      'REDIS_URL must be a redis:// or rediss:// URL, got a "localhost:" URL',
+    ],
+    [
+      { provider: 'redis', redisUrl: 'not a url' },
+      'REDIS_URL must be a redis:// or rediss:// URL, got something that is not a URL',
+    ],
   ])('%j: %s', (config, problem) => {
     expect(storageConfigProblems(config)).toEqual([problem])
     expect(() => createStorageFromConfig(config)).toThrow(
-      expect.objectContaining({ name: 'StorageError', code: 'STORAGE_CONFIG_INVALID', message: `Invalid storage configuration: ${problem}` }),
+      expect.objectContaining({
+        name: 'StorageError',
+        code: 'STORAGE_CONFIG_INVALID',
+        message: `Invalid storage configuration: ${problem}`,
+      }),
     )
   })
 
@@ -57,7 +69,9 @@ describe('storage config validation', () => {
   })
 
   it('valid configurations have no problems; options of other providers are ignored', () => {
-    expect(storageConfigProblems({ provider: 'redis', redisUrl: 'rediss://:pw@host:6380/2', redisKeyPrefix: 'x:' })).toEqual([])
+    expect(
+      storageConfigProblems({ provider: 'redis', redisUrl: 'rediss://:pw@host:6380/2', redisKeyPrefix: 'x:' }),
+    ).toEqual([])
     expect(storageConfigProblems({ provider: 'memory', redisUrl: 'nonsense', fileDirectory: '/nowhere' })).toEqual([])
   })
 })

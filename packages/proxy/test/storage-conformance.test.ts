@@ -1,7 +1,12 @@
 import { randomUUID } from 'node:crypto'
 import { redisAvailable, type RedisServer, startRedis } from '@vexil/test-fixtures/redis-server.ts'
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { createFileStorage, createMemoryStorage, createRedisStorage, type StorageProvider } from '../src/storage/index.js'
+import {
+  createFileStorage,
+  createMemoryStorage,
+  createRedisStorage,
+  type StorageProvider,
+} from '../src/storage/index.js'
 import { createKvStorage } from '../src/storage/kv.js'
 import { largePayload, samplePayload } from './helpers/payloads.js'
 import { tempDir } from '@vexil/test-fixtures/temp-dir.ts'
@@ -9,7 +14,10 @@ import { tempDir } from '@vexil/test-fixtures/temp-dir.ts'
 // One contract, every driver (STYLE 8). Redis is a real server started here; outside CI a
 // machine without it skips that driver with a message, under CI=true its absence fails.
 const redis: RedisServer | undefined = redisAvailable() ? await startRedis() : undefined
-if (!redis) console.warn('[storage-conformance] redis-server is not installed: the redis driver run is skipped (it fails under CI=true).')
+if (!redis)
+  console.warn(
+    '[storage-conformance] redis-server is not installed: the redis driver run is skipped (it fails under CI=true).',
+  )
 afterAll(() => redis?.stop())
 
 interface BackingStore {
@@ -45,7 +53,10 @@ const drivers: Driver[] = [
     name: 'kv',
     backingStore: async () => {
       const namespace = new Map<string, string>()
-      const kv = { get: async (key: string) => namespace.get(key) ?? null, put: async (key: string, value: string) => void namespace.set(key, value) }
+      const kv = {
+        get: async (key: string) => namespace.get(key) ?? null,
+        put: async (key: string, value: string) => void namespace.set(key, value),
+      }
       return { open: () => createKvStorage(kv), dispose: async () => {} }
     },
   },
@@ -130,21 +141,26 @@ describe.each(drivers)('storage provider $name', (driver) => {
     })
 
     // The memory driver keeps data per instance by design: the case does not apply to it.
-    if (!driver.perInstance) it('a second instance over the same backing store sees the data, and the last set wins', async () => {
-      const first = open()
-      const second = open()
-      await first.set('unleash-proxy', samplePayload())
-      expect(await second.get('unleash-proxy')).toEqual(samplePayload())
-      const newer = { version: 2, features: [{ name: 'from-second', enabled: true, strategies: [] }], segments: [] }
-      await second.set('unleash-proxy', newer)
-      expect(await first.get('unleash-proxy')).toEqual(newer)
-    })
+    if (!driver.perInstance)
+      it('a second instance over the same backing store sees the data, and the last set wins', async () => {
+        const first = open()
+        const second = open()
+        await first.set('unleash-proxy', samplePayload())
+        expect(await second.get('unleash-proxy')).toEqual(samplePayload())
+        const newer = { version: 2, features: [{ name: 'from-second', enabled: true, strategies: [] }], segments: [] }
+        await second.set('unleash-proxy', newer)
+        expect(await first.get('unleash-proxy')).toEqual(newer)
+      })
 
     it('concurrent sets of one key leave one complete value', async () => {
       const storage = open()
       const payloads = Array.from({ length: 20 }, (_, i) => ({
         version: 2,
-        features: Array.from({ length: 200 }, (_, f) => ({ name: `writer-${i}-flag-${f}`, enabled: f % 2 === 0, strategies: [] })),
+        features: Array.from({ length: 200 }, (_, f) => ({
+          name: `writer-${i}-flag-${f}`,
+          enabled: f % 2 === 0,
+          strategies: [],
+        })),
         segments: [],
       }))
       await Promise.all(payloads.map((payload) => storage.set('busy-app', payload)))

@@ -1,7 +1,13 @@
 import type { ClientFeaturesPayload } from '@vexil/engine'
 import { describe, expect, it } from 'vitest'
 import * as storage from '../src/storage/index.js'
-import { createMemoryStorage, isStorageError, readBackup, StorageError, type StorageProvider } from '../src/storage/index.js'
+import {
+  createMemoryStorage,
+  isStorageError,
+  readBackup,
+  StorageError,
+  type StorageProvider,
+} from '../src/storage/index.js'
 import { samplePayload } from './helpers/payloads.js'
 
 describe('the storage module surface', () => {
@@ -53,7 +59,10 @@ describe('readBackup: never throws, tells "nothing stored" from "stored but unre
     const corrupt = provider(async () => {
       throw new StorageError('STORAGE_CORRUPT', 'backup /tmp/x.json is not valid JSON')
     })
-    expect(await readBackup(corrupt, 'app')).toMatchObject({ status: 'unreadable', reason: 'backup /tmp/x.json is not valid JSON' })
+    expect(await readBackup(corrupt, 'app')).toMatchObject({
+      status: 'unreadable',
+      reason: 'backup /tmp/x.json is not valid JSON',
+    })
   })
 
   it('a custom provider that throws anything at all: unreadable', async () => {
@@ -65,7 +74,10 @@ describe('readBackup: never throws, tells "nothing stored" from "stored but unre
 
   it('a custom provider that returns something that is not a payload: unreadable', async () => {
     const odd = provider(async () => ({ flags: [] }) as unknown as ClientFeaturesPayload)
-    expect(await readBackup(odd, 'app')).toMatchObject({ status: 'unreadable', reason: expect.stringContaining('features') })
+    expect(await readBackup(odd, 'app')).toMatchObject({
+      status: 'unreadable',
+      reason: expect.stringContaining('features'),
+    })
   })
 })
 

@@ -60,14 +60,17 @@ describe('file storage: a private folder', () => {
 })
 
 describe('file storage: backups someone else could have written are not read', () => {
-  it.each([0o666, 0o620, 0o602])('a backup with mode %o (writable by others) is refused, naming the file', async (fileMode) => {
-    const storage = createFileStorage({ directory: dir.path })
-    await storage.set('app', samplePayload())
-    chmodSync(storage.path('app'), fileMode)
-    const error = await storage.get('app').catch((e: unknown) => e)
-    expect(isStorageError(error) && error.code).toBe('STORAGE_UNTRUSTED')
-    expect((error as Error).message).toContain(storage.path('app'))
-  })
+  it.each([0o666, 0o620, 0o602])(
+    'a backup with mode %o (writable by others) is refused, naming the file',
+    async (fileMode) => {
+      const storage = createFileStorage({ directory: dir.path })
+      await storage.set('app', samplePayload())
+      chmodSync(storage.path('app'), fileMode)
+      const error = await storage.get('app').catch((e: unknown) => e)
+      expect(isStorageError(error) && error.code).toBe('STORAGE_UNTRUSTED')
+      expect((error as Error).message).toContain(storage.path('app'))
+    },
+  )
 
   it('a backup the old proxy wrote (0644, same owner) is read', async () => {
     const storage = createFileStorage({ directory: dir.path })
@@ -98,12 +101,30 @@ describe('the proxy and a backup in the old default place', () => {
     upstream.fail({ status: 503 })
     const logs: string[] = []
     try {
-      const config = await createProxyConfig({ serviceUrl: upstream.url, serviceApiToken: 't', clientKeys: ['k'], serviceAppName: 'legacy-app', metricsInterval: 0, refreshInterval: 60_000, logger: memoryLogger(logs) }, {})
+      const config = await createProxyConfig(
+        {
+          serviceUrl: upstream.url,
+          serviceApiToken: 't',
+          clientKeys: ['k'],
+          serviceAppName: 'legacy-app',
+          metricsInterval: 0,
+          refreshInterval: 60_000,
+          logger: memoryLogger(logs),
+        },
+        {},
+      )
       const proxy = createProxyApp({ config })
       await proxy.start()
       await new Promise((resolve) => setTimeout(resolve, 100))
       expect(proxy.ready).toBe(false)
-      expect(logs.some((line) => line.startsWith('WARN:') && line.includes(join(tmp, 'unleash-backup-legacy-app.json')) && line.includes('not read'))).toBe(true)
+      expect(
+        logs.some(
+          (line) =>
+            line.startsWith('WARN:') &&
+            line.includes(join(tmp, 'unleash-backup-legacy-app.json')) &&
+            line.includes('not read'),
+        ),
+      ).toBe(true)
       await proxy.close()
     } finally {
       if (previousTmp === undefined) delete process.env.TMPDIR

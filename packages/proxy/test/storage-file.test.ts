@@ -18,7 +18,9 @@ afterEach(() => dir.remove())
 describe('file storage: compatibility with the old proxy', () => {
   // Vexil: the old proxy's default was the shared temp folder; see storage-file-modes.test.ts.
   it('defaults to ./.vexil/proxy and names the file unleash-backup-<appName, "/" as "_">.json', () => {
-    expect(createFileStorage().path('my/team/app')).toBe(join(process.cwd(), '.vexil', 'proxy', 'unleash-backup-my_team_app.json'))
+    expect(createFileStorage().path('my/team/app')).toBe(
+      join(process.cwd(), '.vexil', 'proxy', 'unleash-backup-my_team_app.json'),
+    )
   })
 
   it('reads a backup the old proxy wrote', async () => {
@@ -70,8 +72,10 @@ describe('file storage: file names', () => {
     for (const name of names) expect(Buffer.byteLength(name)).toBeLessThanOrEqual(255)
     expect(new Set(names).size).toBe(3)
     const storage = createFileStorage({ directory: dir.path })
-    for (const [i, key] of keys.entries()) await storage.set(key, { version: 2, features: [], segments: [{ id: i, constraints: [] }] })
-    for (const [i, key] of keys.entries()) expect((await storage.get(key))?.segments).toEqual([{ id: i, constraints: [] }])
+    for (const [i, key] of keys.entries())
+      await storage.set(key, { version: 2, features: [], segments: [{ id: i, constraints: [] }] })
+    for (const [i, key] of keys.entries())
+      expect((await storage.get(key))?.segments).toEqual([{ id: i, constraints: [] }])
   })
 
   it('every name is a plain file name inside the directory', () => {
@@ -138,11 +142,14 @@ describe('file storage: unreadable backups', () => {
     expect((error as Error).cause).toBeInstanceOf(SyntaxError)
   })
 
-  it.each(['null', '[]', '42', '"text"', '{"features":"nope"}', '{"version":2}'])('JSON that is not a payload (%s) is STORAGE_CORRUPT', async (text) => {
-    const storage = createFileStorage({ directory: dir.path })
-    writeFileSync(storage.path('unleash-proxy'), text)
-    await expect(storage.get('unleash-proxy')).rejects.toMatchObject({ code: 'STORAGE_CORRUPT' })
-  })
+  it.each(['null', '[]', '42', '"text"', '{"features":"nope"}', '{"version":2}'])(
+    'JSON that is not a payload (%s) is STORAGE_CORRUPT',
+    async (text) => {
+      const storage = createFileStorage({ directory: dir.path })
+      writeFileSync(storage.path('unleash-proxy'), text)
+      await expect(storage.get('unleash-proxy')).rejects.toMatchObject({ code: 'STORAGE_CORRUPT' })
+    },
+  )
 
   it('a backup path that cannot be read rejects with STORAGE_UNAVAILABLE', async () => {
     const storage = createFileStorage({ directory: dir.path })

@@ -3,13 +3,19 @@ import { createServer, type Server, type Socket } from 'node:net'
 import { redisAvailable, type RedisServer, startRedis } from '@vexil/test-fixtures/redis-server.ts'
 import { Redis } from 'ioredis'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
-import { createRedisStorage, createStorageFromConfig, isStorageError, type StorageProvider } from '../src/storage/index.js'
+import {
+  createRedisStorage,
+  createStorageFromConfig,
+  isStorageError,
+  type StorageProvider,
+} from '../src/storage/index.js'
 import { samplePayload } from './helpers/payloads.js'
 
 // A real redis-server (Debian package); outside CI a machine without it skips with a message,
 // under CI=true its absence fails.
 const redis: RedisServer | undefined = redisAvailable() ? await startRedis() : undefined
-if (!redis) console.warn('[storage-redis] redis-server is not installed: the Redis tests are skipped (they fail under CI=true).')
+if (!redis)
+  console.warn('[storage-redis] redis-server is not installed: the Redis tests are skipped (they fail under CI=true).')
 
 const opened: StorageProvider[] = []
 /** Every provider a test opens is closed after it. */
@@ -48,7 +54,10 @@ describe.skipIf(!redis)('redis storage: keys and values', () => {
 
   it('createStorageFromConfig wires REDIS_URL and REDIS_KEY_PREFIX', async () => {
     const prefix = `cfg-${randomUUID()}:`
-    await track(createStorageFromConfig({ provider: 'redis', redisUrl: server.url, redisKeyPrefix: prefix })).set('app', samplePayload())
+    await track(createStorageFromConfig({ provider: 'redis', redisUrl: server.url, redisKeyPrefix: prefix })).set(
+      'app',
+      samplePayload(),
+    )
     expect(await raw.exists(`${prefix}app`)).toBe(1)
   })
 
@@ -80,19 +89,29 @@ describe('redis storage: Redis down', () => {
     await track(createRedisStorage({ url: `redis://127.0.0.1:${await closedPort()}` })).close()
   })
 
-  it('against a closed port, get and set reject with STORAGE_UNAVAILABLE within 2 s, every time', { timeout: 10_000 }, async () => {
+  it('against a closed port, get and set reject with STORAGE_UNAVAILABLE within 2 s, every time', {
+    timeout: 10_000,
+  }, async () => {
     const storage = track(createRedisStorage({ url: `redis://127.0.0.1:${await closedPort()}` }))
-    for (const call of [() => storage.get('app'), () => storage.set('app', samplePayload()), () => storage.get('app')]) {
+    for (const call of [
+      () => storage.get('app'),
+      () => storage.set('app', samplePayload()),
+      () => storage.get('app'),
+    ]) {
       const { error, ms } = await settle(call())
       expect(isStorageError(error) && error.code).toBe('STORAGE_UNAVAILABLE')
       expect(ms).toBeLessThan(2_000)
     }
   })
 
-  it('against a server that accepts but never answers, get settles within the timeouts', { timeout: 10_000 }, async () => {
+  it('against a server that accepts but never answers, get settles within the timeouts', {
+    timeout: 10_000,
+  }, async () => {
     const silent = await silentServer()
     try {
-      const storage = track(createRedisStorage({ url: `redis://127.0.0.1:${silent.port}`, connectTimeoutMs: 300, commandTimeoutMs: 500 }))
+      const storage = track(
+        createRedisStorage({ url: `redis://127.0.0.1:${silent.port}`, connectTimeoutMs: 300, commandTimeoutMs: 500 }),
+      )
       const { error, ms } = await settle(storage.get('app'))
       expect(isStorageError(error) && error.code).toBe('STORAGE_UNAVAILABLE')
       expect(ms).toBeLessThan(2_000)
@@ -132,7 +151,9 @@ describe('redis storage: options', () => {
     [{ url: 'redis://127.0.0.1:6379', connectTimeoutMs: 0 }, 'connectTimeoutMs'],
     [{ url: 'redis://127.0.0.1:6379', commandTimeoutMs: Number.NaN }, 'commandTimeoutMs'],
   ])('%j is rejected with STORAGE_CONFIG_INVALID', (options, message) => {
-    expect(() => createRedisStorage(options)).toThrow(expect.objectContaining({ code: 'STORAGE_CONFIG_INVALID', message: expect.stringContaining(message) }))
+    expect(() => createRedisStorage(options)).toThrow(
+      expect.objectContaining({ code: 'STORAGE_CONFIG_INVALID', message: expect.stringContaining(message) }),
+    )
   })
 })
 
@@ -140,7 +161,10 @@ describe('redis storage: options', () => {
 
 async function settle(promise: Promise<unknown>): Promise<{ error: unknown; ms: number }> {
   const started = performance.now()
-  const error = await promise.then(() => undefined, (e: unknown) => e)
+  const error = await promise.then(
+    () => undefined,
+    (e: unknown) => e,
+  )
   return { error, ms: performance.now() - started }
 }
 

@@ -16,8 +16,17 @@ const NEW_FRONTEND = '*:development.created-after-start'
 /** The flood comes from another loopback address than the real caller (the whole 127/8 is local). */
 const FLOODER = '127.0.0.2'
 
-const DEV = { version: 2, features: [{ name: 'office-network', project: 'default', enabled: true, strategies: [{ name: 'default' }] }], segments: [] }
-const token = (secret: string, type: 'client' | 'frontend') => ({ token: secret, type, environment: 'development', projects: ['*'] })
+const DEV = {
+  version: 2,
+  features: [{ name: 'office-network', project: 'default', enabled: true, strategies: [{ name: 'default' }] }],
+  segments: [],
+}
+const token = (secret: string, type: 'client' | 'frontend') => ({
+  token: secret,
+  type,
+  environment: 'development',
+  projects: ['*'],
+})
 
 setFlagsFromString('--expose-gc')
 const gc = runInNewContext('gc') as () => void
@@ -32,15 +41,32 @@ interface Sent {
   body: string
 }
 
-function send(url: string, method: string, path: string, headers: Record<string, string>, options: { body?: string; agent?: Agent; localAddress?: string } = {}): Promise<Sent> {
+function send(
+  url: string,
+  method: string,
+  path: string,
+  headers: Record<string, string>,
+  options: { body?: string; agent?: Agent; localAddress?: string } = {},
+): Promise<Sent> {
   const { port } = new URL(url)
   return new Promise((resolve, reject) => {
-    const req = request({ host: '127.0.0.1', port, method, path, headers, agent: options.agent ?? false, localAddress: options.localAddress }, (res) => {
-      const chunks: Buffer[] = []
-      res.on('data', (chunk: Buffer) => chunks.push(chunk))
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8') }))
-      res.on('error', reject)
-    })
+    const req = request(
+      {
+        host: '127.0.0.1',
+        port,
+        method,
+        path,
+        headers,
+        agent: options.agent ?? false,
+        localAddress: options.localAddress,
+      },
+      (res) => {
+        const chunks: Buffer[] = []
+        res.on('data', (chunk: Buffer) => chunks.push(chunk))
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8') }))
+        res.on('error', reject)
+      },
+    )
     req.on('error', reject)
     req.end(options.body)
   })
@@ -55,7 +81,11 @@ beforeAll(async () => {
   upstream = await startFakeUpstream()
   upstream.setFeaturesFor(DEV_CLIENT, DEV)
   upstream.setValidTokens([token(DEV_CLIENT, 'client'), token(DEV_FRONTEND, 'frontend')])
-  proxy = await startTestProxy(upstream.url, { serviceApiToken: undefined, tokens: [DEV_CLIENT], refreshInterval: 60_000 })
+  proxy = await startTestProxy(upstream.url, {
+    serviceApiToken: undefined,
+    tokens: [DEV_CLIENT],
+    refreshInterval: 60_000,
+  })
 })
 afterAll(async () => {
   await proxy.close()
@@ -71,7 +101,15 @@ describe('the token gate', () => {
     const statuses = new Map<number, number>()
     for (let i = 0; i < 1_000; i += 8) {
       const batch = await Promise.all(
-        Array.from({ length: 8 }, (_, j) => send(proxy.url, 'GET', path, { authorization: `Bearer${' '.repeat(14_000 + i + j)}${DEV_FRONTEND}` }, { agent })),
+        Array.from({ length: 8 }, (_, j) =>
+          send(
+            proxy.url,
+            'GET',
+            path,
+            { authorization: `Bearer${' '.repeat(14_000 + i + j)}${DEV_FRONTEND}` },
+            { agent },
+          ),
+        ),
       )
       for (const { status } of batch) statuses.set(status, (statuses.get(status) ?? 0) + 1)
     }
@@ -92,15 +130,26 @@ describe('the validation queue', () => {
     const floodBodies = async () => {
       while (flooding) {
         // As the review's reproduction: a list of 1,000 every 40 ms, answers not awaited.
-        void send(proxy.url, 'POST', '/edge/validate', { 'content-type': 'application/json' }, { ...flooder, body: JSON.stringify({ tokens: Array.from({ length: 1_000 }, madeUp) }) }).catch(() => undefined)
-        for (let i = 0; i < 20; i++) void send(proxy.url, 'GET', '/api/frontend', { authorization: madeUp() }, flooder).catch(() => undefined)
+        void send(
+          proxy.url,
+          'POST',
+          '/edge/validate',
+          { 'content-type': 'application/json' },
+          { ...flooder, body: JSON.stringify({ tokens: Array.from({ length: 1_000 }, madeUp) }) },
+        ).catch(() => undefined)
+        for (let i = 0; i < 20; i++)
+          void send(proxy.url, 'GET', '/api/frontend', { authorization: madeUp() }, flooder).catch(() => undefined)
         await new Promise((resolve) => setTimeout(resolve, 40))
       }
     }
     const flood = floodBodies()
     try {
       await new Promise((resolve) => setTimeout(resolve, 700))
-      upstream.setValidTokens([token(DEV_CLIENT, 'client'), token(DEV_FRONTEND, 'frontend'), token(NEW_FRONTEND, 'frontend')])
+      upstream.setValidTokens([
+        token(DEV_CLIENT, 'client'),
+        token(DEV_FRONTEND, 'frontend'),
+        token(NEW_FRONTEND, 'frontend'),
+      ])
       // A known token's answer times the event loop the flood keeps busy (one process runs all).
       const knownStarted = Date.now()
       expect((await send(proxy.url, 'GET', '/api/frontend', { authorization: DEV_FRONTEND })).status).toBe(200)
@@ -108,7 +157,9 @@ describe('the validation queue', () => {
       const started = Date.now()
       const first = await send(proxy.url, 'GET', '/api/frontend', { authorization: NEW_FRONTEND })
       const elapsed = Date.now() - started
-      console.info(`[token-floods] under the flood: a known token 200 after ${known} ms; a new real token ${first.status} after ${elapsed} ms`)
+      console.info(
+        `[token-floods] under the flood: a known token 200 after ${known} ms; a new real token ${first.status} after ${elapsed} ms`,
+      )
       expect(first.status).toBe(200)
       // Two validation rounds at most: the one in flight, then the next, which takes it first.
       expect(elapsed).toBeLessThan(2_000)

@@ -8,8 +8,18 @@ import { createLogger } from '../src/logger.js'
 // POST /edge/validate, each unknown secret at most once per TTL, with the upstream's load bounded
 // whatever callers send; strict mode accepts the configured tokens only.
 
-const FRONTEND: KnownToken = { secret: '*:development.front', type: 'frontend', environment: 'development', projects: ['*'] }
-const CLIENT: KnownToken = { secret: 'default:production.client', type: 'client', environment: 'production', projects: ['default'] }
+const FRONTEND: KnownToken = {
+  secret: '*:development.front',
+  type: 'frontend',
+  environment: 'development',
+  projects: ['*'],
+}
+const CLIENT: KnownToken = {
+  secret: 'default:production.client',
+  type: 'client',
+  environment: 'production',
+  projects: ['default'],
+}
 
 function setup(overrides: Partial<TokenRegistryOptions> = {}, valid: KnownToken[] = [FRONTEND, CLIENT]) {
   const calls: string[][] = []
@@ -48,7 +58,16 @@ describe('reading a token from a header', () => {
     expect(readTokenSecret(header)).toBe(secret)
   })
 
-  it.each([undefined, '', 'garbage', 'no-colon.dot', 'dot.before:colon', ':development.abc', 'a:.b', `*:development.${'x'.repeat(1_100)}`])('%j is no token (never sent upstream)', (header) => {
+  it.each([
+    undefined,
+    '',
+    'garbage',
+    'no-colon.dot',
+    'dot.before:colon',
+    ':development.abc',
+    'a:.b',
+    `*:development.${'x'.repeat(1_100)}`,
+  ])('%j is no token (never sent upstream)', (header) => {
     expect(readTokenSecret(header)).toBeUndefined()
   })
 })
@@ -70,7 +89,11 @@ describe('scopes', () => {
 describe('dynamic mode', () => {
   it('validates an unknown token once, then answers from memory (valid and invalid alike)', async () => {
     const { registry, calls } = setup()
-    expect(await registry.resolve(FRONTEND.secret)).toMatchObject({ type: 'frontend', environment: 'development', projects: ['*'] })
+    expect(await registry.resolve(FRONTEND.secret)).toMatchObject({
+      type: 'frontend',
+      environment: 'development',
+      projects: ['*'],
+    })
     expect(await registry.resolve(FRONTEND.secret)).toMatchObject({ type: 'frontend' })
     expect(await registry.resolve('*:development.nope')).toBe('invalid')
     expect(await registry.resolve('*:development.nope')).toBe('invalid')
@@ -95,7 +118,7 @@ describe('dynamic mode', () => {
     expect(registry.invalidCount).toBe(1_000)
   })
 
-  it('a caller flooding the waiting room never starves another: the newcomer takes the flooder\'s newest place and goes out in the next batch', async () => {
+  it("a caller flooding the waiting room never starves another: the newcomer takes the flooder's newest place and goes out in the next batch", async () => {
     const { registry, calls } = setup({ batchSize: 100, maxWaiting: 1_000 })
     const flood = Array.from({ length: 3_000 }, (_, i) => registry.resolve(`*:development.random-${i}`, '203.0.113.9'))
     const real = registry.resolve(FRONTEND.secret, '198.51.100.1')
@@ -107,9 +130,13 @@ describe('dynamic mode', () => {
     expect(answers.filter((a) => a === 'unavailable').length).toBe(2_001)
   })
 
-  it('turns away the busiest caller\'s newest secret, never a caller\'s own only one, when the waiting room is full', async () => {
+  it("turns away the busiest caller's newest secret, never a caller's own only one, when the waiting room is full", async () => {
     const { registry } = setup({ batchSize: 1, maxWaiting: 3 })
-    const a = [registry.resolve('*:development.a1', 'a'), registry.resolve('*:development.a2', 'a'), registry.resolve('*:development.a3', 'a')]
+    const a = [
+      registry.resolve('*:development.a1', 'a'),
+      registry.resolve('*:development.a2', 'a'),
+      registry.resolve('*:development.a3', 'a'),
+    ]
     const b = registry.resolve('*:development.b1', 'b')
     const c = registry.resolve('*:development.c1', 'c')
     // Now a: 1 waiting, b: 1, c: 1 (a2 and a3 turned away); a fourth caller finds every share equal but its own empty.
@@ -128,14 +155,20 @@ describe('dynamic mode', () => {
   it('a flood of the longest made-up secrets keeps at most maxInvalidChars of them in memory', async () => {
     const { registry } = setup({ batchSize: 100, maxWaiting: 1_000 })
     const long = (i: number) => `*:development.${String(i).padStart(1_024 - 14, 'x')}`
-    for (let round = 0; round < 3; round++) await Promise.all(Array.from({ length: 1_000 }, (_, i) => registry.resolve(long(round * 1_000 + i))))
+    for (let round = 0; round < 3; round++)
+      await Promise.all(Array.from({ length: 1_000 }, (_, i) => registry.resolve(long(round * 1_000 + i))))
     expect(registry.invalidCount).toBe(1_024)
   })
 
   it('asks about an invalid secret again after its TTL (a token created upstream later starts working)', async () => {
     let now = 1_000
     const { registry, calls, setValid } = setup({ invalidTtlMs: 60_000, now: () => now })
-    const later: KnownToken = { secret: '*:development.later', type: 'frontend', environment: 'development', projects: ['*'] }
+    const later: KnownToken = {
+      secret: '*:development.later',
+      type: 'frontend',
+      environment: 'development',
+      projects: ['*'],
+    }
     expect(await registry.resolve(later.secret)).toBe('invalid')
     setValid([later])
     now += 30_000
@@ -164,7 +197,10 @@ describe('dynamic mode', () => {
 
   it('revalidation: a token revoked upstream is refused within one interval, and the change is reported', async () => {
     const changes: Array<[string, string | undefined]> = []
-    const { registry, setValid } = setup({ revalidateMs: 30, onChange: (secret, token) => changes.push([secret, token?.type]) })
+    const { registry, setValid } = setup({
+      revalidateMs: 30,
+      onChange: (secret, token) => changes.push([secret, token?.type]),
+    })
     await registry.start()
     expect(await registry.resolve(CLIENT.secret)).toMatchObject({ type: 'client' })
     setValid([FRONTEND])

@@ -19,27 +19,70 @@ const STAGING_CLIENT = '*:staging.staging-client-1'
 const STAGING_FRONTEND = '*:staging.staging-front-1'
 const QA_FRONTEND = '*:qa.qa-front-1'
 
-const token = (secret: string, type: 'client' | 'frontend', environment: string, projects = ['*']) => ({ token: secret, type, environment, projects })
+const token = (secret: string, type: 'client' | 'frontend', environment: string, projects = ['*']) => ({
+  token: secret,
+  type,
+  environment,
+  projects,
+})
 
 const DEV = {
   version: 2,
   features: [
-    { name: 'zeta', project: 'p1', enabled: true, impressionData: true, strategies: [{ name: 'default' }], variants: [{ name: 'blue', weight: 1000, stickiness: 'default', weightType: 'variable', payload: { type: 'json', value: '{"k":1}' } }] },
+    {
+      name: 'zeta',
+      project: 'p1',
+      enabled: true,
+      impressionData: true,
+      strategies: [{ name: 'default' }],
+      variants: [
+        {
+          name: 'blue',
+          weight: 1000,
+          stickiness: 'default',
+          weightType: 'variable',
+          payload: { type: 'json', value: '{"k":1}' },
+        },
+      ],
+    },
     { name: 'alpha', project: 'p2', enabled: true, strategies: [{ name: 'default' }] },
     { name: 'off', project: 'p1', enabled: false, strategies: [{ name: 'default' }] },
-    { name: 'only-in-production-context', project: 'p1', enabled: true, strategies: [{ name: 'default', constraints: [{ contextName: 'environment', operator: 'IN', values: ['production'] }] }] },
-    { name: 'for-user-7', project: 'p2', enabled: true, strategies: [{ name: 'userWithId', parameters: { userIds: '7' } }] },
+    {
+      name: 'only-in-production-context',
+      project: 'p1',
+      enabled: true,
+      strategies: [
+        { name: 'default', constraints: [{ contextName: 'environment', operator: 'IN', values: ['production'] }] },
+      ],
+    },
+    {
+      name: 'for-user-7',
+      project: 'p2',
+      enabled: true,
+      strategies: [{ name: 'userWithId', parameters: { userIds: '7' } }],
+    },
   ],
   segments: [],
 }
-const PROD = { version: 2, features: [{ name: 'prod-only', project: 'p2', enabled: true, strategies: [{ name: 'default' }] }], segments: [] }
-const STAGING = { version: 2, features: [{ name: 'staging-only', project: 'default', enabled: true, strategies: [{ name: 'default' }] }], segments: [] }
+const PROD = {
+  version: 2,
+  features: [{ name: 'prod-only', project: 'p2', enabled: true, strategies: [{ name: 'default' }] }],
+  segments: [],
+}
+const STAGING = {
+  version: 2,
+  features: [{ name: 'staging-only', project: 'default', enabled: true, strategies: [{ name: 'default' }] }],
+  segments: [],
+}
 
 let upstream: FakeUpstream
 let proxy: TestProxy
 
 beforeAll(async () => {
-  upstream = await startFakeUpstream({ version: 2, features: [{ name: 'static', enabled: true, strategies: [{ name: 'default' }] }] })
+  upstream = await startFakeUpstream({
+    version: 2,
+    features: [{ name: 'static', enabled: true, strategies: [{ name: 'default' }] }],
+  })
   upstream.setFeaturesFor(DEV_CLIENT, DEV)
   upstream.setFeaturesFor(PROD_CLIENT, PROD)
   upstream.setFeaturesFor(STAGING_CLIENT, STAGING)
@@ -54,7 +97,11 @@ beforeAll(async () => {
     token(STAGING_FRONTEND, 'frontend', 'staging'),
     token(QA_FRONTEND, 'frontend', 'qa'),
   ])
-  proxy = await startTestProxy(upstream.url, { tokens: [DEV_CLIENT, PROD_CLIENT], refreshInterval: 1_000, metricsInterval: 300 })
+  proxy = await startTestProxy(upstream.url, {
+    tokens: [DEV_CLIENT, PROD_CLIENT],
+    refreshInterval: 1_000,
+    metricsInterval: 300,
+  })
 })
 afterAll(async () => {
   await proxy.close()
@@ -64,8 +111,13 @@ afterAll(async () => {
 const get = (path: string, secret?: string, headers: Record<string, string> = {}) =>
   fetch(proxy.at(path), { headers: { ...(secret ? { authorization: secret } : {}), ...headers } })
 const post = (path: string, secret: string | undefined, body: unknown) =>
-  fetch(proxy.at(path), { method: 'POST', headers: { 'content-type': 'application/json', ...(secret ? { authorization: secret } : {}) }, body: JSON.stringify(body) })
-const names = async (res: Response) => ((await res.json()) as { toggles: Array<{ name: string }> }).toggles.map((t) => t.name)
+  fetch(proxy.at(path), {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...(secret ? { authorization: secret } : {}) },
+    body: JSON.stringify(body),
+  })
+const names = async (res: Response) =>
+  ((await res.json()) as { toggles: Array<{ name: string }> }).toggles.map((t) => t.name)
 
 describe('frontend API (/api/frontend), as Unleash 8.2 answers it', () => {
   it('answers enabled toggles of the token environment, in definition order, in Unleash 8.2 shape and headers', async () => {
@@ -88,7 +140,10 @@ describe('frontend API (/api/frontend), as Unleash 8.2 answers it', () => {
   })
 
   it('two environments on one proxy at once: each frontend token sees its own flags', async () => {
-    const [dev, prod] = await Promise.all([get('/api/frontend?userId=1', DEV_FRONTEND), get('/api/frontend?userId=1', PROD_FRONTEND)])
+    const [dev, prod] = await Promise.all([
+      get('/api/frontend?userId=1', DEV_FRONTEND),
+      get('/api/frontend?userId=1', PROD_FRONTEND),
+    ])
     expect(await names(dev)).toEqual(['zeta', 'alpha'])
     expect(await names(prod)).toEqual(['prod-only'])
   })
@@ -97,12 +152,14 @@ describe('frontend API (/api/frontend), as Unleash 8.2 answers it', () => {
     expect(await names(await get('/api/frontend?userId=1', P1_FRONTEND))).toEqual(['zeta'])
   })
 
-  it("the flags are the token environment's; a context's environment is only a value for constraints (default \"default\"), as Unleash 8.2", async () => {
+  it('the flags are the token environment\'s; a context\'s environment is only a value for constraints (default "default"), as Unleash 8.2', async () => {
     expect(await names(await get('/api/frontend?userId=1', DEV_FRONTEND))).not.toContain('only-in-production-context')
     const claimed = await names(await get('/api/frontend?userId=1&environment=production', DEV_FRONTEND))
     expect(claimed).toContain('only-in-production-context')
     expect(claimed).not.toContain('prod-only')
-    expect(await names(await post('/api/frontend', DEV_FRONTEND, { context: { environment: 'production' } }))).not.toContain('prod-only')
+    expect(
+      await names(await post('/api/frontend', DEV_FRONTEND, { context: { environment: 'production' } })),
+    ).not.toContain('prod-only')
   })
 
   it('POST reads { context } and, as Edge, a flat context; GET and POST give the same bytes and ETag', async () => {
@@ -119,7 +176,9 @@ describe('frontend API (/api/frontend), as Unleash 8.2 answers it', () => {
   it('304 for a GET with a matching If-None-Match (weak comparison), never for a POST', async () => {
     const first = await get('/api/frontend?userId=1&sessionId=s', DEV_FRONTEND)
     const etag = first.headers.get('etag')!
-    const again = await get('/api/frontend?userId=1&sessionId=s', DEV_FRONTEND, { 'if-none-match': etag.replace(/^W\//, '') })
+    const again = await get('/api/frontend?userId=1&sessionId=s', DEV_FRONTEND, {
+      'if-none-match': etag.replace(/^W\//, ''),
+    })
     expect(again.status).toBe(304)
     expect(again.headers.get('etag')).toBe(etag)
     expect(again.headers.get('cache-control')).toBe('no-cache')
@@ -138,10 +197,21 @@ describe('frontend API (/api/frontend), as Unleash 8.2 answers it', () => {
   })
 
   it('/all adds the disabled toggles; /features/<name> is one toggle (404 for an unknown or out-of-scope name)', async () => {
-    expect(await names(await get('/api/frontend/all?userId=1', DEV_FRONTEND))).toEqual(['zeta', 'alpha', 'off', 'only-in-production-context', 'for-user-7'])
+    expect(await names(await get('/api/frontend/all?userId=1', DEV_FRONTEND))).toEqual([
+      'zeta',
+      'alpha',
+      'off',
+      'only-in-production-context',
+      'for-user-7',
+    ])
     const one = await get('/api/frontend/features/off?userId=1', DEV_FRONTEND)
     expect(one.status).toBe(200)
-    expect(await one.json()).toEqual({ name: 'off', enabled: false, variant: { name: 'disabled', enabled: false, feature_enabled: false, featureEnabled: false }, impressionData: false })
+    expect(await one.json()).toEqual({
+      name: 'off',
+      enabled: false,
+      variant: { name: 'disabled', enabled: false, feature_enabled: false, featureEnabled: false },
+      impressionData: false,
+    })
     expect((await get('/api/frontend/features/nope', DEV_FRONTEND)).status).toBe(404)
     expect((await get('/api/frontend/features/alpha', P1_FRONTEND)).status).toBe(404)
   })
@@ -149,13 +219,18 @@ describe('frontend API (/api/frontend), as Unleash 8.2 answers it', () => {
   it('refuses as Unleash 8.2: 401 JSON without a valid token, 403 JSON for the wrong type', async () => {
     const missing = await get('/api/frontend')
     expect(missing.status).toBe(401)
-    expect(await missing.json()).toEqual({ message: 'This endpoint requires an API token. Please add an authorization header to your request with a valid token' })
+    expect(await missing.json()).toEqual({
+      message:
+        'This endpoint requires an API token. Please add an authorization header to your request with a valid token',
+    })
     expect(missing.headers.get('access-control-allow-origin')).toBe('*')
     expect((await get('/api/frontend', '*:development.unknown')).status).toBe(401)
     expect((await get('/api/frontend', 'garbage')).status).toBe(401)
     const wrongType = await get('/api/frontend', DEV_CLIENT)
     expect(wrongType.status).toBe(403)
-    expect(await wrongType.json()).toEqual({ message: 'invalid token: expected a different token type for this endpoint' })
+    expect(await wrongType.json()).toEqual({
+      message: 'invalid token: expected a different token type for this endpoint',
+    })
     expect((await get('/api/client/features', DEV_FRONTEND)).status).toBe(403)
     expect((await get('/proxy', DEV_FRONTEND)).status).toBe(401)
   })
@@ -166,8 +241,15 @@ describe('frontend API (/api/frontend), as Unleash 8.2 answers it', () => {
     expect(((await res.json()) as { message: string }).message).toMatch(/no client token.*"qa".*TOKENS/)
   })
 
-  it('a preflight answers 204 with Unleash 8.2\'s CORS headers', async () => {
-    const res = await fetch(proxy.at('/api/frontend'), { method: 'OPTIONS', headers: { origin: 'https://app.example', 'access-control-request-method': 'POST', 'access-control-request-headers': 'authorization,content-type' } })
+  it("a preflight answers 204 with Unleash 8.2's CORS headers", async () => {
+    const res = await fetch(proxy.at('/api/frontend'), {
+      method: 'OPTIONS',
+      headers: {
+        origin: 'https://app.example',
+        'access-control-request-method': 'POST',
+        'access-control-request-headers': 'authorization,content-type',
+      },
+    })
     expect(res.status).toBe(204)
     const cors: Record<string, string> = {}
     res.headers.forEach((value, name) => {
@@ -176,31 +258,57 @@ describe('frontend API (/api/frontend), as Unleash 8.2 answers it', () => {
     expect(cors).toEqual(UNLEASH_FRONTEND_PREFLIGHT_HEADERS)
   })
 
-  it('frontend metrics answer 200 OK and reach the upstream with the scope\'s client token', async () => {
-    const res = await post('/api/frontend/client/metrics', PROD_FRONTEND, { appName: 'web', instanceId: 'browser', bucket: { start: new Date().toISOString(), stop: new Date().toISOString(), toggles: { 'prod-only': { yes: 3, no: 1, variants: {} } } } })
+  it("frontend metrics answer 200 OK and reach the upstream with the scope's client token", async () => {
+    const res = await post('/api/frontend/client/metrics', PROD_FRONTEND, {
+      appName: 'web',
+      instanceId: 'browser',
+      bucket: {
+        start: new Date().toISOString(),
+        stop: new Date().toISOString(),
+        toggles: { 'prod-only': { yes: 3, no: 1, variants: {} } },
+      },
+    })
     expect(res.status).toBe(200)
     expect(await res.text()).toBe('OK')
-    await upstream.waitFor((requests) => requests.some((r) => r.path === '/client/metrics' && r.body.includes('"prod-only"')))
+    await upstream.waitFor((requests) =>
+      requests.some((r) => r.path === '/client/metrics' && r.body.includes('"prod-only"')),
+    )
     const sent = upstream.requestsTo('/client/metrics').find((r) => r.body.includes('"prod-only"'))!
     expect(sent.headers.authorization).toBe(PROD_CLIENT)
     expect(JSON.parse(sent.body).bucket.toggles['prod-only']).toMatchObject({ yes: 3, no: 1 })
   })
 
   it("a project-scoped token's metrics count only its own projects' flags", async () => {
-    const bucket = { start: new Date().toISOString(), stop: new Date().toISOString(), toggles: { alpha: { yes: 40, no: 0, variants: {} }, off: { yes: 7, no: 0, variants: {} } } }
-    expect((await post('/api/frontend/client/metrics', P1_FRONTEND, { appName: 'web', instanceId: 'b', bucket })).status).toBe(200)
-    await upstream.waitFor((requests) => requests.some((r) => r.path === '/client/metrics' && r.body.includes('"off":{"yes":7')))
-    const sent = upstream.requestsTo('/client/metrics').map((r) => JSON.parse(r.body).bucket.toggles as Record<string, { yes: number }>)
+    const bucket = {
+      start: new Date().toISOString(),
+      stop: new Date().toISOString(),
+      toggles: { alpha: { yes: 40, no: 0, variants: {} }, off: { yes: 7, no: 0, variants: {} } },
+    }
+    expect(
+      (await post('/api/frontend/client/metrics', P1_FRONTEND, { appName: 'web', instanceId: 'b', bucket })).status,
+    ).toBe(200)
+    await upstream.waitFor((requests) =>
+      requests.some((r) => r.path === '/client/metrics' && r.body.includes('"off":{"yes":7')),
+    )
+    const sent = upstream
+      .requestsTo('/client/metrics')
+      .map((r) => JSON.parse(r.body).bucket.toggles as Record<string, { yes: number }>)
     expect(sent.reduce((sum, toggles) => sum + (toggles.alpha?.yes ?? 0), 0)).toBe(0)
   })
 })
 
 describe('server-SDK API (/api/client/*)', () => {
-  it('answers the token scope\'s definitions with segments and a strong ETag; 304 when unchanged', async () => {
+  it("answers the token scope's definitions with segments and a strong ETag; 304 when unchanged", async () => {
     const res = await get('/api/client/features', DEV_CLIENT)
     expect(res.status).toBe(200)
     const body = (await res.json()) as { features: Array<{ name: string }>; segments: unknown[]; query: unknown }
-    expect(body.features.map((f) => f.name)).toEqual(['zeta', 'alpha', 'off', 'only-in-production-context', 'for-user-7'])
+    expect(body.features.map((f) => f.name)).toEqual([
+      'zeta',
+      'alpha',
+      'off',
+      'only-in-production-context',
+      'for-user-7',
+    ])
     expect(body.segments).toEqual([])
     expect(body.query).toEqual({ projects: ['*'], environment: 'development', inlineSegmentConstraints: false })
     const etag = res.headers.get('etag')!
@@ -209,17 +317,25 @@ describe('server-SDK API (/api/client/*)', () => {
   })
 
   it('filters by project and namePrefix, within the token scope only', async () => {
-    const byProject = (await (await get('/api/client/features?project=p1', DEV_CLIENT)).json()) as { features: Array<{ name: string }> }
+    const byProject = (await (await get('/api/client/features?project=p1', DEV_CLIENT)).json()) as {
+      features: Array<{ name: string }>
+    }
     expect(byProject.features.map((f) => f.name)).toEqual(['zeta', 'off', 'only-in-production-context'])
-    const byPrefix = (await (await get('/api/client/features?namePrefix=al', DEV_CLIENT)).json()) as { features: Array<{ name: string }> }
+    const byPrefix = (await (await get('/api/client/features?namePrefix=al', DEV_CLIENT)).json()) as {
+      features: Array<{ name: string }>
+    }
     expect(byPrefix.features.map((f) => f.name)).toEqual(['alpha'])
   })
 
   it('a learned narrower client token is served from the covering sync (no upstream fetch with it)', async () => {
     const res = await get('/api/client/features', P2_PROD_CLIENT)
     expect(res.status).toBe(200)
-    expect(((await res.json()) as { features: Array<{ name: string }> }).features.map((f) => f.name)).toEqual(['prod-only'])
-    expect(upstream.requestsTo('/client/features').filter((r) => r.headers.authorization === P2_PROD_CLIENT)).toEqual([])
+    expect(((await res.json()) as { features: Array<{ name: string }> }).features.map((f) => f.name)).toEqual([
+      'prod-only',
+    ])
+    expect(upstream.requestsTo('/client/features').filter((r) => r.headers.authorization === P2_PROD_CLIENT)).toEqual(
+      [],
+    )
   })
 
   it('a client token of a new environment starts a sync of its own; frontend tokens of that environment then work', async () => {
@@ -233,12 +349,50 @@ describe('server-SDK API (/api/client/*)', () => {
     expect(((await one.json()) as { name: string }).name).toBe('alpha')
     expect((await get('/api/client/features/nope', DEV_CLIENT)).status).toBe(404)
     const now = new Date().toISOString()
-    expect((await post('/api/client/metrics', DEV_CLIENT, { appName: 'srv', instanceId: 'i', bucket: { start: now, stop: now, toggles: { alpha: { yes: 2, no: 0 } } } })).status).toBe(202)
-    expect((await post('/api/client/register', DEV_CLIENT, { appName: 'srv', interval: 10_000, started: now, strategies: ['default'] })).status).toBe(202)
-    const bulk = { applications: [], metrics: [{ featureName: 'zeta', appName: 'srv', environment: 'development', timestamp: now, yes: 5, no: 0, variants: {} }, { featureName: 'zeta', environment: 'production', yes: 100, no: 0 }] }
+    expect(
+      (
+        await post('/api/client/metrics', DEV_CLIENT, {
+          appName: 'srv',
+          instanceId: 'i',
+          bucket: { start: now, stop: now, toggles: { alpha: { yes: 2, no: 0 } } },
+        })
+      ).status,
+    ).toBe(202)
+    expect(
+      (
+        await post('/api/client/register', DEV_CLIENT, {
+          appName: 'srv',
+          interval: 10_000,
+          started: now,
+          strategies: ['default'],
+        })
+      ).status,
+    ).toBe(202)
+    const bulk = {
+      applications: [],
+      metrics: [
+        {
+          featureName: 'zeta',
+          appName: 'srv',
+          environment: 'development',
+          timestamp: now,
+          yes: 5,
+          no: 0,
+          variants: {},
+        },
+        { featureName: 'zeta', environment: 'production', yes: 100, no: 0 },
+      ],
+    }
     expect((await post('/api/client/metrics/bulk', DEV_CLIENT, bulk)).status).toBe(202)
-    await upstream.waitFor((requests) => requests.some((r) => r.path === '/client/metrics' && r.headers.authorization === DEV_CLIENT && r.body.includes('"zeta"')))
-    const sent = upstream.requestsTo('/client/metrics').filter((r) => r.headers.authorization === DEV_CLIENT).map((r) => JSON.parse(r.body).bucket.toggles)
+    await upstream.waitFor((requests) =>
+      requests.some(
+        (r) => r.path === '/client/metrics' && r.headers.authorization === DEV_CLIENT && r.body.includes('"zeta"'),
+      ),
+    )
+    const sent = upstream
+      .requestsTo('/client/metrics')
+      .filter((r) => r.headers.authorization === DEV_CLIENT)
+      .map((r) => JSON.parse(r.body).bucket.toggles)
     const zeta = sent.reduce((sum, toggles) => sum + (toggles.zeta?.yes ?? 0), 0)
     expect(zeta).toBe(5)
   })
@@ -253,14 +407,20 @@ describe("Edge's operational routes and token validation", () => {
 
   it('/internal-backstage/tokens lists scopes, never a secret', async () => {
     const text = await (await get('/internal-backstage/tokens')).text()
-    const body = JSON.parse(text) as { tokenRefreshes: Array<{ environment: string }>; tokenValidationStatus: Array<{ token: string }> }
+    const body = JSON.parse(text) as {
+      tokenRefreshes: Array<{ environment: string }>
+      tokenValidationStatus: Array<{ token: string }>
+    }
     expect(body.tokenRefreshes.map((r) => r.environment)).toEqual(expect.arrayContaining(['development', 'production']))
     expect(body.tokenValidationStatus.map((t) => t.token)).toContain('*:development.*****')
-    for (const secret of [DEV_CLIENT, PROD_CLIENT, DEV_FRONTEND]) expect(text).not.toContain(secret.slice(secret.indexOf('.') + 1))
+    for (const secret of [DEV_CLIENT, PROD_CLIENT, DEV_FRONTEND])
+      expect(text).not.toContain(secret.slice(secret.indexOf('.') + 1))
   })
 
   it('POST /edge/validate lists the valid client and frontend tokens among those given', async () => {
-    const res = await post('/edge/validate', undefined, { tokens: [DEV_FRONTEND, 'garbage', '*:development.nope', DEV_CLIENT] })
+    const res = await post('/edge/validate', undefined, {
+      tokens: [DEV_FRONTEND, 'garbage', '*:development.nope', DEV_CLIENT],
+    })
     expect(res.status).toBe(200)
     expect(await res.json()).toEqual({
       tokens: [

@@ -6,12 +6,20 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { InMemStorageProvider, Unleash } from 'unleash-client'
 import { InMemoryStorageProvider, UnleashClient } from 'unleash-proxy-client'
-import { startUnleashServer, type UnleashServer, unleashServerAvailable, unleashServerMissing } from '@vexil/test-fixtures/unleash-server.ts'
+import {
+  startUnleashServer,
+  type UnleashServer,
+  unleashServerAvailable,
+  unleashServerMissing,
+} from '@vexil/test-fixtures/unleash-server.ts'
 import { waitFor } from '@vexil/test-fixtures/wait-for.ts'
 import { startTestProxy, type TestProxy } from './helpers/proxy.js'
 
 const available = unleashServerAvailable()
-if (!available) console.warn(`[unleash-apps] ${unleashServerMissing()}: the Unleash applications test is skipped (it fails under CI=true).`)
+if (!available)
+  console.warn(
+    `[unleash-apps] ${unleashServerMissing()}: the Unleash applications test is skipped (it fails under CI=true).`,
+  )
 
 const FLAG = 'apps-behind-vexil'
 type RawMetrics = { data: { appName: string; environment: string; yes: number; no: number }[] }
@@ -29,11 +37,31 @@ describe.skipIf(!available)('Unleash 8.2 sees every app behind the proxy', () =>
     await unleash.admin.enable(FLAG, 'development')
     const client = await unleash.clientToken('development')
     const frontend = await unleash.frontendToken('development')
-    vexil = await startTestProxy(`${unleash.url}/api`, { serviceApiToken: undefined, tokens: [client], refreshInterval: 500, metricsInterval: 500 })
-    server = new Unleash({ url: vexil.at('/api'), appName: 'apps-server', customHeaders: { Authorization: client }, refreshInterval: 500, metricsInterval: 500, storageProvider: new InMemStorageProvider() })
+    vexil = await startTestProxy(`${unleash.url}/api`, {
+      serviceApiToken: undefined,
+      tokens: [client],
+      refreshInterval: 500,
+      metricsInterval: 500,
+    })
+    server = new Unleash({
+      url: vexil.at('/api'),
+      appName: 'apps-server',
+      customHeaders: { Authorization: client },
+      refreshInterval: 500,
+      metricsInterval: 500,
+      storageProvider: new InMemStorageProvider(),
+    })
     server.on('error', () => undefined)
     await new Promise<void>((resolve) => server.once('synchronized', () => resolve()))
-    web = new UnleashClient({ url: vexil.at('/api/frontend'), clientKey: frontend, appName: 'apps-web', refreshInterval: 1, metricsInterval: 1, metricsIntervalInitial: 1, storageProvider: new InMemoryStorageProvider() })
+    web = new UnleashClient({
+      url: vexil.at('/api/frontend'),
+      clientKey: frontend,
+      appName: 'apps-web',
+      refreshInterval: 1,
+      metricsInterval: 1,
+      metricsIntervalInitial: 1,
+      storageProvider: new InMemoryStorageProvider(),
+    })
     await web.start()
   }, 180_000)
 
@@ -48,17 +76,31 @@ describe.skipIf(!available)('Unleash 8.2 sees every app behind the proxy', () =>
     for (let i = 0; i < 3; i++) expect(server.isEnabled(FLAG)).toBe(true)
     for (let i = 0; i < 2; i++) expect(web.isEnabled(FLAG)).toBe(true)
     await web.sendMetrics()
-    const apps = async () => ((await unleash.admin.call('GET', '/api/admin/metrics/applications')) as { applications: { appName: string }[] }).applications.map((app) => app.appName)
+    const apps = async () =>
+      (
+        (await unleash.admin.call('GET', '/api/admin/metrics/applications')) as { applications: { appName: string }[] }
+      ).applications.map((app) => app.appName)
     const counts = async () => {
-      const raw = (await unleash.admin.call('GET', `/api/admin/client-metrics/features/${FLAG}/raw?hoursBack=1`)) as RawMetrics
+      const raw = (await unleash.admin.call(
+        'GET',
+        `/api/admin/client-metrics/features/${FLAG}/raw?hoursBack=1`,
+      )) as RawMetrics
       const byApp: Record<string, number> = {}
       for (const row of raw.data) byApp[row.appName] = (byApp[row.appName] ?? 0) + row.yes
       return byApp
     }
-    await waitFor(async () => {
-      const [listed, counted] = [await apps(), await counts()]
-      return ['apps-server', 'apps-web'].every((name) => listed.includes(name)) && (counted['apps-server'] ?? 0) >= 3 && (counted['apps-web'] ?? 0) >= 2
-    }, 'Unleash to list both apps and their counts', 90_000).catch(async (error) => {
+    await waitFor(
+      async () => {
+        const [listed, counted] = [await apps(), await counts()]
+        return (
+          ['apps-server', 'apps-web'].every((name) => listed.includes(name)) &&
+          (counted['apps-server'] ?? 0) >= 3 &&
+          (counted['apps-web'] ?? 0) >= 2
+        )
+      },
+      'Unleash to list both apps and their counts',
+      90_000,
+    ).catch(async (error) => {
       console.error(await apps(), await counts(), unleash.logs().slice(-4000), vexil.logs.join('\n'))
       throw error
     })

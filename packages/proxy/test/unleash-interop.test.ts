@@ -9,12 +9,21 @@ import { hostname } from 'node:os'
 import { gunzipSync } from 'node:zlib'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { rawRequest, type RawResponse, type RequestOptions } from '@vexil/test-fixtures/raw-request.ts'
-import { type StrategyInput, startUnleashServer, type UnleashServer, unleashServerAvailable, unleashServerMissing } from '@vexil/test-fixtures/unleash-server.ts'
+import {
+  type StrategyInput,
+  startUnleashServer,
+  type UnleashServer,
+  unleashServerAvailable,
+  unleashServerMissing,
+} from '@vexil/test-fixtures/unleash-server.ts'
 import { waitFor } from '@vexil/test-fixtures/wait-for.ts'
 import { startTestProxy, type TestProxy } from './helpers/proxy.js'
 
 const available = unleashServerAvailable()
-if (!available) console.warn(`[unleash-interop] ${unleashServerMissing()}: the Unleash comparison tests are skipped (they fail under CI=true).`)
+if (!available)
+  console.warn(
+    `[unleash-interop] ${unleashServerMissing()}: the Unleash comparison tests are skipped (they fail under CI=true).`,
+  )
 
 const D = 'development'
 const P = 'production'
@@ -31,7 +40,12 @@ interface FlagSpec {
   dependency?: { feature: string; enabled?: boolean; variants?: string[] }
 }
 
-const constraint = (contextName: string, operator: string, values: string[] | string, extra: { inverted?: boolean; caseInsensitive?: boolean } = {}) => ({
+const constraint = (
+  contextName: string,
+  operator: string,
+  values: string[] | string,
+  extra: { inverted?: boolean; caseInsensitive?: boolean } = {},
+) => ({
   contextName,
   operator,
   ...(Array.isArray(values) ? { values } : { value: values }),
@@ -39,36 +53,93 @@ const constraint = (contextName: string, operator: string, values: string[] | st
   caseInsensitive: false,
   ...extra,
 })
-const rollout = (percent: number, stickiness: string, groupId: string): StrategyInput => ({ name: 'flexibleRollout', parameters: { rollout: String(percent), stickiness, groupId } })
+const rollout = (percent: number, stickiness: string, groupId: string): StrategyInput => ({
+  name: 'flexibleRollout',
+  parameters: { rollout: String(percent), stickiness, groupId },
+})
 const DEFAULT: StrategyInput = { name: 'default' }
 // Unleash runs with the HOSTNAME given here (or none: then both use os.hostname()).
 const HOST = process.env.HOSTNAME || hostname()
 
 function flagSet(segments: { tenants: number; adults: number }): FlagSpec[] {
-  const variant = (name: string, weight: number, stickiness: string, payload?: { type: string; value: string }, weightType = 'variable') => ({ name, weight, weightType, stickiness, ...(payload ? { payload } : {}) })
+  const variant = (
+    name: string,
+    weight: number,
+    stickiness: string,
+    payload?: { type: string; value: string },
+    weightType = 'variable',
+  ) => ({ name, weight, weightType, stickiness, ...(payload ? { payload } : {}) })
   return [
-    { name: 'default-on', impressionData: true, strategies: { [D]: [DEFAULT], [P]: [{ ...DEFAULT, constraints: [constraint('userId', 'IN', ['u2'])] }] } },
+    {
+      name: 'default-on',
+      impressionData: true,
+      strategies: { [D]: [DEFAULT], [P]: [{ ...DEFAULT, constraints: [constraint('userId', 'IN', ['u2'])] }] },
+    },
     { name: 'rollout-user-50', strategies: { [D]: [rollout(50, 'userId', 'interop-group')] } },
     { name: 'rollout-default-30', strategies: { [D]: [rollout(30, 'default', 'rollout-default-30')] } },
     { name: 'rollout-session-70', strategies: { [D]: [rollout(70, 'sessionId', 'rollout-session-70')] } },
     { name: 'user-with-id', strategies: { [D]: [{ name: 'userWithId', parameters: { userIds: 'u1, u3,alice' } }] } },
-    { name: 'remote-address', strategies: { [D]: [{ name: 'remoteAddress', parameters: { IPs: '127.0.0.1, 10.1.2.3' } }] } },
-    { name: 'application-hostname', strategies: { [D]: [{ name: 'applicationHostname', parameters: { hostNames: `elsewhere, ${HOST.toUpperCase()}` } }] } },
+    {
+      name: 'remote-address',
+      strategies: { [D]: [{ name: 'remoteAddress', parameters: { IPs: '127.0.0.1, 10.1.2.3' } }] },
+    },
+    {
+      name: 'application-hostname',
+      strategies: {
+        [D]: [{ name: 'applicationHostname', parameters: { hostNames: `elsewhere, ${HOST.toUpperCase()}` } }],
+      },
+    },
     { name: 'constraint-in', strategies: { [D]: [{ constraints: [constraint('userId', 'IN', ['u1', 'u2', '42'])] }] } },
     { name: 'constraint-not-in', strategies: { [D]: [{ constraints: [constraint('tenant', 'NOT_IN', ['acme'])] }] } },
-    { name: 'constraint-str-contains', strategies: { [D]: [{ constraints: [constraint('email', 'STR_CONTAINS', ['@EXAMPLE.com'], { caseInsensitive: true })] }] } },
+    {
+      name: 'constraint-str-contains',
+      strategies: {
+        [D]: [{ constraints: [constraint('email', 'STR_CONTAINS', ['@EXAMPLE.com'], { caseInsensitive: true })] }],
+      },
+    },
     { name: 'constraint-num-gt', strategies: { [D]: [{ constraints: [constraint('age', 'NUM_GT', '18')] }] } },
-    { name: 'constraint-date-after', strategies: { [D]: [{ constraints: [constraint('currentTime', 'DATE_AFTER', '2020-01-01T00:00:00.000Z')] }] } },
-    { name: 'constraint-date-before', strategies: { [D]: [{ constraints: [constraint('currentTime', 'DATE_BEFORE', '2021-01-01T00:00:00.000Z')] }] } },
-    { name: 'constraint-semver-gt', strategies: { [D]: [{ constraints: [constraint('version', 'SEMVER_GT', '1.2.3')] }] } },
-    { name: 'constraint-inverted', strategies: { [D]: [{ constraints: [constraint('userId', 'IN', ['u1'], { inverted: true })] }] } },
-    { name: 'constraint-regex', strategies: { [D]: [{ constraints: [constraint('userId', 'REGEX', '^U[0-9]+$', { caseInsensitive: true })] }] } },
+    {
+      name: 'constraint-date-after',
+      strategies: { [D]: [{ constraints: [constraint('currentTime', 'DATE_AFTER', '2020-01-01T00:00:00.000Z')] }] },
+    },
+    {
+      name: 'constraint-date-before',
+      strategies: { [D]: [{ constraints: [constraint('currentTime', 'DATE_BEFORE', '2021-01-01T00:00:00.000Z')] }] },
+    },
+    {
+      name: 'constraint-semver-gt',
+      strategies: { [D]: [{ constraints: [constraint('version', 'SEMVER_GT', '1.2.3')] }] },
+    },
+    {
+      name: 'constraint-inverted',
+      strategies: { [D]: [{ constraints: [constraint('userId', 'IN', ['u1'], { inverted: true })] }] },
+    },
+    {
+      name: 'constraint-regex',
+      strategies: { [D]: [{ constraints: [constraint('userId', 'REGEX', '^U[0-9]+$', { caseInsensitive: true })] }] },
+    },
     {
       name: 'constraints-combined',
-      strategies: { [D]: [{ constraints: [constraint('tenant', 'IN', ['acme', 'globex']), constraint('email', 'STR_STARTS_WITH', ['admin']), constraint('age', 'NUM_LTE', '40')] }] },
+      strategies: {
+        [D]: [
+          {
+            constraints: [
+              constraint('tenant', 'IN', ['acme', 'globex']),
+              constraint('email', 'STR_STARTS_WITH', ['admin']),
+              constraint('age', 'NUM_LTE', '40'),
+            ],
+          },
+        ],
+      },
     },
     { name: 'segment', strategies: { [D]: [{ segments: [segments.tenants] }] } },
-    { name: 'segments-and-constraint', impressionData: true, strategies: { [D]: [{ segments: [segments.tenants, segments.adults], constraints: [constraint('userId', 'NOT_IN', ['u1'])] }] } },
+    {
+      name: 'segments-and-constraint',
+      impressionData: true,
+      strategies: {
+        [D]: [{ segments: [segments.tenants, segments.adults], constraints: [constraint('userId', 'NOT_IN', ['u1'])] }],
+      },
+    },
     {
       // At 100 % by userId: with no userId Unleash would pick a variant at random (userId stickiness).
       name: 'strategy-variants',
@@ -87,14 +158,32 @@ function flagSet(segments: { tenants: number; adults: number }): FlagSpec[] {
     },
     {
       name: 'strategy-variants-tenant',
-      strategies: { [D]: [{ ...rollout(100, 'tenant', 'svt'), variants: [variant('fixed', 200, 'tenant', { type: 'string', value: 'fixed' }, 'fix'), variant('rest', 800, 'tenant')] }] },
+      strategies: {
+        [D]: [
+          {
+            ...rollout(100, 'tenant', 'svt'),
+            variants: [
+              variant('fixed', 200, 'tenant', { type: 'string', value: 'fixed' }, 'fix'),
+              variant('rest', 800, 'tenant'),
+            ],
+          },
+        ],
+      },
     },
     {
       name: 'variants-per-strategy',
       strategies: {
         [D]: [
-          { constraints: [constraint('tenant', 'IN', ['acme'])], variants: [variant('for-acme', 1000, 'default', { type: 'string', value: 'acme' })] },
-          { variants: [variant('everyone-else', 500, 'sessionId'), variant('others', 500, 'sessionId', { type: 'json', value: '[]' })] },
+          {
+            constraints: [constraint('tenant', 'IN', ['acme'])],
+            variants: [variant('for-acme', 1000, 'default', { type: 'string', value: 'acme' })],
+          },
+          {
+            variants: [
+              variant('everyone-else', 500, 'sessionId'),
+              variant('others', 500, 'sessionId', { type: 'json', value: '[]' }),
+            ],
+          },
         ],
       },
     },
@@ -104,30 +193,51 @@ function flagSet(segments: { tenants: number; adults: number }): FlagSpec[] {
       strategies: { [D]: [DEFAULT] },
       variants: {
         [D]: [
-          { ...variant('a', 450, 'default', { type: 'string', value: 'A' }), overrides: [{ contextName: 'userId', values: ['u2'] }] },
+          {
+            ...variant('a', 450, 'default', { type: 'string', value: 'A' }),
+            overrides: [{ contextName: 'userId', values: ['u2'] }],
+          },
           variant('b', 450, 'default', { type: 'json', value: '{"b":true}' }),
           variant('c', 100, 'default', undefined, 'fix'),
         ],
       },
     },
     { name: 'disabled-flag', strategies: { [D]: [DEFAULT], [P]: [DEFAULT] }, off: [D] },
-    { name: 'disabled-strategy', strategies: { [D]: [{ ...DEFAULT, disabled: true }, { constraints: [constraint('userId', 'IN', ['u3'])] }] } },
+    {
+      name: 'disabled-strategy',
+      strategies: { [D]: [{ ...DEFAULT, disabled: true }, { constraints: [constraint('userId', 'IN', ['u3'])] }] },
+    },
     { name: 'child-of-enabled', strategies: { [D]: [DEFAULT] }, dependency: { feature: 'default-on' } },
     { name: 'child-of-disabled', strategies: { [D]: [DEFAULT] }, dependency: { feature: 'disabled-flag' } },
     // Unleash's frontend API knows only the flags enabled in the token's environment: a parent
     // disabled there is missing, and a dependency on it is never satisfied, `enabled: false` too.
-    { name: 'child-of-disabled-negated', strategies: { [D]: [DEFAULT] }, dependency: { feature: 'disabled-flag', enabled: false } },
+    {
+      name: 'child-of-disabled-negated',
+      strategies: { [D]: [DEFAULT] },
+      dependency: { feature: 'disabled-flag', enabled: false },
+    },
     { name: 'child-of-rollout', strategies: { [D]: [DEFAULT] }, dependency: { feature: 'rollout-user-50' } },
-    { name: 'child-of-variant', strategies: { [D]: [DEFAULT] }, dependency: { feature: 'strategy-variants', variants: ['json'] } },
+    {
+      name: 'child-of-variant',
+      strategies: { [D]: [DEFAULT] },
+      dependency: { feature: 'strategy-variants', variants: ['json'] },
+    },
     { name: 'production-only', impressionData: true, strategies: { [P]: [DEFAULT] } },
-    { name: 'production-variants', strategies: { [P]: [{ variants: [variant('prod', 1000, 'default', { type: 'string', value: 'p' })] }] } },
+    {
+      name: 'production-variants',
+      strategies: { [P]: [{ variants: [variant('prod', 1000, 'default', { type: 'string', value: 'p' })] }] },
+    },
   ]
 }
 
 /** Unleash 8.2 no longer ships `userWithId`; a strategy definition of that name brings it back (the SDK still implements it). */
 async function createFlags(unleash: UnleashServer): Promise<FlagSpec[]> {
   const { admin } = unleash
-  await admin.call('POST', '/api/admin/strategies', { name: 'userWithId', description: 'users by id', parameters: [{ name: 'userIds', type: 'list', description: '', required: false }] })
+  await admin.call('POST', '/api/admin/strategies', {
+    name: 'userWithId',
+    description: 'users by id',
+    parameters: [{ name: 'userIds', type: 'list', description: '', required: false }],
+  })
   await admin.createContextField('tenant', { stickiness: true })
   const tenants = await admin.createSegment('tenants', [constraint('tenant', 'IN', ['acme', 'globex'])])
   const adults = await admin.createSegment('adults', [constraint('age', 'NUM_GTE', '18')])
@@ -172,26 +282,44 @@ const CONTEXTS: Context[] = [
   { userId: 'u16', sessionId: 's17', remoteAddress: '192.168.0.1' },
   { userId: 'U1', sessionId: 's18' },
   { userId: 'u17', sessionId: 's20', currentTime: '2019-01-01T00:00:00.000Z' },
-  { userId: 'u18', sessionId: 's21', properties: { tenant: 'acme', email: 'admin@corp.example.com', age: '30', version: '1.10.0' } },
+  {
+    userId: 'u18',
+    sessionId: 's21',
+    properties: { tenant: 'acme', email: 'admin@corp.example.com', age: '30', version: '1.10.0' },
+  },
   { userId: 'u19', sessionId: 's22', appName: 'web' },
   { userId: '', sessionId: 's23' },
   { userId: 'u20', sessionId: 's24', properties: { tenant: 'ACME' } },
   { userId: 'a b&c=d', sessionId: 's 25' },
   { userId: 'u2', sessionId: 's26', properties: { tenant: 'globex', email: 'x@EXAMPLE.com' } },
-  ...Array.from({ length: 10 }, (_, i) => ({ userId: `r${i}`, sessionId: `rs${i}`, tenant: i % 2 ? 'acme' : 'globex' })),
+  ...Array.from({ length: 10 }, (_, i) => ({
+    userId: `r${i}`,
+    sessionId: `rs${i}`,
+    tenant: i % 2 ? 'acme' : 'globex',
+  })),
 ]
 
 function toQuery(context: Context): string {
   const pairs: string[] = []
   for (const [key, value] of Object.entries(context)) {
     if (typeof value === 'string') pairs.push(`${encodeURIComponent(key)}=${encodeURIComponent(value)}`)
-    else for (const [name, inner] of Object.entries(value)) pairs.push(`${key}[${encodeURIComponent(name)}]=${encodeURIComponent(inner)}`)
+    else
+      for (const [name, inner] of Object.entries(value))
+        pairs.push(`${key}[${encodeURIComponent(name)}]=${encodeURIComponent(inner)}`)
   }
   return pairs.join('&')
 }
 
 /** Headers compared by value; the names of all others must match too, except these. */
-const COMPARED = ['content-type', 'cache-control', 'etag', 'vary', 'access-control-allow-origin', 'access-control-allow-credentials', 'access-control-expose-headers']
+const COMPARED = [
+  'content-type',
+  'cache-control',
+  'etag',
+  'vary',
+  'access-control-allow-origin',
+  'access-control-allow-credentials',
+  'access-control-expose-headers',
+]
 const IGNORED = /^(date|connection|keep-alive|x-powered-by|ratelimit-.*|content-length|transfer-encoding)$/
 
 /** What must be equal: status, the compared headers, the other header names, the body bytes. */
@@ -199,8 +327,12 @@ function view(response: RawResponse, extraHeaders: string[] = []) {
   return {
     status: response.status,
     headers: Object.fromEntries([...COMPARED, ...extraHeaders].map((name) => [name, response.headers[name]])),
-    otherHeaders: Object.keys(response.headers).filter((name) => !IGNORED.test(name) && !COMPARED.includes(name) && !extraHeaders.includes(name)).sort(),
-    body: Buffer.from(response.text, 'utf8').equals(response.raw) ? response.text : `hex:${response.raw.toString('hex')}`,
+    otherHeaders: Object.keys(response.headers)
+      .filter((name) => !IGNORED.test(name) && !COMPARED.includes(name) && !extraHeaders.includes(name))
+      .sort(),
+    body: Buffer.from(response.text, 'utf8').equals(response.raw)
+      ? response.text
+      : `hex:${response.raw.toString('hex')}`,
   }
 }
 
@@ -211,7 +343,8 @@ describe.runIf(available)('the frontend API of Vexil and of a real Unleash 8.2',
   let frontend: { [D]: string; [P]: string }
   let client: { [D]: string; [P]: string }
 
-  const both = (method: string, path: string, options?: RequestOptions) => Promise.all([unleash.request(method, path, options), rawRequest(vexil.url, method, path, options)])
+  const both = (method: string, path: string, options?: RequestOptions) =>
+    Promise.all([unleash.request(method, path, options), rawRequest(vexil.url, method, path, options)])
   const expectSame = ([fromUnleash, fromVexil]: RawResponse[], extraHeaders: string[] = []) => {
     expect(view(fromVexil!, extraHeaders)).toEqual(view(fromUnleash!, extraHeaders))
     expect(fromVexil!.raw.equals(fromUnleash!.raw)).toBe(true)
@@ -226,18 +359,36 @@ describe.runIf(available)('the frontend API of Vexil and of a real Unleash 8.2',
       client = { [D]: await unleash.clientToken(D), [P]: await unleash.clientToken(P) }
       // Unleash's client API and its frontend cache (refreshed on revision events) both show every flag.
       for (const env of [D, P] as const) {
-        await waitFor(async () => {
-          const features = (await unleash.request('GET', '/api/client/features', { headers: { authorization: client[env] } })).json as { features?: Array<{ name: string }> }
-          return namesIn(env).every((name) => features.features?.some((feature) => feature.name === name))
-        }, `Unleash /api/client/features in ${env}`, 10_000)
+        await waitFor(
+          async () => {
+            const features = (
+              await unleash.request('GET', '/api/client/features', { headers: { authorization: client[env] } })
+            ).json as { features?: Array<{ name: string }> }
+            return namesIn(env).every((name) => features.features?.some((feature) => feature.name === name))
+          },
+          `Unleash /api/client/features in ${env}`,
+          10_000,
+        )
       }
-      await unleash.waitForFrontend(frontend[D], (toggles) => toggles.some((toggle) => toggle.name === 'child-of-variant'), { query: 'userId=r1&sessionId=s' })
-      await unleash.waitForFrontend(frontend[P], (toggles) => toggles.some((toggle) => toggle.name === 'production-variants'), { query: 'sessionId=s' })
+      await unleash.waitForFrontend(
+        frontend[D],
+        (toggles) => toggles.some((toggle) => toggle.name === 'child-of-variant'),
+        { query: 'userId=r1&sessionId=s' },
+      )
+      await unleash.waitForFrontend(
+        frontend[P],
+        (toggles) => toggles.some((toggle) => toggle.name === 'production-variants'),
+        { query: 'sessionId=s' },
+      )
     } catch (error) {
       console.error(unleash?.logs())
       throw error
     }
-    vexil = await startTestProxy(`${unleash.url}/api`, { serviceApiToken: undefined, tokens: [client[D], client[P]], refreshInterval: 500 })
+    vexil = await startTestProxy(`${unleash.url}/api`, {
+      serviceApiToken: undefined,
+      tokens: [client[D], client[P]],
+      refreshInterval: 500,
+    })
     expect(vexil.proxy.ready).toBe(true)
   })
 
@@ -251,25 +402,35 @@ describe.runIf(available)('the frontend API of Vexil and of a real Unleash 8.2',
       expectSame(await both('GET', `/api/frontend?${query}`, { headers: { authorization: frontend[D] } }))
     })
 
-    it.each(CONTEXTS.map((context) => [JSON.stringify(context), context]))('POST /api/frontend {"context":%s}', async (_, context) => {
-      expectSame(await both('POST', '/api/frontend', { headers: { authorization: frontend[D] }, body: { context } }))
-    })
+    it.each(CONTEXTS.map((context) => [JSON.stringify(context), context]))(
+      'POST /api/frontend {"context":%s}',
+      async (_, context) => {
+        expectSame(await both('POST', '/api/frontend', { headers: { authorization: frontend[D] }, body: { context } }))
+      },
+    )
 
     // The one deliberate difference in evaluation: a non-ASCII stickiness value. Unleash's Node SDK
     // hashes the low byte of each UTF-16 unit; Vexil hashes the UTF-8 bytes, as every other SDK
     // does (docs/evaluation.md section 2). ASCII values (all of the above) hash alike.
     it('a non-ASCII userId may land in another bucket than in Unleash (UTF-8 hashing, by design): both answer 200', async () => {
-      const [fromUnleash, fromVexil] = await both('GET', `/api/frontend?${toQuery({ userId: 'user-ümlaut', sessionId: 's19' })}`, { headers: { authorization: frontend[D] } })
+      const [fromUnleash, fromVexil] = await both(
+        'GET',
+        `/api/frontend?${toQuery({ userId: 'user-ümlaut', sessionId: 's19' })}`,
+        { headers: { authorization: frontend[D] } },
+      )
       expect([fromUnleash!.status, fromVexil!.status]).toEqual([200, 200])
     })
 
-    it.each(CONTEXTS.slice(0, 6).map((context) => [toQuery(context)]))('GET /api/frontend?%s with the production token: its own environment only', async (query) => {
-      const answers = await both('GET', `/api/frontend?${query}`, { headers: { authorization: frontend[P] } })
-      expectSame(answers)
-      const names = (answers[0]!.json as { toggles: Array<{ name: string }> }).toggles.map((toggle) => toggle.name)
-      expect(names).toEqual(expect.arrayContaining(['production-only', 'disabled-flag']))
-      expect(names).not.toContain('constraint-date-after')
-    })
+    it.each(CONTEXTS.slice(0, 6).map((context) => [toQuery(context)]))(
+      'GET /api/frontend?%s with the production token: its own environment only',
+      async (query) => {
+        const answers = await both('GET', `/api/frontend?${query}`, { headers: { authorization: frontend[P] } })
+        expectSame(answers)
+        const names = (answers[0]!.json as { toggles: Array<{ name: string }> }).toggles.map((toggle) => toggle.name)
+        expect(names).toEqual(expect.arrayContaining(['production-only', 'disabled-flag']))
+        expect(names).not.toContain('constraint-date-after')
+      },
+    )
 
     it.each([
       ['a number userId', { userId: 42, sessionId: 's' }],
@@ -287,26 +448,48 @@ describe.runIf(available)('the frontend API of Vexil and of a real Unleash 8.2',
 
     it('answers 304 to a GET naming its ETag, 200 to a POST naming it, and HEAD like GET without a body', async () => {
       // Each server is asked with its own ETag: the 304 must not depend on the bodies being equal.
-      const [fromUnleash, fromVexil] = await both('GET', `/api/frontend?${QUERY}`, { headers: { authorization: frontend[D] } })
-      const withEtag = (response: RawResponse, extra: RequestOptions = {}) => ({ ...extra, headers: { authorization: frontend[D], 'if-none-match': response.headers.etag as string } })
+      const [fromUnleash, fromVexil] = await both('GET', `/api/frontend?${QUERY}`, {
+        headers: { authorization: frontend[D] },
+      })
+      const withEtag = (response: RawResponse, extra: RequestOptions = {}) => ({
+        ...extra,
+        headers: { authorization: frontend[D], 'if-none-match': response.headers.etag as string },
+      })
       const revalidate = (method: string, path: string, extra?: RequestOptions) =>
-        Promise.all([unleash.request(method, path, withEtag(fromUnleash!, extra)), rawRequest(vexil.url, method, path, withEtag(fromVexil!, extra))])
+        Promise.all([
+          unleash.request(method, path, withEtag(fromUnleash!, extra)),
+          rawRequest(vexil.url, method, path, withEtag(fromVexil!, extra)),
+        ])
       const notModified = await revalidate('GET', `/api/frontend?${QUERY}`)
       expect(notModified.map((response) => response.status)).toEqual([304, 304])
-      expectSame(notModified.map((response) => ({ ...response, headers: { ...response.headers, etag: 'compared above' } })))
-      expect(notModified.map((response) => response.headers.etag)).toEqual([fromUnleash!.headers.etag, fromVexil!.headers.etag])
-      const posted = await revalidate('POST', '/api/frontend', { body: { context: { userId: 'u1', sessionId: 's1', tenant: 'acme' } } })
+      expectSame(
+        notModified.map((response) => ({ ...response, headers: { ...response.headers, etag: 'compared above' } })),
+      )
+      expect(notModified.map((response) => response.headers.etag)).toEqual([
+        fromUnleash!.headers.etag,
+        fromVexil!.headers.etag,
+      ])
+      const posted = await revalidate('POST', '/api/frontend', {
+        body: { context: { userId: 'u1', sessionId: 's1', tenant: 'acme' } },
+      })
       expect(posted.map((response) => response.status)).toEqual([200, 200])
       expectSame(posted)
       expectSame(await both('HEAD', `/api/frontend?${QUERY}`, { headers: { authorization: frontend[D] } }))
     })
 
     it('compresses alike with Accept-Encoding: gzip (the same body once decompressed)', async () => {
-      const query = toQuery({ userId: 'r1', sessionId: 'rs1', properties: { tenant: 'acme', email: 'admin@example.com', age: '30', version: '1.10.0' } })
-      const answers = await both('GET', `/api/frontend?${query}`, { headers: { authorization: frontend[D], 'accept-encoding': 'gzip' } })
+      const query = toQuery({
+        userId: 'r1',
+        sessionId: 'rs1',
+        properties: { tenant: 'acme', email: 'admin@example.com', age: '30', version: '1.10.0' },
+      })
+      const answers = await both('GET', `/api/frontend?${query}`, {
+        headers: { authorization: frontend[D], 'accept-encoding': 'gzip' },
+      })
       const [fromUnleash, fromVexil] = answers.map((response) => ({
         ...view(response, ['content-encoding']),
-        body: response.headers['content-encoding'] === 'gzip' ? gunzipSync(response.raw).toString('utf8') : response.text,
+        body:
+          response.headers['content-encoding'] === 'gzip' ? gunzipSync(response.raw).toString('utf8') : response.text,
       }))
       expect(fromVexil).toEqual(fromUnleash)
     })
@@ -316,8 +499,11 @@ describe.runIf(available)('the frontend API of Vexil and of a real Unleash 8.2',
       ['a currentTime that is not a date-time', { userId: 'u1', sessionId: 's', currentTime: 'yesterday' }],
       ['an object property', { userId: 'u1', sessionId: 's', properties: { tenant: { name: 'acme' } } }],
       ['a context that is not an object', 'u1'],
-    ])('refuses a POST body with %s alike (400, the error\'s random id aside)', async (_, context) => {
-      const answers = await both('POST', '/api/frontend', { headers: { authorization: frontend[D] }, body: { context } })
+    ])("refuses a POST body with %s alike (400, the error's random id aside)", async (_, context) => {
+      const answers = await both('POST', '/api/frontend', {
+        headers: { authorization: frontend[D] },
+        body: { context },
+      })
       const [fromUnleash, fromVexil] = answers.map((response) => ({
         ...view(response),
         headers: { ...view(response).headers, etag: 'differs with the id' },
@@ -339,20 +525,45 @@ describe.runIf(available)('the frontend API of Vexil and of a real Unleash 8.2',
     it.each(['text/plain', 'text/plain; charset=utf-8', 'application/x-www-form-urlencoded'])(
       'refuses POST /api/frontend with Content-Type %s alike (415 ContentTypeError)',
       async (contentType) => {
-        expectSameError(await both('POST', '/api/frontend', { headers: { authorization: frontend[D], 'content-type': contentType }, body: '{"context":{}}' }))
+        expectSameError(
+          await both('POST', '/api/frontend', {
+            headers: { authorization: frontend[D], 'content-type': contentType },
+            body: '{"context":{}}',
+          }),
+        )
       },
     )
 
     it.each([
-      ['no appName', { instanceId: 'i', bucket: { start: '2026-01-01T00:00:00.000Z', stop: '2026-01-01T00:01:00.000Z', toggles: {} } }],
+      [
+        'no appName',
+        {
+          instanceId: 'i',
+          bucket: { start: '2026-01-01T00:00:00.000Z', stop: '2026-01-01T00:01:00.000Z', toggles: {} },
+        },
+      ],
       ['an empty body', {}],
-      ['an empty appName', { appName: '', instanceId: 'i', bucket: { start: '2026-01-01T00:00:00.000Z', stop: '2026-01-01T00:01:00.000Z', toggles: {} } }],
+      [
+        'an empty appName',
+        {
+          appName: '',
+          instanceId: 'i',
+          bucket: { start: '2026-01-01T00:00:00.000Z', stop: '2026-01-01T00:01:00.000Z', toggles: {} },
+        },
+      ],
     ])('refuses POST /api/frontend/client/metrics with %s alike (400 BadDataError)', async (_, body) => {
-      expectSameError(await both('POST', '/api/frontend/client/metrics', { headers: { authorization: frontend[D] }, body }))
+      expectSameError(
+        await both('POST', '/api/frontend/client/metrics', { headers: { authorization: frontend[D] }, body }),
+      )
     })
 
     it('refuses POST /api/frontend/client/metrics with Content-Type text/plain alike (415 ContentTypeError)', async () => {
-      expectSameError(await both('POST', '/api/frontend/client/metrics', { headers: { authorization: frontend[D], 'content-type': 'text/plain' }, body: '{}' }))
+      expectSameError(
+        await both('POST', '/api/frontend/client/metrics', {
+          headers: { authorization: frontend[D], 'content-type': 'text/plain' },
+          body: '{}',
+        }),
+      )
     })
 
     it.each([
@@ -369,14 +580,29 @@ describe.runIf(available)('the frontend API of Vexil and of a real Unleash 8.2',
     })
 
     it.each([
-      ['with requested headers', { origin: 'https://app.example', 'access-control-request-method': 'POST', 'access-control-request-headers': 'authorization,content-type' }],
+      [
+        'with requested headers',
+        {
+          origin: 'https://app.example',
+          'access-control-request-method': 'POST',
+          'access-control-request-headers': 'authorization,content-type',
+        },
+      ],
       ['without requested headers', { origin: 'https://app.example', 'access-control-request-method': 'GET' }],
     ])('answers a CORS preflight %s alike', async (_, headers) => {
-      expectSame(await both('OPTIONS', '/api/frontend', { headers }), ['access-control-allow-methods', 'access-control-allow-headers', 'access-control-max-age'])
+      expectSame(await both('OPTIONS', '/api/frontend', { headers }), [
+        'access-control-allow-methods',
+        'access-control-allow-headers',
+        'access-control-max-age',
+      ])
     })
 
     it('sends CORS headers for a cross-origin GET alike', async () => {
-      expectSame(await both('GET', `/api/frontend?${QUERY}`, { headers: { authorization: frontend[D], origin: 'https://app.example' } }))
+      expectSame(
+        await both('GET', `/api/frontend?${QUERY}`, {
+          headers: { authorization: frontend[D], origin: 'https://app.example' },
+        }),
+      )
     })
   })
 
@@ -391,7 +617,11 @@ describe.runIf(available)('the frontend API of Vexil and of a real Unleash 8.2',
       ['probe-environment-production', constraint('environment', 'IN', ['production'])],
     ]
     const CONTEXT = { userId: 'u1', sessionId: 's1' }
-    const probesIn = (response: RawResponse) => (response.json as { toggles: Array<{ name: string }> }).toggles.map((toggle) => toggle.name).filter((name) => name.startsWith('probe-')).sort()
+    const probesIn = (response: RawResponse) =>
+      (response.json as { toggles: Array<{ name: string }> }).toggles
+        .map((toggle) => toggle.name)
+        .filter((name) => name.startsWith('probe-'))
+        .sort()
 
     beforeAll(async () => {
       for (const [name, probe] of PROBES) {
@@ -408,17 +638,29 @@ describe.runIf(available)('the frontend API of Vexil and of a real Unleash 8.2',
         'probe-environment-production': { ...CONTEXT, environment: 'production' },
       }
       for (const [name] of PROBES) {
-        await unleash.waitForFrontend(frontend[D], (toggles) => toggles.some((toggle) => toggle.name === name), { query: toQuery(satisfying[name]!) })
+        await unleash.waitForFrontend(frontend[D], (toggles) => toggles.some((toggle) => toggle.name === name), {
+          query: toQuery(satisfying[name]!),
+        })
       }
-      await waitFor(async () => {
-        const all = await rawRequest(vexil.url, 'GET', `/api/frontend/all?${toQuery(CONTEXT)}`, { headers: { authorization: frontend[D] } })
-        return PROBES.every(([name]) => all.text.includes(`"name":"${name}"`))
-      }, 'Vexil to sync the probe flags', 10_000)
+      await waitFor(
+        async () => {
+          const all = await rawRequest(vexil.url, 'GET', `/api/frontend/all?${toQuery(CONTEXT)}`, {
+            headers: { authorization: frontend[D] },
+          })
+          return PROBES.every(([name]) => all.text.includes(`"name":"${name}"`))
+        },
+        'Vexil to sync the probe flags',
+        10_000,
+      )
     })
 
     const probesOf = async (context: Context, prefix: string) => {
-      const answers = await both('GET', `/api/frontend?${toQuery(context)}`, { headers: { authorization: frontend[D] } })
-      const [fromUnleash, fromVexil] = answers.map((response) => probesIn(response).filter((name) => name.startsWith(prefix)))
+      const answers = await both('GET', `/api/frontend?${toQuery(context)}`, {
+        headers: { authorization: frontend[D] },
+      })
+      const [fromUnleash, fromVexil] = answers.map((response) =>
+        probesIn(response).filter((name) => name.startsWith(prefix)),
+      )
       return { fromUnleash, fromVexil }
     }
 
@@ -442,7 +684,9 @@ describe.runIf(available)('the frontend API of Vexil and of a real Unleash 8.2',
     // The flags stay the token's environment's; the context's `environment` is only a value for
     // constraints, in Unleash and in Vexil alike (docs/edge-compatibility.md section 3).
     it('?environment=production on a development token: the same answer (development flags, constraints see production)', async () => {
-      const answers = await both('GET', `/api/frontend?${toQuery({ ...CONTEXT, environment: 'production' })}`, { headers: { authorization: frontend[D] } })
+      const answers = await both('GET', `/api/frontend?${toQuery({ ...CONTEXT, environment: 'production' })}`, {
+        headers: { authorization: frontend[D] },
+      })
       expect(probesIn(answers[0]!)).toEqual(['probe-app-name', 'probe-environment-production'])
       expectSame(answers)
     })

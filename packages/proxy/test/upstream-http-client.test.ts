@@ -7,8 +7,16 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { Agent } from 'undici'
 import { createSendRequest } from '../src/upstream/http-client.js'
 
-const text = JSON.stringify({ features: Array.from({ length: 2000 }, (_, i) => ({ name: `flag-${i}-é€😀`, enabled: i % 2 === 0 })) })
-const encoded: Record<string, Buffer> = { identity: Buffer.from(text), gzip: gzipSync(text), deflate: deflateSync(text), br: brotliCompressSync(text), broken: Buffer.from('not gzip') }
+const text = JSON.stringify({
+  features: Array.from({ length: 2000 }, (_, i) => ({ name: `flag-${i}-é€😀`, enabled: i % 2 === 0 })),
+})
+const encoded: Record<string, Buffer> = {
+  identity: Buffer.from(text),
+  gzip: gzipSync(text),
+  deflate: deflateSync(text),
+  br: brotliCompressSync(text),
+  broken: Buffer.from('not gzip'),
+}
 const server = createServer((req, res) => {
   const encoding = req.url!.slice(1)
   const body = encoded[encoding]!
@@ -25,7 +33,8 @@ beforeAll(async () => {
 const sendRequest = createSendRequest(new Agent())
 afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())))
 
-const get = (path: string) => sendRequest(`${base}${path}`, { method: 'GET', headers: {}, timeoutMs: 5000, rejectUnauthorized: true })
+const get = (path: string) =>
+  sendRequest(`${base}${path}`, { method: 'GET', headers: {}, timeoutMs: 5000, rejectUnauthorized: true })
 
 describe('the upstream client', () => {
   it.each(['identity', 'gzip', 'deflate', 'br'])('reads a %s body exactly', async (encoding) => {

@@ -10,7 +10,10 @@ import { CLIENT_KEY, startTestProxy, type TestProxy, useServers } from './helper
 const ON = (name: string) => ({ name, enabled: true, strategies: [{ name: 'default' }] })
 const payload = (...names: string[]) => ({ version: 2, features: names.map(ON), segments: [] })
 const auth = { authorization: CLIENT_KEY }
-const names = async (proxy: TestProxy) => ((await (await fetch(proxy.at('/proxy'), { headers: auth })).json()) as { toggles: Array<{ name: string }> }).toggles.map((t) => t.name)
+const names = async (proxy: TestProxy) =>
+  (
+    (await (await fetch(proxy.at('/proxy'), { headers: auth })).json()) as { toggles: Array<{ name: string }> }
+  ).toggles.map((t) => t.name)
 const gaps = (times: number[]) => times.slice(1).map((t, i) => t - times[i]!)
 
 const servers = useServers()
@@ -23,13 +26,33 @@ describe('readiness', () => {
     upstream.fail({ status: 503 })
     const proxy = await proxyFor(upstream, { waitReady: false, refreshInterval: 50 })
     await upstream.waitFor((r) => r.length > 0)
-    for (const path of ['/proxy', '/proxy/all', '/proxy/health', '/proxy/client/features', '/proxy/internal-backstage/prometheus']) {
+    for (const path of [
+      '/proxy',
+      '/proxy/all',
+      '/proxy/health',
+      '/proxy/client/features',
+      '/proxy/internal-backstage/prometheus',
+    ]) {
       const res = await fetch(proxy.at(path), { headers: auth })
       expect(res.status, path).toBe(503)
-      expect(await res.text()).toBe('The Unleash Proxy has not connected to the Unleash API and is not ready to accept requests yet.')
+      expect(await res.text()).toBe(
+        'The Unleash Proxy has not connected to the Unleash API and is not ready to accept requests yet.',
+      )
     }
-    const metrics = { appName: 'web', instanceId: 'i', bucket: { start: new Date().toISOString(), stop: new Date().toISOString(), toggles: { a: { yes: 1, no: 0 } } } }
-    expect((await fetch(proxy.at('/proxy/client/metrics'), { method: 'POST', headers: { ...auth, 'content-type': 'application/json' }, body: JSON.stringify(metrics) })).status).toBe(200)
+    const metrics = {
+      appName: 'web',
+      instanceId: 'i',
+      bucket: { start: new Date().toISOString(), stop: new Date().toISOString(), toggles: { a: { yes: 1, no: 0 } } },
+    }
+    expect(
+      (
+        await fetch(proxy.at('/proxy/client/metrics'), {
+          method: 'POST',
+          headers: { ...auth, 'content-type': 'application/json' },
+          body: JSON.stringify(metrics),
+        })
+      ).status,
+    ).toBe(200)
     upstream.fail(undefined)
     await expect.poll(() => proxy.proxy.ready, { timeout: 5000 }).toBe(true)
     expect(await names(proxy)).toEqual(['a'])
@@ -55,9 +78,23 @@ describe('polling', () => {
 
   it('sends the filters in order and the identifying headers, with the token only in Authorization', async () => {
     const upstream = await upstreamWith(payload('a'))
-    const proxy = await proxyFor(upstream, { projectName: 'web', namePrefix: 'ui.', tags: [{ name: 'simple', value: 'proxy' }, { name: 'demo', value: 'test' }], serviceAppName: 'my-proxy', serviceInstanceId: 'instance-7' })
+    const proxy = await proxyFor(upstream, {
+      projectName: 'web',
+      namePrefix: 'ui.',
+      tags: [
+        { name: 'simple', value: 'proxy' },
+        { name: 'demo', value: 'test' },
+      ],
+      serviceAppName: 'my-proxy',
+      serviceInstanceId: 'instance-7',
+    })
     const poll = upstream.requestsTo('/client/features')[0]!
-    expect([...poll.query]).toEqual([['project', 'web'], ['namePrefix', 'ui.'], ['tag', 'simple:proxy'], ['tag', 'demo:test']])
+    expect([...poll.query]).toEqual([
+      ['project', 'web'],
+      ['namePrefix', 'ui.'],
+      ['tag', 'simple:proxy'],
+      ['tag', 'demo:test'],
+    ])
     expect(poll.headers).toMatchObject({
       authorization: 'upstream-token-secret',
       'unleash-appname': 'my-proxy',
@@ -77,7 +114,10 @@ describe('when the upstream misbehaves', () => {
     const proxy = await proxyFor(upstream, { refreshInterval: 40 })
     upstream.fail({ status: 500 })
     await upstream.waitFor((r) => r.filter((q) => q.path === '/client/features').length >= 5, 15_000)
-    const times = upstream.requestsTo('/client/features').slice(1, 5).map((r) => r.at)
+    const times = upstream
+      .requestsTo('/client/features')
+      .slice(1, 5)
+      .map((r) => r.at)
     const waits = gaps(times)
     // 40 ms × (1 + failures): 80, 120, 160 ms; a loaded machine only adds delay.
     expect(waits[0]!).toBeGreaterThanOrEqual(75)
@@ -141,7 +181,13 @@ describe('bootstrap and backup', () => {
     const upstream = await upstreamWith(payload('live'))
     upstream.fail({ status: 503 })
     const bootstrapServer = await upstreamWith(payload('boot'))
-    const proxy = await proxyFor(upstream, { refreshInterval: 100, expBootstrap: { url: `${bootstrapServer.url}/client/features`, urlHeaders: { Authorization: 'bootstrap-secret' } } })
+    const proxy = await proxyFor(upstream, {
+      refreshInterval: 100,
+      expBootstrap: {
+        url: `${bootstrapServer.url}/client/features`,
+        urlHeaders: { Authorization: 'bootstrap-secret' },
+      },
+    })
     await expect.poll(() => proxy.proxy.ready, { timeout: 5000 }).toBe(true)
     expect(await names(proxy)).toEqual(['boot'])
     const request = bootstrapServer.requestsTo('/client/features')[0]!
@@ -156,11 +202,19 @@ describe('bootstrap and backup', () => {
     servers.defer(() => rmSync(directory, { recursive: true, force: true }))
     const upstream = await upstreamWith(payload('a', 'b'))
     const first = await startTestProxy(upstream.url, { storage: createFileStorage({ directory }) })
-    await expect.poll(async () => (await createFileStorage({ directory }).get('service-proxy'))?.features.length, { timeout: 5000 }).toBe(2)
+    await expect
+      .poll(async () => (await createFileStorage({ directory }).get('service-proxy'))?.features.length, {
+        timeout: 5000,
+      })
+      .toBe(2)
     await first.close()
 
     upstream.fail({ status: 500 })
-    const second = await proxyFor(upstream, { storage: createFileStorage({ directory }), waitReady: false, refreshInterval: 50 })
+    const second = await proxyFor(upstream, {
+      storage: createFileStorage({ directory }),
+      waitReady: false,
+      refreshInterval: 50,
+    })
     await expect.poll(() => second.proxy.ready, { timeout: 5000 }).toBe(true)
     expect(await names(second)).toEqual(['a', 'b'])
     expect(second.logs.some((line) => /loaded from the backup/.test(line))).toBe(true)
@@ -169,19 +223,43 @@ describe('bootstrap and backup', () => {
 
 describe('failures inside a request', () => {
   it('a throwing custom strategy gives that request 500 JSON, and the proxy keeps serving', async () => {
-    const upstream = await upstreamWith({ version: 2, features: [{ name: 'boom', enabled: true, strategies: [{ name: 'exploding' }] }, ON('fine')] })
-    const proxy = await proxyFor(upstream, { customStrategies: [{ name: 'exploding', isEnabled: () => { throw new Error('strategy exploded') } }] })
+    const upstream = await upstreamWith({
+      version: 2,
+      features: [{ name: 'boom', enabled: true, strategies: [{ name: 'exploding' }] }, ON('fine')],
+    })
+    const proxy = await proxyFor(upstream, {
+      customStrategies: [
+        {
+          name: 'exploding',
+          isEnabled: () => {
+            throw new Error('strategy exploded')
+          },
+        },
+      ],
+    })
     const res = await fetch(proxy.at('/proxy'), { headers: auth })
     expect(res.status).toBe(500)
-    expect(((await res.json()) as { error: string }).error).toMatch(/^Whoops! We dropped the ball on this one \(an unexpected error occurred\): .*strategy exploded/)
-    const lookup = await fetch(proxy.at('/proxy'), { method: 'POST', headers: { ...auth, 'content-type': 'application/json' }, body: JSON.stringify({ toggles: ['fine'] }) })
+    expect(((await res.json()) as { error: string }).error).toMatch(
+      /^Whoops! We dropped the ball on this one \(an unexpected error occurred\): .*strategy exploded/,
+    )
+    const lookup = await fetch(proxy.at('/proxy'), {
+      method: 'POST',
+      headers: { ...auth, 'content-type': 'application/json' },
+      body: JSON.stringify({ toggles: ['fine'] }),
+    })
     expect(lookup.status).toBe(200)
     expect((await fetch(proxy.at('/proxy/health'))).status).toBe(200)
   })
 
   it('a throwing enricher gives 500 JSON with its message', async () => {
     const upstream = await upstreamWith(payload('a'))
-    const proxy = await proxyFor(upstream, { expCustomEnrichers: [() => { throw new Error('enricher failed') }] })
+    const proxy = await proxyFor(upstream, {
+      expCustomEnrichers: [
+        () => {
+          throw new Error('enricher failed')
+        },
+      ],
+    })
     const res = await fetch(proxy.at('/proxy'), { headers: auth })
     expect(res.status).toBe(500)
     expect(((await res.json()) as { error: string }).error).toContain('enricher failed')

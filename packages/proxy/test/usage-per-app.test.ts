@@ -12,8 +12,18 @@ import { CLIENT_KEY, startTestProxy, startUpstreamWithTokens, useServers } from 
 const FEATURES = { version: 2, features: [{ name: 'on', enabled: true, strategies: [{ name: 'default' }] }] }
 const CLIENT = '*:development.chain-client-secret'
 const FRONTEND = '*:development.chain-frontend-secret'
-type BulkRow = { featureName: string; appName: string; instanceId: string; environment: string; yes: number; no: number }
-type Bulk = { applications: { appName: string; instanceId: string; environment: string; connectVia?: unknown[] }[]; metrics: BulkRow[] }
+type BulkRow = {
+  featureName: string
+  appName: string
+  instanceId: string
+  environment: string
+  yes: number
+  no: number
+}
+type Bulk = {
+  applications: { appName: string; instanceId: string; environment: string; connectVia?: unknown[] }[]
+  metrics: BulkRow[]
+}
 
 const servers = useServers()
 
@@ -29,10 +39,13 @@ async function withBulk(upstream: FakeUpstream): Promise<{ url: string; bulks: B
         res.writeHead(202).end()
         return
       }
-      const forward = request({ host: '127.0.0.1', port: upstream.port, path: req.url, method: req.method, headers: req.headers }, (answer) => {
-        res.writeHead(answer.statusCode ?? 502, answer.headers)
-        answer.pipe(res)
-      })
+      const forward = request(
+        { host: '127.0.0.1', port: upstream.port, path: req.url, method: req.method, headers: req.headers },
+        (answer) => {
+          res.writeHead(answer.statusCode ?? 502, answer.headers)
+          answer.pipe(res)
+        },
+      )
       forward.end(Buffer.concat(chunks))
     })
   })
@@ -42,38 +55,79 @@ async function withBulk(upstream: FakeUpstream): Promise<{ url: string; bulks: B
 }
 
 const metricsBody = (appName: string, instanceId: string, yes: number) =>
-  JSON.stringify({ appName, instanceId, bucket: { start: new Date().toISOString(), stop: new Date().toISOString(), toggles: { on: { yes, no: 0 }, 'made-up': { yes: 1 } } } })
+  JSON.stringify({
+    appName,
+    instanceId,
+    bucket: {
+      start: new Date().toISOString(),
+      stop: new Date().toISOString(),
+      toggles: { on: { yes, no: 0 }, 'made-up': { yes: 1 } },
+    },
+  })
 const rowsOf = (bulks: Bulk[]) => bulks.flatMap((bulk) => bulk.metrics)
-const yesOf = (rows: BulkRow[], appName: string, featureName = 'on') => rows.filter((row) => row.appName === appName && row.featureName === featureName).reduce((n, row) => n + row.yes, 0)
+const yesOf = (rows: BulkRow[], appName: string, featureName = 'on') =>
+  rows.filter((row) => row.appName === appName && row.featureName === featureName).reduce((n, row) => n + row.yes, 0)
 
 describe('usage per app', () => {
   it('a Vexil behind a Vexil: every app reaches the upstream under its own name, counted once', async () => {
     const upstream = await startUpstreamWithTokens(FEATURES, { client: CLIENT, frontend: FRONTEND })
     servers.defer(() => upstream.close())
     const recorded = await withBulk(upstream)
-    const front = await startTestProxy(recorded.url, { serviceApiToken: undefined, tokens: [CLIENT], metricsInterval: 200, serviceAppName: 'front-vexil' })
+    const front = await startTestProxy(recorded.url, {
+      serviceApiToken: undefined,
+      tokens: [CLIENT],
+      metricsInterval: 200,
+      serviceAppName: 'front-vexil',
+    })
     servers.defer(() => front.close())
-    const edge = await startTestProxy(front.at('/api'), { serviceApiToken: CLIENT, metricsInterval: 200, serviceAppName: 'edge-vexil', serviceInstanceId: 'edge-1' })
+    const edge = await startTestProxy(front.at('/api'), {
+      serviceApiToken: CLIENT,
+      metricsInterval: 200,
+      serviceAppName: 'edge-vexil',
+      serviceInstanceId: 'edge-1',
+    })
     servers.defer(() => edge.close())
 
     const json = { 'content-type': 'application/json' }
-    const posted = await fetch(edge.at('/proxy/client/metrics'), { method: 'POST', headers: { ...json, authorization: CLIENT_KEY }, body: metricsBody('web', 'browser-1', 3) })
+    const posted = await fetch(edge.at('/proxy/client/metrics'), {
+      method: 'POST',
+      headers: { ...json, authorization: CLIENT_KEY },
+      body: metricsBody('web', 'browser-1', 3),
+    })
     expect(posted.status).toBe(200)
     const registered = await fetch(front.at('/api/client/register'), {
       method: 'POST',
       headers: { ...json, authorization: CLIENT },
-      body: JSON.stringify({ appName: 'api', instanceId: 'pod-1', sdkVersion: 'unleash-client-node:6.0.0', strategies: ['default'], interval: 15000, started: new Date().toISOString() }),
+      body: JSON.stringify({
+        appName: 'api',
+        instanceId: 'pod-1',
+        sdkVersion: 'unleash-client-node:6.0.0',
+        strategies: ['default'],
+        interval: 15000,
+        started: new Date().toISOString(),
+      }),
     })
     expect(registered.status).toBe(202)
-    await fetch(front.at('/api/client/metrics'), { method: 'POST', headers: { ...json, authorization: CLIENT }, body: metricsBody('api', 'pod-1', 2) })
+    await fetch(front.at('/api/client/metrics'), {
+      method: 'POST',
+      headers: { ...json, authorization: CLIENT },
+      body: metricsBody('api', 'pod-1', 2),
+    })
 
-    await waitFor(async () => yesOf(rowsOf(recorded.bulks), 'web') >= 3 && yesOf(rowsOf(recorded.bulks), 'api') >= 2, 'both apps upstream', 10_000)
+    await waitFor(
+      async () => yesOf(rowsOf(recorded.bulks), 'web') >= 3 && yesOf(rowsOf(recorded.bulks), 'api') >= 2,
+      'both apps upstream',
+      10_000,
+    )
     await new Promise((resolve) => setTimeout(resolve, 500))
     const rows = rowsOf(recorded.bulks)
     expect(yesOf(rows, 'web')).toBe(3)
     expect(yesOf(rows, 'api')).toBe(2)
     expect(yesOf(rows, 'edge-vexil') + yesOf(rows, 'front-vexil')).toBe(0)
-    expect(rows.find((row) => row.appName === 'web')).toMatchObject({ instanceId: 'browser-1', environment: 'development' })
+    expect(rows.find((row) => row.appName === 'web')).toMatchObject({
+      instanceId: 'browser-1',
+      environment: 'development',
+    })
     expect(yesOf(rows, 'web', 'made-up') + yesOf(rows, 'api', 'made-up')).toBe(2)
     const applications = recorded.bulks.flatMap((bulk) => bulk.applications)
     expect(applications).toContainEqual({
@@ -94,8 +148,20 @@ describe('usage per app', () => {
     const upstream = await servers.upstream(FEATURES)
     const proxy = await servers.proxy(upstream, { metricsInterval: 60_000 })
     const toggles = Object.fromEntries(Array.from({ length: 1_200 }, (_, i) => [`made-up-${i}`, { yes: 1 }]))
-    const body = JSON.stringify({ appName: 'web', instanceId: 'b', bucket: { start: new Date().toISOString(), stop: new Date().toISOString(), toggles } })
-    expect((await fetch(proxy.at('/proxy/client/metrics'), { method: 'POST', headers: { authorization: CLIENT_KEY, 'content-type': 'application/json' }, body })).status).toBe(200)
+    const body = JSON.stringify({
+      appName: 'web',
+      instanceId: 'b',
+      bucket: { start: new Date().toISOString(), stop: new Date().toISOString(), toggles },
+    })
+    expect(
+      (
+        await fetch(proxy.at('/proxy/client/metrics'), {
+          method: 'POST',
+          headers: { authorization: CLIENT_KEY, 'content-type': 'application/json' },
+          body,
+        })
+      ).status,
+    ).toBe(200)
     const text = await (await fetch(proxy.at('/proxy/internal-backstage/prometheus'))).text()
     expect(text).toContain('vexil_proxy_usage_dropped_total{reason="unknown_flag"} 200')
     expect(text).toContain('vexil_proxy_usage_dropped_total{reason="registration"} 0')

@@ -15,4 +15,12 @@ export { EVENT_STREAM_BACKLOG_BYTES, type EventStream, openEventStream } from '.
 export { nextShutdownSignal } from './shutdown.js'
 
 // Logging
-export { createLogger, LOG_LEVELS, type Logger, type LoggerOptions, type LogLevel, redactingLogger, silentLogger } from './logger.js'
+export {
+  createLogger,
+  LOG_LEVELS,
+  type Logger,
+  type LoggerOptions,
+  type LogLevel,
+  redactingLogger,
+  silentLogger,
+} from './logger.js'

@@ -31,13 +31,15 @@ export function createLogger(options: LoggerOptions): Logger {
   const redact = redactor(options.secrets ?? [])
   const write = options.write ?? defaultWrite
   const label = options.label ?? levelLabel
-  const log = (level: LogLevel) => (message: unknown, ...args: unknown[]) => {
-    if (LOG_LEVELS.indexOf(level) < threshold) return
-    const line = options.json
-      ? jsonLine(level, message, args)
-      : `${label(level)}${textOf(message)}${args.length > 0 ? ` ${args.map(textOf).join(' ')}` : ''}`
-    write(redact(line), level)
-  }
+  const log =
+    (level: LogLevel) =>
+    (message: unknown, ...args: unknown[]) => {
+      if (LOG_LEVELS.indexOf(level) < threshold) return
+      const line = options.json
+        ? jsonLine(level, message, args)
+        : `${label(level)}${textOf(message)}${args.length > 0 ? ` ${args.map(textOf).join(' ')}` : ''}`
+      write(redact(line), level)
+    }
   return { debug: log('debug'), info: log('info'), warn: log('warn'), error: log('error'), fatal: log('fatal') }
 }
 
@@ -46,7 +48,10 @@ export function redactingLogger(logger: Logger, secrets: readonly string[]): Log
   if (usable(secrets).length === 0) return logger
   const redact = redactor(secrets)
   const clean = (value: unknown): unknown => (typeof value === 'string' ? redact(value) : value)
-  const wrap = (fn: Logger[keyof Logger]) => (message: unknown, ...args: unknown[]) => fn(clean(message), ...args.map(clean))
+  const wrap =
+    (fn: Logger[keyof Logger]) =>
+    (message: unknown, ...args: unknown[]) =>
+      fn(clean(message), ...args.map(clean))
   return {
     debug: wrap(logger.debug.bind(logger)),
     info: wrap(logger.info.bind(logger)),
@@ -76,7 +81,12 @@ const levelLabel = (level: LogLevel) => `${level.toUpperCase()}: `
 
 function jsonLine(level: LogLevel, message: unknown, args: unknown[]): string {
   try {
-    return JSON.stringify({ level, time: new Date().toISOString(), message: serializable(message), args: args.map(serializable) })
+    return JSON.stringify({
+      level,
+      time: new Date().toISOString(),
+      message: serializable(message),
+      args: args.map(serializable),
+    })
   } catch {
     return JSON.stringify({ level, time: new Date().toISOString(), message: textOf(message), args: args.map(textOf) })
   }
@@ -86,7 +96,13 @@ function jsonLine(level: LogLevel, message: unknown, args: unknown[]): string {
 function serializable(value: unknown): unknown {
   if (value instanceof Error) {
     const own = Object.fromEntries(Object.entries(value))
-    return { ...own, name: value.name, message: value.message, stack: value.stack, ...(value.cause ? { cause: serializable(value.cause) } : {}) }
+    return {
+      ...own,
+      name: value.name,
+      message: value.message,
+      stack: value.stack,
+      ...(value.cause ? { cause: serializable(value.cause) } : {}),
+    }
   }
   return value
 }

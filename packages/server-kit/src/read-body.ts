@@ -39,10 +39,11 @@ export function readLimitedBody(req: IncomingMessage, options: BodyReadOptions):
     const onData = (chunk: Buffer) => {
       size += chunk.length
       if (size <= options.limit) chunks.push(chunk)
-      else finish(() => {
-        req.pause()
-        reject(options.tooLarge())
-      })
+      else
+        finish(() => {
+          req.pause()
+          reject(options.tooLarge())
+        })
     }
     const onEnd = () => finish(() => resolve(joined(chunks)))
     const onError = (error: Error) => finish(() => reject(options.failed(error)))

@@ -5,7 +5,10 @@
 import { type BodyReadOptions, COMPRESSION_FRAMING_BYTES } from './read-body.js'
 
 /** The whole body; an absent body is empty. */
-export function readLimitedWebBody(body: ReadableStream<Uint8Array> | null, options: BodyReadOptions): Promise<Uint8Array> {
+export function readLimitedWebBody(
+  body: ReadableStream<Uint8Array> | null,
+  options: BodyReadOptions,
+): Promise<Uint8Array> {
   if (body === null) return Promise.resolve(new Uint8Array(0))
   if (!options.encoding) return readAll(body, options, () => false)
   const sentLimit = options.limit + COMPRESSION_FRAMING_BYTES
@@ -21,13 +24,19 @@ export function readLimitedWebBody(body: ReadableStream<Uint8Array> | null, opti
       },
     }),
   )
-  const decoded = counted.pipeThrough(new DecompressionStream(options.encoding) as unknown as TransformStream<Uint8Array, Uint8Array>)
+  const decoded = counted.pipeThrough(
+    new DecompressionStream(options.encoding) as unknown as TransformStream<Uint8Array, Uint8Array>,
+  )
   return readAll(decoded, options, () => overSent)
 }
 
 // --- Internal helpers ---
 
-async function readAll(stream: ReadableStream<Uint8Array>, options: BodyReadOptions, overSent: () => boolean): Promise<Uint8Array> {
+async function readAll(
+  stream: ReadableStream<Uint8Array>,
+  options: BodyReadOptions,
+  overSent: () => boolean,
+): Promise<Uint8Array> {
   const reader = stream.getReader()
   const chunks: Uint8Array[] = []
   let size = 0

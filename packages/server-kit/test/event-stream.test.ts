@@ -11,7 +11,14 @@ import { EVENT_STREAM_BACKLOG_BYTES, type EventStream, openEventStream } from '@
 async function serve(onStream: (stream: EventStream) => void) {
   const server = createServer((_req, res) => onStream(openEventStream(res)))
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-  return { port: (server.address() as AddressInfo).port, close: () => new Promise<void>((resolve) => { server.closeAllConnections(); server.close(() => resolve()) }) }
+  return {
+    port: (server.address() as AddressInfo).port,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections()
+        server.close(() => resolve())
+      }),
+  }
 }
 
 describe('openEventStream', () => {
@@ -27,7 +34,9 @@ describe('openEventStream', () => {
       expect(response.headers.get('content-type')).toBe('text/event-stream')
       expect(response.headers.get('cache-control')).toBe('no-cache')
       expect(response.headers.get('x-accel-buffering')).toBe('no')
-      expect(await response.text()).toBe('event: unleash-connected\nid: 7\ndata: {"events":[]}\n\n:keep-alive\n\nevent: unleash-updated\ndata: {"events":[1]}\n\n')
+      expect(await response.text()).toBe(
+        'event: unleash-connected\nid: 7\ndata: {"events":[]}\n\n:keep-alive\n\nevent: unleash-updated\ndata: {"events":[1]}\n\n',
+      )
     } finally {
       await close()
     }
@@ -45,7 +54,10 @@ describe('openEventStream', () => {
     try {
       const text = await (await fetch(`http://127.0.0.1:${port}/`)).text()
       expect(results).toEqual([true, true])
-      expect(text.length).toBe(`event: unleash-connected\nid: 1\ndata: ${big}\n\n`.length + 'event: unleash-updated\nid: 2\ndata: {"events":[]}\n\n'.length)
+      expect(text.length).toBe(
+        `event: unleash-connected\nid: 1\ndata: ${big}\n\n`.length +
+          'event: unleash-updated\nid: 2\ndata: {"events":[]}\n\n'.length,
+      )
       expect(text.endsWith('event: unleash-updated\nid: 2\ndata: {"events":[]}\n\n')).toBe(true)
     } finally {
       await close()
@@ -84,7 +96,8 @@ describe('openEventStream', () => {
       expect(stream.send('unleash-connected', 'x'.repeat(3 * EVENT_STREAM_BACKLOG_BYTES))).toBe(true)
       const message = 'x'.repeat(64 * 1024)
       let behind = 0
-      while (stream.send('unleash-updated', message) && behind < 4 * EVENT_STREAM_BACKLOG_BYTES) behind += message.length
+      while (stream.send('unleash-updated', message) && behind < 4 * EVENT_STREAM_BACKLOG_BYTES)
+        behind += message.length
       expect(stream.closed).toBe(true)
       expect(behind).toBeGreaterThanOrEqual(EVENT_STREAM_BACKLOG_BYTES - message.length)
       expect(behind).toBeLessThan(EVENT_STREAM_BACKLOG_BYTES + message.length)

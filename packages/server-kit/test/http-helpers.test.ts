@@ -23,14 +23,21 @@ describe('matchesIfNoneMatch compares weakly, as RFC 9110 asks of If-None-Match'
 describe('sendStaticAsset', () => {
   it('sends the file with its headers, and 304 with none of the body when the ETag is named', async () => {
     const asset = { body: Buffer.from('body { color: red }'), contentType: 'text/css; charset=utf-8', etag: '"v1"' }
-    const app = createApp().use('/', eventHandler((event) => sendStaticAsset(event, asset, 'no-cache')))
+    const app = createApp().use(
+      '/',
+      eventHandler((event) => sendStaticAsset(event, asset, 'no-cache')),
+    )
     const server = createServer(toNodeListener(app))
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
     const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/style.css`
     try {
       const first = await fetch(url)
       expect(first.status).toBe(200)
-      expect(Object.fromEntries(['content-type', 'cache-control', 'etag', 'x-content-type-options'].map((h) => [h, first.headers.get(h)]))).toEqual({
+      expect(
+        Object.fromEntries(
+          ['content-type', 'cache-control', 'etag', 'x-content-type-options'].map((h) => [h, first.headers.get(h)]),
+        ),
+      ).toEqual({
         'content-type': 'text/css; charset=utf-8',
         'cache-control': 'no-cache',
         etag: '"v1"',

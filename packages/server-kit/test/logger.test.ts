@@ -4,7 +4,12 @@ import { createLogger, LOG_LEVELS, type Logger, type LogLevel, redactingLogger, 
 
 const SECRET = 'default:development.0123456789abcdef'
 
-function recorded(options: { level: LogLevel; json?: boolean; label?: (level: LogLevel) => string; secrets?: string[] }) {
+function recorded(options: {
+  level: LogLevel
+  json?: boolean
+  label?: (level: LogLevel) => string
+  secrets?: string[]
+}) {
   const lines: [string, LogLevel][] = []
   const logger = createLogger({ ...options, write: (line, level) => void lines.push([line, level]) })
   return { logger, lines }
@@ -37,7 +42,11 @@ describe('createLogger', () => {
     const { logger, lines } = recorded({ level: 'info', json: true })
     logger.error('failed', new Error('outer', { cause: new Error('inner') }))
     const line = JSON.parse(lines[0]?.[0] as string)
-    expect(line).toMatchObject({ level: 'error', message: 'failed', args: [{ name: 'Error', message: 'outer', cause: { message: 'inner' } }] })
+    expect(line).toMatchObject({
+      level: 'error',
+      message: 'failed',
+      args: [{ name: 'Error', message: 'outer', cause: { message: 'inner' } }],
+    })
     expect(line.args[0].stack).toContain('outer')
     expect(new Date(line.time).toISOString()).toBe(line.time)
   })
@@ -72,7 +81,7 @@ describe('createLogger', () => {
 })
 
 describe('redactingLogger', () => {
-  it('replaces the secrets in the string arguments a caller\'s logger receives', () => {
+  it("replaces the secrets in the string arguments a caller's logger receives", () => {
     const seen: unknown[][] = []
     const record = (...args: unknown[]) => void seen.push(args)
     const own: Logger = { debug: record, info: record, warn: record, error: record, fatal: record }

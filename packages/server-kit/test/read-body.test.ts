@@ -53,7 +53,10 @@ function send(chunks: Buffer[], headers: Record<string, string> = {}): Promise<{
 describe('readLimitedBody', () => {
   it('reads a body sent in one piece and one sent in many chunks', async () => {
     expect(await send([Buffer.from('{"a":1}')], { 'content-length': '7' })).toEqual({ status: 200, body: 'read 7' })
-    expect(await send(Array.from({ length: 10 }, () => Buffer.from('x'.repeat(100))))).toEqual({ status: 200, body: `read ${LIMIT}` })
+    expect(await send(Array.from({ length: 10 }, () => Buffer.from('x'.repeat(100))))).toEqual({
+      status: 200,
+      body: `read ${LIMIT}`,
+    })
   })
 
   it('refuses a chunked body one byte over the limit', async () => {
@@ -62,8 +65,14 @@ describe('readLimitedBody', () => {
 
   it('decompresses gzip and deflate bodies as they arrive', async () => {
     const text = JSON.stringify({ context: { userId: 'u'.repeat(200) } })
-    expect(await send([gzipSync(text)], { 'content-encoding': 'gzip' })).toEqual({ status: 200, body: `read ${text.length}` })
-    expect(await send([deflateSync(text)], { 'content-encoding': 'deflate' })).toEqual({ status: 200, body: `read ${text.length}` })
+    expect(await send([gzipSync(text)], { 'content-encoding': 'gzip' })).toEqual({
+      status: 200,
+      body: `read ${text.length}`,
+    })
+    expect(await send([deflateSync(text)], { 'content-encoding': 'deflate' })).toEqual({
+      status: 200,
+      body: `read ${text.length}`,
+    })
   })
 
   it('stops a compressed body that inflates past the limit', async () => {
@@ -72,7 +81,7 @@ describe('readLimitedBody', () => {
     expect((await send([bomb], { 'content-encoding': 'gzip' })).status).toBe(413)
   })
 
-  it('answers a body that does not decompress with the caller\'s failure', async () => {
+  it("answers a body that does not decompress with the caller's failure", async () => {
     const answer = await send([Buffer.from('not gzip at all')], { 'content-encoding': 'gzip' })
     expect(answer.status).toBe(400)
     expect(answer.body).toMatch(/^failed: /)
@@ -88,6 +97,9 @@ describe('readLimitedBody', () => {
     })
     // Node reports the break as an 'aborted' error, or (if none) the reader's own message on close.
     await expect.poll(() => outcomes.length).toBe(before + 1)
-    expect(outcomes[before]).toMatchObject({ ok: false, text: expect.stringMatching(new RegExp(`^failed: (aborted|${ABORTED_BODY_MESSAGE})$`)) })
+    expect(outcomes[before]).toMatchObject({
+      ok: false,
+      text: expect.stringMatching(new RegExp(`^failed: (aborted|${ABORTED_BODY_MESSAGE})$`)),
+    })
   })
 })

@@ -57,7 +57,12 @@ describe('readLimitedWebBody', () => {
     expect(text(await readLimitedWebBody(streamOf(sent, 100).stream, options(body.length, encoding)))).toBe(text(body))
     // A bomb: a small body that decodes to far more than the limit.
     const bomb = gzipSync(new Uint8Array(50 << 20))
-    await expect(readLimitedWebBody(streamOf(encoding === 'gzip' ? bomb : deflateSync(new Uint8Array(50 << 20))).stream, options(100 * 1024, encoding))).rejects.toBeInstanceOf(TooLarge)
+    await expect(
+      readLimitedWebBody(
+        streamOf(encoding === 'gzip' ? bomb : deflateSync(new Uint8Array(50 << 20))).stream,
+        options(100 * 1024, encoding),
+      ),
+    ).rejects.toBeInstanceOf(TooLarge)
   })
 
   it('refuses a compressed body longer as sent than the limit plus framing', async () => {
@@ -65,11 +70,15 @@ describe('readLimitedWebBody', () => {
     const random = new Uint8Array(300 * 1024).map(() => Math.floor(Math.random() * 256))
     const sent = gzipSync(random, { level: 0 })
     expect(sent.length).toBeGreaterThan(200 * 1024 + COMPRESSION_FRAMING_BYTES)
-    await expect(readLimitedWebBody(streamOf(sent).stream, options(200 * 1024, 'gzip'))).rejects.toBeInstanceOf(TooLarge)
+    await expect(readLimitedWebBody(streamOf(sent).stream, options(200 * 1024, 'gzip'))).rejects.toBeInstanceOf(
+      TooLarge,
+    )
   })
 
   it('answers a broken compressed body and a stream that errors as failed', async () => {
-    await expect(readLimitedWebBody(streamOf(new TextEncoder().encode('not gzip at all')).stream, options(1000, 'gzip'))).rejects.toBeInstanceOf(Failed)
+    await expect(
+      readLimitedWebBody(streamOf(new TextEncoder().encode('not gzip at all')).stream, options(1000, 'gzip')),
+    ).rejects.toBeInstanceOf(Failed)
     const breaking = new ReadableStream<Uint8Array>({
       start(controller) {
         controller.enqueue(new Uint8Array(10))

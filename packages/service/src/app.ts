@@ -120,7 +120,12 @@ export function createServiceAppWithRoutes(options: ServiceAppOptions): ServiceA
   app.use(eventHandler(bodyLimit))
   const { api, handler } = createApiRouter(createAuthorizer(ctx), options.onRouteHandled)
   for (const register of ROUTE_MODULES) register(api, ctx)
-  const streams = createClientStreams({ db: ctx.db, logger: ctx.logger, clock: ctx.clock, config: ctx.config.streaming })
+  const streams = createClientStreams({
+    db: ctx.db,
+    logger: ctx.logger,
+    clock: ctx.clock,
+    config: ctx.config.streaming,
+  })
   registerClientStreamingRoutes(api, ctx, streams)
   registerSignalIngestRoutes(api, ctx, options.actionRunner)
   app.use(handler)
@@ -128,8 +133,10 @@ export function createServiceAppWithRoutes(options: ServiceAppOptions): ServiceA
   app.use(createUiHandler(options.uiDir ? { root: options.uiDir } : {}))
   // What nothing took: a plain 404, whose message sendServiceError writes, not h3's own with the
   // path in its status message (see api-router.ts).
-  app.use(eventHandler(() => {
-    throw createError({ statusCode: 404 })
-  }))
+  app.use(
+    eventHandler(() => {
+      throw createError({ statusCode: 404 })
+    }),
+  )
   return { app, routes: api.routes, streams }
 }

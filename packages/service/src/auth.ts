@@ -4,7 +4,12 @@ import type { Access } from './routes/api-router.js'
 import type { Actor, ServiceContext } from './service-context.js'
 import { type ApiTokenRow, findApiTokenBySecret, markApiTokenSeen } from './store/api-tokens.js'
 import { findUserByPersonalToken } from './store/personal-tokens.js'
-import { findEnabledSignalEndpoint, listSignalTokens, type SignalEndpointRow, type SignalTokenRow } from './store/signal-endpoints.js'
+import {
+  findEnabledSignalEndpoint,
+  listSignalTokens,
+  type SignalEndpointRow,
+  type SignalTokenRow,
+} from './store/signal-endpoints.js'
 import { markUserSeen, type UserRow } from './store/users.js'
 import { matchSignalToken } from './token-secrets.js'
 
@@ -81,7 +86,8 @@ export function actorOf(event: H3Event): Actor {
 /** The calling user, for routes about "my" resources; 403 for API tokens. */
 export function currentUser(event: H3Event): UserRow {
   const principal = event.context.principal
-  if (principal?.kind !== 'user') throw new ServiceError('NoAccessError', 'This endpoint needs a user: use a personal access token.')
+  if (principal?.kind !== 'user')
+    throw new ServiceError('NoAccessError', 'This endpoint needs a user: use a personal access token.')
   return principal.user
 }
 
@@ -101,7 +107,12 @@ export function signalCaller(event: H3Event): { endpoint: SignalEndpointRow; tok
 
 /** The secret in `Authorization: Bearer <secret>` or `Authorization: <secret>`, if any (Unleash strips "Bearer " case-insensitively). */
 function presentedSecret(event: H3Event): string | undefined {
-  return getRequestHeader(event, 'authorization')?.trim().replace(/^bearer(\s+|$)/i, '').trim() || undefined
+  return (
+    getRequestHeader(event, 'authorization')
+      ?.trim()
+      .replace(/^bearer(\s+|$)/i, '')
+      .trim() || undefined
+  )
 }
 
 // --- Internal helpers ---
@@ -114,12 +125,14 @@ async function authenticate(ctx: ServiceContext, event: H3Event): Promise<Exclud
   const now = ctx.clock()
   const token = await findApiTokenBySecret(ctx.db, secret)
   if (token) {
-    if (token.expires_at && token.expires_at.getTime() <= now.getTime()) throw invalidToken('The API token has expired.')
+    if (token.expires_at && token.expires_at.getTime() <= now.getTime())
+      throw invalidToken('The API token has expired.')
     return { kind: 'api-token', token }
   }
   const personal = await findUserByPersonalToken(ctx.db, secret)
   if (personal) {
-    if (personal.expiresAt && personal.expiresAt.getTime() <= now.getTime()) throw invalidToken('The personal access token has expired.')
+    if (personal.expiresAt && personal.expiresAt.getTime() <= now.getTime())
+      throw invalidToken('The personal access token has expired.')
     return { kind: 'user', user: personal.user, tokenId: personal.tokenId }
   }
   throw invalidToken('The provided API token is not valid.')
@@ -131,28 +144,37 @@ async function authenticateSignal(ctx: ServiceContext, event: H3Event): Promise<
   const endpoint = await findEnabledSignalEndpoint(ctx.db, name)
   if (!endpoint) throw notFound(`Signal endpoint "${name}"`)
   const secret = presentedSecret(event)
-  if (!secret) throw new ServiceError('AuthenticationRequired', 'Send one of the endpoint\'s tokens: Authorization: Bearer <token>.')
+  if (!secret)
+    throw new ServiceError(
+      'AuthenticationRequired',
+      "Send one of the endpoint's tokens: Authorization: Bearer <token>.",
+    )
   const token = matchSignalToken(secret, await listSignalTokens(ctx.db, [endpoint.id]))
   if (!token) throw new ServiceError('InvalidTokenError', `The token is not one of signal endpoint "${name}"'s tokens.`)
   return { kind: 'signal', endpoint, token }
 }
 
-function authorize(principal: Exclude<Principal, { kind: 'signal' }>, access: Exclude<Access, 'public' | 'signal'>): void {
+function authorize(
+  principal: Exclude<Principal, { kind: 'signal' }>,
+  access: Exclude<Access, 'public' | 'signal'>,
+): void {
   if (access === 'personal') {
-    if (principal.kind !== 'user') throw noAccess('a personal access token (these are a user\'s own tokens)')
+    if (principal.kind !== 'user') throw noAccess("a personal access token (these are a user's own tokens)")
     return
   }
   if (access === 'user') {
-    if (principal.kind !== 'user' && principal.token.type !== 'admin') throw noAccess('a personal access token or an admin token')
+    if (principal.kind !== 'user' && principal.token.type !== 'admin')
+      throw noAccess('a personal access token or an admin token')
     return
   }
   if (access === 'client') {
-    const ok = principal.kind === 'api-token' && (principal.token.type === 'client' || principal.token.type === 'backend')
+    const ok =
+      principal.kind === 'api-token' && (principal.token.type === 'client' || principal.token.type === 'backend')
     if (!ok) throw noAccess('a client API token')
     return
   }
   const admin = principal.kind === 'api-token' ? principal.token.type === 'admin' : principal.user.root_role === 'Admin'
-  if (!admin) throw noAccess('the ADMIN permission (an admin API token or an Admin user\'s personal access token)')
+  if (!admin) throw noAccess("the ADMIN permission (an admin API token or an Admin user's personal access token)")
 }
 
 function invalidToken(message: string): ServiceError {

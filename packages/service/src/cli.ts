@@ -74,7 +74,8 @@ export async function runServiceCli(argv: string[], out: Pick<Console, 'log' | '
     out.error(error instanceof ConfigError ? error.message : `The service could not start: ${(error as Error).message}`)
     return 1
   }
-  const everywhere = service.host === '0.0.0.0' || service.host === '::' ? '; every other interface too: HOST sets one' : ''
+  const everywhere =
+    service.host === '0.0.0.0' || service.host === '::' ? '; every other interface too: HOST sets one' : ''
   out.log(`Vexil service listening on ${service.url} (health: ${service.url}/health${everywhere})`)
   out.log(`Admin UI: ${service.url}/ (sign in with an admin token or a personal access token)`)
   if (service.demo) {

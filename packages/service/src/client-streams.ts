@@ -44,7 +44,12 @@ interface Connection {
  * once per scope and revision, however many clients share them, and sent in revision order:
  * changes are published one round at a time.
  */
-export function createClientStreams(options: { db: Database; logger: Logger; clock: Clock; config: StreamingConfig }): ClientStreams {
+export function createClientStreams(options: {
+  db: Database
+  logger: Logger
+  clock: Clock
+  config: StreamingConfig
+}): ClientStreams {
   const { db, logger, clock, config } = options
   const connections = new Set<Connection>()
   let watching: Promise<() => Promise<void>> | undefined
@@ -71,7 +76,9 @@ export function createClientStreams(options: { db: Database; logger: Logger; clo
     publishing = (async () => {
       do {
         again = false
-        await publishRound().catch((error: unknown) => logger.error('streaming: could not publish a change; retrying at the next keep-alive', error))
+        await publishRound().catch((error: unknown) =>
+          logger.error('streaming: could not publish a change; retrying at the next keep-alive', error),
+        )
       } while (again && !closed)
     })().finally(() => (publishing = undefined))
   }
@@ -100,7 +107,9 @@ export function createClientStreams(options: { db: Database; logger: Logger; clo
 
   async function tick(): Promise<void> {
     for (const connection of connections) connection.stream.keepAlive()
-    await endRevoked().catch((error: unknown) => logger.error('streaming: could not re-check the tokens of open streams', error))
+    await endRevoked().catch((error: unknown) =>
+      logger.error('streaming: could not re-check the tokens of open streams', error),
+    )
     changed()
   }
 
@@ -108,7 +117,10 @@ export function createClientStreams(options: { db: Database; logger: Logger; clo
   async function endRevoked(): Promise<void> {
     if (connections.size === 0) return
     const ids = [...new Set([...connections].map((connection) => connection.token.id))]
-    const rows = await db.query<{ id: number; expires_at: Date | null }>('SELECT id, expires_at FROM api_tokens WHERE id = ANY($1::int[])', [ids])
+    const rows = await db.query<{ id: number; expires_at: Date | null }>(
+      'SELECT id, expires_at FROM api_tokens WHERE id = ANY($1::int[])',
+      [ids],
+    )
     const now = clock().getTime()
     const valid = new Set(rows.filter((row) => !row.expires_at || row.expires_at.getTime() > now).map((row) => row.id))
     for (const connection of connections) if (!valid.has(connection.token.id)) connection.stream.close()

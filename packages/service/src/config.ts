@@ -52,19 +52,25 @@ const INIT_SECRET_MIN_LENGTH = 32
  * and explicit overrides, which win.
  * Throws one `ConfigError` naming every bad variable.
  */
-export function parseServiceConfig(env: NodeJS.ProcessEnv = process.env, overrides: ConfigOverrides = {}): ServiceConfig {
+export function parseServiceConfig(
+  env: NodeJS.ProcessEnv = process.env,
+  overrides: ConfigOverrides = {},
+): ServiceConfig {
   const problems: string[] = []
   const port = overrides.port ?? parsePort(env.PORT, problems)
   if (!Number.isInteger(port) || port < 0 || port > 65535) problems.push(`port must be an integer 0-65535, got ${port}`)
   const logLevel = overrides.logLevel ?? (env.LOG_LEVEL?.toLowerCase() || 'info')
-  if (!(LOG_LEVELS as readonly string[]).includes(logLevel)) problems.push(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}, got "${logLevel}"`)
+  if (!(LOG_LEVELS as readonly string[]).includes(logLevel))
+    problems.push(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}, got "${logLevel}"`)
   const config: ServiceConfig = {
     port,
     host: overrides.host ?? (env.HOST || '0.0.0.0'),
     databaseUrl: overrides.databaseUrl ?? (env.DATABASE_URL || undefined),
     dataDir: resolve(overrides.dataDir ?? (env.DATA_DIR || '.vexil/data')),
-    initAdminTokens: overrides.initAdminTokens ?? parseTokens('INIT_ADMIN_API_TOKENS', env.INIT_ADMIN_API_TOKENS, problems),
-    initClientTokens: overrides.initClientTokens ?? parseTokens('INIT_CLIENT_API_TOKENS', env.INIT_CLIENT_API_TOKENS, problems),
+    initAdminTokens:
+      overrides.initAdminTokens ?? parseTokens('INIT_ADMIN_API_TOKENS', env.INIT_ADMIN_API_TOKENS, problems),
+    initClientTokens:
+      overrides.initClientTokens ?? parseTokens('INIT_CLIENT_API_TOKENS', env.INIT_CLIENT_API_TOKENS, problems),
     logLevel: logLevel as LogLevel,
     publicUrl: overrides.publicUrl ?? parsePublicUrl(env.PUBLIC_URL, problems),
     userSeenThrottleMs: overrides.userSeenThrottleMs ?? 60_000,
@@ -72,10 +78,12 @@ export function parseServiceConfig(env: NodeJS.ProcessEnv = process.env, overrid
     streaming: overrides.streaming ?? parseStreamingConfig(env, problems),
   }
   for (const token of config.initAdminTokens) {
-    if (token.project !== '*' || token.environment !== '*') problems.push(`INIT_ADMIN_API_TOKENS: an admin token must have the form *:*.<secret>`)
+    if (token.project !== '*' || token.environment !== '*')
+      problems.push(`INIT_ADMIN_API_TOKENS: an admin token must have the form *:*.<secret>`)
   }
   for (const token of config.initClientTokens) {
-    if (token.environment === '*') problems.push(`INIT_CLIENT_API_TOKENS: a client token needs one environment, not "*"`)
+    if (token.environment === '*')
+      problems.push(`INIT_CLIENT_API_TOKENS: a client token needs one environment, not "*"`)
   }
   checkSecrets('INIT_ADMIN_API_TOKENS', config.initAdminTokens, problems)
   checkSecrets('INIT_CLIENT_API_TOKENS', config.initClientTokens, problems)
@@ -95,12 +103,16 @@ function parsePort(text: string | undefined, problems: string[]): number {
 function parseTokens(name: string, text: string | undefined, problems: string[]): TokenSpec[] {
   if (!text?.trim()) return []
   const tokens: TokenSpec[] = []
-  text.split(',').map((item) => item.trim()).filter(Boolean).forEach((part, index) => {
-    const token = parseTokenSpec(part)
-    // Named by position: the text may be a secret with a typo, and this message is logged.
-    if (token) tokens.push(token)
-    else problems.push(`${name}: token ${index + 1} is not in the form project:environment.secret`)
-  })
+  text
+    .split(',')
+    .map((item) => item.trim())
+    .filter(Boolean)
+    .forEach((part, index) => {
+      const token = parseTokenSpec(part)
+      // Named by position: the text may be a secret with a typo, and this message is logged.
+      if (token) tokens.push(token)
+      else problems.push(`${name}: token ${index + 1} is not in the form project:environment.secret`)
+    })
   return tokens
 }
 
@@ -113,11 +125,20 @@ function parsePublicUrl(text: string | undefined, problems: string[]): string | 
   } catch {
     url = undefined
   }
-  const ok = url && (url.protocol === 'http:' || url.protocol === 'https:') && !url.username && !url.password && !url.search && !url.hash && !/[?#]/.test(text)
+  const ok =
+    url &&
+    (url.protocol === 'http:' || url.protocol === 'https:') &&
+    !url.username &&
+    !url.password &&
+    !url.search &&
+    !url.hash &&
+    !/[?#]/.test(text)
   if (!url || !ok) {
     // A URL with credentials is not echoed: this message is logged.
     const shown = url?.username || url?.password ? '(a URL with credentials)' : `"${text}"`
-    problems.push(`PUBLIC_URL must be an http(s) URL without credentials, query or fragment, e.g. https://flags.example.com, got ${shown}`)
+    problems.push(
+      `PUBLIC_URL must be an http(s) URL without credentials, query or fragment, e.g. https://flags.example.com, got ${shown}`,
+    )
     return undefined
   }
   return `${url.origin}${url.pathname.replace(/\/+$/, '')}`
@@ -132,11 +153,14 @@ function checkSecrets(name: string, tokens: readonly TokenSpec[], problems: stri
   tokens.forEach((token, index) => {
     const which = `${name}: token ${index + 1} (${token.project}:${token.environment}.…)`
     if (token.secret.length < INIT_SECRET_MIN_LENGTH) {
-      problems.push(`${which} has a secret of ${token.secret.length} characters; at least ${INIT_SECRET_MIN_LENGTH} are needed (openssl rand -hex 16)`)
+      problems.push(
+        `${which} has a secret of ${token.secret.length} characters; at least ${INIT_SECRET_MIN_LENGTH} are needed (openssl rand -hex 16)`,
+      )
       return
     }
     const placeholder = placeholderIn(token.secret)
-    if (placeholder) problems.push(`${which} has a placeholder secret (${placeholder}); set one of your own (openssl rand -hex 16)`)
+    if (placeholder)
+      problems.push(`${which} has a placeholder secret (${placeholder}); set one of your own (openssl rand -hex 16)`)
   })
 }
 

@@ -60,4 +60,7 @@ export const invalidOperation = (message: string): ServiceError => new ServiceEr
 
 /** Unleash's resource-limit error (400), naming the limit. */
 export const exceedsLimit = (resource: string, limit: number): ServiceError =>
-  new ServiceError('ExceedsLimitError', `Failed to create ${resource}. You can't create more than the established limit of ${limit}.`)
+  new ServiceError(
+    'ExceedsLimitError',
+    `Failed to create ${resource}. You can't create more than the established limit of ${limit}.`,
+  )

@@ -16,11 +16,20 @@ const H3_CODES: Record<number, ErrorCode> = {
 /** PostgreSQL errors a racing or odd request can still reach past validation (SQLSTATE codes). */
 const SQLSTATE_CODES: Record<string, { code: ErrorCode; message: string }> = {
   '23505': { code: 'NameExistsError', message: 'Something with that name or id already exists.' },
-  '23503': { code: 'ConflictError', message: 'A resource this change refers to does not exist (any more), or is still in use.' },
+  '23503': {
+    code: 'ConflictError',
+    message: 'A resource this change refers to does not exist (any more), or is still in use.',
+  },
   '22P02': { code: 'BadDataError', message: 'A value in the request has the wrong type.' },
   '22003': { code: 'BadDataError', message: 'A number in the request is out of range.' },
-  '22P05': { code: 'BadDataError', message: 'A text in the request contains a character the database cannot store (\\u0000).' },
-  '22021': { code: 'BadDataError', message: 'A text in the request contains a character the database cannot store (\\u0000).' },
+  '22P05': {
+    code: 'BadDataError',
+    message: 'A text in the request contains a character the database cannot store (\\u0000).',
+  },
+  '22021': {
+    code: 'BadDataError',
+    message: 'A text in the request contains a character the database cannot store (\\u0000).',
+  },
   '22007': { code: 'BadDataError', message: 'A date in the request is not one the database can read.' },
   '22008': { code: 'BadDataError', message: 'A date in the request is out of the range the database can hold.' },
 }
@@ -36,19 +45,29 @@ export async function sendServiceError(event: H3Event, error: H3Error, logger: L
   let body: { id: string; name: string; message: string; details?: unknown[] }
   if (isServiceError(original)) {
     status = original.status
-    body = { id: randomUUID(), name: original.code, message: original.message, ...(original.details ? { details: original.details } : {}) }
+    body = {
+      id: randomUUID(),
+      name: original.code,
+      message: original.message,
+      ...(original.details ? { details: original.details } : {}),
+    }
   } else if (sqlState(original)) {
     const known = sqlState(original) as { code: ErrorCode; message: string }
     status = ERROR_STATUS[known.code]
     body = { id: randomUUID(), name: known.code, message: known.message }
   } else if (!error.unhandled && H3_CODES[error.statusCode]) {
     status = error.statusCode === 405 ? 404 : error.statusCode
-    const message = status === 404 ? `There is no ${event.method} ${event.path.split('?')[0]}.` : error.statusMessage || error.message
+    const message =
+      status === 404 ? `There is no ${event.method} ${event.path.split('?')[0]}.` : error.statusMessage || error.message
     body = { id: randomUUID(), name: H3_CODES[error.statusCode] as string, message }
   } else {
     logger.error(`${event.method} ${event.path} failed`, original instanceof Error ? original.stack : original)
     status = 500
-    body = { id: randomUUID(), name: 'UnknownError', message: 'Something went wrong on the server; the error was logged.' }
+    body = {
+      id: randomUUID(),
+      name: 'UnknownError',
+      message: 'Something went wrong on the server; the error was logged.',
+    }
   }
   // The standard reason phrase: h3 would put its own message (with the request path) in the status line.
   setResponseStatus(event, status, STATUS_CODES[status])

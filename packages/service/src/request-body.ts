@@ -17,7 +17,11 @@ export function bodyLimit(event: H3Event): void {
  * to the same limit. Past the limit it stops reading and rejects with 413; the answer closes the
  * connection (http-errors.ts), so the rest of the body is never read. A body that breaks off is 400.
  */
-export function readBodyBytes(req: IncomingMessage, limit = MAX_BODY_BYTES, refusal: () => Error = () => tooLarge(limit)): Promise<Buffer> {
+export function readBodyBytes(
+  req: IncomingMessage,
+  limit = MAX_BODY_BYTES,
+  refusal: () => Error = () => tooLarge(limit),
+): Promise<Buffer> {
   return readLimitedBody(req, { limit, tooLarge: refusal, failed: () => badData(ABORTED_BODY_MESSAGE) })
 }
 

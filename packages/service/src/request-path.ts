@@ -21,7 +21,8 @@ export function assertCanonicalPath(event: H3Event): void {
   if (/[?#\\]/.test(decoded)) throw badPath('contains an encoded "?", "#" or a backslash')
   // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what it refuses
   if (/[\u0000-\u001f\u007f]/.test(decoded)) throw badPath('contains a control character')
-  if (decoded.split('/').some((segment) => segment === '.' || segment === '..')) throw badPath('contains a "." or ".." segment')
+  if (decoded.split('/').some((segment) => segment === '.' || segment === '..'))
+    throw badPath('contains a "." or ".." segment')
 }
 
 function badPath(problem: string) {

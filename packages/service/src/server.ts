@@ -76,7 +76,9 @@ export async function startService(options: StartServiceOptions = {}): Promise<R
   })
   const logger = serviceLogger(config, options.logger)
   const clock = options.clock ?? (() => new Date())
-  const db = await openDatabase(config.databaseUrl ? { databaseUrl: config.databaseUrl } : { dataDir: config.dataDir, logger })
+  const db = await openDatabase(
+    config.databaseUrl ? { databaseUrl: config.databaseUrl } : { dataDir: config.dataDir, logger },
+  )
   let actionRunner: ActionRunner | undefined
   try {
     const { applied } = await migrate(db)
@@ -85,7 +87,14 @@ export async function startService(options: StartServiceOptions = {}): Promise<R
     const demo = options.seedDemo ? await seedDemo(db, { dataDir: config.dataDir, clock }) : undefined
     actionRunner = createActionRunner({ db, logger, clock, sweepIntervalMs: config.signals.sweepIntervalMs })
     const timeouts = { ...HTTP_TIMEOUTS, ...options.timeouts }
-    const { app, streams } = createServiceAppWithRoutes({ db, config, logger, clock, actionRunner, ...(options.uiDir ? { uiDir: options.uiDir } : {}) })
+    const { app, streams } = createServiceAppWithRoutes({
+      db,
+      config,
+      logger,
+      clock,
+      actionRunner,
+      ...(options.uiDir ? { uiDir: options.uiDir } : {}),
+    })
     const server = createServer(
       {
         headersTimeout: timeouts.headersMs,
@@ -96,7 +105,12 @@ export async function startService(options: StartServiceOptions = {}): Promise<R
       toNodeListener(app),
     )
     const port = await listen(server, config.port, config.host)
-    const insights = createInsightsScheduler({ db, clock, logger, ...(options.timers ? { timers: options.timers } : {}) })
+    const insights = createInsightsScheduler({
+      db,
+      clock,
+      logger,
+      ...(options.timers ? { timers: options.timers } : {}),
+    })
     await insights.start()
     const host = config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host
     let closing: Promise<void> | undefined

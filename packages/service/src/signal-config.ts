@@ -34,7 +34,12 @@ const SETTINGS: readonly Setting[] = [
   { key: 'endpointsLimit', variable: 'UNLEASH_SIGNAL_ENDPOINTS_LIMIT', fallback: 5 },
   { key: 'tokensPerEndpointLimit', variable: 'UNLEASH_SIGNAL_TOKENS_PER_ENDPOINT_LIMIT', fallback: 5 },
   // 100 kb as in Unleash (Express's default body limit); never above the service's body cap.
-  { key: 'payloadLimitBytes', variable: 'SIGNAL_ENDPOINT_PAYLOAD_LIMIT_BYTES', fallback: 100 * 1024, max: MAX_BODY_BYTES },
+  {
+    key: 'payloadLimitBytes',
+    variable: 'SIGNAL_ENDPOINT_PAYLOAD_LIMIT_BYTES',
+    fallback: 100 * 1024,
+    max: MAX_BODY_BYTES,
+  },
   { key: 'actionSetsPerProjectLimit', variable: 'UNLEASH_ACTION_SETS_PER_PROJECT_LIMIT', fallback: 5 },
   { key: 'filtersPerActionSetLimit', variable: 'UNLEASH_ACTION_SET_FILTERS_LIMIT', fallback: 5 },
   { key: 'valuesPerFilterLimit', variable: 'UNLEASH_ACTION_SET_FILTER_VALUES_LIMIT', fallback: 25 },

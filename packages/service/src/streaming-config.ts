@@ -15,11 +15,18 @@ export function parseStreamingConfig(env: NodeJS.ProcessEnv, problems: string[])
   const flag = env.STREAMING?.trim().toLowerCase()
   let enabled = DEFAULTS.enabled
   if (flag === 'false' || flag === '0') enabled = false
-  else if (flag && flag !== 'true' && flag !== '1') problems.push(`STREAMING must be true or false, got "${env.STREAMING}"`)
+  else if (flag && flag !== 'true' && flag !== '1')
+    problems.push(`STREAMING must be true or false, got "${env.STREAMING}"`)
   return {
     enabled,
     keepAliveMs: integer(env, 'STREAMING_KEEPALIVE_MS', DEFAULTS.keepAliveMs, 50_000, problems),
-    maxConnections: integer(env, 'STREAMING_MAX_CONNECTIONS', DEFAULTS.maxConnections, Number.MAX_SAFE_INTEGER, problems),
+    maxConnections: integer(
+      env,
+      'STREAMING_MAX_CONNECTIONS',
+      DEFAULTS.maxConnections,
+      Number.MAX_SAFE_INTEGER,
+      problems,
+    ),
   }
 }
 

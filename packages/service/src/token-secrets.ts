@@ -49,7 +49,10 @@ export function newSignalTokenSecret(): string {
  * The candidate whose stored hash is the hash of `secret`. Every candidate is compared with
  * `timingSafeEqual`, none skipped, so the time taken says nothing about the secret.
  */
-export function matchSignalToken<T extends { token_hash: string }>(secret: string, candidates: readonly T[]): T | undefined {
+export function matchSignalToken<T extends { token_hash: string }>(
+  secret: string,
+  candidates: readonly T[],
+): T | undefined {
   const presented = Buffer.from(hashSecret(secret), 'hex')
   let match: T | undefined
   for (const candidate of candidates) {

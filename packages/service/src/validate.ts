@@ -14,7 +14,10 @@ export function parseWith<S extends z.ZodType>(schema: S, input: unknown, where:
   } catch {
     // A check that throws on a hostile value (zod runs length checks on anything with a
     // `length`, even a deeply nested array) is the input's fault: 400, never 500.
-    throw new ServiceError('ValidationError', `Request validation failed: the ${where} has a value of a shape this field cannot take.`)
+    throw new ServiceError(
+      'ValidationError',
+      `Request validation failed: the ${where} has a value of a shape this field cannot take.`,
+    )
   }
   if (result.success) return result.data
   const details: ErrorDetail[] = result.error.issues.map((issue) => {
@@ -22,14 +25,22 @@ export function parseWith<S extends z.ZodType>(schema: S, input: unknown, where:
     const message = `${path} ${describe(issue.message)}`
     return { path, message, description: message }
   })
-  throw new ServiceError('ValidationError', `Request validation failed: ${details[0]?.message ?? 'invalid input'}.`, details)
+  throw new ServiceError(
+    'ValidationError',
+    `Request validation failed: ${details[0]?.message ?? 'invalid input'}.`,
+    details,
+  )
 }
 
 /**
  * Reads the JSON body (at most MAX_BODY_BYTES, counted as it arrives) and validates it. An absent
  * or blank body is validated as `{}` (or `[]`).
  */
-export async function readBodyWith<S extends z.ZodType>(event: H3Event, schema: S, empty: unknown = {}): Promise<z.output<S>> {
+export async function readBodyWith<S extends z.ZodType>(
+  event: H3Event,
+  schema: S,
+  empty: unknown = {},
+): Promise<z.output<S>> {
   const text = (await readBodyBytes(event.node.req)).toString('utf8')
   if (text.trim() === '') return parseWith(schema, empty, 'body')
   let body: unknown
@@ -38,7 +49,8 @@ export async function readBodyWith<S extends z.ZodType>(event: H3Event, schema: 
   } catch {
     throw new ServiceError('BadDataError', 'The request body is not valid JSON.')
   }
-  if (nestedDeeperThan(body, MAX_BODY_DEPTH)) throw new ServiceError('BadDataError', `The request body is nested deeper than ${MAX_BODY_DEPTH} levels.`)
+  if (nestedDeeperThan(body, MAX_BODY_DEPTH))
+    throw new ServiceError('BadDataError', `The request body is nested deeper than ${MAX_BODY_DEPTH} levels.`)
   return parseWith(schema, body, 'body')
 }
 
@@ -55,14 +67,16 @@ export const TIME_RANGE_TEXT = 'between 1970-01-01 and 9999-12-31'
  * Out of that range PostgreSQL refuses the year (or `Date` cannot hold it): a 400 naming the
  * field, never a 500 from the database.
  */
-export const dateTime = z.union([z.string(), z.number()], { error: () => 'must be a date-time' }).transform((value, ctx) => {
-  const time = typeof value === 'number' ? value : Date.parse(value)
-  if (!Number.isFinite(time) || time < EARLIEST_TIME || time > LATEST_TIME) {
-    ctx.addIssue({ code: 'custom', message: `must be a date-time ${TIME_RANGE_TEXT}` })
-    return z.NEVER
-  }
-  return new Date(time)
-})
+export const dateTime = z
+  .union([z.string(), z.number()], { error: () => 'must be a date-time' })
+  .transform((value, ctx) => {
+    const time = typeof value === 'number' ? value : Date.parse(value)
+    if (!Number.isFinite(time) || time < EARLIEST_TIME || time > LATEST_TIME) {
+      ctx.addIssue({ code: 'custom', message: `must be a date-time ${TIME_RANGE_TEXT}` })
+      return z.NEVER
+    }
+    return new Date(time)
+  })
 
 export function queryWith<S extends z.ZodType>(event: H3Event, schema: S): z.output<S> {
   return parseWith(schema, getQuery(event), 'query')

@@ -6,7 +6,9 @@ export const VARIANT_WEIGHT_TOTAL = 1000
  * the `variable` ones, the first ones getting the remainder. Pure, so the admin UI shows the
  * shares the service will store (`@vexil/service/admin-rules`).
  */
-export function shareVariantWeights(variants: readonly { weightType?: string | undefined; weight: number }[]): number[] {
+export function shareVariantWeights(
+  variants: readonly { weightType?: string | undefined; weight: number }[],
+): number[] {
   const variable = variants.filter((variant) => variant.weightType !== 'fix').length
   const fixedTotal = variants.reduce((sum, variant) => sum + (variant.weightType === 'fix' ? variant.weight : 0), 0)
   const rest = Math.max(0, VARIANT_WEIGHT_TOTAL - fixedTotal)

@@ -35,7 +35,14 @@ function concretePath(route: RouteSpec): string {
 const SPELLINGS: [label: string, spell: (path: string) => string][] = [
   ['as is', (p) => p],
   ['percent-encoded letter', (p) => p.replace(/^\/(\w)/, (_, c: string) => `/%${c.charCodeAt(0).toString(16)}`)],
-  ['encoded letter in the second segment', (p) => p.replace(/^(\/[^/]+\/)(\w)/, (_, head: string, c: string) => `${head}%${c.charCodeAt(0).toString(16).toUpperCase()}`)],
+  [
+    'encoded letter in the second segment',
+    (p) =>
+      p.replace(
+        /^(\/[^/]+\/)(\w)/,
+        (_, head: string, c: string) => `${head}%${c.charCodeAt(0).toString(16).toUpperCase()}`,
+      ),
+  ],
   ['%2F for a slash', (p) => p.replace(/^(\/[^/]+)\//, '$1%2F')],
   ['%252F for a slash', (p) => p.replace(/^(\/[^/]+)\//, '$1%252F')],
   ['doubled slash', (p) => p.replace(/^(\/[^/]+)\//, '$1//')],
@@ -65,7 +72,8 @@ beforeAll(async () => {
   const { api, db } = service
   const ok = async (method: string, path: string, body: unknown, token?: string) => {
     const response = await api(method, path, { body, ...(token ? { token } : {}) })
-    if (response.status >= 300) throw new Error(`${method} ${path}: ${response.status} ${JSON.stringify(response.body)}`)
+    if (response.status >= 300)
+      throw new Error(`${method} ${path}: ${response.status} ${JSON.stringify(response.body)}`)
     return response.body
   }
   await ok('POST', '/api/admin/projects', { id: 'other', name: 'Other' })
@@ -78,9 +86,21 @@ beforeAll(async () => {
   const revoked = await ok('POST', '/api/admin/api-tokens', { tokenName: 'revoked', type: 'admin' })
   await ok('DELETE', `/api/admin/api-tokens/${revoked.id}`, undefined)
   const expired = newApiTokenSecret('*', '*')
-  await insertApiToken(db, { secret: expired, tokenName: 'expired', type: 'admin', environment: '*', projects: ['*'], expiresAt: new Date(Date.now() - 60_000) }, new Date())
+  await insertApiToken(
+    db,
+    {
+      secret: expired,
+      tokenName: 'expired',
+      type: 'admin',
+      environment: '*',
+      projects: ['*'],
+      expiresAt: new Date(Date.now() - 60_000),
+    },
+    new Date(),
+  )
   const endpoint = await ok('POST', '/api/admin/signal-endpoints', { name: SIGNAL_ENDPOINT })
-  const signal = (await ok('POST', `/api/admin/signal-endpoints/${endpoint.id}/tokens`, { name: 'matrix' })).token as string
+  const signal = (await ok('POST', `/api/admin/signal-endpoints/${endpoint.id}/tokens`, { name: 'matrix' }))
+    .token as string
 
   credentials = [
     { label: 'no credential', header: undefined, grants: [], denied: 401 },
@@ -90,13 +110,38 @@ beforeAll(async () => {
     { label: 'revoked admin token', header: revoked.secret, grants: [], denied: 401 },
     { label: 'admin token in another case', header: service.admin.toUpperCase(), grants: [], denied: 401 },
     { label: 'signal token', header: `Bearer ${signal}`, grants: ['signal'], denied: 401 },
-    { label: 'client token', header: await apiToken('client', { environment: 'development', projects: ['default'] }), grants: ['client'], denied: 403 },
-    { label: 'client token of another project and environment', header: await apiToken('client', { environment: 'production', projects: ['other'] }), grants: ['client'], denied: 403 },
-    { label: 'backend token', header: await apiToken('backend', { environment: 'development' }), grants: ['client'], denied: 403 },
-    { label: 'frontend token', header: await apiToken('frontend', { environment: 'development' }), grants: [], denied: 403 },
+    {
+      label: 'client token',
+      header: await apiToken('client', { environment: 'development', projects: ['default'] }),
+      grants: ['client'],
+      denied: 403,
+    },
+    {
+      label: 'client token of another project and environment',
+      header: await apiToken('client', { environment: 'production', projects: ['other'] }),
+      grants: ['client'],
+      denied: 403,
+    },
+    {
+      label: 'backend token',
+      header: await apiToken('backend', { environment: 'development' }),
+      grants: ['client'],
+      denied: 403,
+    },
+    {
+      label: 'frontend token',
+      header: await apiToken('frontend', { environment: 'development' }),
+      grants: [],
+      denied: 403,
+    },
     { label: 'viewer personal token', header: await personal('Viewer'), grants: ['personal', 'user'], denied: 403 },
     { label: 'editor personal token', header: await personal('Editor'), grants: ['personal', 'user'], denied: 403 },
-    { label: 'admin personal token', header: await personal('Admin'), grants: ['personal', 'user', 'admin'], denied: 403 },
+    {
+      label: 'admin personal token',
+      header: await personal('Admin'),
+      grants: ['personal', 'user', 'admin'],
+      denied: 403,
+    },
     { label: 'admin token', header: `Bearer ${service.admin}`, grants: ['user', 'admin'], denied: 403 },
   ]
 }, 60_000)
@@ -116,20 +161,28 @@ function deniedStatus(access: Access, credential: Credential): number {
 }
 
 /** One raw request: the path goes on the wire exactly as written (fetch would normalise it). */
-function send(method: string, path: string, authorization: string | undefined): Promise<{ status: number; body: string }> {
+function send(
+  method: string,
+  path: string,
+  authorization: string | undefined,
+): Promise<{ status: number; body: string }> {
   return new Promise((resolve, reject) => {
-    const req = request(`${service.url}/`, { method, path, agent, headers: authorization === undefined ? {} : { authorization } }, (res) => {
-      // A stream (/api/client/streaming) never ends by itself: its status is the answer.
-      if (res.headers['content-type'] === 'text/event-stream') {
-        res.destroy()
-        resolve({ status: res.statusCode ?? 0, body: '' })
-        return
-      }
-      let body = ''
-      res.setEncoding('utf8')
-      res.on('data', (chunk: string) => (body += chunk))
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, body }))
-    })
+    const req = request(
+      `${service.url}/`,
+      { method, path, agent, headers: authorization === undefined ? {} : { authorization } },
+      (res) => {
+        // A stream (/api/client/streaming) never ends by itself: its status is the answer.
+        if (res.headers['content-type'] === 'text/event-stream') {
+          res.destroy()
+          resolve({ status: res.statusCode ?? 0, body: '' })
+          return
+        }
+        let body = ''
+        res.setEncoding('utf8')
+        res.on('data', (chunk: string) => (body += chunk))
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body }))
+      },
+    )
     req.on('error', reject)
     req.end()
   })
@@ -157,12 +210,18 @@ describe('authorization matrix: every route x every credential x every spelling'
           cells++
           const ran = handled.slice(before)
           const where = `${route.method} ${path} [${route.access}] as ${credential.label} (${spelling}): ${status}`
-          if (ran.some((entry) => !entry.grantOk)) failures.push(`${where}: a handler ran for a caller its route does not admit (${ran.map((e) => `${e.route.method} ${e.route.path}`).join(', ')})`)
+          if (ran.some((entry) => !entry.grantOk))
+            failures.push(
+              `${where}: a handler ran for a caller its route does not admit (${ran.map((e) => `${e.route.method} ${e.route.path}`).join(', ')})`,
+            )
           if (status >= 500) failures.push(`${where}: a 5xx`)
           if (spelling === 'as is') {
-            if (allowed && (status === 401 || status === 403)) failures.push(`${where}: refused a caller the route admits`)
-            if (!allowed && status !== deniedStatus(route.access, credential)) failures.push(`${where}: expected ${deniedStatus(route.access, credential)}`)
-            if (allowed && route.access !== 'signal' && ran.length !== 1) failures.push(`${where}: the handler did not run`)
+            if (allowed && (status === 401 || status === 403))
+              failures.push(`${where}: refused a caller the route admits`)
+            if (!allowed && status !== deniedStatus(route.access, credential))
+              failures.push(`${where}: expected ${deniedStatus(route.access, credential)}`)
+            if (allowed && route.access !== 'signal' && ran.length !== 1)
+              failures.push(`${where}: the handler did not run`)
           } else if (!allowed && status < 400) {
             failures.push(`${where}: a caller without access got a success`)
           }
@@ -170,14 +229,20 @@ describe('authorization matrix: every route x every credential x every spelling'
       }
     }
     current = undefined
-    console.log(`authorization matrix: ${service.routes.length} routes x ${credentials.length} credentials x ${SPELLINGS.length} spellings = ${cells} requests`)
+    console.log(
+      `authorization matrix: ${service.routes.length} routes x ${credentials.length} credentials x ${SPELLINGS.length} spellings = ${cells} requests`,
+    )
     expect(failures.slice(0, 30)).toEqual([])
   }, 600_000)
 
   it('refuses the bypasses found in review', async () => {
     const mint = (path: string, authorization?: string) =>
       service.api('POST', path, { body: { tokenName: 'x', type: 'admin' }, token: authorization ?? null })
-    for (const path of ['/%61pi/admin/api-tokens', '/api/%61dmin/api-tokens', '/api/admin/api-tokens%3F/../../../health']) {
+    for (const path of [
+      '/%61pi/admin/api-tokens',
+      '/api/%61dmin/api-tokens',
+      '/api/admin/api-tokens%3F/../../../health',
+    ]) {
       const { status } = await mint(path)
       expect([400, 401, 404], path).toContain(status)
     }

@@ -19,8 +19,11 @@ describe('configuration', () => {
   it('reads PORT, DATABASE_URL, DATA_DIR and the INIT_* tokens', () => {
     const [a1, a2, c1] = ['a1', 'a2', 'c1'].map((seed) => seed.repeat(16))
     const config = parseServiceConfig({
-      PORT: '5000', DATABASE_URL: 'postgres://x/y', DATA_DIR: '/tmp/d',
-      INIT_ADMIN_API_TOKENS: `*:*.${a1}, *:*.${a2}`, INIT_CLIENT_API_TOKENS: `default:development.${c1}`,
+      PORT: '5000',
+      DATABASE_URL: 'postgres://x/y',
+      DATA_DIR: '/tmp/d',
+      INIT_ADMIN_API_TOKENS: `*:*.${a1}, *:*.${a2}`,
+      INIT_CLIENT_API_TOKENS: `default:development.${c1}`,
     })
     expect(config).toMatchObject({ port: 5000, databaseUrl: 'postgres://x/y', dataDir: '/tmp/d' })
     expect(config.initAdminTokens.map((t) => t.secret)).toEqual([a1, a2])
@@ -29,12 +32,18 @@ describe('configuration', () => {
 
   it('names every bad variable in one error', () => {
     try {
-      parseServiceConfig({ PORT: 'abc', LOG_LEVEL: 'loud', INIT_CLIENT_API_TOKENS: 'no-form', INIT_ADMIN_API_TOKENS: 'default:development.x' })
+      parseServiceConfig({
+        PORT: 'abc',
+        LOG_LEVEL: 'loud',
+        INIT_CLIENT_API_TOKENS: 'no-form',
+        INIT_ADMIN_API_TOKENS: 'default:development.x',
+      })
       expect.unreachable()
     } catch (error) {
       expect(error).toBeInstanceOf(ConfigError)
       const message = (error as Error).message
-      for (const name of ['PORT', 'LOG_LEVEL', 'INIT_CLIENT_API_TOKENS', 'INIT_ADMIN_API_TOKENS']) expect(message).toContain(name)
+      for (const name of ['PORT', 'LOG_LEVEL', 'INIT_CLIENT_API_TOKENS', 'INIT_ADMIN_API_TOKENS'])
+        expect(message).toContain(name)
     }
   })
 })
@@ -43,7 +52,8 @@ describe('runServiceCli', () => {
   it('--help documents the options', async () => {
     const lines: string[] = []
     expect(await runServiceCli(['--help'], { log: (line: string) => lines.push(line), error: () => {} })).toBe(0)
-    for (const option of ['--port', '--database-url', '--data-dir', 'DATABASE_URL', 'INIT_ADMIN_API_TOKENS']) expect(lines.join('\n')).toContain(option)
+    for (const option of ['--port', '--database-url', '--data-dir', 'DATABASE_URL', 'INIT_ADMIN_API_TOKENS'])
+      expect(lines.join('\n')).toContain(option)
   })
 
   it('refuses unknown flags and bad ports with exit code 2', async () => {
@@ -55,10 +65,14 @@ describe('runServiceCli', () => {
   it('runs as a process, and SIGINT stops it cleanly with its data flushed', async () => {
     const data = tempDir('cli')
     const run = async (signal: NodeJS.Signals) => {
-      const child = spawn(process.execPath, ['--import', 'tsx', CLI, '--port', '0', '--host', '127.0.0.1', '--data-dir', data.path], {
-        env: { ...process.env, INIT_ADMIN_API_TOKENS: ADMIN_TOKEN, LOG_LEVEL: 'warn' },
-        stdio: ['ignore', 'pipe', 'pipe'],
-      })
+      const child = spawn(
+        process.execPath,
+        ['--import', 'tsx', CLI, '--port', '0', '--host', '127.0.0.1', '--data-dir', data.path],
+        {
+          env: { ...process.env, INIT_ADMIN_API_TOKENS: ADMIN_TOKEN, LOG_LEVEL: 'warn' },
+          stdio: ['ignore', 'pipe', 'pipe'],
+        },
+      )
       let output = ''
       child.stdout.on('data', (chunk) => (output += chunk))
       child.stderr.on('data', (chunk) => (output += chunk))
@@ -70,7 +84,14 @@ describe('runServiceCli', () => {
       // Listening on loopback only: the line does not claim other interfaces.
       expect(output).not.toMatch(/every other interface/)
       const exited = once(child, 'exit')
-      return { url, stop: async () => { child.kill(signal); const [code] = await exited; return { code, output } } }
+      return {
+        url,
+        stop: async () => {
+          child.kill(signal)
+          const [code] = await exited
+          return { code, output }
+        },
+      }
     }
     try {
       const first = await run('SIGINT')
@@ -86,7 +107,9 @@ describe('runServiceCli', () => {
       expect(stopped.output).toContain(`Admin UI: ${first.url}/ `)
 
       const second = await run('SIGTERM')
-      const projects = await (await fetch(`${second.url}/api/admin/projects`, { headers: { authorization: ADMIN_TOKEN } })).json()
+      const projects = await (
+        await fetch(`${second.url}/api/admin/projects`, { headers: { authorization: ADMIN_TOKEN } })
+      ).json()
       expect(projects.projects.map((p: { id: string }) => p.id)).toContain('kept')
       expect((await second.stop()).code).toBe(0)
     } finally {

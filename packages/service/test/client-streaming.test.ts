@@ -19,7 +19,9 @@ const on = (service: TestService, flag: string, enabled: boolean) =>
 
 async function flagWithRollout(service: TestService, name: string): Promise<void> {
   await createFlag(service, 'default', name)
-  await service.api('POST', `/api/admin/projects/default/features/${name}/environments/development/strategies`, { body: { name: 'default' } })
+  await service.api('POST', `/api/admin/projects/default/features/${name}/environments/development/strategies`, {
+    body: { name: 'default' },
+  })
 }
 
 function streamingClient(service: TestService, token: string): Unleash {
@@ -81,7 +83,9 @@ describe('GET /api/client/streaming', () => {
       await on(service, 'wire', true)
       const updated = await stream.next()
       expect(updated.event).toBe('unleash-updated')
-      expect(JSON.parse(updated.data).events).toMatchObject([{ type: 'feature-updated', feature: { name: 'wire', enabled: true } }])
+      expect(JSON.parse(updated.data).events).toMatchObject([
+        { type: 'feature-updated', feature: { name: 'wire', enabled: true } },
+      ])
       expect(Number(updated.id)).toBeGreaterThan(Number(connected.id))
       await timeUntil(() => stream.comments >= 2, 'two keep-alives', { timeoutMs: 2_000 })
 
@@ -98,7 +102,10 @@ describe('GET /api/client/streaming', () => {
       // A deleted token's stream ends at the next keep-alive; reconnecting is refused.
       const [row] = await service.db.query<{ id: number }>("SELECT id FROM api_tokens WHERE type = 'client'")
       expect((await service.api('DELETE', `/api/admin/api-tokens/${row!.id}`)).status).toBe(200)
-      await Promise.race([stream.ended, new Promise((_, reject) => setTimeout(() => reject(new Error('stream still open')), 2_000))])
+      await Promise.race([
+        stream.ended,
+        new Promise((_, reject) => setTimeout(() => reject(new Error('stream still open')), 2_000)),
+      ])
       expect((await openStream(url, { authorization: token })).status).toBe(401)
     } finally {
       await service.close()
@@ -176,28 +183,37 @@ describe('a stream on the service as started (server.ts)', () => {
   }, 30_000)
 })
 
-describe.each(drivers.filter((driver) => driver.name === 'postgres'))('several instances on one $name', ({ open, openAgain }) => {
-  const run = open ? it : it.skip
-  run('a change made through one instance reaches the streams of another at once', async () => {
-    const first = await open!()
-    const second = await openAgain!()
-    const a = await startTestService({ db: first })
-    const b = await startTestService({ db: second })
-    await flagWithRollout(a, 'shared')
-    const client = streamingClient(b, await b.clientToken('development'))
-    try {
-      await once(client, 'synchronized')
-      expect(client.getFeatureToggleDefinition('shared')).toBeDefined()
-      for (const enabled of [true, false]) {
-        await on(a, 'shared', enabled)
-        expect(await timeUntil(() => client.isEnabled('shared') === enabled, `shared ${enabled}`)).toBeLessThan(1_000)
-      }
-    } finally {
-      client.destroy()
-      await a.close()
-      await b.close()
-      await first.close()
-      await second.close()
-    }
-  }, 30_000)
-})
+describe.each(drivers.filter((driver) => driver.name === 'postgres'))(
+  'several instances on one $name',
+  ({ open, openAgain }) => {
+    const run = open ? it : it.skip
+    run(
+      'a change made through one instance reaches the streams of another at once',
+      async () => {
+        const first = await open!()
+        const second = await openAgain!()
+        const a = await startTestService({ db: first })
+        const b = await startTestService({ db: second })
+        await flagWithRollout(a, 'shared')
+        const client = streamingClient(b, await b.clientToken('development'))
+        try {
+          await once(client, 'synchronized')
+          expect(client.getFeatureToggleDefinition('shared')).toBeDefined()
+          for (const enabled of [true, false]) {
+            await on(a, 'shared', enabled)
+            expect(await timeUntil(() => client.isEnabled('shared') === enabled, `shared ${enabled}`)).toBeLessThan(
+              1_000,
+            )
+          }
+        } finally {
+          client.destroy()
+          await a.close()
+          await b.close()
+          await first.close()
+          await second.close()
+        }
+      },
+      30_000,
+    )
+  },
+)

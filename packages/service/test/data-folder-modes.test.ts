@@ -17,7 +17,14 @@ const NOBODY = 65534
 
 function recordingLogger(): Logger & { warnings: string[] } {
   const warnings: string[] = []
-  return { warnings, debug() {}, info() {}, warn: (message: unknown) => void warnings.push(String(message)), error() {}, fatal() {} }
+  return {
+    warnings,
+    debug() {},
+    info() {},
+    warn: (message: unknown) => void warnings.push(String(message)),
+    error() {},
+    fatal() {},
+  }
 }
 
 /** Opens PGlite in `dataDir` (it creates its database files there) and closes it. */
@@ -29,7 +36,12 @@ async function openAndClose(dataDir: string, logger = recordingLogger()) {
 
 /** Whether user `nobody` can read `file` (a real second user, not a mode calculation). */
 function nobodyCanRead(file: string): boolean {
-  return spawnSync(process.execPath, ['-e', `require('node:fs').readFileSync(${JSON.stringify(file)})`], { uid: NOBODY, gid: NOBODY }).status === 0
+  return (
+    spawnSync(process.execPath, ['-e', `require('node:fs').readFileSync(${JSON.stringify(file)})`], {
+      uid: NOBODY,
+      gid: NOBODY,
+    }).status === 0
+  )
 }
 
 let dir: ReturnType<typeof tempDir>
@@ -78,18 +90,23 @@ describe('PGlite data folder: private to the service user', { timeout: 90_000 },
     chmodSync(dataDir, 0o777)
     const logger = await openAndClose(dataDir)
     expect(mode(dataDir)).toBe(0o700)
-    expect(logger.warnings.join('\n')).toContain(`DATA_DIR ${dataDir} was writable by its group and other users (mode 777)`)
+    expect(logger.warnings.join('\n')).toContain(
+      `DATA_DIR ${dataDir} was writable by its group and other users (mode 777)`,
+    )
   })
 
-  it.each(['775', '757'])('mode %s (group or others may write) is tightened the same way before PGlite opens it', (wide) => {
-    const dataDir = join(dir.path, wide)
-    mkdirSync(dataDir)
-    chmodSync(dataDir, Number.parseInt(wide, 8))
-    const logger = recordingLogger()
-    preparePrivateFolder(dataDir, logger)
-    expect(mode(dataDir)).toBe(0o700)
-    expect(logger.warnings.join('\n')).toContain(`(mode ${wide})`)
-  })
+  it.each(['775', '757'])(
+    'mode %s (group or others may write) is tightened the same way before PGlite opens it',
+    (wide) => {
+      const dataDir = join(dir.path, wide)
+      mkdirSync(dataDir)
+      chmodSync(dataDir, Number.parseInt(wide, 8))
+      const logger = recordingLogger()
+      preparePrivateFolder(dataDir, logger)
+      expect(mode(dataDir)).toBe(0o700)
+      expect(logger.warnings.join('\n')).toContain(`(mode ${wide})`)
+    },
+  )
 
   it.runIf(isRoot)("someone else's folder that anyone may write to is refused, naming DATA_DIR", async () => {
     const dataDir = join(dir.path, 'shared')
@@ -104,14 +121,17 @@ describe('PGlite data folder: private to the service user', { timeout: 90_000 },
     expect(mode(dataDir)).toBe(0o777)
   })
 
-  it.runIf(isRoot)("someone else's folder writable by its group (a volume's fsGroup) is used, with a warning, and left as it is", async () => {
-    const dataDir = join(dir.path, 'volume')
-    mkdirSync(dataDir)
-    chownSync(dataDir, 4321, 4321)
-    chmodSync(dataDir, 0o2775)
-    const logger = await openAndClose(dataDir)
-    expect(readdirSync(dataDir)).toContain('PG_VERSION')
-    expect(statSync(dataDir).mode & 0o7777).toBe(0o2775)
-    expect(logger.warnings.join('\n')).toContain(dataDir)
-  })
+  it.runIf(isRoot)(
+    "someone else's folder writable by its group (a volume's fsGroup) is used, with a warning, and left as it is",
+    async () => {
+      const dataDir = join(dir.path, 'volume')
+      mkdirSync(dataDir)
+      chownSync(dataDir, 4321, 4321)
+      chmodSync(dataDir, 0o2775)
+      const logger = await openAndClose(dataDir)
+      expect(readdirSync(dataDir)).toContain('PG_VERSION')
+      expect(statSync(dataDir).mode & 0o7777).toBe(0o2775)
+      expect(logger.warnings.join('\n')).toContain(dataDir)
+    },
+  )
 })

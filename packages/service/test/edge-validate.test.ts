@@ -23,12 +23,22 @@ beforeAll(async () => {
 })
 afterAll(() => service.close())
 
-const validate = (body: unknown, token?: string) => service.api('POST', '/edge/validate', { body, ...(token ? { token } : { token: null }) })
+const validate = (body: unknown, token?: string) =>
+  service.api('POST', '/edge/validate', { body, ...(token ? { token } : { token: null }) })
 
 describe('POST /edge/validate', () => {
   it('lists the valid client and frontend tokens in request order; unknown, garbage, expired and admin tokens are left out', async () => {
     const response = await validate({
-      tokens: [secret.frontend, '*:development.nope', 'garbage', secret.admin, secret.client, secret.expired, secret.backend, secret.client],
+      tokens: [
+        secret.frontend,
+        '*:development.nope',
+        'garbage',
+        secret.admin,
+        secret.client,
+        secret.expired,
+        secret.backend,
+        secret.client,
+      ],
     })
     expect(response.status).toBe(200)
     expect(response.body).toEqual({
@@ -53,7 +63,10 @@ describe('POST /edge/validate', () => {
     ['no tokens property', {}],
     ['tokens not a list', { tokens: 'x' }],
     ['a token not a string', { tokens: [1] }],
-    ['more tokens than one request may check', { tokens: Array.from({ length: 1001 }, (_, i) => `*:development.${i}`) }],
+    [
+      'more tokens than one request may check',
+      { tokens: Array.from({ length: 1001 }, (_, i) => `*:development.${i}`) },
+    ],
   ])('400 naming body.tokens for %s', async (_, body) => {
     const response = await validate(body)
     expect(response.status).toBe(400)
@@ -61,7 +74,9 @@ describe('POST /edge/validate', () => {
   })
 
   it('a revoked token is no longer listed', async () => {
-    const made = await service.api('POST', '/api/admin/api-tokens', { body: { tokenName: 'soon-gone', type: 'frontend', environment: 'development' } })
+    const made = await service.api('POST', '/api/admin/api-tokens', {
+      body: { tokenName: 'soon-gone', type: 'frontend', environment: 'development' },
+    })
     expect((await validate({ tokens: [made.body.secret] })).body.tokens).toHaveLength(1)
     expect((await service.api('DELETE', `/api/admin/api-tokens/${made.body.id}`)).status).toBe(200)
     expect((await validate({ tokens: [made.body.secret] })).body.tokens).toEqual([])

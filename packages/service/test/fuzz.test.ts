@@ -63,7 +63,10 @@ function specAt(i: number, round: (RouteSpec | undefined)[]): RequestSpec {
   const route = round[i % round.length]
   if (i < round.length && route) return baselineSpec(route, world.credentials, world.port)
   if (!arbitraries.has(route)) arbitraries.set(route, specFor(route, world.credentials, world.port))
-  return fc.sample(arbitraries.get(route) as fc.Arbitrary<RequestSpec>, { seed: requestSeed(SEED, i), numRuns: 1 })[0] as RequestSpec
+  return fc.sample(arbitraries.get(route) as fc.Arbitrary<RequestSpec>, {
+    seed: requestSeed(SEED, i),
+    numRuns: 1,
+  })[0] as RequestSpec
 }
 
 /** The seed of the i-th request (FNV-1a of "seed:i"): runs of nearby seeds share no requests. */
@@ -74,17 +77,26 @@ function requestSeed(seed: number, i: number): number {
 }
 
 /** Sends the i-th request of the run and checks its answer. */
-async function fuzzOne(i: number, round: (RouteSpec | undefined)[]): Promise<{ status: number | undefined; problems: string[] }> {
+async function fuzzOne(
+  i: number,
+  round: (RouteSpec | undefined)[],
+): Promise<{ status: number | undefined; problems: string[] }> {
   if (i > 0 && i % round.length === 0) await replenish(world.service, pg, world.credentials, i / round.length)
   const spec = specAt(i, round)
   // A signal route's access check reads the endpoint, which the fuzz renames, disables and deletes.
   if (spec.route?.access === 'signal') await replenishSignals(world.service, pg, world.credentials, i)
-  const { status, problems } = await exchange(materialize(spec, world.credentials, pg, i), world.credentials[spec.credential] as FuzzCredential)
+  const { status, problems } = await exchange(
+    materialize(spec, world.credentials, pg, i),
+    world.credentials[spec.credential] as FuzzCredential,
+  )
   return { status, problems: problems.map((problem) => `#${i} ${problem}`) }
 }
 
 /** Sends `request` and checks its answer. */
-async function exchange(request: FuzzRequest, credential: FuzzCredential): Promise<{ status: number | undefined; problems: string[] }> {
+async function exchange(
+  request: FuzzRequest,
+  credential: FuzzCredential,
+): Promise<{ status: number | undefined; problems: string[] }> {
   const where = (problem: string) => `${problem}\n    ${describeRequest(request)}`
   world.takeHandled()
   let response: FuzzResponse
@@ -100,51 +112,130 @@ async function exchange(request: FuzzRequest, credential: FuzzCredential): Promi
 }
 
 /** Requests the fuzz found answered 5xx, each fixed since: replayed first on every run. A text body is sent as is. */
-const REGRESSIONS: [label: string, method: string, path: string, credential: string, body: object | string, host?: string][] = [
-  ['a segment name too long for its unique index', 'POST', '/api/admin/segments', 'admin token', { name: incompressible(21, 5_000), constraints: [] }],
-  ['a username too long for its unique index', 'POST', '/api/admin/user-admin', 'admin personal token', { username: incompressible(22, 5_000), rootRole: 'Viewer' }],
-  ['an email too long for its unique index', 'POST', '/api/admin/user-admin', 'admin token', { email: `a@${incompressible(23, 5_000)}.com`, rootRole: 'Viewer' }],
-  ['a project id made from a long name', 'POST', '/api/admin/projects', 'admin token', { name: incompressible(24, 5_000) }],
-  ['an appName too long for its primary key', 'POST', '/api/client/register', 'backend token', { appName: incompressible(25, 5_000), instanceId: 'i', strategies: [] }],
-  ['a signal endpoint made with Host %', 'POST', '/api/admin/signal-endpoints', 'admin token', { name: 'fz-regression' }, '%'],
-  ['a name whose `length` is an array nested 30,000 deep', 'POST', '/api/admin/segments', 'admin token', `{"name":{"length":${'['.repeat(30_000)}${']'.repeat(30_000)}},"constraints":[]}`],
+const REGRESSIONS: [
+  label: string,
+  method: string,
+  path: string,
+  credential: string,
+  body: object | string,
+  host?: string,
+][] = [
+  [
+    'a segment name too long for its unique index',
+    'POST',
+    '/api/admin/segments',
+    'admin token',
+    { name: incompressible(21, 5_000), constraints: [] },
+  ],
+  [
+    'a username too long for its unique index',
+    'POST',
+    '/api/admin/user-admin',
+    'admin personal token',
+    { username: incompressible(22, 5_000), rootRole: 'Viewer' },
+  ],
+  [
+    'an email too long for its unique index',
+    'POST',
+    '/api/admin/user-admin',
+    'admin token',
+    { email: `a@${incompressible(23, 5_000)}.com`, rootRole: 'Viewer' },
+  ],
+  [
+    'a project id made from a long name',
+    'POST',
+    '/api/admin/projects',
+    'admin token',
+    { name: incompressible(24, 5_000) },
+  ],
+  [
+    'an appName too long for its primary key',
+    'POST',
+    '/api/client/register',
+    'backend token',
+    { appName: incompressible(25, 5_000), instanceId: 'i', strategies: [] },
+  ],
+  [
+    'a signal endpoint made with Host %',
+    'POST',
+    '/api/admin/signal-endpoints',
+    'admin token',
+    { name: 'fz-regression' },
+    '%',
+  ],
+  [
+    'a name whose `length` is an array nested 30,000 deep',
+    'POST',
+    '/api/admin/segments',
+    'admin token',
+    `{"name":{"length":${'['.repeat(30_000)}${']'.repeat(30_000)}},"constraints":[]}`,
+  ],
 ]
 
 const handledRoutes = new Set<string>()
 
 describe('fuzzing the service over HTTP', () => {
-  it.each(REGRESSIONS)('regression: %s', async (_label, method, path, label, body, host = `127.0.0.1:${world.port}`) => {
-    const credential = world.credentials.find((c) => c.label === label) as FuzzCredential
-    const headers = { host, 'content-type': 'application/json', ...(credential.header ? { authorization: credential.header } : {}) }
-    const request: FuzzRequest = { target: `${method} ${path}`, credential: label, method, path, headers, body: Buffer.from(typeof body === 'string' ? body : JSON.stringify(body)), chunked: false }
-    expect((await exchange(request, credential)).problems).toEqual([])
-  })
+  it.each(REGRESSIONS)(
+    'regression: %s',
+    async (_label, method, path, label, body, host = `127.0.0.1:${world.port}`) => {
+      const credential = world.credentials.find((c) => c.label === label) as FuzzCredential
+      const headers = {
+        host,
+        'content-type': 'application/json',
+        ...(credential.header ? { authorization: credential.header } : {}),
+      }
+      const request: FuzzRequest = {
+        target: `${method} ${path}`,
+        credential: label,
+        method,
+        path,
+        headers,
+        body: Buffer.from(typeof body === 'string' ? body : JSON.stringify(body)),
+        chunked: false,
+      }
+      expect((await exchange(request, credential)).problems).toEqual([])
+    },
+  )
 
-  it('never answers 5xx, never hangs, admits only whom a route admits and tells a caller without a valid token nothing', async () => {
-    const round = roundOf(world.service.routes)
-    const failures: string[] = []
-    const statuses = new Map<number | string, number>()
-    const retainedBefore = retainedBytes({ external: false })
-    const started = performance.now()
-    for (let i = 0; i < RUNS; i++) {
-      const { status, problems } = await fuzzOne(i, round)
-      statuses.set(status ?? 'no answer', (statuses.get(status ?? 'no answer') ?? 0) + 1)
-      failures.push(...problems)
-    }
-    const seconds = ((performance.now() - started) / 1000).toFixed(1)
-    const histogram = [...statuses].sort(([a], [b]) => String(a).localeCompare(String(b))).map(([status, n]) => `${status}: ${n}`).join(', ')
-    console.log(`service fuzz: seed ${SEED}, ${RUNS} requests over ${world.service.routes.length} routes in ${seconds} s; statuses ${histogram}; handlers reached ${handledRoutes.size}`)
-    if (failures.length > 0) console.log(`service fuzz: ${failures.length} problems (replay with FUZZ_SEED=${SEED}):\n${failures.join('\n')}`)
-    expect(failures).toEqual([])
-    // What callers send is bounded (docs/security.md): the JS heap the service keeps after the run
-    // (PGlite's WebAssembly memory, which grows with the rows the fuzz writes, aside).
-    const kept = (retainedBytes({ external: false }) - retainedBefore) / MiB
-    console.log(`service fuzz: ${kept.toFixed(1)} MiB of JS heap kept after the run`)
-    expect(kept).toBeLessThan(64)
-  }, process.env.FUZZ_RUNS ? 3_600_000 : 120_000)
+  it(
+    'never answers 5xx, never hangs, admits only whom a route admits and tells a caller without a valid token nothing',
+    async () => {
+      const round = roundOf(world.service.routes)
+      const failures: string[] = []
+      const statuses = new Map<number | string, number>()
+      const retainedBefore = retainedBytes({ external: false })
+      const started = performance.now()
+      for (let i = 0; i < RUNS; i++) {
+        const { status, problems } = await fuzzOne(i, round)
+        statuses.set(status ?? 'no answer', (statuses.get(status ?? 'no answer') ?? 0) + 1)
+        failures.push(...problems)
+      }
+      const seconds = ((performance.now() - started) / 1000).toFixed(1)
+      const histogram = [...statuses]
+        .sort(([a], [b]) => String(a).localeCompare(String(b)))
+        .map(([status, n]) => `${status}: ${n}`)
+        .join(', ')
+      console.log(
+        `service fuzz: seed ${SEED}, ${RUNS} requests over ${world.service.routes.length} routes in ${seconds} s; statuses ${histogram}; handlers reached ${handledRoutes.size}`,
+      )
+      if (failures.length > 0)
+        console.log(
+          `service fuzz: ${failures.length} problems (replay with FUZZ_SEED=${SEED}):\n${failures.join('\n')}`,
+        )
+      expect(failures).toEqual([])
+      // What callers send is bounded (docs/security.md): the JS heap the service keeps after the run
+      // (PGlite's WebAssembly memory, which grows with the rows the fuzz writes, aside).
+      const kept = (retainedBytes({ external: false }) - retainedBefore) / MiB
+      console.log(`service fuzz: ${kept.toFixed(1)} MiB of JS heap kept after the run`)
+      expect(kept).toBeLessThan(64)
+    },
+    process.env.FUZZ_RUNS ? 3_600_000 : 120_000,
+  )
 
   it('reached the handler of every route in the table', () => {
-    const missed = world.service.routes.map((route) => `${route.method} ${route.path}`).filter((route) => !handledRoutes.has(route))
+    const missed = world.service.routes
+      .map((route) => `${route.method} ${route.path}`)
+      .filter((route) => !handledRoutes.has(route))
     expect(missed).toEqual([])
   })
 

@@ -15,7 +15,11 @@ beforeAll(async () => {
 afterAll(() => service.close())
 
 /** A raw request, so the Host header and the path go on the wire as written. */
-function raw(path: string, headers: Record<string, string>, method = 'GET'): Promise<{ status: number; message: string; body: string }> {
+function raw(
+  path: string,
+  headers: Record<string, string>,
+  method = 'GET',
+): Promise<{ status: number; message: string; body: string }> {
   return new Promise((resolve, reject) => {
     const req = request(`${service.url}/`, { method, path, headers, setHost: false }, (res) => {
       let body = ''
@@ -46,8 +50,18 @@ describe('dates out of range are 400 naming the field', () => {
     ['GET', '/api/admin/dashboard/executive?from=9999-99-99', undefined, 'query.from'],
     ['GET', '/api/admin/signals?to=99999-12-31', undefined, 'query.to'],
     ['GET', '/api/admin/signals?from=1000-01-01', undefined, 'query.from'],
-    ['POST', '/api/admin/api-tokens', { tokenName: 'x', type: 'admin', expiresAt: -8640000000000000 }, 'body.expiresAt'],
-    ['POST', '/api/admin/api-tokens', { tokenName: 'x', type: 'admin', expiresAt: '+275760-09-13T00:00:00Z' }, 'body.expiresAt'],
+    [
+      'POST',
+      '/api/admin/api-tokens',
+      { tokenName: 'x', type: 'admin', expiresAt: -8640000000000000 },
+      'body.expiresAt',
+    ],
+    [
+      'POST',
+      '/api/admin/api-tokens',
+      { tokenName: 'x', type: 'admin', expiresAt: '+275760-09-13T00:00:00Z' },
+      'body.expiresAt',
+    ],
     ['POST', '/api/admin/api-tokens', { tokenName: 'x', type: 'admin', expiresAt: true }, 'body.expiresAt'],
     ['POST', '/api/admin/user-admin/1/tokens', { description: 'x', expiresAt: 'not a date' }, 'body.expiresAt'],
   ] as const)('%s %s', async (method, path, body, field) => {
@@ -58,7 +72,9 @@ describe('dates out of range are 400 naming the field', () => {
 
   it('PUT /api/admin/api-tokens/:id with an impossible expiry', async () => {
     const token = await service.api('POST', '/api/admin/api-tokens', { body: { tokenName: 'expiry', type: 'admin' } })
-    const response = await service.api('PUT', `/api/admin/api-tokens/${token.body.id}`, { body: { expiresAt: -8640000000000000 } })
+    const response = await service.api('PUT', `/api/admin/api-tokens/${token.body.id}`, {
+      body: { expiresAt: -8640000000000000 },
+    })
     expect(response.status).toBe(400)
     expect(response.body.message).toContain('body.expiresAt')
   })
@@ -81,23 +97,29 @@ describe('a path no route takes', () => {
   // h3 built its own 404 for such a path, with the path in its status message, and printed a
   // console warning for each one holding characters a status line cannot: a scanner could fill
   // the log. The service answers them itself.
-  it.each(['/api/n%C3%A9', '/api/x%C3%A9/%F0%9F%9A%A9', '/health/%C3%A9?q=%C3%A9', '/api/admin/projects/%C3%A9/nope'])('%s is a 404 naming the path, with nothing on the console', async (path) => {
-    const warn = vi.spyOn(console, 'warn')
-    try {
-      const callers: Array<Record<string, string>> = [{ host: 'localhost' }, { host: 'localhost', authorization: service.admin }]
-      for (const headers of callers) {
-        const response = await raw(path, headers)
-        expect(response.status, response.body).toBe(404)
-        expect(response.message).toBe('Not Found')
-        const body = JSON.parse(response.body) as { name: string; message: string }
-        expect(body.name).toBe('NotFoundError')
-        expect(body.message).toBe(`There is no GET ${decodeURIComponent(path.split('?')[0]!)}.`)
+  it.each(['/api/n%C3%A9', '/api/x%C3%A9/%F0%9F%9A%A9', '/health/%C3%A9?q=%C3%A9', '/api/admin/projects/%C3%A9/nope'])(
+    '%s is a 404 naming the path, with nothing on the console',
+    async (path) => {
+      const warn = vi.spyOn(console, 'warn')
+      try {
+        const callers: Array<Record<string, string>> = [
+          { host: 'localhost' },
+          { host: 'localhost', authorization: service.admin },
+        ]
+        for (const headers of callers) {
+          const response = await raw(path, headers)
+          expect(response.status, response.body).toBe(404)
+          expect(response.message).toBe('Not Found')
+          const body = JSON.parse(response.body) as { name: string; message: string }
+          expect(body.name).toBe('NotFoundError')
+          expect(body.message).toBe(`There is no GET ${decodeURIComponent(path.split('?')[0]!)}.`)
+        }
+        expect(warn).not.toHaveBeenCalled()
+      } finally {
+        warn.mockRestore()
       }
-      expect(warn).not.toHaveBeenCalled()
-    } finally {
-      warn.mockRestore()
-    }
-  })
+    },
+  )
 })
 
 describe('status lines', () => {
@@ -128,11 +150,18 @@ describe('request bodies are counted as they arrive', () => {
     return new Promise((resolve, reject) => {
       let written = 0
       let answered = false
-      const req = request(`${service.url}${path}`, { method: 'POST', headers: { authorization: token, 'content-type': 'application/json', 'transfer-encoding': 'chunked' } }, (res) => {
-        answered = true
-        res.resume()
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, written }))
-      })
+      const req = request(
+        `${service.url}${path}`,
+        {
+          method: 'POST',
+          headers: { authorization: token, 'content-type': 'application/json', 'transfer-encoding': 'chunked' },
+        },
+        (res) => {
+          answered = true
+          res.resume()
+          res.on('end', () => resolve({ status: res.statusCode ?? 0, written }))
+        },
+      )
       req.on('error', (error) => (answered ? undefined : reject(error)))
       const chunk = Buffer.alloc(64 * 1024, 'a')
       const pump = () => {
@@ -158,10 +187,17 @@ describe('request bodies are counted as they arrive', () => {
 
   it('a chunked body under the limit is read as usual', async () => {
     const response = await new Promise<number>((resolve, reject) => {
-      const req = request(`${service.url}/api/client/register`, { method: 'POST', headers: { authorization: client, 'content-type': 'application/json', 'transfer-encoding': 'chunked' } }, (res) => {
-        res.resume()
-        resolve(res.statusCode ?? 0)
-      })
+      const req = request(
+        `${service.url}/api/client/register`,
+        {
+          method: 'POST',
+          headers: { authorization: client, 'content-type': 'application/json', 'transfer-encoding': 'chunked' },
+        },
+        (res) => {
+          res.resume()
+          resolve(res.statusCode ?? 0)
+        },
+      )
       req.on('error', reject)
       req.write('{"appName":"chunked-app",')
       req.end('"instanceId":"i","strategies":[],"interval":1000}')
@@ -173,7 +209,8 @@ describe('request bodies are counted as they arrive', () => {
 describe('texts too long for a unique index are 400 naming the field', () => {
   // Found by the fuzz (test/fuzz.test.ts): PostgreSQL refuses index entries over 2704 bytes, and a
   // long text it cannot compress (random, as here) reached a unique index: 500 before.
-  const incompressible = (length: number) => Array.from(randomBytes(length), (byte) => 'abcdefghijklmnopqrstuvwxyz0123456789'[byte % 36]).join('')
+  const incompressible = (length: number) =>
+    Array.from(randomBytes(length), (byte) => 'abcdefghijklmnopqrstuvwxyz0123456789'[byte % 36]).join('')
 
   it.each([
     ['POST', '/api/admin/projects', 'body.name', { name: incompressible(5_000) }],
@@ -187,19 +224,32 @@ describe('texts too long for a unique index are 400 naming the field', () => {
   })
 
   it('PUT a segment or a user with one', async () => {
-    const segment = await service.api('POST', '/api/admin/segments', { body: { name: 'long-name-segment', constraints: [] } })
-    const renamed = await service.api('PUT', `/api/admin/segments/${segment.body.id}`, { body: { name: incompressible(5_000), constraints: [] } })
+    const segment = await service.api('POST', '/api/admin/segments', {
+      body: { name: 'long-name-segment', constraints: [] },
+    })
+    const renamed = await service.api('PUT', `/api/admin/segments/${segment.body.id}`, {
+      body: { name: incompressible(5_000), constraints: [] },
+    })
     expect(renamed.status).toBe(400)
     expect(renamed.body.message).toContain('body.name')
-    const user = await service.api('POST', '/api/admin/user-admin', { body: { email: 'long-email@example.com', rootRole: 'Viewer' } })
-    const moved = await service.api('PUT', `/api/admin/user-admin/${user.body.id}`, { body: { email: `a@${incompressible(5_000)}.com` } })
+    const user = await service.api('POST', '/api/admin/user-admin', {
+      body: { email: 'long-email@example.com', rootRole: 'Viewer' },
+    })
+    const moved = await service.api('PUT', `/api/admin/user-admin/${user.body.id}`, {
+      body: { email: `a@${incompressible(5_000)}.com` },
+    })
     expect(moved.status).toBe(400)
     expect(moved.body.message).toContain('body.email')
   })
 
   it('the longest still work: 255 characters, a 100-character project id made from a name', async () => {
-    expect((await service.api('POST', '/api/admin/segments', { body: { name: '日'.repeat(255), constraints: [] } })).status).toBe(201)
-    expect((await service.api('POST', '/api/admin/user-admin', { body: { username: '日'.repeat(255), rootRole: 'Viewer' } })).status).toBe(201)
+    expect(
+      (await service.api('POST', '/api/admin/segments', { body: { name: '日'.repeat(255), constraints: [] } })).status,
+    ).toBe(201)
+    expect(
+      (await service.api('POST', '/api/admin/user-admin', { body: { username: '日'.repeat(255), rootRole: 'Viewer' } }))
+        .status,
+    ).toBe(201)
     const project = await service.api('POST', '/api/admin/projects', { body: { name: `P${'x'.repeat(99)}` } })
     expect(project.status).toBe(201)
     expect(project.body.id).toBe(`p${'x'.repeat(99)}`)

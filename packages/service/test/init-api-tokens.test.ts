@@ -40,7 +40,9 @@ describe('INIT_* token secrets are at least 32 characters', () => {
   })
 
   it('32 characters are enough', () => {
-    const config = parseServiceConfig({ INIT_CLIENT_API_TOKENS: 'default:development.0123456789abcdef0123456789abcdef' })
+    const config = parseServiceConfig({
+      INIT_CLIENT_API_TOKENS: 'default:development.0123456789abcdef0123456789abcdef',
+    })
     expect(config.initClientTokens).toHaveLength(1)
   })
 
@@ -74,7 +76,9 @@ describe('INIT_* token secrets that are placeholders stop the start', () => {
   })
 
   it('what openssl rand -hex 16 and -base64 24 print is accepted', () => {
-    const config = parseServiceConfig({ INIT_ADMIN_API_TOKENS: '*:*.4f0c2a9be1d7836c5e0b9a7d21f4c6e8,*:*.q3Zr+8fKx/2LmN0pVbY7TcWsHu1E9dGa' })
+    const config = parseServiceConfig({
+      INIT_ADMIN_API_TOKENS: '*:*.4f0c2a9be1d7836c5e0b9a7d21f4c6e8,*:*.q3Zr+8fKx/2LmN0pVbY7TcWsHu1E9dGa',
+    })
     expect(config.initAdminTokens).toHaveLength(2)
   })
 })
@@ -82,7 +86,8 @@ describe('INIT_* token secrets that are placeholders stop the start', () => {
 describe('a token taken off INIT_* stops working at the next start', () => {
   const data = tempDir('init-tokens')
   afterAll(() => data.remove())
-  const start = (env: NodeJS.ProcessEnv) => startService({ port: 0, host: '127.0.0.1', dataDir: data.path, logger: silentLogger, env })
+  const start = (env: NodeJS.ProcessEnv) =>
+    startService({ port: 0, host: '127.0.0.1', dataDir: data.path, logger: silentLogger, env })
   const status = async (service: RunningService, token: string) =>
     (await fetch(`${service.url}/api/client/features`, { headers: { authorization: token } })).status
   const adminStatus = async (service: RunningService, token: string) =>
@@ -115,10 +120,15 @@ describe('a token taken off INIT_* stops working at the next start', () => {
       expect(await adminStatus(service, ADMIN_B)).toBe(401)
       expect(await status(service, CLIENT)).toBe(401)
       expect(await status(service, made)).toBe(200)
-      const events = await (await fetch(`${service.url}/api/admin/events?type=api-token-deleted`, { headers: { authorization: ADMIN_A } })).json()
+      const events = await (
+        await fetch(`${service.url}/api/admin/events?type=api-token-deleted`, { headers: { authorization: ADMIN_A } })
+      ).json()
       expect(events.events).toHaveLength(2)
       expect(events.events.every((e: { createdBy: string }) => e.createdBy === 'system')).toBe(true)
-      expect(events.events.map((e: { preData: { tokenName: string } }) => e.preData.tokenName).sort()).toEqual(['admin-init-token', 'client-init-token'])
+      expect(events.events.map((e: { preData: { tokenName: string } }) => e.preData.tokenName).sort()).toEqual([
+        'admin-init-token',
+        'client-init-token',
+      ])
     } finally {
       await service.close()
     }
@@ -139,19 +149,28 @@ describe('tokens an older version created from INIT_*', () => {
   it('are recognised after the upgrade (named *-init-token, no api-token-created event) and removed when unlisted', async () => {
     const db = await createPgliteDatabase()
     try {
-      await migrate(db, MIGRATIONS.filter((m) => m.version <= 5))
+      await migrate(
+        db,
+        MIGRATIONS.filter((m) => m.version <= 5),
+      )
       const now = new Date()
       // What the old insertInitTokens wrote (version 5's columns), and no event.
-      const legacy = async (token: string, name: string) => (await db.query<{ id: number }>(
-        `INSERT INTO api_tokens (secret_hash, display, token_name, type, environment, projects, created_at)
+      const legacy = async (token: string, name: string) =>
+        (
+          await db.query<{ id: number }>(
+            `INSERT INTO api_tokens (secret_hash, display, token_name, type, environment, projects, created_at)
          VALUES ($1, $2, $3, 'admin', '*', '{*}', $4) RETURNING id`,
-        [hashSecret(token), displayToken(token), name, now],
-      ))[0]?.id as number
+            [hashSecret(token), displayToken(token), name, now],
+          )
+        )[0]?.id as number
       await legacy(ADMIN_A, 'admin-init-token')
       await legacy(ADMIN_B, 'admin-init-token')
       // An API token someone happened to name the same way: created through the API, so with its event.
       const api = await legacy(`*:*.${secret('api-')}`, 'admin-init-token')
-      await db.query(`INSERT INTO events (type, created_by, created_at, data) VALUES ('api-token-created', 'admin', now(), $1)`, [JSON.stringify({ id: api })])
+      await db.query(
+        `INSERT INTO events (type, created_by, created_at, data) VALUES ('api-token-created', 'admin', now(), $1)`,
+        [JSON.stringify({ id: api })],
+      )
       await migrate(db)
       await syncInitApiTokens(db, parseServiceConfig({ INIT_ADMIN_API_TOKENS: ADMIN_A }), () => now, silentLogger)
       const rows = await db.query<{ id: number }>('SELECT id FROM api_tokens ORDER BY id')

@@ -13,8 +13,12 @@ const PATHS = ['/api/admin/insights', '/api/admin/dashboard/executive']
 beforeAll(async () => {
   service = await startTestService({ clock: () => now })
   for (const rootRole of ['Admin', 'Editor', 'Viewer']) {
-    const user = await service.api('POST', '/api/admin/user-admin', { body: { email: `${rootRole}@example.com`, rootRole } })
-    tokens[rootRole] = (await service.api('POST', `/api/admin/user-admin/${user.body.id}/tokens`, { body: { description: 'x' } })).body.secret
+    const user = await service.api('POST', '/api/admin/user-admin', {
+      body: { email: `${rootRole}@example.com`, rootRole },
+    })
+    tokens[rootRole] = (
+      await service.api('POST', `/api/admin/user-admin/${user.body.id}/tokens`, { body: { description: 'x' } })
+    ).body.secret
   }
   tokens.client = await service.clientToken('development')
 })
@@ -23,17 +27,29 @@ afterAll(() => service.close())
 describe.each(PATHS)('GET %s', (path) => {
   it.each([
     ['an admin API token', 'admin', 200],
-    ['an Admin user\'s personal token', 'Admin', 200],
-    ['an Editor user\'s personal token', 'Editor', 200],
-    ['a Viewer user\'s personal token', 'Viewer', 200],
+    ["an Admin user's personal token", 'Admin', 200],
+    ["an Editor user's personal token", 'Editor', 200],
+    ["a Viewer user's personal token", 'Viewer', 200],
     ['a client token (not a user)', 'client', 403],
     ['an unknown token', 'unknown', 401],
     ['no token', 'none', 401],
   ])('with %s (%s): %i', async (_label, who, status) => {
-    const token = who === 'none' ? null : who === 'admin' ? service.admin : who === 'unknown' ? '*:*.not-a-token' : (tokens[who] as string)
+    const token =
+      who === 'none'
+        ? null
+        : who === 'admin'
+          ? service.admin
+          : who === 'unknown'
+            ? '*:*.not-a-token'
+            : (tokens[who] as string)
     const response = await service.api('GET', path, { token })
     expect(response.status).toBe(status)
-    if (status !== 200) expect(response.body).toMatchObject({ id: expect.any(String), name: expect.any(String), message: expect.any(String) })
+    if (status !== 200)
+      expect(response.body).toMatchObject({
+        id: expect.any(String),
+        name: expect.any(String),
+        message: expect.any(String),
+      })
   })
 
   it.each([
@@ -80,7 +96,19 @@ describe('an empty instance', () => {
       const date = '2026-04-15T23:59:59.999Z'
       expect(body.userTrends).toEqual([{ date, total: 0, active: 0, inactive: 0 }])
       expect(body.flagTrends).toEqual([{ date, total: 0, active: 0, stale: 0, potentiallyStale: 0 }])
-      expect(body.projectFlagTrends).toEqual([{ week: '2026-16', date, project: 'default', total: 0, active: 0, stale: 0, potentiallyStale: 0, health: 100, users: 0 }])
+      expect(body.projectFlagTrends).toEqual([
+        {
+          week: '2026-16',
+          date,
+          project: 'default',
+          total: 0,
+          active: 0,
+          stale: 0,
+          potentiallyStale: 0,
+          health: 100,
+          users: 0,
+        },
+      ])
       expect(body.metricsSummaryTrends).toEqual([])
       expect(body.environmentTypeTrends).toEqual([])
     } finally {

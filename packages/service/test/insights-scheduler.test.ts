@@ -35,7 +35,9 @@ describe('the insights scheduler', () => {
 
   async function setUp() {
     clock.now = new Date('2026-04-15T10:00:00Z')
-    await service.db.query('TRUNCATE user_trends, project_flag_trends, project_metrics_trends, environment_type_trends, events')
+    await service.db.query(
+      'TRUNCATE user_trends, project_flag_trends, project_metrics_trends, environment_type_trends, events',
+    )
     await service.db.query('DELETE FROM features')
     const timers = manualTimers(clock)
     const errors: unknown[] = []
@@ -45,16 +47,20 @@ describe('the insights scheduler', () => {
     return { clock, timers, service, scheduler, errors }
   }
 
-  it('start() takes today\'s snapshot when it is missing, then runs daily at 23:55 UTC', async () => {
+  it("start() takes today's snapshot when it is missing, then runs daily at 23:55 UTC", async () => {
     const { timers, service, scheduler } = await setUp()
     await scheduler.start()
-    expect(await snapshotRows(service.db)).toEqual([{ day: '2026-04-15', taken_at: new Date('2026-04-15T10:00:00Z'), total_users: 0 }])
+    expect(await snapshotRows(service.db)).toEqual([
+      { day: '2026-04-15', taken_at: new Date('2026-04-15T10:00:00Z'), total_users: 0 },
+    ])
     expect(timers.pending()).toBe(1)
 
     await timers.advance(13 * HOUR + 54 * 60_000) // 23:54: not yet
     expect((await snapshotRows(service.db))[0]?.taken_at).toEqual(new Date('2026-04-15T10:00:00Z'))
     await timers.advance(60_000)
-    expect((await snapshotRows(service.db)).map((r) => [r.day, r.taken_at.toISOString()])).toEqual([['2026-04-15', '2026-04-15T23:55:00.000Z']])
+    expect((await snapshotRows(service.db)).map((r) => [r.day, r.taken_at.toISOString()])).toEqual([
+      ['2026-04-15', '2026-04-15T23:55:00.000Z'],
+    ])
     await timers.advance(48 * HOUR)
     expect((await snapshotRows(service.db)).map((r) => [r.day, r.taken_at.toISOString()])).toEqual([
       ['2026-04-15', '2026-04-15T23:55:00.000Z'],
@@ -64,7 +70,7 @@ describe('the insights scheduler', () => {
     expect(timers.pending()).toBe(1)
   })
 
-  it('start() does not take a second snapshot when today\'s exists (a restart the same day)', async () => {
+  it("start() does not take a second snapshot when today's exists (a restart the same day)", async () => {
     const { clock, service, scheduler } = await setUp()
     await scheduler.runNow()
     clock.now = new Date('2026-04-15T15:00:00Z')
@@ -72,7 +78,7 @@ describe('the insights scheduler', () => {
     expect((await snapshotRows(service.db)).map((r) => r.taken_at.toISOString())).toEqual(['2026-04-15T10:00:00.000Z'])
   })
 
-  it('a second run the same day replaces that day\'s rows: the latest state wins, nothing is duplicated', async () => {
+  it("a second run the same day replaces that day's rows: the latest state wins, nothing is duplicated", async () => {
     const { clock, service, scheduler } = await setUp()
     await scheduler.runNow()
     await createFlag(service, 'default', 'later-that-day')
@@ -82,8 +88,12 @@ describe('the insights scheduler', () => {
     await scheduler.runNow()
     const trends = (await service.api('GET', '/api/admin/insights')).body
     expect(trends.userTrends).toHaveLength(1)
-    expect(trends.projectFlagTrends).toEqual([expect.objectContaining({ project: 'default', total: 1, date: '2026-04-15T23:59:59.999Z' })])
-    expect(trends.environmentTypeTrends).toEqual([expect.objectContaining({ environmentType: 'production', totalUpdates: 2 })])
+    expect(trends.projectFlagTrends).toEqual([
+      expect.objectContaining({ project: 'default', total: 1, date: '2026-04-15T23:59:59.999Z' }),
+    ])
+    expect(trends.environmentTypeTrends).toEqual([
+      expect.objectContaining({ environmentType: 'production', totalUpdates: 2 }),
+    ])
     const counts = await service.db.query<{ n: number }>(
       `SELECT (SELECT count(*) FROM project_flag_trends) + (SELECT count(*) FROM environment_type_trends) AS n`,
     )
@@ -136,7 +146,16 @@ describe('startService runs the scheduler', () => {
   const clock = { now: new Date('2026-04-15T10:00:00Z') }
   const timers = manualTimers(clock)
   const start = () =>
-    startService({ port: 0, host: '127.0.0.1', dataDir: data.path, logger: silentLogger, env: {}, clock: () => clock.now, timers, seedDemo: true })
+    startService({
+      port: 0,
+      host: '127.0.0.1',
+      dataDir: data.path,
+      logger: silentLogger,
+      env: {},
+      clock: () => clock.now,
+      timers,
+      seedDemo: true,
+    })
   const userTrendDates = async (url: string, token: string) => {
     const response = await fetch(`${url}/api/admin/insights`, { headers: { authorization: token } })
     return ((await response.json()) as { userTrends: { date: string }[] }).userTrends.map((t) => t.date)
@@ -180,7 +199,10 @@ describe.each(drivers)('several service instances on one $name database', ({ nam
   run('schedulers racing on the same day leave one row per day, project, week and type', async () => {
     const first = await (open as () => Promise<Database>)()
     const second = openAgain ? await openAgain() : first
-    cleanups.push(() => first.close(), () => (second === first ? undefined : second.close()))
+    cleanups.push(
+      () => first.close(),
+      () => (second === first ? undefined : second.close()),
+    )
     const service = await startTestService({ db: first, clock: () => new Date('2026-04-15T10:00:00Z') })
     cleanups.push(() => service.close())
     await service.api('POST', '/api/admin/projects', { body: { id: 'web', name: 'Web' } })
@@ -188,16 +210,21 @@ describe.each(drivers)('several service instances on one $name database', ({ nam
     await service.api('POST', '/api/admin/projects/web/features/racing/environments/development/on')
 
     const clock = () => new Date('2026-04-15T23:55:00Z')
-    const schedulers = [first, second, first, second].map((db) => createInsightsScheduler({ db, clock, logger: silentLogger }))
+    const schedulers = [first, second, first, second].map((db) =>
+      createInsightsScheduler({ db, clock, logger: silentLogger }),
+    )
     await Promise.all(schedulers.map((scheduler) => scheduler.runNow()))
     await Promise.all(schedulers.map((scheduler) => scheduler.stop()))
 
-    const count = async (table: string) => (await first.query<{ n: number }>(`SELECT count(*)::int AS n FROM ${table}`))[0]?.n
+    const count = async (table: string) =>
+      (await first.query<{ n: number }>(`SELECT count(*)::int AS n FROM ${table}`))[0]?.n
     expect(await count('user_trends'), name).toBe(1)
     expect(await count('project_flag_trends')).toBe(2)
     expect(await count('environment_type_trends')).toBe(1)
     const { body } = await service.api('GET', '/api/admin/insights')
-    expect(body.environmentTypeTrends).toEqual([expect.objectContaining({ environmentType: 'development', totalUpdates: 2 })])
+    expect(body.environmentTypeTrends).toEqual([
+      expect.objectContaining({ environmentType: 'development', totalUpdates: 2 }),
+    ])
   })
 })
 
@@ -222,7 +249,8 @@ function gatedDatabase(inner: Database) {
       await pass()
       return inner.query(sql, params)
     },
-    transaction: (fn) => inner.transaction((tx) => fn({ query: async (sql, params) => (await pass(), tx.query(sql, params)) })),
+    transaction: (fn) =>
+      inner.transaction((tx) => fn({ query: async (sql, params) => (await pass(), tx.query(sql, params)) })),
     listen: (channel, onNotify) => inner.listen(channel, onNotify),
     close: async () => {
       closed = true

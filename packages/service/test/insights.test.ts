@@ -27,17 +27,27 @@ describe.each(drivers)('instance insights on $name', ({ open }) => {
 
     const ok = async (method: string, path: string, options: { body?: unknown; token?: string } = {}) => {
       const response = await service.api(method, path, options)
-      if (response.status >= 300) throw new Error(`${method} ${path}: ${response.status} ${JSON.stringify(response.body)}`)
+      if (response.status >= 300)
+        throw new Error(`${method} ${path}: ${response.status} ${JSON.stringify(response.body)}`)
       return response.body
     }
     const enable = (project: string, flag: string, environment: string) =>
       ok('POST', `/api/admin/projects/${project}/features/${flag}/environments/${environment}/on`)
     // An SDK posts its bucket as it ends: the service files buckets far from its clock under the last hour.
-    const postMetrics = (token: string, appName: string, start: string, toggles: Record<string, { yes: number; no: number }>) => {
+    const postMetrics = (
+      token: string,
+      appName: string,
+      start: string,
+      toggles: Record<string, { yes: number; no: number }>,
+    ) => {
       at(new Date(Date.parse(start) + 60_000).toISOString())
-      return ok('POST', '/api/client/metrics', { token, body: { appName, instanceId: 'i-1', bucket: { start, stop: start, toggles } } })
+      return ok('POST', '/api/client/metrics', {
+        token,
+        body: { appName, instanceId: 'i-1', bucket: { start, stop: start, toggles } },
+      })
     }
-    const insights = (query = '', token?: string) => service.api('GET', `/api/admin/insights${query}`, token ? { token } : {})
+    const insights = (query = '', token?: string) =>
+      service.api('GET', `/api/admin/insights${query}`, token ? { token } : {})
 
     beforeAll(async () => {
       db = await (open as () => Promise<Database>)()
@@ -45,12 +55,24 @@ describe.each(drivers)('instance insights on $name', ({ open }) => {
       scheduler = createInsightsScheduler({ db, clock: () => clock.now, logger: silentLogger })
 
       // 2026-01-05 (ISO week 2026-02): users, a second project, flags; alice uses her token.
-      await db.query(`INSERT INTO users (username, is_service, created_at, seen_at) VALUES ('deploy-bot', true, $1, $1)`, [clock.now])
-      await db.query(`INSERT INTO users (username, is_system, created_at, seen_at) VALUES ('system', true, $1, $1)`, [clock.now])
+      await db.query(
+        `INSERT INTO users (username, is_service, created_at, seen_at) VALUES ('deploy-bot', true, $1, $1)`,
+        [clock.now],
+      )
+      await db.query(`INSERT INTO users (username, is_system, created_at, seen_at) VALUES ('system', true, $1, $1)`, [
+        clock.now,
+      ])
       await ok('POST', '/api/admin/projects', { body: { id: 'web', name: 'Web' } })
-      for (const [name, rootRole] of [['alice', 'Editor'], ['bob', 'Viewer'], ['carol', 'Admin'], ['dave', 'Viewer']] as const) {
+      for (const [name, rootRole] of [
+        ['alice', 'Editor'],
+        ['bob', 'Viewer'],
+        ['carol', 'Admin'],
+        ['dave', 'Viewer'],
+      ] as const) {
         ids[name] = (await ok('POST', '/api/admin/user-admin', { body: { email: `${name}@example.com`, rootRole } })).id
-        pats[name] = (await ok('POST', `/api/admin/user-admin/${ids[name]}/tokens`, { body: { description: 'cli' } })).secret
+        pats[name] = (
+          await ok('POST', `/api/admin/user-admin/${ids[name]}/tokens`, { body: { description: 'cli' } })
+        ).secret
       }
       await ok('GET', '/api/admin/user', { token: pats.alice })
       at('2026-01-05T12:00:00Z')
@@ -80,14 +102,20 @@ describe.each(drivers)('instance insights on $name', ({ open }) => {
       at('2026-03-07T12:00:00Z') // week 2026-10: web-fast in production after 1 day
       await enable('web', 'web-fast', 'production')
       at('2026-03-08T23:30:00Z') // Sunday night, still week 2026-10 in UTC: one strategy in development
-      await ok('POST', '/api/admin/projects/web/features/web-release/environments/development/strategies', { body: { name: 'default' } })
+      await ok('POST', '/api/admin/projects/web/features/web-release/environments/development/strategies', {
+        body: { name: 'default' },
+      })
       at('2026-03-09T12:00:00Z') // week 2026-11: web-to-prod in production after 3 days
       await enable('web', 'web-to-prod', 'production')
 
       // Client metrics: two projects, two apps, two environments, weeks 2026-10 and 2026-11.
       const production = await service.clientToken('production')
       const development = await service.clientToken('development')
-      await postMetrics(production, 'web-app', '2026-03-04T10:00:00Z', { 'web-release': { yes: 10, no: 5 }, 'web-killswitch': { yes: 1, no: 0 }, 'not-a-flag': { yes: 100, no: 100 } })
+      await postMetrics(production, 'web-app', '2026-03-04T10:00:00Z', {
+        'web-release': { yes: 10, no: 5 },
+        'web-killswitch': { yes: 1, no: 0 },
+        'not-a-flag': { yes: 100, no: 100 },
+      })
       await postMetrics(production, 'mobile', '2026-03-04T11:30:00Z', { 'web-release': { yes: 2, no: 3 } })
       await postMetrics(development, 'web-app', '2026-03-05T08:00:00Z', { 'web-release': { yes: 4, no: 0 } })
       await postMetrics(production, 'api-svc', '2026-03-04T10:00:00Z', { 'default-op': { yes: 7, no: 3 } })
@@ -127,7 +155,7 @@ describe.each(drivers)('instance insights on $name', ({ open }) => {
       ])
     })
 
-    it('flagTrends: per day; active = total - stale - potentially stale; potentially stale = older than its type\'s lifetime', async () => {
+    it("flagTrends: per day; active = total - stale - potentially stale; potentially stale = older than its type's lifetime", async () => {
       expect((await insights()).body.flagTrends).toEqual([
         { date: end('2026-01-05'), total: 5, active: 5, stale: 0, potentiallyStale: 0 },
         { date: end('2026-01-12'), total: 5, active: 4, stale: 0, potentiallyStale: 1 },
@@ -138,22 +166,108 @@ describe.each(drivers)('instance insights on $name', ({ open }) => {
     it('projectFlagTrends: per project and ISO week, with health, time to production and users', async () => {
       const week = (w: string, day: string) => ({ week: w, date: end(day) })
       expect((await insights()).body.projectFlagTrends).toEqual([
-        { ...week('2026-02', '2026-01-05'), project: 'default', total: 1, active: 1, stale: 0, potentiallyStale: 0, health: 100, users: 4 },
-        { ...week('2026-02', '2026-01-05'), project: 'web', total: 4, active: 4, stale: 0, potentiallyStale: 0, health: 100, users: 4 },
+        {
+          ...week('2026-02', '2026-01-05'),
+          project: 'default',
+          total: 1,
+          active: 1,
+          stale: 0,
+          potentiallyStale: 0,
+          health: 100,
+          users: 4,
+        },
+        {
+          ...week('2026-02', '2026-01-05'),
+          project: 'web',
+          total: 4,
+          active: 4,
+          stale: 0,
+          potentiallyStale: 0,
+          health: 100,
+          users: 4,
+        },
         // default-op went to production 5 days after its creation, inside the 30 days before this snapshot.
-        { ...week('2026-03', '2026-01-12'), project: 'default', total: 1, active: 0, stale: 0, potentiallyStale: 1, health: 0, timeToProduction: 5, users: 4 },
-        { ...week('2026-03', '2026-01-12'), project: 'web', total: 4, active: 4, stale: 0, potentiallyStale: 0, health: 100, users: 4 },
-        { ...week('2026-12', '2026-03-16'), project: 'default', total: 1, active: 0, stale: 0, potentiallyStale: 1, health: 0, users: 3 },
+        {
+          ...week('2026-03', '2026-01-12'),
+          project: 'default',
+          total: 1,
+          active: 0,
+          stale: 0,
+          potentiallyStale: 1,
+          health: 0,
+          timeToProduction: 5,
+          users: 4,
+        },
+        {
+          ...week('2026-03', '2026-01-12'),
+          project: 'web',
+          total: 4,
+          active: 4,
+          stale: 0,
+          potentiallyStale: 0,
+          health: 100,
+          users: 4,
+        },
+        {
+          ...week('2026-12', '2026-03-16'),
+          project: 'default',
+          total: 1,
+          active: 0,
+          stale: 0,
+          potentiallyStale: 1,
+          health: 0,
+          users: 3,
+        },
         // web-fast took 1 day and web-to-prod 3 days: an average of 2; health = round(100 * 3 / 5).
-        { ...week('2026-12', '2026-03-16'), project: 'web', total: 5, active: 3, stale: 1, potentiallyStale: 1, health: 60, timeToProduction: 2, users: 3 },
+        {
+          ...week('2026-12', '2026-03-16'),
+          project: 'web',
+          total: 5,
+          active: 3,
+          stale: 1,
+          potentiallyStale: 1,
+          health: 60,
+          timeToProduction: 2,
+          users: 3,
+        },
       ])
     })
 
     it('metricsSummaryTrends: per project and ISO week of the client metrics (unknown flags are not counted)', async () => {
       expect((await insights()).body.metricsSummaryTrends).toEqual([
-        { week: '2026-10', date: end('2026-03-08'), project: 'default', totalRequests: 12, totalYes: 9, totalNo: 3, totalApps: 1, totalFlags: 1, totalEnvironments: 1 },
-        { week: '2026-10', date: end('2026-03-08'), project: 'web', totalRequests: 25, totalYes: 17, totalNo: 8, totalApps: 2, totalFlags: 2, totalEnvironments: 2 },
-        { week: '2026-11', date: end('2026-03-15'), project: 'default', totalRequests: 2, totalYes: 1, totalNo: 1, totalApps: 1, totalFlags: 1, totalEnvironments: 1 },
+        {
+          week: '2026-10',
+          date: end('2026-03-08'),
+          project: 'default',
+          totalRequests: 12,
+          totalYes: 9,
+          totalNo: 3,
+          totalApps: 1,
+          totalFlags: 1,
+          totalEnvironments: 1,
+        },
+        {
+          week: '2026-10',
+          date: end('2026-03-08'),
+          project: 'web',
+          totalRequests: 25,
+          totalYes: 17,
+          totalNo: 8,
+          totalApps: 2,
+          totalFlags: 2,
+          totalEnvironments: 2,
+        },
+        {
+          week: '2026-11',
+          date: end('2026-03-15'),
+          project: 'default',
+          totalRequests: 2,
+          totalYes: 1,
+          totalNo: 1,
+          totalApps: 1,
+          totalFlags: 1,
+          totalEnvironments: 1,
+        },
       ])
     })
 
@@ -174,7 +288,10 @@ describe.each(drivers)('instance insights on $name', ({ open }) => {
       expect(body.users).toEqual({ total: 3, active: 1, inactive: 2 })
       expect(body.userTrends.map((t: { date: string }) => t.date)).toEqual([end('2026-01-12')])
       expect(body.flagTrends.map((t: { date: string }) => t.date)).toEqual([end('2026-01-12')])
-      expect(body.projectFlagTrends.map((t: { week: string; project: string }) => `${t.week} ${t.project}`)).toEqual(['2026-03 default', '2026-03 web'])
+      expect(body.projectFlagTrends.map((t: { week: string; project: string }) => `${t.week} ${t.project}`)).toEqual([
+        '2026-03 default',
+        '2026-03 web',
+      ])
       expect(body.metricsSummaryTrends).toEqual([])
       expect(body.environmentTypeTrends.map((t: { week: string }) => t.week)).toEqual(['2026-02', '2026-02'])
       const single = await insights('?from=2026-03-16&to=2026-03-16')

@@ -9,7 +9,8 @@ const SRC = join(import.meta.dirname, '../src')
 
 function sources(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) =>
-    entry.isDirectory() ? sources(join(dir, entry.name)) : entry.name.endsWith('.ts') ? [join(dir, entry.name)] : [])
+    entry.isDirectory() ? sources(join(dir, entry.name)) : entry.name.endsWith('.ts') ? [join(dir, entry.name)] : [],
+  )
 }
 
 const files = sources(SRC).map((path) => ({ path: relative(SRC, path), text: readFileSync(path, 'utf8') }))
@@ -19,12 +20,17 @@ const target = (file: { path: string }, spec: string) => relative(SRC, resolve(S
 
 describe('service layers', () => {
   it('no route handler writes the event log itself: every change goes through src/domain', () => {
-    const writers = files.filter((file) => file.path.startsWith('routes/') && imports(file.text).some((spec) => target(file, spec) === 'events.js'))
+    const writers = files.filter(
+      (file) =>
+        file.path.startsWith('routes/') && imports(file.text).some((spec) => target(file, spec) === 'events.js'),
+    )
     expect(writers.map((file) => file.path)).toEqual([])
   })
 
   it('nothing outside src/routes imports a route module, but the app that mounts them and the access kinds auth checks', () => {
-    const importers = files.filter((file) => !file.path.startsWith('routes/') && imports(file.text).some((spec) => spec.includes('/routes/')))
+    const importers = files.filter(
+      (file) => !file.path.startsWith('routes/') && imports(file.text).some((spec) => spec.includes('/routes/')),
+    )
     expect(importers.map((file) => file.path).sort()).toEqual(['app.ts', 'auth.ts'])
     const auth = files.find((file) => file.path === 'auth.ts')
     expect(imports(auth?.text ?? '').filter((spec) => spec.includes('/routes/'))).toEqual(['./routes/api-router.js'])

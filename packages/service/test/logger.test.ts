@@ -23,7 +23,7 @@ function captured() {
 
 afterEach(() => vi.restoreAllMocks())
 
-describe('the service\'s logger', () => {
+describe("the service's logger", () => {
   it('writes `[vexil-service] message args` from its level up: debug and info to stdout, the rest to stderr', () => {
     const stdout = vi.spyOn(process.stdout, 'write').mockImplementation(() => true)
     const stderr = vi.spyOn(process.stderr, 'write').mockImplementation(() => true)
@@ -40,14 +40,18 @@ describe('the service\'s logger', () => {
     const logger = serviceLogger(config)
     logger.info('not written: LOG_LEVEL=warn')
     logger.warn(`token *:*.${ADMIN_SECRET} and default:development.${CLIENT_SECRET}`)
-    logger.error('could not connect', new Error(`password authentication failed: ${PASSWORD} (${encodeURIComponent(PASSWORD)})`))
+    logger.error(
+      'could not connect',
+      new Error(`password authentication failed: ${PASSWORD} (${encodeURIComponent(PASSWORD)})`),
+    )
     expect(lines()).toHaveLength(2)
     const text = lines().join('')
-    for (const secret of [ADMIN_SECRET, CLIENT_SECRET, PASSWORD, encodeURIComponent(PASSWORD)]) expect(text).not.toContain(secret)
+    for (const secret of [ADMIN_SECRET, CLIENT_SECRET, PASSWORD, encodeURIComponent(PASSWORD)])
+      expect(text).not.toContain(secret)
     expect(text).toContain('[vexil-service] token *:*.*** and default:development.***')
   })
 
-  it('redacts them from the strings a caller\'s logger receives', () => {
+  it("redacts them from the strings a caller's logger receives", () => {
     const seen: unknown[][] = []
     const record = (...args: unknown[]) => void seen.push(args)
     const given: Logger = { debug: record, info: record, warn: record, error: record, fatal: record }

@@ -10,7 +10,8 @@ import { tempDir } from '@vexil/test-fixtures/temp-dir.ts'
 const data = tempDir('restart')
 afterAll(() => data.remove())
 
-const start = () => startService({ port: 0, host: '127.0.0.1', dataDir: data.path, seedDemo: true, logger: silentLogger, env: {} })
+const start = () =>
+  startService({ port: 0, host: '127.0.0.1', dataDir: data.path, seedDemo: true, logger: silentLogger, env: {} })
 const get = async (service: RunningService, path: string, token: string) => {
   const response = await fetch(`${service.url}${path}`, { headers: { authorization: token } })
   return { status: response.status, body: await response.json() }
@@ -25,8 +26,13 @@ async function snapshot(service: RunningService, token: string) {
     get(service, '/api/admin/api-tokens', token),
     get(service, '/api/admin/user-admin', token),
   ])
-  return { features: features.body.features, segments: segments.body.segments, events: events.body.totalEvents, // seenAt moves on every start (first request of a new process).
-    tokens: tokens.body.tokens.map(({ seenAt: _seen, ...token }: { seenAt: string }) => token), users: users.body.users }
+  return {
+    features: features.body.features,
+    segments: segments.body.segments,
+    events: events.body.totalEvents, // seenAt moves on every start (first request of a new process).
+    tokens: tokens.body.tokens.map(({ seenAt: _seen, ...token }: { seenAt: string }) => token),
+    users: users.body.users,
+  }
 }
 
 describe('startService on PGlite in a data folder, with the demo', () => {
@@ -45,12 +51,25 @@ describe('startService on PGlite in a data folder, with the demo', () => {
 
       const payload = await get(service, '/api/client/features?project=demo', first.clientToken)
       expect(payload.status).toBe(200)
-      const strategies = new Set(payload.body.features.flatMap((f: { strategies: { name: string }[] }) => f.strategies.map((s) => s.name)))
-      expect([...strategies].sort()).toEqual(['applicationHostname', 'default', 'flexibleRollout', 'gradualRolloutRandom', 'gradualRolloutSessionId', 'gradualRolloutUserId', 'remoteAddress', 'userWithId'])
+      const strategies = new Set(
+        payload.body.features.flatMap((f: { strategies: { name: string }[] }) => f.strategies.map((s) => s.name)),
+      )
+      expect([...strategies].sort()).toEqual([
+        'applicationHostname',
+        'default',
+        'flexibleRollout',
+        'gradualRolloutRandom',
+        'gradualRolloutSessionId',
+        'gradualRolloutUserId',
+        'remoteAddress',
+        'userWithId',
+      ])
       expect(payload.body.features.every((f: { enabled: boolean }) => f.enabled)).toBe(true)
       expect(payload.body.segments).toHaveLength(1)
       expect(payload.body.features.some((f: { dependencies?: unknown[] }) => f.dependencies)).toBe(true)
-      expect(payload.body.features.some((f: { variants: { payload?: unknown }[] }) => f.variants.some((v) => v.payload))).toBe(true)
+      expect(
+        payload.body.features.some((f: { variants: { payload?: unknown }[] }) => f.variants.some((v) => v.payload)),
+      ).toBe(true)
       const engine = createEngine()
       expect(engine.load(payload.body)).toEqual([])
       expect(engine.isEnabled('beta-dashboard', { userId: 'alice' })).toBe(true)
@@ -58,7 +77,14 @@ describe('startService on PGlite in a data folder, with the demo', () => {
 
       // A person, seen at the seed: the insights of a fresh instance are not all zeros.
       const users = (await get(service, '/api/admin/user-admin', first.adminToken)).body.users
-      expect(users).toEqual([expect.objectContaining({ name: 'Dana Demo', email: 'dana.demo@example.com', accountType: 'User', seenAt: expect.any(String) })])
+      expect(users).toEqual([
+        expect.objectContaining({
+          name: 'Dana Demo',
+          email: 'dana.demo@example.com',
+          accountType: 'User',
+          seenAt: expect.any(String),
+        }),
+      ])
       const insights = (await get(service, '/api/admin/insights', first.adminToken)).body
       expect(insights.users).toEqual({ total: 1, active: 1, inactive: 0 })
       expect(insights.userTrends).toEqual([expect.objectContaining({ total: 1, active: 1 })])

@@ -59,7 +59,11 @@ describe('server SDK compatibility', () => {
       await once(client, 'synchronized')
       expect(client.isEnabled('sdk-flag', { userId: 'u1' })).toBe(true)
       expect(client.isEnabled('sdk-flag', { userId: 'stranger' })).toBe(false)
-      expect(client.getVariant('sdk-flag', { userId: 'u2' })).toMatchObject({ name: 'green', enabled: true, payload: { type: 'string', value: 'go' } })
+      expect(client.getVariant('sdk-flag', { userId: 'u2' })).toMatchObject({
+        name: 'green',
+        enabled: true,
+        payload: { type: 'string', value: 'go' },
+      })
       expect(client.isEnabled('no-such-flag')).toBe(false)
 
       // Its registration and metrics arrive too.

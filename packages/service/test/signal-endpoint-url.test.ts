@@ -9,19 +9,34 @@ import { startTestService, type TestService } from './helpers/service.js'
 // one must not be a 500.
 
 /** One raw request: the Host header exactly as given (fetch would not let a test forge it). */
-function send(service: TestService, method: string, path: string, host: string, body: unknown): Promise<{ status: number; body: any }> {
+function send(
+  service: TestService,
+  method: string,
+  path: string,
+  host: string,
+  body: unknown,
+): Promise<{ status: number; body: any }> {
   const text = JSON.stringify(body)
   return new Promise((resolve, reject) => {
-    const req = request(`${service.url}${path}`, {
-      method,
-      setHost: false,
-      headers: { host, authorization: service.admin, 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) },
-    }, (res) => {
-      let data = ''
-      res.setEncoding('utf8')
-      res.on('data', (chunk: string) => (data += chunk))
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: data ? JSON.parse(data) : undefined }))
-    })
+    const req = request(
+      `${service.url}${path}`,
+      {
+        method,
+        setHost: false,
+        headers: {
+          host,
+          authorization: service.admin,
+          'content-type': 'application/json',
+          'content-length': Buffer.byteLength(text),
+        },
+      },
+      (res) => {
+        let data = ''
+        res.setEncoding('utf8')
+        res.on('data', (chunk: string) => (data += chunk))
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body: data ? JSON.parse(data) : undefined }))
+      },
+    )
     req.on('error', reject)
     req.end(text)
   })
@@ -46,7 +61,9 @@ describe('with PUBLIC_URL', () => {
   })
 
   it.each(['a b', '[::1', 'exa mple.com:99999', '%zz', ''])('a malformed Host header (%j) is no 500', async (host) => {
-    const made = await send(service, 'POST', BASE, host, { name: `host-${Buffer.from(host).toString('hex').slice(0, 20) || 'empty'}` })
+    const made = await send(service, 'POST', BASE, host, {
+      name: `host-${Buffer.from(host).toString('hex').slice(0, 20) || 'empty'}`,
+    })
     expect(made.status).toBe(201)
     expect(made.body.url).toMatch(/^https:\/\/flags\.example\.com\/vexil\/api\/signal-endpoint\//)
     await service.api('DELETE', `${BASE}/${made.body.id}`)
@@ -69,17 +86,22 @@ describe('without PUBLIC_URL', () => {
 })
 
 describe('PUBLIC_URL is checked at startup', () => {
-  it.each(['not a url', 'ftp://flags.example.com', 'https://flags.example.com/?x=1', 'https://flags.example.com/#top', 'https://user:pw@flags.example.com'])(
-    'refuses %j naming PUBLIC_URL',
-    (value) => {
-      expect(() => parseServiceConfig({ PUBLIC_URL: value })).toThrow(ConfigError)
-      expect(() => parseServiceConfig({ PUBLIC_URL: value })).toThrow(/PUBLIC_URL/)
-    },
-  )
+  it.each([
+    'not a url',
+    'ftp://flags.example.com',
+    'https://flags.example.com/?x=1',
+    'https://flags.example.com/#top',
+    'https://user:pw@flags.example.com',
+  ])('refuses %j naming PUBLIC_URL', (value) => {
+    expect(() => parseServiceConfig({ PUBLIC_URL: value })).toThrow(ConfigError)
+    expect(() => parseServiceConfig({ PUBLIC_URL: value })).toThrow(/PUBLIC_URL/)
+  })
 
   it('keeps the path and drops a trailing slash', () => {
     expect(parseServiceConfig({ PUBLIC_URL: 'https://flags.example.com/' }).publicUrl).toBe('https://flags.example.com')
-    expect(parseServiceConfig({ PUBLIC_URL: 'http://10.0.0.5:4242/vexil//' }).publicUrl).toBe('http://10.0.0.5:4242/vexil')
+    expect(parseServiceConfig({ PUBLIC_URL: 'http://10.0.0.5:4242/vexil//' }).publicUrl).toBe(
+      'http://10.0.0.5:4242/vexil',
+    )
     expect(parseServiceConfig({}).publicUrl).toBeUndefined()
   })
 

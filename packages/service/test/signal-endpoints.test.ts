@@ -72,9 +72,17 @@ describe('signal endpoints: management', () => {
 
   it('updates, disables and enables an endpoint', async () => {
     const { id } = await createEndpoint('deploys', { enabled: false })
-    const updated = await service.api('PUT', `${BASE}/${id}`, { body: { name: 'deployments', description: 'CD pipeline' } })
+    const updated = await service.api('PUT', `${BASE}/${id}`, {
+      body: { name: 'deployments', description: 'CD pipeline' },
+    })
     expect(updated.status).toBe(200)
-    expect(updated.body).toMatchObject({ id, name: 'deployments', description: 'CD pipeline', enabled: false, url: `http://localhost:${new URL(service.url).port}/api/signal-endpoint/deployments` })
+    expect(updated.body).toMatchObject({
+      id,
+      name: 'deployments',
+      description: 'CD pipeline',
+      enabled: false,
+      url: `http://localhost:${new URL(service.url).port}/api/signal-endpoint/deployments`,
+    })
     const on = await service.api('POST', `${BASE}/${id}/on`)
     expect(on.status).toBe(200)
     expect(on.body).toMatchObject({ id, enabled: true })
@@ -95,8 +103,12 @@ describe('signal endpoints: management', () => {
   it('writes every change to the event log', async () => {
     const { body } = await service.api('GET', '/api/admin/events?limit=100')
     const types = body.events.map((e: { type: string }) => e.type)
-    expect(types).toEqual(expect.arrayContaining(['signal-endpoint-created', 'signal-endpoint-updated', 'signal-endpoint-deleted']))
-    expect(body.events.find((e: { type: string }) => e.type === 'signal-endpoint-created')).toMatchObject({ createdBy: 'test-admin' })
+    expect(types).toEqual(
+      expect.arrayContaining(['signal-endpoint-created', 'signal-endpoint-updated', 'signal-endpoint-deleted']),
+    )
+    expect(body.events.find((e: { type: string }) => e.type === 'signal-endpoint-created')).toMatchObject({
+      createdBy: 'test-admin',
+    })
   })
 })
 
@@ -127,7 +139,17 @@ describe('signal endpoint tokens', () => {
   it('never returns the secret again: token list, endpoint list, endpoint update', async () => {
     const tokens = await service.api('GET', `${BASE}/${endpoint.id}/tokens`)
     expect(tokens.status).toBe(200)
-    expect(tokens.body).toEqual({ signalEndpointTokens: [{ id: tokenId, name: 'ci', signalEndpointId: endpoint.id, createdAt: expect.any(String), createdByUserId: null }] })
+    expect(tokens.body).toEqual({
+      signalEndpointTokens: [
+        {
+          id: tokenId,
+          name: 'ci',
+          signalEndpointId: endpoint.id,
+          createdAt: expect.any(String),
+          createdByUserId: null,
+        },
+      ],
+    })
     const everything = JSON.stringify([
       tokens.body,
       (await service.api('GET', BASE)).body,
@@ -138,28 +160,42 @@ describe('signal endpoint tokens', () => {
   })
 
   it('stores only a SHA-256 hash of the secret', async () => {
-    const rows = await service.db.query<Record<string, unknown>>('SELECT * FROM signal_endpoint_tokens WHERE id = $1', [tokenId])
+    const rows = await service.db.query<Record<string, unknown>>('SELECT * FROM signal_endpoint_tokens WHERE id = $1', [
+      tokenId,
+    ])
     expect(rows).toHaveLength(1)
     expect(JSON.stringify(rows)).not.toContain(secret)
     expect(rows[0]?.token_hash).toBe(sha256(secret))
   })
 
   it('renames a token', async () => {
-    const response = await service.api('PUT', `${BASE}/${endpoint.id}/tokens/${tokenId}`, { body: { name: 'github-actions' } })
+    const response = await service.api('PUT', `${BASE}/${endpoint.id}/tokens/${tokenId}`, {
+      body: { name: 'github-actions' },
+    })
     expect(response.status).toBe(200)
-    expect(response.body).toEqual({ id: tokenId, name: 'github-actions', signalEndpointId: endpoint.id, createdAt: expect.any(String), createdByUserId: null })
+    expect(response.body).toEqual({
+      id: tokenId,
+      name: 'github-actions',
+      signalEndpointId: endpoint.id,
+      createdAt: expect.any(String),
+      createdByUserId: null,
+    })
   })
 
   it('refuses a token without a name (400) and on unknown endpoints or tokens (404)', async () => {
     expect((await service.api('POST', `${BASE}/${endpoint.id}/tokens`, { body: {} })).status).toBe(400)
     // PostgreSQL cannot store \u0000 in text: a 400, never a 500.
-    expect((await service.api('POST', `${BASE}/${endpoint.id}/tokens`, { body: { name: 'a\u0000b' } })).status).toBe(400)
+    expect((await service.api('POST', `${BASE}/${endpoint.id}/tokens`, { body: { name: 'a\u0000b' } })).status).toBe(
+      400,
+    )
     expect((await service.api('POST', `${BASE}/999/tokens`, { body: { name: 'x' } })).status).toBe(404)
     expect((await service.api('GET', `${BASE}/999/tokens`)).status).toBe(404)
     expect((await service.api('PUT', `${BASE}/${endpoint.id}/tokens/999`, { body: { name: 'x' } })).status).toBe(404)
     const other = await createEndpoint('other-endpoint')
     // A token is reached only through its own endpoint.
-    expect((await service.api('PUT', `${BASE}/${other.id}/tokens/${tokenId}`, { body: { name: 'x' } })).status).toBe(404)
+    expect((await service.api('PUT', `${BASE}/${other.id}/tokens/${tokenId}`, { body: { name: 'x' } })).status).toBe(
+      404,
+    )
     expect((await service.api('DELETE', `${BASE}/${other.id}/tokens/${tokenId}`)).status).toBe(404)
   })
 
@@ -167,9 +203,13 @@ describe('signal endpoint tokens', () => {
     expect((await service.api('DELETE', `${BASE}/${endpoint.id}/tokens/${tokenId}`)).status).toBe(200)
     expect((await service.api('DELETE', `${BASE}/${endpoint.id}/tokens/${tokenId}`)).status).toBe(404)
     const { body } = await service.api('GET', '/api/admin/events?limit=100')
-    expect(body.events.map((e: { type: string }) => e.type)).toEqual(expect.arrayContaining([
-      'signal-endpoint-token-created', 'signal-endpoint-token-updated', 'signal-endpoint-token-deleted',
-    ]))
+    expect(body.events.map((e: { type: string }) => e.type)).toEqual(
+      expect.arrayContaining([
+        'signal-endpoint-token-created',
+        'signal-endpoint-token-updated',
+        'signal-endpoint-token-deleted',
+      ]),
+    )
   })
 })
 
@@ -189,7 +229,8 @@ describe('signal endpoint limits (spec section 8)', () => {
 
   it('a sixth token on one endpoint answers 400 ExceedsLimitError naming the limit of 5', async () => {
     const { id } = (await service.api('GET', BASE)).body.signalEndpoints[0]
-    for (let i = 1; i <= 5; i++) expect((await service.api('POST', `${BASE}/${id}/tokens`, { body: { name: `t${i}` } })).status).toBe(201)
+    for (let i = 1; i <= 5; i++)
+      expect((await service.api('POST', `${BASE}/${id}/tokens`, { body: { name: `t${i}` } })).status).toBe(201)
     const sixth = await service.api('POST', `${BASE}/${id}/tokens`, { body: { name: 't6' } })
     expect(sixth.status).toBe(400)
     expect(sixth.body).toMatchObject({ name: 'ExceedsLimitError', message: expect.stringContaining('limit of 5') })
@@ -198,7 +239,9 @@ describe('signal endpoint limits (spec section 8)', () => {
 
   it('racing creations never pass the limit', async () => {
     await deleteAllEndpoints()
-    const results = await Promise.all(Array.from({ length: 8 }, (_, i) => service.api('POST', BASE, { body: { name: `race-${i}` } })))
+    const results = await Promise.all(
+      Array.from({ length: 8 }, (_, i) => service.api('POST', BASE, { body: { name: `race-${i}` } })),
+    )
     expect(results.filter((r) => r.status === 201)).toHaveLength(5)
     expect(results.filter((r) => r.status === 400)).toHaveLength(3)
   })
@@ -208,20 +251,31 @@ describe('signal endpoints: access', () => {
   it('needs the ADMIN permission: none 401, client token 403, Editor 403, Admin user 200', async () => {
     expect((await service.api('GET', BASE, { token: null })).status).toBe(401)
     expect((await service.api('GET', BASE, { token: await service.clientToken() })).status).toBe(403)
-    const editor = await service.api('POST', '/api/admin/user-admin', { body: { email: 'ed@example.com', rootRole: 'Editor' } })
-    const editorPat = (await service.api('POST', `/api/admin/user-admin/${editor.body.id}/tokens`, { body: { description: 'x' } })).body.secret
+    const editor = await service.api('POST', '/api/admin/user-admin', {
+      body: { email: 'ed@example.com', rootRole: 'Editor' },
+    })
+    const editorPat = (
+      await service.api('POST', `/api/admin/user-admin/${editor.body.id}/tokens`, { body: { description: 'x' } })
+    ).body.secret
     expect((await service.api('GET', BASE, { token: editorPat })).status).toBe(403)
     expect((await service.api('POST', BASE, { token: editorPat, body: { name: 'nope' } })).status).toBe(403)
     expect((await service.api('GET', '/api/admin/signals', { token: editorPat })).status).toBe(403)
-    const admin = await service.api('POST', '/api/admin/user-admin', { body: { email: 'root@example.com', rootRole: 'Admin' } })
-    const adminPat = (await service.api('POST', `/api/admin/user-admin/${admin.body.id}/tokens`, { body: { description: 'x' } })).body.secret
+    const admin = await service.api('POST', '/api/admin/user-admin', {
+      body: { email: 'root@example.com', rootRole: 'Admin' },
+    })
+    const adminPat = (
+      await service.api('POST', `/api/admin/user-admin/${admin.body.id}/tokens`, { body: { description: 'x' } })
+    ).body.secret
     expect((await service.api('GET', BASE, { token: adminPat })).status).toBe(200)
   })
 
   it('records the creating user', async () => {
     await deleteAllEndpoints()
-    const admin = (await service.api('GET', '/api/admin/user-admin')).body.users.find((u: { email: string }) => u.email === 'root@example.com')
-    const pat = (await service.api('POST', `/api/admin/user-admin/${admin.id}/tokens`, { body: { description: 'y' } })).body.secret
+    const admin = (await service.api('GET', '/api/admin/user-admin')).body.users.find(
+      (u: { email: string }) => u.email === 'root@example.com',
+    )
+    const pat = (await service.api('POST', `/api/admin/user-admin/${admin.id}/tokens`, { body: { description: 'y' } }))
+      .body.secret
     const made = await service.api('POST', BASE, { token: pat, body: { name: 'by-user' } })
     expect(made.body.createdByUserId).toBe(admin.id)
     const token = await service.api('POST', `${BASE}/${made.body.id}/tokens`, { token: pat, body: { name: 'mine' } })

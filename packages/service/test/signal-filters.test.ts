@@ -10,7 +10,11 @@ import type { PayloadFilter } from '../src/schemas/action-set.js'
 describe('flattenPayload', () => {
   it.each<[string, unknown, Record<string, unknown>]>([
     ['nested objects join with dots', { a: 1, b: { c: 'x', d: { e: true } } }, { a: 1, 'b.c': 'x', 'b.d.e': true }],
-    ['array items are [i]', { items: [{ status: 'ok' }, 'two', [3]] }, { 'items[0].status': 'ok', 'items[1]': 'two', 'items[2][0]': 3 }],
+    [
+      'array items are [i]',
+      { items: [{ status: 'ok' }, 'two', [3]] },
+      { 'items[0].status': 'ok', 'items[1]': 'two', 'items[2][0]': 3 },
+    ],
     ['a top-level array', [{ a: 1 }, 2], { '[0].a': 1, '[1]': 2 }],
     ['null is kept as a value', { a: null }, { a: null }],
     ['empty objects and arrays add nothing', { a: {}, b: [] }, {}],
@@ -31,7 +35,16 @@ type Row = [label: string, filters: Record<string, PayloadFilter>, payload: unkn
 
 const payload = {
   type: 'alert',
-  data: { severity: 'High', count: 5, ratio: '0.75', version: '2.3.1', resolved: false, service: 'checkout-api', owner: null, items: [{ status: 'firing' }, { status: 'ok' }] },
+  data: {
+    severity: 'High',
+    count: 5,
+    ratio: '0.75',
+    version: '2.3.1',
+    resolved: false,
+    service: 'checkout-api',
+    owner: null,
+    items: [{ status: 'firing' }, { status: 'ok' }],
+  },
 }
 
 const matrix: Row[] = [
@@ -53,13 +66,38 @@ const matrix: Row[] = [
   // STR_*: any of the values; caseInsensitive lowercases both sides; inverted negates.
   ['STR_CONTAINS', { 'data.service': { operator: 'STR_CONTAINS', values: ['out'] } }, payload, true],
   ['STR_CONTAINS: no', { 'data.service': { operator: 'STR_CONTAINS', values: ['cart'] } }, payload, false],
-  ['STR_CONTAINS: case matters by default', { 'data.service': { operator: 'STR_CONTAINS', values: ['OUT'] } }, payload, false],
-  ['STR_CONTAINS: caseInsensitive', { 'data.service': { operator: 'STR_CONTAINS', values: ['OUT'], caseInsensitive: true } }, payload, true],
+  [
+    'STR_CONTAINS: case matters by default',
+    { 'data.service': { operator: 'STR_CONTAINS', values: ['OUT'] } },
+    payload,
+    false,
+  ],
+  [
+    'STR_CONTAINS: caseInsensitive',
+    { 'data.service': { operator: 'STR_CONTAINS', values: ['OUT'], caseInsensitive: true } },
+    payload,
+    true,
+  ],
   ['STR_STARTS_WITH', { 'data.service': { operator: 'STR_STARTS_WITH', values: ['web', 'check'] } }, payload, true],
-  ['STR_STARTS_WITH: inverted', { 'data.service': { operator: 'STR_STARTS_WITH', values: ['check'], inverted: true } }, payload, false],
-  ['STR_ENDS_WITH: caseInsensitive', { 'data.severity': { operator: 'STR_ENDS_WITH', values: ['IGH'], caseInsensitive: true } }, payload, true],
+  [
+    'STR_STARTS_WITH: inverted',
+    { 'data.service': { operator: 'STR_STARTS_WITH', values: ['check'], inverted: true } },
+    payload,
+    false,
+  ],
+  [
+    'STR_ENDS_WITH: caseInsensitive',
+    { 'data.severity': { operator: 'STR_ENDS_WITH', values: ['IGH'], caseInsensitive: true } },
+    payload,
+    true,
+  ],
   ['STR_ENDS_WITH: a missing field', { 'data.nope': { operator: 'STR_ENDS_WITH', values: ['x'] } }, payload, false],
-  ['STR_ENDS_WITH: inverted, a missing field', { 'data.nope': { operator: 'STR_ENDS_WITH', values: ['x'], inverted: true } }, payload, true],
+  [
+    'STR_ENDS_WITH: inverted, a missing field',
+    { 'data.nope': { operator: 'STR_ENDS_WITH', values: ['x'], inverted: true } },
+    payload,
+    true,
+  ],
   // NUM_*: numbers and numeric strings; anything else is false.
   ['NUM_EQ', { 'data.count': { operator: 'NUM_EQ', value: '5' } }, payload, true],
   ['NUM_EQ: "5.0" equals 5', { 'data.count': { operator: 'NUM_EQ', value: '5.0' } }, payload, true],
@@ -74,27 +112,47 @@ const matrix: Row[] = [
   ['SEMVER_GTE', { 'data.version': { operator: 'SEMVER_GTE', value: '2.3.0' } }, payload, true],
   ['SEMVER_LT: no', { 'data.version': { operator: 'SEMVER_LT', value: '2.0.0' } }, payload, false],
   // Several filters must all match.
-  ['two filters, both match', { type: { operator: 'IN', values: ['alert'] }, 'data.count': { operator: 'NUM_GTE', value: '5' } }, payload, true],
-  ['two filters, one fails', { type: { operator: 'IN', values: ['alert'] }, 'data.count': { operator: 'NUM_GT', value: '5' } }, payload, false],
+  [
+    'two filters, both match',
+    { type: { operator: 'IN', values: ['alert'] }, 'data.count': { operator: 'NUM_GTE', value: '5' } },
+    payload,
+    true,
+  ],
+  [
+    'two filters, one fails',
+    { type: { operator: 'IN', values: ['alert'] }, 'data.count': { operator: 'NUM_GT', value: '5' } },
+    payload,
+    false,
+  ],
   // No filters: every signal matches, whatever its shape.
   ['no filters, an object', {}, payload, true],
   ['no filters, a string payload', {}, 'text', true],
   ['a filter on a scalar payload', { type: { operator: 'IN', values: ['text'] } }, 'text', false],
-  ['a filter on a top-level array', { '[1].type': { operator: 'IN', values: ['b'] } }, [{ type: 'a' }, { type: 'b' }], true],
+  [
+    'a filter on a top-level array',
+    { '[1].type': { operator: 'IN', values: ['b'] } },
+    [{ type: 'a' }, { type: 'b' }],
+    true,
+  ],
 ]
 
-describe('action filters on the signal payload (the engine\'s operators)', () => {
+describe("action filters on the signal payload (the engine's operators)", () => {
   it.each(matrix)('%s', (_label, filters, signalPayload, matches) => {
     expect(compileSignalFilter(filters)(signalPayload)).toBe(matches)
   })
 
   it('a filter compiled once answers for many payloads', () => {
     const matchesHigh = compileSignalFilter({ 'data.severity': { operator: 'IN', values: ['high'] } })
-    expect([{ data: { severity: 'high' } }, { data: { severity: 'low' } }, {}, null].map(matchesHigh)).toEqual([true, false, false, false])
+    expect([{ data: { severity: 'high' } }, { data: { severity: 'low' } }, {}, null].map(matchesHigh)).toEqual([
+      true,
+      false,
+      false,
+      false,
+    ])
   })
 })
 
-describe('compiled filters of action sets (the runner\'s)', () => {
+describe("compiled filters of action sets (the runner's)", () => {
   it('compile a set once per version: the same test until the set changes, then the new filters', () => {
     let compiles = 0
     const filters = createCompiledFilters((payload) => {

@@ -23,8 +23,12 @@ async function setUp(service: TestService, name: string, tokenNames = ['primary'
   return { service, endpoint, token: endpoint.tokens[0] as string, tokens: endpoint.tokens }
 }
 
-const send = (sender: Sender, body?: string | object, headers: Record<string, string> = {}, name = sender.endpoint.name) =>
-  sendSignal(sender.service, name, sender.token, body, headers)
+const send = (
+  sender: Sender,
+  body?: string | object,
+  headers: Record<string, string> = {},
+  name = sender.endpoint.name,
+) => sendSignal(sender.service, name, sender.token, body, headers)
 
 /** A JSON body of exactly `bytes` UTF-8 bytes. */
 function bodyOfBytes(bytes: number): string {
@@ -48,9 +52,19 @@ describe('POST /api/signal-endpoint/<name>', () => {
 
   it('200: stores the signal with its endpoint, token, payload and time, and describes it', async () => {
     tick()
-    const response = await send(sender, { type: 'alert', data: { severity: 'high', tags: ['a', 'b'], title: '🚨 Ünïcode' } })
+    const response = await send(sender, {
+      type: 'alert',
+      data: { severity: 'high', tags: ['a', 'b'], title: '🚨 Ünïcode' },
+    })
     expect(response.status).toBe(200)
-    expect(response.body).toEqual({ id: expect.any(Number), source: 'signal-endpoint', sourceId: sender.endpoint.id, sourceName: 'alerts', tokenName: 'grafana', createdAt: now.toISOString() })
+    expect(response.body).toEqual({
+      id: expect.any(Number),
+      source: 'signal-endpoint',
+      sourceId: sender.endpoint.id,
+      sourceName: 'alerts',
+      tokenName: 'grafana',
+      createdAt: now.toISOString(),
+    })
     const listed = await service.api('GET', `${BASE}/${sender.endpoint.id}/signals`)
     expect(listed.body.signalEndpointSignals[0]).toEqual({
       id: response.body.id,
@@ -66,12 +80,18 @@ describe('POST /api/signal-endpoint/<name>', () => {
     tick()
     expect((await send(sender)).status).toBe(200)
     tick()
-    expect((await send(sender, [1, 'two'], { authorization: sender.tokens[1] as string })).body.tokenName).toBe('datadog')
+    expect((await send(sender, [1, 'two'], { authorization: sender.tokens[1] as string })).body.tokenName).toBe(
+      'datadog',
+    )
     tick()
     expect((await send(sender, '"just a string"', { authorization: `bearer ${sender.token}` })).status).toBe(200)
     tick()
-    expect((await send(sender, '{}', { 'content-type': 'application/vnd.alerts+json; charset=utf-8' })).status).toBe(200)
-    const payloads = (await service.api('GET', `${BASE}/${sender.endpoint.id}/signals?limit=4`)).body.signalEndpointSignals.map((s: { payload: unknown }) => s.payload)
+    expect((await send(sender, '{}', { 'content-type': 'application/vnd.alerts+json; charset=utf-8' })).status).toBe(
+      200,
+    )
+    const payloads = (
+      await service.api('GET', `${BASE}/${sender.endpoint.id}/signals?limit=4`)
+    ).body.signalEndpointSignals.map((s: { payload: unknown }) => s.payload)
     expect(payloads).toEqual([{}, 'just a string', [1, 'two'], {}])
   })
 
@@ -84,7 +104,11 @@ describe('POST /api/signal-endpoint/<name>', () => {
     tick()
     const response = await send(sender, { a: 1 }, { authorization: authorization() })
     expect(response.status).toBe(401)
-    expect(response.body).toMatchObject({ id: expect.any(String), name: expect.stringMatching(/AuthenticationRequired|InvalidTokenError/), message: expect.any(String) })
+    expect(response.body).toMatchObject({
+      id: expect.any(String),
+      name: expect.stringMatching(/AuthenticationRequired|InvalidTokenError/),
+      message: expect.any(String),
+    })
   })
 
   it('401 with the token of another endpoint, which works on its own endpoint', async () => {
@@ -121,7 +145,9 @@ describe('POST /api/signal-endpoint/<name>', () => {
     const refused = await send(sender, over)
     expect(refused.status).toBe(413)
     expect(refused.body).toMatchObject({ name: 'PayloadTooLargeError', message: expect.stringContaining('102400') })
-    const stored = await service.db.query<{ n: number }>('SELECT count(*)::int AS n FROM signals WHERE id > $1', [accepted.body.id])
+    const stored = await service.db.query<{ n: number }>('SELECT count(*)::int AS n FROM signals WHERE id > $1', [
+      accepted.body.id,
+    ])
     expect(stored[0]?.n).toBe(0)
   })
 
@@ -169,7 +195,10 @@ describe('POST /api/signal-endpoint/<name>', () => {
     tick()
     const response = await send(sender, body, { 'content-type': type })
     expect(response.status).toBe(415)
-    expect(response.body).toMatchObject({ name: 'ContentTypeError', message: expect.stringContaining('application/json') })
+    expect(response.body).toMatchObject({
+      name: 'ContentTypeError',
+      message: expect.stringContaining('application/json'),
+    })
   })
 
   it('rate limit over time: the second request within a second gets 429 with Retry-After, one a second later succeeds', async () => {
@@ -189,7 +218,8 @@ describe('POST /api/signal-endpoint/<name>', () => {
     expect(second.body).toMatchObject({ name: 'RateLimitError', message: expect.stringContaining('1 per second') })
     now = new Date(now.getTime() + 1)
     expect((await send(sender, { n: 3 })).status).toBe(200)
-    const recent = (await service.api('GET', `${BASE}/${sender.endpoint.id}/signals?limit=2`)).body.signalEndpointSignals
+    const recent = (await service.api('GET', `${BASE}/${sender.endpoint.id}/signals?limit=2`)).body
+      .signalEndpointSignals
     expect(recent.map((s: { payload: { n: number } }) => s.payload.n)).toEqual([3, 1])
   })
 
@@ -203,13 +233,17 @@ describe('POST /api/signal-endpoint/<name>', () => {
   })
 
   it('signals of one endpoint: newest first, with limit and offset paging', async () => {
-    const all = (await service.api('GET', `${BASE}/${sender.endpoint.id}/signals?limit=1000`)).body.signalEndpointSignals
+    const all = (await service.api('GET', `${BASE}/${sender.endpoint.id}/signals?limit=1000`)).body
+      .signalEndpointSignals
     expect(all.length).toBeGreaterThan(10)
     const ids = all.map((s: { id: number }) => s.id)
     expect(ids).toEqual([...ids].sort((a, b) => b - a))
-    const page = (await service.api('GET', `${BASE}/${sender.endpoint.id}/signals?limit=3&offset=2`)).body.signalEndpointSignals
+    const page = (await service.api('GET', `${BASE}/${sender.endpoint.id}/signals?limit=3&offset=2`)).body
+      .signalEndpointSignals
     expect(page.map((s: { id: number }) => s.id)).toEqual(ids.slice(2, 5))
-    expect((await service.api('GET', `${BASE}/${sender.endpoint.id}/signals`)).body.signalEndpointSignals).toHaveLength(Math.min(50, all.length))
+    expect((await service.api('GET', `${BASE}/${sender.endpoint.id}/signals`)).body.signalEndpointSignals).toHaveLength(
+      Math.min(50, all.length),
+    )
     expect((await service.api('GET', `${BASE}/999/signals`)).status).toBe(404)
     expect((await service.api('GET', `${BASE}/${sender.endpoint.id}/signals?limit=0`)).status).toBe(400)
     expect((await service.api('GET', `${BASE}/${sender.endpoint.id}/signals?limit=1001`)).status).toBe(400)
@@ -226,7 +260,14 @@ describe('POST /api/signal-endpoint/<name>', () => {
     expect(ranged.status).toBe(200)
     expect(ranged.body.total).toBe(2)
     expect(ranged.body.signals).toEqual([
-      expect.objectContaining({ payload: { day: 7 }, sourceId: sender.endpoint.id, sourceName: 'alerts', sourceDescription: null, tokenName: 'grafana', createdBySourceTokenId: expect.any(Number) }),
+      expect.objectContaining({
+        payload: { day: 7 },
+        sourceId: sender.endpoint.id,
+        sourceName: 'alerts',
+        sourceDescription: null,
+        tokenName: 'grafana',
+        createdBySourceTokenId: expect.any(Number),
+      }),
       expect.objectContaining({ payload: { day: 5 } }),
     ])
     const plain = await service.api('GET', '/api/admin/signals?from=2026-03-06&to=2026-03-09T00:00:00.000Z&limit=1')
@@ -243,8 +284,13 @@ describe('POST /api/signal-endpoint/<name>', () => {
     expect((await service.api('DELETE', `${BASE}/${sender.endpoint.id}/tokens/${datadog.id}`)).status).toBe(200)
     tick()
     expect((await send(sender, { a: 1 }, { authorization: sender.tokens[1] as string })).status).toBe(401)
-    const signals = (await service.api('GET', `${BASE}/${sender.endpoint.id}/signals?limit=1000`)).body.signalEndpointSignals
-    expect(signals.some((s: { payload: unknown; tokenName: string | null }) => Array.isArray(s.payload) && s.tokenName === null)).toBe(true)
+    const signals = (await service.api('GET', `${BASE}/${sender.endpoint.id}/signals?limit=1000`)).body
+      .signalEndpointSignals
+    expect(
+      signals.some(
+        (s: { payload: unknown; tokenName: string | null }) => Array.isArray(s.payload) && s.tokenName === null,
+      ),
+    ).toBe(true)
   })
 })
 
@@ -288,13 +334,22 @@ describe('limits from environment variables', () => {
   })
 
   it('bad values stop the start, naming the variable', () => {
-    expect(() => parseServiceConfig({ SIGNAL_ENDPOINT_RATE_LIMIT_PER_SECOND: 'fast', UNLEASH_SIGNAL_ENDPOINTS_LIMIT: '0' })).toThrow(
-      /SIGNAL_ENDPOINT_RATE_LIMIT_PER_SECOND must be a positive integer[\s\S]*UNLEASH_SIGNAL_ENDPOINTS_LIMIT/,
+    expect(() =>
+      parseServiceConfig({ SIGNAL_ENDPOINT_RATE_LIMIT_PER_SECOND: 'fast', UNLEASH_SIGNAL_ENDPOINTS_LIMIT: '0' }),
+    ).toThrow(/SIGNAL_ENDPOINT_RATE_LIMIT_PER_SECOND must be a positive integer[\s\S]*UNLEASH_SIGNAL_ENDPOINTS_LIMIT/)
+    expect(() => parseServiceConfig({ SIGNAL_ENDPOINT_PAYLOAD_LIMIT_BYTES: String(2 * 1024 * 1024) })).toThrow(
+      /SIGNAL_ENDPOINT_PAYLOAD_LIMIT_BYTES must be at most 1048576/,
     )
-    expect(() => parseServiceConfig({ SIGNAL_ENDPOINT_PAYLOAD_LIMIT_BYTES: String(2 * 1024 * 1024) })).toThrow(/SIGNAL_ENDPOINT_PAYLOAD_LIMIT_BYTES must be at most 1048576/)
     expect(parseServiceConfig({}).signals).toEqual({
-      ratePerSecond: 1, endpointsLimit: 5, tokensPerEndpointLimit: 5, payloadLimitBytes: 102400,
-      actionSetsPerProjectLimit: 5, filtersPerActionSetLimit: 5, valuesPerFilterLimit: 25, actionsPerActionSetLimit: 10, sweepIntervalMs: 5000,
+      ratePerSecond: 1,
+      endpointsLimit: 5,
+      tokensPerEndpointLimit: 5,
+      payloadLimitBytes: 102400,
+      actionSetsPerProjectLimit: 5,
+      filtersPerActionSetLimit: 5,
+      valuesPerFilterLimit: 25,
+      actionsPerActionSetLimit: 10,
+      sweepIntervalMs: 5000,
     })
   })
 })

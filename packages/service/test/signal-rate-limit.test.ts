@@ -25,8 +25,15 @@ describe.each(drivers)('two service instances on one $name database', ({ open, o
   async function twoInstances(): Promise<[TestService, TestService]> {
     const first = await (open as () => Promise<Database>)()
     const second = openAgain ? await openAgain() : first
-    cleanups.push(() => first.close(), async () => (second === first ? undefined : second.close()))
-    const options = { clock: () => now, actionRunner: false as const, env: { SIGNAL_ENDPOINT_RATE_LIMIT_PER_SECOND: String(LIMIT) } }
+    cleanups.push(
+      () => first.close(),
+      async () => (second === first ? undefined : second.close()),
+    )
+    const options = {
+      clock: () => now,
+      actionRunner: false as const,
+      env: { SIGNAL_ENDPOINT_RATE_LIMIT_PER_SECOND: String(LIMIT) },
+    }
     const a = await startTestService({ ...options, db: first })
     cleanups.push(() => a.close())
     const b = await startTestService({ ...options, db: second })
@@ -38,7 +45,8 @@ describe.each(drivers)('two service instances on one $name database', ({ open, o
     const [a, b] = await twoInstances()
     const endpoint = await createSignalEndpoint(a, 'shared', ['one'])
     const token = endpoint.tokens[0] as string
-    const burst = () => Promise.all(Array.from({ length: SENT }, (_, i) => sendSignal(i % 2 === 0 ? a : b, 'shared', token, { i })))
+    const burst = () =>
+      Promise.all(Array.from({ length: SENT }, (_, i) => sendSignal(i % 2 === 0 ? a : b, 'shared', token, { i })))
 
     for (let window = 0; window < 3; window++) {
       const answers = await burst()
@@ -47,7 +55,9 @@ describe.each(drivers)('two service instances on one $name database', ({ open, o
       expect(admitted, `window ${window}`).toHaveLength(LIMIT)
       expect(refused).toHaveLength(SENT - LIMIT)
       // Each admitted request was told a different remaining count: one counter, no lost update.
-      expect(admitted.map((answer) => Number(answer.headers.get('ratelimit-remaining'))).sort()).toEqual([0, 1, 2, 3, 4])
+      expect(admitted.map((answer) => Number(answer.headers.get('ratelimit-remaining'))).sort()).toEqual([
+        0, 1, 2, 3, 4,
+      ])
       for (const answer of refused) {
         expect(answer.headers.get('retry-after')).toBe('1')
         expect(answer.headers.get('ratelimit-remaining')).toBe('0')
@@ -56,14 +66,17 @@ describe.each(drivers)('two service instances on one $name database', ({ open, o
       }
       now = new Date(now.getTime() + 1000)
     }
-    const [stored] = await a.db.query<{ n: number }>('SELECT count(*)::int AS n FROM signals WHERE source_id = $1', [endpoint.id])
+    const [stored] = await a.db.query<{ n: number }>('SELECT count(*)::int AS n FROM signals WHERE source_id = $1', [
+      endpoint.id,
+    ])
     expect(stored?.n).toBe(3 * LIMIT)
   })
 
   run('a window one instance filled refuses on the other until it ends; endpoints do not share one', async () => {
     const [a, b] = await twoInstances()
     const [busy, quiet] = [await createSignalEndpoint(a, 'busy'), await createSignalEndpoint(a, 'quiet')]
-    for (let i = 0; i < LIMIT; i++) expect((await sendSignal(a, 'busy', busy.tokens[0] as string, { i })).status).toBe(200)
+    for (let i = 0; i < LIMIT; i++)
+      expect((await sendSignal(a, 'busy', busy.tokens[0] as string, { i })).status).toBe(200)
     now = new Date(now.getTime() + 999)
     expect((await sendSignal(b, 'busy', busy.tokens[0] as string, {})).status).toBe(429)
     expect((await sendSignal(b, 'quiet', quiet.tokens[0] as string, {})).status).toBe(200)

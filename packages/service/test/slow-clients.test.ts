@@ -11,7 +11,14 @@ const data = tempDir('slow-clients')
 let service: RunningService
 
 beforeAll(async () => {
-  service = await startService({ port: 0, host: '127.0.0.1', dataDir: data.path, logger: silentLogger, env: {}, timeouts: { headersMs: 500, requestMs: 1_000 } })
+  service = await startService({
+    port: 0,
+    host: '127.0.0.1',
+    dataDir: data.path,
+    logger: silentLogger,
+    env: {},
+    timeouts: { headersMs: 500, requestMs: 1_000 },
+  })
 })
 afterAll(async () => {
   await service?.close()
@@ -36,6 +43,8 @@ describe('slow clients are cut off', () => {
   })
 
   it('a request whose body never ends', async () => {
-    expect(await heldFor('POST /api/client/register HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 100\r\n\r\n{')).toBeLessThan(4_000)
+    expect(
+      await heldFor('POST /api/client/register HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 100\r\n\r\n{'),
+    ).toBeLessThan(4_000)
   })
 })

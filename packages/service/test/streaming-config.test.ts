@@ -7,7 +7,10 @@ describe('streaming settings', () => {
   })
 
   it('are read from STREAMING, STREAMING_KEEPALIVE_MS and STREAMING_MAX_CONNECTIONS', () => {
-    expect(parseServiceConfig({ STREAMING: 'false', STREAMING_KEEPALIVE_MS: '5000', STREAMING_MAX_CONNECTIONS: '2' }).streaming).toEqual({ enabled: false, keepAliveMs: 5_000, maxConnections: 2 })
+    expect(
+      parseServiceConfig({ STREAMING: 'false', STREAMING_KEEPALIVE_MS: '5000', STREAMING_MAX_CONNECTIONS: '2' })
+        .streaming,
+    ).toEqual({ enabled: false, keepAliveMs: 5_000, maxConnections: 2 })
   })
 
   it.each([

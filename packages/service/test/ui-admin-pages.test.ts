@@ -6,7 +6,18 @@
 import type { Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { chromiumAvailable, type LaunchedBrowser } from '@vexil/test-fixtures/chromium.ts'
-import { DESKTOP, expectNoHorizontalScroll, MOBILE, openPage, requireBuiltUi, screenshot, signedInPage, signIn, startUiService, type UiService } from './helpers/ui.js'
+import {
+  DESKTOP,
+  expectNoHorizontalScroll,
+  MOBILE,
+  openPage,
+  requireBuiltUi,
+  screenshot,
+  signedInPage,
+  signIn,
+  startUiService,
+  type UiService,
+} from './helpers/ui.js'
 
 /** Presses Tab until the focused element matches `selector` (keyboard-only use: no clicks, no focus()). */
 async function tabTo(page: Page, selector: string): Promise<void> {
@@ -17,7 +28,8 @@ async function tabTo(page: Page, selector: string): Promise<void> {
   throw new Error(`Tab never reached ${selector}`)
 }
 
-const focused = (page: Page) => page.evaluate(() => ({ id: document.activeElement?.id, class: document.activeElement?.className ?? '' }))
+const focused = (page: Page) =>
+  page.evaluate(() => ({ id: document.activeElement?.id, class: document.activeElement?.className ?? '' }))
 
 describe.runIf(chromiumAvailable())('the admin pages in headless Chromium', () => {
   let ui: UiService
@@ -28,10 +40,15 @@ describe.runIf(chromiumAvailable())('the admin pages in headless Chromium', () =
   const secrets: Record<string, string> = {}
 
   const tokenRow = (name: string) => page.locator(`li.token-row[data-token="${name}"]`)
-  const clientFeatures = (token: string) => fetch(`${ui.url}/api/client/features`, { headers: { authorization: token } })
+  const clientFeatures = (token: string) =>
+    fetch(`${ui.url}/api/client/features`, { headers: { authorization: token } })
 
   /** Fills and sends the token form with the mouse; returns the secret it shows. */
-  async function createToken(name: string, type: 'Client' | 'Frontend' | 'Admin', options: { projects?: string[]; environment?: string } = {}) {
+  async function createToken(
+    name: string,
+    type: 'Client' | 'Frontend' | 'Admin',
+    options: { projects?: string[]; environment?: string } = {},
+  ) {
     await page.getByLabel('Name', { exact: true }).fill(name)
     await page.getByRole('radio', { name: new RegExp(`^${type} —`) }).check()
     if (options.projects) {
@@ -41,7 +58,10 @@ describe.runIf(chromiumAvailable())('the admin pages in headless Chromium', () =
     if (options.environment) await page.getByLabel('Environment', { exact: true }).selectOption(options.environment)
     await page.getByRole('button', { name: 'Create token' }).click()
     // The secret of the token made before may still be on the page: read the one named for this token.
-    const secret = await page.getByRole('region', { name: `Secret of the token ${name}` }).getByTestId('token-secret').innerText()
+    const secret = await page
+      .getByRole('region', { name: `Secret of the token ${name}` })
+      .getByTestId('token-secret')
+      .innerText()
     secrets[name] = secret
     return secret
   }
@@ -71,14 +91,18 @@ describe.runIf(chromiumAvailable())('the admin pages in headless Chromium', () =
         `UNLEASH_URL=${ui.url}/api\nUNLEASH_API_TOKEN='${secret}'`,
         `curl -H 'Authorization: ${secret}' '${ui.url}/api/client/features'`,
       ])
-      await expect.poll(() => page.evaluate(() => document.activeElement?.classList.contains('token-secret'))).toBe(true)
+      await expect
+        .poll(() => page.evaluate(() => document.activeElement?.classList.contains('token-secret')))
+        .toBe(true)
       await page.getByRole('button', { name: 'Copy token secret' }).click()
       await expect.poll(() => page.getByRole('button', { name: 'Copy token secret' }).innerText()).toBe('Copied')
       expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(secret)
       await screenshot(page, 'admin-token-client-secret-1280')
 
       expect((await clientFeatures(secret)).status).toBe(200)
-      const listed = (await ui.api('GET', '/api/admin/api-tokens')).tokens.find((t: { tokenName: string }) => t.tokenName === 'checkout-service')
+      const listed = (await ui.api('GET', '/api/admin/api-tokens')).tokens.find(
+        (t: { tokenName: string }) => t.tokenName === 'checkout-service',
+      )
       expect(listed).toMatchObject({ type: 'client', environment: 'development', projects: ['*'], expiresAt: null })
     })
 
@@ -111,13 +135,25 @@ describe.runIf(chromiumAvailable())('the admin pages in headless Chromium', () =
       expect(await page.getByRole('group', { name: 'Projects' }).count()).toBe(0)
       const admin = await createToken('deploy-script', 'Admin')
       expect(admin).toMatch(/^\*:\*\.[0-9a-f]{56}$/)
-      expect(await page.getByTestId('token-example').allInnerTexts()).toEqual([`curl -H 'Authorization: ${admin}' '${ui.url}/api/admin/projects'`])
+      expect(await page.getByTestId('token-example').allInnerTexts()).toEqual([
+        `curl -H 'Authorization: ${admin}' '${ui.url}/api/admin/projects'`,
+      ])
       expect((await fetch(`${ui.url}/api/admin/projects`, { headers: { authorization: admin } })).status).toBe(200)
 
       const tokens = (await ui.api('GET', '/api/admin/api-tokens')).tokens as { tokenName: string }[]
-      expect(tokens.find((t) => t.tokenName === 'web-shop')).toMatchObject({ type: 'frontend', environment: 'production', projects: ['demo'] })
-      expect(tokens.find((t) => t.tokenName === 'deploy-script')).toMatchObject({ type: 'admin', environment: '*', projects: ['*'] })
-      expect(await tokenRow('web-shop').locator('.facts').innerText()).toMatch(/Projects\s+demo\s+Environment\s+production/)
+      expect(tokens.find((t) => t.tokenName === 'web-shop')).toMatchObject({
+        type: 'frontend',
+        environment: 'production',
+        projects: ['demo'],
+      })
+      expect(tokens.find((t) => t.tokenName === 'deploy-script')).toMatchObject({
+        type: 'admin',
+        environment: '*',
+        projects: ['*'],
+      })
+      expect(await tokenRow('web-shop').locator('.facts').innerText()).toMatch(
+        /Projects\s+demo\s+Environment\s+production/,
+      )
       expect(await tokenRow('demo-admin').locator('.badge', { hasText: 'you are signed in with it' }).count()).toBe(1)
 
       await page.reload()
@@ -133,7 +169,9 @@ describe.runIf(chromiumAvailable())('the admin pages in headless Chromium', () =
       await page.getByRole('radio', { name: 'Only these:' }).check()
       await page.getByRole('button', { name: 'Create token' }).click()
       expect(await page.locator('#token-name-error').innerText()).toBe('Token name is required.')
-      expect(await page.locator('#token-projects-error').innerText()).toBe('Choose at least one project, or all projects.')
+      expect(await page.locator('#token-projects-error').innerText()).toBe(
+        'Choose at least one project, or all projects.',
+      )
       expect((await focused(page)).id).toBe('token-name')
       await page.getByLabel('Expires', { exact: true }).selectOption('date')
       await page.getByRole('button', { name: 'Create token' }).click()
@@ -157,7 +195,9 @@ describe.runIf(chromiumAvailable())('the admin pages in headless Chromium', () =
       await page.locator('.project-checks input[value="doomed"]').waitFor({ state: 'detached' })
       expect(await error.innerText()).toBe('Not found: Project "doomed" does not exist.')
       await screenshot(page, 'admin-token-error-1280')
-      expect((await ui.api('GET', '/api/admin/api-tokens')).tokens.map((t: { tokenName: string }) => t.tokenName)).not.toContain('too-late')
+      expect(
+        (await ui.api('GET', '/api/admin/api-tokens')).tokens.map((t: { tokenName: string }) => t.tokenName),
+      ).not.toContain('too-late')
     })
 
     it('revokes a token after a confirmation (cancel keeps it); the revoked token is refused', async () => {
@@ -191,14 +231,19 @@ describe.runIf(chromiumAvailable())('the admin pages in headless Chromium', () =
       await page.keyboard.press('Enter')
 
       await expect.poll(() => focused(page)).toMatchObject({ class: expect.stringContaining('token-secret') })
-      const secret = await page.getByRole('region', { name: 'Secret of the token mobile-app' }).getByTestId('token-secret').innerText()
+      const secret = await page
+        .getByRole('region', { name: 'Secret of the token mobile-app' })
+        .getByTestId('token-secret')
+        .innerText()
       secrets['mobile-app'] = secret
       await page.keyboard.press('Tab')
       await page.keyboard.press('Space')
       await expect.poll(() => page.getByRole('button', { name: 'Copy token secret' }).innerText()).toBe('Copied')
       expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(secret)
 
-      const token = (await ui.api('GET', '/api/admin/api-tokens')).tokens.find((t: { tokenName: string }) => t.tokenName === 'mobile-app')
+      const token = (await ui.api('GET', '/api/admin/api-tokens')).tokens.find(
+        (t: { tokenName: string }) => t.tokenName === 'mobile-app',
+      )
       expect(token).toMatchObject({ type: 'frontend', environment: 'development', projects: ['demo'] })
       const days = (Date.parse(token.expiresAt) - Date.now()) / 86_400_000
       expect(days).toBeGreaterThan(6.9)
@@ -213,7 +258,9 @@ describe.runIf(chromiumAvailable())('the admin pages in headless Chromium', () =
       await page.locator('[data-environment="production"]').waitFor()
       await page.getByLabel('Name', { exact: true }).fill('Bad Name!')
       await page.getByRole('button', { name: 'Create environment' }).click()
-      expect(await page.locator('#environment-name-error').innerText()).toBe('Name must be URL-friendly: letters, digits, "-", ".", "_" and "~".')
+      expect(await page.locator('#environment-name-error').innerText()).toBe(
+        'Name must be URL-friendly: letters, digits, "-", ".", "_" and "~".',
+      )
       expect((await focused(page)).id).toBe('environment-name')
 
       await page.getByLabel('Name', { exact: true }).fill('staging')
@@ -222,11 +269,17 @@ describe.runIf(chromiumAvailable())('the admin pages in headless Chromium', () =
       const row = page.locator('[data-environment="staging"]')
       await row.waitFor()
       expect(await row.innerText()).toMatch(/staging\s*preproduction/)
-      expect(await ui.api('GET', '/api/admin/environments/staging')).toMatchObject({ name: 'staging', type: 'preproduction', enabled: true })
+      expect(await ui.api('GET', '/api/admin/environments/staging')).toMatchObject({
+        name: 'staging',
+        type: 'preproduction',
+        enabled: true,
+      })
 
       await page.getByLabel('Name', { exact: true }).fill('staging')
       await page.getByRole('button', { name: 'Create environment' }).click()
-      await expect.poll(() => page.locator('#new-environment .error-note').innerText()).toBe('That name is taken: An environment named "staging" already exists.')
+      await expect
+        .poll(() => page.locator('#new-environment .error-note').innerText())
+        .toBe('That name is taken: An environment named "staging" already exists.')
     })
 
     it('turns an environment off and on, and lists the projects using it', async () => {
@@ -241,7 +294,9 @@ describe.runIf(chromiumAvailable())('the admin pages in headless Chromium', () =
       await toggle.click()
       await expect.poll(() => toggle.getAttribute('aria-checked')).toBe('false')
       // The projects' names load beside the list, again after each change (a number until they do).
-      await expect.poll(() => page.locator('[data-environment="development"] [data-testid="projects"]').innerText()).toBe('default, demo')
+      await expect
+        .poll(() => page.locator('[data-environment="development"] [data-testid="projects"]').innerText())
+        .toBe('default, demo')
       expect(await page.locator('[data-environment="staging"] [data-testid="projects"]').innerText()).toBe('none')
       await screenshot(page, 'admin-environments-1280')
     })
@@ -254,12 +309,16 @@ describe.runIf(chromiumAvailable())('the admin pages in headless Chromium', () =
       expect(await page.getByLabel('Id', { exact: true }).inputValue()).toBe('mobile-app')
       await page.getByLabel('Id', { exact: true }).fill('mobile app')
       await page.getByRole('button', { name: 'Create project' }).click()
-      expect(await page.locator('#project-id-error').innerText()).toBe('Id must be URL-friendly: letters, digits, "-", ".", "_" and "~".')
+      expect(await page.locator('#project-id-error').innerText()).toBe(
+        'Id must be URL-friendly: letters, digits, "-", ".", "_" and "~".',
+      )
       expect((await focused(page)).id).toBe('project-id')
 
       await page.getByLabel('Id', { exact: true }).fill('demo')
       await page.getByRole('button', { name: 'Create project' }).click()
-      await expect.poll(() => page.locator('#new-project .error-note').innerText()).toBe('That name is taken: A project with the id "demo" already exists.')
+      await expect
+        .poll(() => page.locator('#new-project .error-note').innerText())
+        .toBe('That name is taken: A project with the id "demo" already exists.')
 
       await page.getByLabel('Id', { exact: true }).fill('mobile-app')
       await page.getByLabel('Description (optional)').fill('The iOS and Android apps')
@@ -267,7 +326,10 @@ describe.runIf(chromiumAvailable())('the admin pages in headless Chromium', () =
       const card = page.locator('[data-project="mobile-app"]')
       await card.locator('li.project-env').first().waitFor()
       expect(await ui.api('GET', '/api/admin/projects/mobile-app')).toMatchObject({
-        id: 'mobile-app', name: 'Mobile App', description: 'The iOS and Android apps', environments: ['development', 'production'],
+        id: 'mobile-app',
+        name: 'Mobile App',
+        description: 'The iOS and Android apps',
+        environments: ['development', 'production'],
       })
       expect(await card.getByRole('link', { name: '0 flags' }).getAttribute('href')).toBe('/flags?project=mobile-app')
     })
@@ -278,18 +340,26 @@ describe.runIf(chromiumAvailable())('the admin pages in headless Chromium', () =
       await card.getByRole('button', { name: 'Add', exact: true }).click()
       const staging = card.locator('li.project-env[data-env="staging"]')
       await staging.waitFor()
-      await expect.poll(() => staging.getByTestId('default-strategy').innerText()).toBe(
-        'Gradual rollout to 100% of users, sticky on userId, else sessionId, else random, grouped by the flag\'s name.',
-      )
+      await expect
+        .poll(() => staging.getByTestId('default-strategy').innerText())
+        .toBe(
+          "Gradual rollout to 100% of users, sticky on userId, else sessionId, else random, grouped by the flag's name.",
+        )
       expect((await ui.api('GET', '/api/admin/projects/mobile-app')).environments).toContain('staging')
 
       await card.getByRole('button', { name: 'Remove production from mobile-app' }).click()
-      await page.getByRole('dialog', { name: 'Remove production from Mobile App?' }).getByRole('button', { name: 'Remove environment' }).click()
+      await page
+        .getByRole('dialog', { name: 'Remove production from Mobile App?' })
+        .getByRole('button', { name: 'Remove environment' })
+        .click()
       await card.locator('li.project-env[data-env="production"]').waitFor({ state: 'detached' })
-      expect((await ui.api('GET', '/api/admin/projects/mobile-app')).environments.sort()).toEqual(['development', 'staging'])
+      expect((await ui.api('GET', '/api/admin/projects/mobile-app')).environments.sort()).toEqual([
+        'development',
+        'staging',
+      ])
     })
 
-    it('sets a project environment\'s default strategy to 25%; a flag turned on there gets a 25% flexibleRollout', async () => {
+    it("sets a project environment's default strategy to 25%; a flag turned on there gets a 25% flexibleRollout", async () => {
       const staging = page.locator('[data-project="mobile-app"] li.project-env[data-env="staging"]')
       await staging.getByRole('button', { name: 'Edit the default strategy of mobile-app in staging' }).click()
       const form = staging.getByRole('form', { name: 'Default strategy of mobile-app in staging' })
@@ -301,7 +371,9 @@ describe.runIf(chromiumAvailable())('the admin pages in headless Chromium', () =
       await screenshot(page, 'admin-project-default-strategy-1280')
       await form.getByRole('button', { name: 'Save default' }).click()
       await form.waitFor({ state: 'detached' })
-      expect(await staging.getByTestId('default-strategy').innerText()).toBe('Gradual rollout to 25% of users, sticky on userId, grouped by the flag\'s name.')
+      expect(await staging.getByTestId('default-strategy').innerText()).toBe(
+        "Gradual rollout to 25% of users, sticky on userId, grouped by the flag's name.",
+      )
 
       const stored = await ui.api('GET', '/api/admin/projects/mobile-app/environments/staging/default-strategy')
       expect(stored).toMatchObject({ name: 'flexibleRollout', parameters: { rollout: '25', stickiness: 'userId' } })
@@ -312,13 +384,17 @@ describe.runIf(chromiumAvailable())('the admin pages in headless Chromium', () =
       const flag = await ui.api('GET', '/api/admin/projects/mobile-app/features/new-onboarding')
       const strategies = flag.environments.find((e: { name: string }) => e.name === 'staging').strategies
       expect(strategies).toHaveLength(1)
-      expect(strategies[0]).toMatchObject({ name: 'flexibleRollout', parameters: { rollout: '25', stickiness: 'userId', groupId: 'new-onboarding' } })
+      expect(strategies[0]).toMatchObject({
+        name: 'flexibleRollout',
+        parameters: { rollout: '25', stickiness: 'userId', groupId: 'new-onboarding' },
+      })
     })
   })
 
   describe('archive', () => {
     it('finds archived flags by search, revives one, and deletes another for good after a confirmation', async () => {
-      for (const name of ['theme', 'office-network']) await ui.api('DELETE', `/api/admin/projects/demo/features/${name}`)
+      for (const name of ['theme', 'office-network'])
+        await ui.api('DELETE', `/api/admin/projects/demo/features/${name}`)
       await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Archive' }).click()
       await page.waitForURL(`${ui.url}/archive`)
       const row = (name: string) => page.locator(`li.archived-row[data-flag="${name}"]`)
@@ -336,7 +412,10 @@ describe.runIf(chromiumAvailable())('the admin pages in headless Chromium', () =
       expect((await ui.api('GET', '/api/admin/projects/demo/features/theme')).archived).toBe(false)
 
       await page.getByRole('button', { name: 'Delete office-network for good' }).click()
-      await page.getByRole('dialog', { name: 'Delete office-network for good?' }).getByRole('button', { name: 'Delete flag' }).click()
+      await page
+        .getByRole('dialog', { name: 'Delete office-network for good?' })
+        .getByRole('button', { name: 'Delete flag' })
+        .click()
       await row('office-network').waitFor({ state: 'detached' })
       expect(await page.getByText('The archive is empty.').count()).toBe(1)
       expect((await ui.api('GET', '/api/admin/archive/features')).features).toEqual([])
@@ -350,7 +429,9 @@ describe.runIf(chromiumAvailable())('the admin pages in headless Chromium', () =
       await row.waitFor()
       await ui.api('DELETE', '/api/admin/archive/gradual-random') // deleted behind the page's back
       await row.getByRole('button', { name: 'Revive gradual-random' }).click()
-      await expect.poll(() => row.getByRole('alert').innerText()).toBe('Not found: Archived feature "gradual-random" does not exist.')
+      await expect
+        .poll(() => row.getByRole('alert').innerText())
+        .toBe('Not found: Archived feature "gradual-random" does not exist.')
     })
   })
 
@@ -363,30 +444,36 @@ describe.runIf(chromiumAvailable())('the admin pages in headless Chromium', () =
       await ui.api('DELETE', '/api/admin/projects/demo/features/gradual-session') // so the archive shows a flag
     })
 
-    it.each([['1280', DESKTOP], ['390', MOBILE]] as const)('at %s px: each admin page renders, a new secret too, and nothing scrolls sideways', async (width, viewport) => {
-      const view = await openPage(browser.browser, ui.url, viewport)
-      await signIn(view.page, ui.url, ui.adminToken)
-      for (const [name, path, ready] of [
-        ['api-tokens', '/api-tokens', 'li.token-row'],
-        ['projects', '/projects', 'li.project-env'],
-        ['environments', '/environments', 'li.environment-row'],
-        ['archive', '/archive', 'li.archived-row'],
-      ] as const) {
-        await view.page.goto(`${ui.url}${path}`)
-        await view.page.locator(ready).first().waitFor()
-        await expect.poll(() => view.page.locator('main').innerText()).not.toMatch(/loading/i)
+    it.each([
+      ['1280', DESKTOP],
+      ['390', MOBILE],
+    ] as const)(
+      'at %s px: each admin page renders, a new secret too, and nothing scrolls sideways',
+      async (width, viewport) => {
+        const view = await openPage(browser.browser, ui.url, viewport)
+        await signIn(view.page, ui.url, ui.adminToken)
+        for (const [name, path, ready] of [
+          ['api-tokens', '/api-tokens', 'li.token-row'],
+          ['projects', '/projects', 'li.project-env'],
+          ['environments', '/environments', 'li.environment-row'],
+          ['archive', '/archive', 'li.archived-row'],
+        ] as const) {
+          await view.page.goto(`${ui.url}${path}`)
+          await view.page.locator(ready).first().waitFor()
+          await expect.poll(() => view.page.locator('main').innerText()).not.toMatch(/loading/i)
+          await expectNoHorizontalScroll(view.page)
+          await screenshot(view.page, `admin-${name}-${width}`)
+        }
+        await view.page.goto(`${ui.url}/api-tokens`)
+        await view.page.getByLabel('Name', { exact: true }).fill(`phone-check-${width}`)
+        await view.page.getByRole('radio', { name: /^Frontend —/ }).check()
+        await view.page.getByRole('button', { name: 'Create token' }).click()
+        await view.page.getByTestId('token-secret').waitFor()
         await expectNoHorizontalScroll(view.page)
-        await screenshot(view.page, `admin-${name}-${width}`)
-      }
-      await view.page.goto(`${ui.url}/api-tokens`)
-      await view.page.getByLabel('Name', { exact: true }).fill(`phone-check-${width}`)
-      await view.page.getByRole('radio', { name: /^Frontend —/ }).check()
-      await view.page.getByRole('button', { name: 'Create token' }).click()
-      await view.page.getByTestId('token-secret').waitFor()
-      await expectNoHorizontalScroll(view.page)
-      await screenshot(view.page, `admin-token-secret-${width}`)
-      expect(view.problems).toEqual([])
-      await view.page.context().close()
-    })
+        await screenshot(view.page, `admin-token-secret-${width}`)
+        expect(view.problems).toEqual([])
+        await view.page.context().close()
+      },
+    )
   })
 })

@@ -12,7 +12,9 @@ const BUDGET = 50 * 1024
 /** The JavaScript files index.html loads or preloads, with their gzip sizes. */
 function firstLoad(): { file: string; source: string; gzip: number }[] {
   const html = readFileSync(join(UI_DIR, 'index.html'), 'utf8')
-  const paths = [...html.matchAll(/<(?:script[^>]*\bsrc|link[^>]*\bhref)="\/(assets\/[^"]+\.js)"/g)].map((m) => m[1] as string)
+  const paths = [...html.matchAll(/<(?:script[^>]*\bsrc|link[^>]*\bhref)="\/(assets\/[^"]+\.js)"/g)].map(
+    (m) => m[1] as string,
+  )
   return [...new Set(paths)].map((file) => {
     const source = readFileSync(join(UI_DIR, file), 'utf8')
     return { file, source, gzip: gzipSync(source, { level: 9 }).length }
@@ -25,7 +27,9 @@ describe('the admin UI bundle', () => {
     const files = firstLoad()
     expect(files.length).toBeGreaterThan(0)
     const total = files.reduce((sum, f) => sum + f.gzip, 0)
-    console.log(`first-load JavaScript: ${files.map((f) => `${f.file} ${(f.gzip / 1024).toFixed(1)} kB`).join(', ')}; total ${(total / 1024).toFixed(1)} kB gzip`)
+    console.log(
+      `first-load JavaScript: ${files.map((f) => `${f.file} ${(f.gzip / 1024).toFixed(1)} kB`).join(', ')}; total ${(total / 1024).toFixed(1)} kB gzip`,
+    )
     expect(total).toBeLessThan(BUDGET)
   })
 

@@ -6,7 +6,18 @@
 import type { Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { chromiumAvailable, type LaunchedBrowser } from '@vexil/test-fixtures/chromium.ts'
-import { DESKTOP, expectNoHorizontalScroll, MOBILE, openPage, requireBuiltUi, screenshot, signedInPage, signIn, startUiService, type UiService } from './helpers/ui.js'
+import {
+  DESKTOP,
+  expectNoHorizontalScroll,
+  MOBILE,
+  openPage,
+  requireBuiltUi,
+  screenshot,
+  signedInPage,
+  signIn,
+  startUiService,
+  type UiService,
+} from './helpers/ui.js'
 
 const FLAG = 'checkout-redesign'
 const FEATURE = `/api/admin/projects/demo/features/${FLAG}`
@@ -37,7 +48,9 @@ describe.runIf(chromiumAvailable())('authoring a flag in the admin UI', () => {
       await page.goto(`${ui.url}/flags`)
       await expect.poll(() => page.getByLabel('Project').inputValue()).toBe('demo')
       expect(await page.getByRole('link', { name: 'New flag' }).getAttribute('href')).toBe('/flags/new?project=demo')
-      expect(await page.getByRole('link', { name: 'welcome-banner', exact: true }).getAttribute('href')).toBe('/projects/demo/flags/welcome-banner')
+      expect(await page.getByRole('link', { name: 'welcome-banner', exact: true }).getAttribute('href')).toBe(
+        '/projects/demo/flags/welcome-banner',
+      )
       await page.getByRole('link', { name: 'New flag' }).click()
       await page.waitForURL(`${ui.url}/flags/new?project=demo`)
       expect(await page.getByRole('heading', { level: 1 }).innerText()).toBe('New flag')
@@ -46,12 +59,16 @@ describe.runIf(chromiumAvailable())('authoring a flag in the admin UI', () => {
 
     it('checks the name in place: its form at once, whether it is taken once typing pauses', async () => {
       await nameField().fill('new checkout')
-      expect(await page.locator('#flag-name-error').innerText()).toBe('Name must be URL-friendly: letters, digits, "-", ".", "_" and "~" (no spaces).')
+      expect(await page.locator('#flag-name-error').innerText()).toBe(
+        'Name must be URL-friendly: letters, digits, "-", ".", "_" and "~" (no spaces).',
+      )
       await page.getByRole('button', { name: 'Create flag' }).click()
       expect(await page.evaluate(() => document.activeElement?.id)).toBe('flag-name')
 
       await nameField().fill('welcome-banner')
-      await expect.poll(() => page.locator('#flag-name-error').innerText()).toBe('A flag named "welcome-banner" already exists (it may be archived).')
+      await expect
+        .poll(() => page.locator('#flag-name-error').innerText())
+        .toBe('A flag named "welcome-banner" already exists (it may be archived).')
       expect(await nameField().getAttribute('aria-invalid')).toBe('true')
       await screenshot(page, 'flag-new-taken-1280')
       await page.getByRole('button', { name: 'Create flag' }).click()
@@ -60,16 +77,20 @@ describe.runIf(chromiumAvailable())('authoring a flag in the admin UI', () => {
       await nameField().fill(FLAG)
       await expect.poll(() => page.locator('#flag-name-hint').innerText()).toBe(`✓ ${FLAG} is free.`)
       expect(await page.locator('#flag-name-error').count()).toBe(0)
-      expect((await ui.api('GET', '/api/admin/projects/demo/features')).features.map((f: { name: string }) => f.name)).not.toContain(FLAG)
+      expect(
+        (await ui.api('GET', '/api/admin/projects/demo/features')).features.map((f: { name: string }) => f.name),
+      ).not.toContain(FLAG)
     })
 
-    it('shows the service\'s refusal at the name when the name was taken after it was checked', async () => {
+    it("shows the service's refusal at the name when the name was taken after it was checked", async () => {
       await page.goto(`${ui.url}/flags/new?project=demo`)
       await nameField().fill('taken-meanwhile')
       await expect.poll(() => page.locator('#flag-name-hint').innerText()).toBe('✓ taken-meanwhile is free.')
       await ui.api('POST', '/api/admin/projects/default/features', { name: 'taken-meanwhile' })
       await page.getByRole('button', { name: 'Create flag' }).click()
-      await expect.poll(() => page.locator('#flag-name-error').innerText()).toBe('A flag named "taken-meanwhile" already exists (it may be archived).')
+      await expect
+        .poll(() => page.locator('#flag-name-error').innerText())
+        .toBe('A flag named "taken-meanwhile" already exists (it may be archived).')
       expect(await page.locator('.form-footer [role="alert"]').innerText()).toMatch(/^That name is taken:/)
       expect(page.url()).toBe(`${ui.url}/flags/new?project=demo`)
     })
@@ -123,7 +144,11 @@ describe.runIf(chromiumAvailable())('authoring a flag in the admin UI', () => {
       await page.getByLabel(/^Impression data/).uncheck()
       await page.getByRole('button', { name: 'Save settings' }).click()
       await page.getByText('Saved.').waitFor()
-      expect(await flag()).toMatchObject({ description: 'The one-page checkout', type: 'operational', impressionData: false })
+      expect(await flag()).toMatchObject({
+        description: 'The one-page checkout',
+        type: 'operational',
+        impressionData: false,
+      })
       expect(await page.locator('.flag-header').innerText()).not.toContain('impression data')
       expect(await page.locator('.flag-lead').innerText()).toBe('The one-page checkout')
       expect(await page.getByRole('button', { name: 'Save settings' }).isDisabled()).toBe(true)
@@ -139,15 +164,19 @@ describe.runIf(chromiumAvailable())('authoring a flag in the admin UI', () => {
     it('says what enabling an environment with no strategy adds, then adds it', async () => {
       const development = env('development')
       expect(await development.locator('.flag-default-strategy').innerText()).toBe(
-        'Turning it on here adds the project\'s default strategy: Gradual rollout (rollout 100%, stickiness default).',
+        "Turning it on here adds the project's default strategy: Gradual rollout (rollout 100%, stickiness default).",
       )
       await screenshot(page, 'flag-page-new-1280')
       await page.getByRole('switch', { name: `${FLAG} in development` }).click()
-      await expect.poll(() => page.getByRole('switch', { name: `${FLAG} in development` }).getAttribute('aria-checked')).toBe('true')
+      await expect
+        .poll(() => page.getByRole('switch', { name: `${FLAG} in development` }).getAttribute('aria-checked'))
+        .toBe('true')
       await development.locator('.flag-default-strategy').waitFor({ state: 'detached' })
       const development2 = (await flag()).environments.find((e: { name: string }) => e.name === 'development')
       expect(development2.enabled).toBe(true)
-      expect(development2.strategies).toMatchObject([{ name: 'flexibleRollout', parameters: { rollout: '100', stickiness: 'default', groupId: FLAG } }])
+      expect(development2.strategies).toMatchObject([
+        { name: 'flexibleRollout', parameters: { rollout: '100', stickiness: 'default', groupId: FLAG } },
+      ])
       await development.locator('.strategy-box', { hasText: 'Gradual rollout' }).waitFor()
       expect(await development.locator('.strategy-box').count()).toBe(1)
       // Production is untouched and still says what it would add.
@@ -160,7 +189,9 @@ describe.runIf(chromiumAvailable())('authoring a flag in the admin UI', () => {
       await page.locator('#variants-development-0-name').fill('blue')
       await page.locator('#variants-development-0-payload-type').selectOption('json')
       await page.locator('#variants-development-0-payload').fill('{"color": "blue"')
-      await expect.poll(() => page.locator('#variants-development-0-payload-error').innerText()).toMatch(/^Not valid JSON: /)
+      await expect
+        .poll(() => page.locator('#variants-development-0-payload-error').innerText())
+        .toMatch(/^Not valid JSON: /)
       await page.getByRole('button', { name: 'Save variants' }).click()
       expect(await page.evaluate(() => document.activeElement?.id)).toBe('variants-development-0-payload')
       expect((await ui.api('GET', `${FEATURE}/environments/development/variants`)).variants).toEqual([])
@@ -171,13 +202,19 @@ describe.runIf(chromiumAvailable())('authoring a flag in the admin UI', () => {
       await page.locator('#variants-development-1-name').fill('green')
       await page.locator('#variants-development-1-payload-type').selectOption('number')
       await page.locator('#variants-development-1-payload').fill('forty')
-      expect(await page.locator('#variants-development-1-payload-error').innerText()).toBe('Not a number: SDKs read this payload as one, such as 42 or 0.5.')
+      expect(await page.locator('#variants-development-1-payload-error').innerText()).toBe(
+        'Not a number: SDKs read this payload as one, such as 42 or 0.5.',
+      )
       await page.locator('#variants-development-1-payload').fill('42')
       await development.locator('[data-variant="1"]').getByLabel('Custom percentage').check()
       await page.locator('#variants-development-1-percentage').fill('130')
-      expect(await page.locator('#variants-development-1-percentage-error').innerText()).toBe('A percentage from 0 to 100, with at most one decimal (like 33.3).')
+      expect(await page.locator('#variants-development-1-percentage-error').innerText()).toBe(
+        'A percentage from 0 to 100, with at most one decimal (like 33.3).',
+      )
       await page.locator('#variants-development-1-percentage').fill('30')
-      expect(await development.locator('[data-variant="0"] .fv-share').innerText()).toBe('Gets 70%: a share of what the custom percentages leave.')
+      expect(await development.locator('[data-variant="0"] .fv-share').innerText()).toBe(
+        'Gets 70%: a share of what the custom percentages leave.',
+      )
       await development.getByRole('button', { name: 'Add override to variant 2' }).click()
       await page.locator('#variants-development-1-override-0-values').fill('alice, bob')
       await page.getByLabel('Stickiness').selectOption('userId')
@@ -190,8 +227,21 @@ describe.runIf(chromiumAvailable())('authoring a flag in the admin UI', () => {
         expect.stringMatching(/^green\s*30%\s*fixed\s*number\s*42\s*userId = alice, bob$/),
       ])
       expect((await ui.api('GET', `${FEATURE}/environments/development/variants`)).variants).toEqual([
-        { name: 'blue', weight: 700, weightType: 'variable', stickiness: 'userId', payload: { type: 'json', value: '{"color": "blue"}' } },
-        { name: 'green', weight: 300, weightType: 'fix', stickiness: 'userId', payload: { type: 'number', value: '42' }, overrides: [{ contextName: 'userId', values: ['alice', 'bob'] }] },
+        {
+          name: 'blue',
+          weight: 700,
+          weightType: 'variable',
+          stickiness: 'userId',
+          payload: { type: 'json', value: '{"color": "blue"}' },
+        },
+        {
+          name: 'green',
+          weight: 300,
+          weightType: 'fix',
+          stickiness: 'userId',
+          payload: { type: 'number', value: '42' },
+          overrides: [{ contextName: 'userId', values: ['alice', 'bob'] }],
+        },
       ])
       expect((await ui.api('GET', `${FEATURE}/environments/production/variants`)).variants).toEqual([])
     })
@@ -206,8 +256,21 @@ describe.runIf(chromiumAvailable())('authoring a flag in the admin UI', () => {
         enabled: true,
         strategies: [{ name: 'flexibleRollout', parameters: { rollout: '100', stickiness: 'default', groupId: FLAG } }],
         variants: [
-          { name: 'blue', weight: 700, weightType: 'variable', stickiness: 'userId', payload: { type: 'json', value: '{"color": "blue"}' } },
-          { name: 'green', weight: 300, weightType: 'fix', stickiness: 'userId', payload: { type: 'number', value: '42' }, overrides: [{ contextName: 'userId', values: ['alice', 'bob'] }] },
+          {
+            name: 'blue',
+            weight: 700,
+            weightType: 'variable',
+            stickiness: 'userId',
+            payload: { type: 'json', value: '{"color": "blue"}' },
+          },
+          {
+            name: 'green',
+            weight: 300,
+            weightType: 'fix',
+            stickiness: 'userId',
+            payload: { type: 'number', value: '42' },
+            overrides: [{ contextName: 'userId', values: ['alice', 'bob'] }],
+          },
         ],
       })
     })
@@ -221,11 +284,15 @@ describe.runIf(chromiumAvailable())('authoring a flag in the admin UI', () => {
       await tags.getByLabel('Value', { exact: true }).fill('checkout')
       await tags.getByLabel('Value', { exact: true }).press('Enter')
       await tags.locator('[data-tag="simple:checkout"]').waitFor()
-      expect((await ui.api('GET', `/api/admin/features/${FLAG}/tags`)).tags).toEqual([{ type: 'simple', value: 'checkout' }])
+      expect((await ui.api('GET', `/api/admin/features/${FLAG}/tags`)).tags).toEqual([
+        { type: 'simple', value: 'checkout' },
+      ])
 
       await tags.getByLabel('Value', { exact: true }).fill('checkout')
       await tags.getByRole('button', { name: 'Add tag' }).click()
-      await expect.poll(() => tags.getByRole('alert').innerText()).toBe(`That name is taken: "${FLAG}" already has the tag "simple:checkout".`)
+      await expect
+        .poll(() => tags.getByRole('alert').innerText())
+        .toBe(`That name is taken: "${FLAG}" already has the tag "simple:checkout".`)
       await screenshot(page, 'flag-tags-1280')
 
       await tags.getByRole('button', { name: 'Remove tag simple:checkout' }).click()
@@ -243,7 +310,9 @@ describe.runIf(chromiumAvailable())('authoring a flag in the admin UI', () => {
       await dependencies.getByLabel('one-page').check()
       await dependencies.getByRole('button', { name: 'Add dependency' }).click()
       await dependencies.locator('.flag-dependency[data-parent="new-checkout"]').waitFor()
-      expect(await dependencies.locator('.flag-dependency p').innerText()).toBe('On only when new-checkout is enabled with the variant one-page in the same environment.')
+      expect(await dependencies.locator('.flag-dependency p').innerText()).toBe(
+        'On only when new-checkout is enabled with the variant one-page in the same environment.',
+      )
       expect((await flag()).dependencies).toEqual([{ feature: 'new-checkout', enabled: true, variants: ['one-page'] }])
       await screenshot(page, 'flag-dependency-1280')
 
@@ -252,15 +321,21 @@ describe.runIf(chromiumAvailable())('authoring a flag in the admin UI', () => {
       expect((await flag()).dependencies).toEqual([])
     })
 
-    it('shows the service\'s refusal of a parent in place: a flag with children can not have one', async () => {
+    it("shows the service's refusal of a parent in place: a flag with children can not have one", async () => {
       await ui.api('POST', '/api/admin/projects/demo/features', { name: 'redesign-child' })
-      await ui.api('POST', '/api/admin/projects/demo/features/redesign-child/dependencies', { feature: FLAG, enabled: false })
+      await ui.api('POST', '/api/admin/projects/demo/features/redesign-child/dependencies', {
+        feature: FLAG,
+        enabled: false,
+      })
       await page.reload()
       const dependencies = page.locator('#dependencies')
       await dependencies.locator('.flag-children').waitFor()
       expect(await dependencies.locator('.flag-children').innerText()).toContain('Parent of redesign-child.')
       // Keyboard only: type-ahead in the selects, Tab, Enter. The parents offered load after the flag.
-      await dependencies.getByLabel('Parent flag', { exact: true }).locator('option', { hasText: 'welcome-banner' }).waitFor({ state: 'attached' })
+      await dependencies
+        .getByLabel('Parent flag', { exact: true })
+        .locator('option', { hasText: 'welcome-banner' })
+        .waitFor({ state: 'attached' })
       await dependencies.getByLabel('Parent flag', { exact: true }).focus()
       await page.keyboard.type('welcome-banner')
       expect(await dependencies.getByLabel('Parent flag', { exact: true }).inputValue()).toBe('welcome-banner')
@@ -270,7 +345,9 @@ describe.runIf(chromiumAvailable())('authoring a flag in the admin UI', () => {
       await page.keyboard.press('Tab')
       expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Add dependency')
       await page.keyboard.press('Enter')
-      await expect.poll(() => dependencies.getByRole('alert').innerText()).toBe(`Not allowed: "${FLAG}" has children, so it can not have a parent.`)
+      await expect
+        .poll(() => dependencies.getByRole('alert').innerText())
+        .toBe(`Not allowed: "${FLAG}" has children, so it can not have a parent.`)
       expect((await flag()).dependencies).toEqual([])
     })
 
@@ -286,12 +363,16 @@ describe.runIf(chromiumAvailable())('authoring a flag in the admin UI', () => {
       await page.waitForURL(`${ui.url}/flags?project=demo`)
       await page.locator('tr.flag-row').first().waitFor()
       expect(await page.locator(`tr.flag-row[data-flag="${FLAG}"]`).count()).toBe(0)
-      expect((await ui.api('GET', '/api/admin/archive/features/demo')).features.map((f: { name: string }) => f.name)).toContain(FLAG)
+      expect(
+        (await ui.api('GET', '/api/admin/archive/features/demo')).features.map((f: { name: string }) => f.name),
+      ).toContain(FLAG)
 
       await page.goto(`${ui.url}/projects/demo/flags/${FLAG}`)
       const notice = page.locator('.archived-notice')
       await notice.waitFor()
-      expect(await notice.innerText()).toBe('This flag is archived: SDKs no longer receive it. Revive it or delete it for good in the archive.')
+      expect(await notice.innerText()).toBe(
+        'This flag is archived: SDKs no longer receive it. Revive it or delete it for good in the archive.',
+      )
       expect(await notice.getByRole('link', { name: 'archive' }).getAttribute('href')).toBe('/archive')
       await page.goto(`${ui.url}/projects/demo/flags/no-such-flag`)
       expect(await page.getByRole('heading', { level: 1 }).innerText()).toBe('Flag not found')
@@ -303,7 +384,10 @@ describe.runIf(chromiumAvailable())('authoring a flag in the admin UI', () => {
   })
 
   describe('at 1280 and 390 px wide', () => {
-    it.each([['1280', DESKTOP], ['390', MOBILE]] as const)('at %s px: the new flag form and a flag page with its variants editor fit', async (width, viewport) => {
+    it.each([
+      ['1280', DESKTOP],
+      ['390', MOBILE],
+    ] as const)('at %s px: the new flag form and a flag page with its variants editor fit', async (width, viewport) => {
       const view = await openPage(browser.browser, ui.url, viewport)
       await signIn(view.page, ui.url, ui.adminToken)
       await view.page.goto(`${ui.url}/flags/new?project=demo`)

@@ -32,7 +32,9 @@ describe.runIf(chromiumAvailable())('the admin UI in headless Chromium', () => {
   const switchOf = (flag: string, env: string) => page.getByRole('switch', { name: `${flag} in ${env}`, exact: true })
   const alert = () => page.getByRole('alert')
   const flagEnabled = async (flag: string, env: string) =>
-    (await ui.api('GET', `/api/admin/projects/demo/features/${flag}`)).environments.find((e: { name: string }) => e.name === env).enabled as boolean
+    (await ui.api('GET', `/api/admin/projects/demo/features/${flag}`)).environments.find(
+      (e: { name: string }) => e.name === env,
+    ).enabled as boolean
 
   beforeAll(async () => {
     requireBuiltUi()
@@ -55,14 +57,18 @@ describe.runIf(chromiumAvailable())('the admin UI in headless Chromium', () => {
 
       await page.getByLabel('Admin token or personal access token').fill('*:*.not-a-real-token')
       await page.getByRole('button', { name: 'Sign in' }).click()
-      await expect.poll(() => alert().innerText()).toBe('The token was not accepted: The provided API token is not valid.')
+      await expect
+        .poll(() => alert().innerText())
+        .toBe('The token was not accepted: The provided API token is not valid.')
       // The note takes focus in an effect, which runs after the paint that shows its text.
       await expect.poll(() => page.evaluate(() => document.activeElement?.getAttribute('role'))).toBe('alert')
       await screenshot(page, 'signin-wrong-token-1280')
 
       await page.getByLabel('Admin token or personal access token').fill(ui.clientToken)
       await page.getByRole('button', { name: 'Sign in' }).click()
-      await expect.poll(() => alert().innerText()).toContain('This token can\'t sign in here: it is not an admin token or a personal access token')
+      await expect
+        .poll(() => alert().innerText())
+        .toContain("This token can't sign in here: it is not an admin token or a personal access token")
       expect(await page.evaluate(() => window.sessionStorage.length)).toBe(0)
     })
 
@@ -72,7 +78,11 @@ describe.runIf(chromiumAvailable())('the admin UI in headless Chromium', () => {
       await page.waitForURL(`${ui.url}/flags`)
       expect(await page.getByTestId('who').innerText()).toBe('demo-admin')
       expect(await page.locator('.whoami').innerText()).toContain('Admin token')
-      const storage = await page.evaluate(() => ({ session: sessionStorage.getItem('vexil.token'), local: localStorage.length, cookie: document.cookie }))
+      const storage = await page.evaluate(() => ({
+        session: sessionStorage.getItem('vexil.token'),
+        local: localStorage.length,
+        cookie: document.cookie,
+      }))
       expect(storage).toEqual({ session: ui.adminToken, local: 0, cookie: '' })
 
       await page.reload()
@@ -84,16 +94,28 @@ describe.runIf(chromiumAvailable())('the admin UI in headless Chromium', () => {
     })
 
     it('signs in with personal tokens: an Admin sees everything, a Viewer only insights; a revoked token returns to sign-in', async () => {
-      const ada = await ui.api('POST', '/api/admin/user-admin', { email: 'ada@example.com', name: 'Ada Lovelace', rootRole: 'Admin' })
-      const adaToken = (await ui.api('POST', `/api/admin/user-admin/${ada.id}/tokens`, { description: 'ui' })).secret as string
-      const vic = await ui.api('POST', '/api/admin/user-admin', { email: 'vic@example.com', name: 'Vic Viewer', rootRole: 'Viewer' })
-      const vicToken = (await ui.api('POST', `/api/admin/user-admin/${vic.id}/tokens`, { description: 'ui' })).secret as string
+      const ada = await ui.api('POST', '/api/admin/user-admin', {
+        email: 'ada@example.com',
+        name: 'Ada Lovelace',
+        rootRole: 'Admin',
+      })
+      const adaToken = (await ui.api('POST', `/api/admin/user-admin/${ada.id}/tokens`, { description: 'ui' }))
+        .secret as string
+      const vic = await ui.api('POST', '/api/admin/user-admin', {
+        email: 'vic@example.com',
+        name: 'Vic Viewer',
+        rootRole: 'Viewer',
+      })
+      const vicToken = (await ui.api('POST', `/api/admin/user-admin/${vic.id}/tokens`, { description: 'ui' }))
+        .secret as string
 
       const other = await openPage(browser.browser, ui.url)
       await signIn(other.page, ui.url, vicToken)
       await other.page.waitForURL(`${ui.url}/insights`)
       expect(await other.page.locator('.whoami').innerText()).toMatch(/Vic Viewer\s*Viewer/)
-      await expect.poll(() => other.page.getByRole('navigation', { name: 'Main' }).getByRole('link').allInnerTexts()).toEqual(['Insights'])
+      await expect
+        .poll(() => other.page.getByRole('navigation', { name: 'Main' }).getByRole('link').allInnerTexts())
+        .toEqual(['Insights'])
       await other.page.goto(`${ui.url}/flags`)
       expect(await other.page.getByRole('heading', { level: 1 }).innerText()).toBe('Admins only')
 
@@ -106,7 +128,9 @@ describe.runIf(chromiumAvailable())('the admin UI in headless Chromium', () => {
       await ui.api('DELETE', `/api/admin/user-admin/${ada.id}`)
       await other.page.getByRole('button', { name: 'Refresh' }).click()
       await other.page.waitForURL(/\/signin/)
-      expect(await other.page.locator('.notice').innerText()).toBe('Your session ended: The provided API token is not valid. Sign in again.')
+      expect(await other.page.locator('.notice').innerText()).toBe(
+        'Your session ended: The provided API token is not valid. Sign in again.',
+      )
       expect(await other.page.evaluate(() => sessionStorage.length)).toBe(0)
       expect(other.problems).toEqual([])
       await other.page.context().close()
@@ -114,12 +138,14 @@ describe.runIf(chromiumAvailable())('the admin UI in headless Chromium', () => {
   })
 
   describe('flags', () => {
-    it('lists the project\'s flags with their state in each environment, and searches by name', async () => {
+    it("lists the project's flags with their state in each environment, and searches by name", async () => {
       await page.goto(`${ui.url}/flags`)
       await expect.poll(() => page.getByLabel('Project').inputValue()).toBe('demo')
       await expect.poll(() => page.locator('tr.flag-row').count()).toBe(10)
       // The environments' columns load beside the flags' rows: wait for them.
-      await expect.poll(() => page.locator('thead th').allInnerTexts()).toEqual(['FLAG', 'DEVELOPMENT', 'PRODUCTION', 'ACTIONS'])
+      await expect
+        .poll(() => page.locator('thead th').allInnerTexts())
+        .toEqual(['FLAG', 'DEVELOPMENT', 'PRODUCTION', 'ACTIONS'])
       expect(await switchOf('welcome-banner', 'development').getAttribute('aria-checked')).toBe('true')
       expect(await switchOf('welcome-banner', 'production').getAttribute('aria-checked')).toBe('false')
 
@@ -141,7 +167,7 @@ describe.runIf(chromiumAvailable())('the admin UI in headless Chromium', () => {
       expect(await flagEnabled('welcome-banner', 'production')).toBe(false)
     })
 
-    it('opens a flag\'s page from its name, with its strategies in each environment', async () => {
+    it("opens a flag's page from its name, with its strategies in each environment", async () => {
       await row('new-checkout').getByRole('link', { name: 'new-checkout' }).click()
       await page.waitForURL(`${ui.url}/projects/demo/flags/new-checkout`)
       const development = page.locator('section.flag-env[data-env="development"]')
@@ -151,7 +177,9 @@ describe.runIf(chromiumAvailable())('the admin UI in headless Chromium', () => {
       for (const part of ['Gradual rollout', '100%', 'appName', 'legacy-app', 'one-page']) {
         expect(text).toContain(part)
       }
-      expect(await page.locator('section.flag-env[data-env="production"]').innerText()).toContain('No strategies in production yet.')
+      expect(await page.locator('section.flag-env[data-env="production"]').innerText()).toContain(
+        'No strategies in production yet.',
+      )
       await screenshot(page, 'flags-flag-page-1280')
       await page.goBack()
       await row('new-checkout').waitFor()
@@ -199,7 +227,9 @@ describe.runIf(chromiumAvailable())('the admin UI in headless Chromium', () => {
       await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Signal endpoints' }).click()
       await page.waitForURL(`${ui.url}/integrations/signal-endpoints`)
       await page.getByLabel('Name', { exact: true }).fill('Bad Name!')
-      expect(await page.locator('#endpoint-name-error').innerText()).toBe('Name must be URL-safe: lowercase letters, digits, "-" and "_".')
+      expect(await page.locator('#endpoint-name-error').innerText()).toBe(
+        'Name must be URL-safe: lowercase letters, digits, "-" and "_".',
+      )
       await page.getByRole('button', { name: 'Create endpoint' }).click()
       expect(await page.evaluate(() => document.activeElement?.id)).toBe('endpoint-name')
       expect((await ui.api('GET', '/api/admin/signal-endpoints')).signalEndpoints).toEqual([])
@@ -234,7 +264,11 @@ describe.runIf(chromiumAvailable())('the admin UI in headless Chromium', () => {
 
       // The curl line works as printed (the same request, made here).
       const url = /'(http[^']+)'/.exec(curl)?.[1] as string
-      const sent = await fetch(url, { method: 'POST', headers: { authorization: `Bearer ${secret}`, 'content-type': 'application/json' }, body: '{"event":"test","severity":"high"}' })
+      const sent = await fetch(url, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${secret}`, 'content-type': 'application/json' },
+        body: '{"event":"test","severity":"high"}',
+      })
       expect(sent.status).toBe(200)
 
       await page.getByRole('button', { name: 'I have copied it' }).click()
@@ -247,7 +281,12 @@ describe.runIf(chromiumAvailable())('the admin UI in headless Chromium', () => {
     it('shows received signals newest first, with time, token name and the payload pretty-printed, as they arrive', async () => {
       const signals = page.locator('li.signal')
       await signals.first().waitFor(POLL_WAIT) // the curl line's signal
-      const payload = { event: 'deploy', severity: 'low', service: { name: 'checkout', region: 'eu' }, tags: ['a', 'b'] }
+      const payload = {
+        event: 'deploy',
+        severity: 'low',
+        service: { name: 'checkout', region: 'eu' },
+        tags: ['a', 'b'],
+      }
       await sendSignal(ui.url, 'alerts', saved.secret as string, payload)
       await expect.poll(() => signals.count(), POLL_WAIT).toBe(2)
       const newest = signals.first()
@@ -269,7 +308,9 @@ describe.runIf(chromiumAvailable())('the admin UI in headless Chromium', () => {
       await page.getByLabel('Name', { exact: true }).fill('alerts')
       await page.getByRole('button', { name: 'Create endpoint' }).click()
       const error = page.locator('#new-endpoint [role="alert"]')
-      await expect.poll(() => error.innerText()).toBe('That name is taken: A signal endpoint named "alerts" already exists.')
+      await expect
+        .poll(() => error.innerText())
+        .toBe('That name is taken: A signal endpoint named "alerts" already exists.')
 
       const toggle = page.getByRole('switch', { name: 'alerts enabled' })
       await toggle.click()
@@ -315,22 +356,36 @@ describe.runIf(chromiumAvailable())('the admin UI in headless Chromium', () => {
       expect(set).toMatchObject({
         name: 'kill checkout on high severity',
         enabled: true,
-        match: { source: 'signal-endpoint', sourceId: saved.endpointId, payload: { severity: { operator: 'IN', values: ['high', 'critical'] } } },
+        match: {
+          source: 'signal-endpoint',
+          sourceId: saved.endpointId,
+          payload: { severity: { operator: 'IN', values: ['high', 'critical'] } },
+        },
         actions: [
-          { action: 'TOGGLE_FEATURE_OFF', sortOrder: 1, executionParams: { project: 'demo', environment: 'development', featureName: 'theme' } },
-          { action: 'TOGGLE_FEATURE_OFF', sortOrder: 2, executionParams: { project: 'demo', environment: 'development', featureName: 'new-checkout' } },
+          {
+            action: 'TOGGLE_FEATURE_OFF',
+            sortOrder: 1,
+            executionParams: { project: 'demo', environment: 'development', featureName: 'theme' },
+          },
+          {
+            action: 'TOGGLE_FEATURE_OFF',
+            sortOrder: 2,
+            executionParams: { project: 'demo', environment: 'development', featureName: 'new-checkout' },
+          },
         ],
       })
     })
 
-    it('shows the API\'s errors where they belong: a taken name at the name, a limit at the form', async () => {
+    it("shows the API's errors where they belong: a taken name at the name, a limit at the form", async () => {
       await page.goto(`${ui.url}/actions/demo/new`)
       await page.getByLabel('Name', { exact: true }).fill('kill checkout on high severity')
       await page.locator('[data-action="0"]').getByLabel('Flag').selectOption('theme')
       await page.locator('[data-action="0"]').getByLabel('Environment').selectOption('production')
       await page.getByLabel('Signal endpoint').selectOption(String(saved.endpointId))
       await page.getByRole('button', { name: 'Create action set' }).click()
-      await expect.poll(() => page.locator('#name-error').innerText()).toContain('An action set named "kill checkout on high severity" already exists')
+      await expect
+        .poll(() => page.locator('#name-error').innerText())
+        .toContain('An action set named "kill checkout on high severity" already exists')
       expect(await page.locator('.form-footer [role="alert"]').innerText()).toMatch(/^That name is taken:/)
 
       await page.getByLabel('Name', { exact: true }).fill('too many filters')
@@ -341,7 +396,11 @@ describe.runIf(chromiumAvailable())('the admin UI in headless Chromium', () => {
       }
       await page.getByRole('button', { name: 'Create action set' }).click()
       const error = page.locator('.form-footer [role="alert"]')
-      await expect.poll(() => error.innerText()).toBe('A limit was reached: Failed to create action set filters. You can\'t create more than the established limit of 5.')
+      await expect
+        .poll(() => error.innerText())
+        .toBe(
+          "A limit was reached: Failed to create action set filters. You can't create more than the established limit of 5.",
+        )
       await expect.poll(() => page.evaluate(() => document.activeElement?.classList.contains('error-note'))).toBe(true)
       await screenshot(page, 'action-set-error-1280')
     })
@@ -377,14 +436,18 @@ describe.runIf(chromiumAvailable())('the admin UI in headless Chromium', () => {
       await page.getByRole('button', { name: 'Edit' }).click()
       await page.waitForURL(/\/actions\/demo\/\d+\/edit$/)
       expect(await page.getByLabel('Name', { exact: true }).inputValue()).toBe('kill checkout on high severity')
-      expect(await page.locator('[data-filter="0"]').getByLabel('Values (comma-separated)').inputValue()).toBe('high, critical')
+      expect(await page.locator('[data-filter="0"]').getByLabel('Values (comma-separated)').inputValue()).toBe(
+        'high, critical',
+      )
       await page.getByLabel('Description (optional)').fill('Stops the new checkout when monitoring screams')
       await page.getByRole('button', { name: 'Remove action 1' }).click()
       await page.getByRole('button', { name: 'Save changes' }).click()
       await page.waitForURL(`${ui.url}/actions?project=demo`)
       await page.getByText('Stops the new checkout when monitoring screams').waitFor()
       const [set] = (await ui.api('GET', '/api/admin/projects/demo/actions')).actions
-      expect(set.actions.map((a: { executionParams: { featureName: string } }) => a.executionParams.featureName)).toEqual(['new-checkout'])
+      expect(
+        set.actions.map((a: { executionParams: { featureName: string } }) => a.executionParams.featureName),
+      ).toEqual(['new-checkout'])
 
       const toggle = page.getByRole('switch', { name: 'kill checkout on high severity enabled' })
       await toggle.click()
@@ -399,13 +462,20 @@ describe.runIf(chromiumAvailable())('the admin UI in headless Chromium', () => {
       await page.getByRole('button', { name: 'Delete alerts' }).click()
       const dialog = page.getByRole('dialog', { name: 'Delete alerts?' })
       await dialog.getByRole('button', { name: 'Delete endpoint' }).click()
-      await expect.poll(() => dialog.getByRole('alert').innerText()).toMatch(/^This conflicts with something else: Signal endpoint \d+ is used by action sets \(demo\/kill checkout on high severity\)/)
+      await expect
+        .poll(() => dialog.getByRole('alert').innerText())
+        .toMatch(
+          /^This conflicts with something else: Signal endpoint \d+ is used by action sets \(demo\/kill checkout on high severity\)/,
+        )
       await screenshot(page, 'endpoint-delete-conflict-1280')
       await dialog.getByRole('button', { name: 'Cancel' }).click()
 
       await page.getByRole('link', { name: 'alerts' }).click()
       await page.getByRole('button', { name: 'Delete token ci' }).click()
-      await page.getByRole('dialog', { name: 'Delete the token ci?' }).getByRole('button', { name: 'Delete token' }).click()
+      await page
+        .getByRole('dialog', { name: 'Delete the token ci?' })
+        .getByRole('button', { name: 'Delete token' })
+        .click()
       await page.locator('[data-token="ci"]').waitFor({ state: 'detached' })
       expect(await page.locator('#tokens').innerText()).toContain('No tokens yet')
       await expect.poll(() => page.locator('li.signal .badge', { hasText: 'deleted' }).count(), POLL_WAIT).toBe(4)
@@ -432,29 +502,50 @@ describe.runIf(chromiumAvailable())('the admin UI in headless Chromium', () => {
     let ids: { endpoint: number; set: number }
 
     beforeAll(async () => {
-      const endpoint = await ui.api('POST', '/api/admin/signal-endpoints', { name: 'datadog-alerts', description: 'Monitors of the checkout service' })
+      const endpoint = await ui.api('POST', '/api/admin/signal-endpoints', {
+        name: 'datadog-alerts',
+        description: 'Monitors of the checkout service',
+      })
       const token = await ui.api('POST', `/api/admin/signal-endpoints/${endpoint.id}/tokens`, { name: 'datadog' })
-      await sendSignal(ui.url, 'datadog-alerts', token.token, { alert: { id: 4711, title: 'Checkout error rate above 5%', severity: 'critical' }, tags: ['team:payments', 'env:prod'] })
+      await sendSignal(ui.url, 'datadog-alerts', token.token, {
+        alert: { id: 4711, title: 'Checkout error rate above 5%', severity: 'critical' },
+        tags: ['team:payments', 'env:prod'],
+      })
       const set = await ui.api('POST', '/api/admin/projects/demo/actions', {
         name: 'disable upsell on critical alerts',
-        match: { source: 'signal-endpoint', sourceId: endpoint.id, payload: { 'alert.severity': { operator: 'IN', values: ['critical'] } } },
-        actions: [{ action: 'TOGGLE_FEATURE_OFF', executionParams: { project: 'demo', environment: 'development', featureName: 'checkout-upsell' } }],
+        match: {
+          source: 'signal-endpoint',
+          sourceId: endpoint.id,
+          payload: { 'alert.severity': { operator: 'IN', values: ['critical'] } },
+        },
+        actions: [
+          {
+            action: 'TOGGLE_FEATURE_OFF',
+            executionParams: { project: 'demo', environment: 'development', featureName: 'checkout-upsell' },
+          },
+        ],
       })
-      await sendSignal(ui.url, 'datadog-alerts', token.token, { alert: { id: 4712, title: 'Checkout latency', severity: 'critical' } })
+      await sendSignal(ui.url, 'datadog-alerts', token.token, {
+        alert: { id: 4712, title: 'Checkout latency', severity: 'critical' },
+      })
       ids = { endpoint: endpoint.id, set: set.id }
     })
 
-    const pages = () => [
-      ['flags', '/flags'],
-      ['signal-endpoints', '/integrations/signal-endpoints'],
-      ['signal-endpoint', `/integrations/signal-endpoints/${ids.endpoint}`],
-      ['actions', '/actions'],
-      ['action-set-edit', `/actions/demo/${ids.set}/edit`],
-      ['action-set-runs', `/actions/demo/${ids.set}/runs`],
-      ['insights', '/insights'],
-    ] as const
+    const pages = () =>
+      [
+        ['flags', '/flags'],
+        ['signal-endpoints', '/integrations/signal-endpoints'],
+        ['signal-endpoint', `/integrations/signal-endpoints/${ids.endpoint}`],
+        ['actions', '/actions'],
+        ['action-set-edit', `/actions/demo/${ids.set}/edit`],
+        ['action-set-runs', `/actions/demo/${ids.set}/runs`],
+        ['insights', '/insights'],
+      ] as const
 
-    it.each([['1280', DESKTOP], ['390', MOBILE]] as const)('at %s px: each page renders, and nothing scrolls sideways', async (width, viewport) => {
+    it.each([
+      ['1280', DESKTOP],
+      ['390', MOBILE],
+    ] as const)('at %s px: each page renders, and nothing scrolls sideways', async (width, viewport) => {
       const view = await openPage(browser.browser, ui.url, viewport)
       await view.page.goto(`${ui.url}/signin`)
       await expectNoHorizontalScroll(view.page)

@@ -6,7 +6,18 @@
 import type { Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { chromiumAvailable, type LaunchedBrowser } from '@vexil/test-fixtures/chromium.ts'
-import { DESKTOP, expectNoHorizontalScroll, MOBILE, openPage, requireBuiltUi, screenshot, signedInPage, signIn, startUiService, type UiService } from './helpers/ui.js'
+import {
+  DESKTOP,
+  expectNoHorizontalScroll,
+  MOBILE,
+  openPage,
+  requireBuiltUi,
+  screenshot,
+  signedInPage,
+  signIn,
+  startUiService,
+  type UiService,
+} from './helpers/ui.js'
 
 const CHARTS = ['users', 'flags', 'health', 'time-to-production', 'metrics', 'updates']
 const WEEKS = 9
@@ -24,7 +35,13 @@ function seriesPixels(page: Page, chart: string): Promise<number> {
     const { data } = context.getImageData(0, 0, canvas.width, height)
     let count = 0
     for (let i = 0; i < data.length; i += 4) {
-      if (Math.abs((data[i] as number) - 0x43) < 40 && Math.abs((data[i + 1] as number) - 0x38) < 40 && Math.abs((data[i + 2] as number) - 0xca) < 40 && (data[i + 3] as number) > 200) count++
+      if (
+        Math.abs((data[i] as number) - 0x43) < 40 &&
+        Math.abs((data[i + 1] as number) - 0x38) < 40 &&
+        Math.abs((data[i + 2] as number) - 0xca) < 40 &&
+        (data[i + 3] as number) > 200
+      )
+        count++
     }
     return count
   })
@@ -40,16 +57,41 @@ describe.runIf(chromiumAvailable())('the insights dashboard in headless Chromium
     requireBuiltUi()
     ui = await startUiService({ startDaysFromNow: -7 * WEEKS })
     const at = (daysFromNow: number) => ui.setDaysFromNow(daysFromNow)
-    const production = (await ui.api('POST', '/api/admin/api-tokens', { tokenName: 'prod-sdk', type: 'client', environment: 'production' })).secret as string
+    const production = (
+      await ui.api('POST', '/api/admin/api-tokens', {
+        tokenName: 'prod-sdk',
+        type: 'client',
+        environment: 'production',
+      })
+    ).secret as string
     const metrics = (token: string, daysFromNow: number, toggles: Record<string, { yes: number; no: number }>) =>
-      ui.api('POST', '/api/client/metrics', { appName: 'web-shop', instanceId: 'i-1', bucket: { start: new Date(Date.now() + daysFromNow * DAY_MS).toISOString(), stop: new Date(Date.now() + daysFromNow * DAY_MS).toISOString(), toggles } }, token)
+      ui.api(
+        'POST',
+        '/api/client/metrics',
+        {
+          appName: 'web-shop',
+          instanceId: 'i-1',
+          bucket: {
+            start: new Date(Date.now() + daysFromNow * DAY_MS).toISOString(),
+            stop: new Date(Date.now() + daysFromNow * DAY_MS).toISOString(),
+            toggles,
+          },
+        },
+        token,
+      )
     const users: Record<string, string> = {}
-    for (const [name, rootRole] of [['alice', 'Admin'], ['bob', 'Editor'], ['carol', 'Viewer'], ['dan', 'Viewer']] as const) {
+    for (const [name, rootRole] of [
+      ['alice', 'Admin'],
+      ['bob', 'Editor'],
+      ['carol', 'Viewer'],
+      ['dan', 'Viewer'],
+    ] as const) {
       const user = await ui.api('POST', '/api/admin/user-admin', { email: `${name}@example.com`, name, rootRole })
       users[name] = (await ui.api('POST', `/api/admin/user-admin/${user.id}/tokens`, { description: 'ui' })).secret
     }
     await ui.api('POST', '/api/admin/projects', { id: 'web', name: 'Web shop' })
-    for (const flag of ['web-search', 'web-cart', 'web-payments']) await ui.api('POST', '/api/admin/projects/web/features', { name: flag })
+    for (const flag of ['web-search', 'web-cart', 'web-payments'])
+      await ui.api('POST', '/api/admin/projects/web/features', { name: flag })
 
     for (let week = WEEKS; week >= 0; week--) {
       const now = -7 * week
@@ -60,12 +102,21 @@ describe.runIf(chromiumAvailable())('the insights dashboard in headless Chromium
       // Flags: each week one more reaches production; the project keeps changing.
       const flag = ['web-search', 'web-cart', 'web-payments'][(WEEKS - week) % 3] as string
       if (week % 3 === 1) await ui.api('POST', `/api/admin/projects/web/features/${flag}/environments/production/on`)
-      await ui.api('POST', `/api/admin/projects/demo/features/welcome-banner/environments/production/${week % 2 ? 'on' : 'off'}`)
+      await ui.api(
+        'POST',
+        `/api/admin/projects/demo/features/welcome-banner/environments/production/${week % 2 ? 'on' : 'off'}`,
+      )
       await ui.api('POST', '/api/admin/projects/web/features', { name: `web-experiment-${week}`, type: 'experiment' })
       if (week === 5) await ui.api('POST', '/api/admin/features/gradual-random/stale/on')
       // SDKs report evaluations in both environments.
-      await metrics(ui.clientToken, now, { 'welcome-banner': { yes: 40 + week * 7, no: 10 }, 'new-checkout': { yes: 25, no: 30 + week } })
-      await metrics(production, now, { 'web-search': { yes: 90 - week * 5, no: 12 }, 'welcome-banner': { yes: 15, no: 5 } })
+      await metrics(ui.clientToken, now, {
+        'welcome-banner': { yes: 40 + week * 7, no: 10 },
+        'new-checkout': { yes: 25, no: 30 + week },
+      })
+      await metrics(production, now, {
+        'web-search': { yes: 90 - week * 5, no: 12 },
+        'welcome-banner': { yes: 15, no: 5 },
+      })
       await ui.service.snapshotInsights()
     }
     at(0)
@@ -82,8 +133,22 @@ describe.runIf(chromiumAvailable())('the insights dashboard in headless Chromium
     await page.goto(`${ui.url}/insights`)
     const expected = await ui.api('GET', `/api/admin/insights?from=${day(-83)}&to=${day(0)}`)
     await page.locator('.totals').waitFor()
-    const totals = Object.fromEntries(await page.locator('.total').evaluateAll((items) => items.map((item) => [item.getAttribute('data-total'), Number(item.querySelector('.total-value')?.textContent?.replace(/\D/g, ''))])))
-    expect(totals).toEqual({ Users: expected.users.total, 'Active users': expected.users.active, 'Inactive users': expected.users.inactive, Flags: expected.flags.total })
+    const totals = Object.fromEntries(
+      await page
+        .locator('.total')
+        .evaluateAll((items) =>
+          items.map((item) => [
+            item.getAttribute('data-total'),
+            Number(item.querySelector('.total-value')?.textContent?.replace(/\D/g, '')),
+          ]),
+        ),
+    )
+    expect(totals).toEqual({
+      Users: expected.users.total,
+      'Active users': expected.users.active,
+      'Inactive users': expected.users.inactive,
+      Flags: expected.flags.total,
+    })
     // The four users the test made and the demo seed's person.
     expect(expected.users.total).toBe(5)
     expect(expected.flags.total).toBeGreaterThan(10)
@@ -97,13 +162,19 @@ describe.runIf(chromiumAvailable())('the insights dashboard in headless Chromium
       await box.waitFor()
       expect(Number(await box.getAttribute('data-points')), `${chart}: data points`).toBeGreaterThan(3)
       expect(await box.locator('canvas').count(), `${chart}: a canvas`).toBe(1)
-      await expect.poll(() => seriesPixels(page, chart), { message: `${chart}: pixels of its first series` }).toBeGreaterThan(40)
+      await expect
+        .poll(() => seriesPixels(page, chart), { message: `${chart}: pixels of its first series` })
+        .toBeGreaterThan(40)
     }
     // Several snapshots on the time axis, several projects and environment types as series.
     const insights = await ui.api('GET', `/api/admin/insights?from=${day(-83)}&to=${day(0)}`)
     expect(insights.userTrends.length).toBe(WEEKS + 1)
-    expect(new Set(insights.metricsSummaryTrends.map((r: { project: string }) => r.project))).toEqual(new Set(['demo', 'web']))
-    expect(insights.projectFlagTrends.some((r: { timeToProduction?: number }) => r.timeToProduction !== undefined)).toBe(true)
+    expect(new Set(insights.metricsSummaryTrends.map((r: { project: string }) => r.project))).toEqual(
+      new Set(['demo', 'web']),
+    )
+    expect(
+      insights.projectFlagTrends.some((r: { timeToProduction?: number }) => r.timeToProduction !== undefined),
+    ).toBe(true)
     await screenshot(page, 'insights-data-1280')
     await expectNoHorizontalScroll(page)
   })
@@ -124,20 +195,26 @@ describe.runIf(chromiumAvailable())('the insights dashboard in headless Chromium
     expect(await page.locator('[data-chart="users"]').innerText()).toBe('No user snapshots in this range.')
   })
 
-  it('shows the API\'s answer to a bad range next to the picker', async () => {
+  it("shows the API's answer to a bad range next to the picker", async () => {
     await page.goto(`${ui.url}/insights?from=${day(-3)}&to=${day(-10)}`)
     const error = page.locator('#range [role="alert"]')
-    await expect.poll(() => error.innerText()).toContain('Please check the input: Request validation failed: query.from must not be after to')
+    await expect
+      .poll(() => error.innerText())
+      .toContain('Please check the input: Request validation failed: query.from must not be after to')
     await page.goto(`${ui.url}/insights?from=2026-02-30`)
     await expect.poll(() => error.innerText()).toContain('query.from must be a calendar day written yyyy-MM-dd')
     await screenshot(page, 'insights-bad-range-1280')
   })
 
-  it.each([['1280', DESKTOP], ['390', MOBILE]] as const)('at %s px: every chart drawn, nothing scrolls sideways', async (width, viewport) => {
+  it.each([
+    ['1280', DESKTOP],
+    ['390', MOBILE],
+  ] as const)('at %s px: every chart drawn, nothing scrolls sideways', async (width, viewport) => {
     const view = await openPage(browser.browser, ui.url, viewport)
     await signIn(view.page, ui.url, ui.adminToken)
     await view.page.goto(`${ui.url}/insights`)
-    for (const chart of CHARTS) await expect.poll(() => seriesPixels(view.page, chart), { message: chart }).toBeGreaterThan(40)
+    for (const chart of CHARTS)
+      await expect.poll(() => seriesPixels(view.page, chart), { message: chart }).toBeGreaterThan(40)
     await expectNoHorizontalScroll(view.page)
     await screenshot(view.page, `insights-${width}`)
     expect(view.problems).toEqual([])

@@ -10,7 +10,19 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { murmur3, VARIANT_SEED } from '@vexil/engine'
 import { chromiumAvailable, type LaunchedBrowser } from '@vexil/test-fixtures/chromium.ts'
 import { PROXY_HOSTNAME, type PlaygroundProxy, startPlaygroundProxy } from './helpers/playground-proxy.js'
-import { DESKTOP, expectNoHorizontalScroll, MOBILE, openPage, requireBuiltUi, screenshot, SCREENSHOTS, signedInPage, signIn, startUiService, type UiService } from './helpers/ui.js'
+import {
+  DESKTOP,
+  expectNoHorizontalScroll,
+  MOBILE,
+  openPage,
+  requireBuiltUi,
+  screenshot,
+  SCREENSHOTS,
+  signedInPage,
+  signIn,
+  startUiService,
+  type UiService,
+} from './helpers/ui.js'
 
 /** Presses Tab until the focused element matches `selector` (keyboard-only use: no clicks, no focus()). */
 async function tabTo(page: Page, selector: string): Promise<void> {
@@ -35,7 +47,8 @@ const CONTEXT = {
 const RANDOM_FLAGS = new Set(['gradual-random'])
 
 /** The 1-based bucket murmur3 gives `id` in `group` (what the engine computes). */
-const bucket = (group: string, id: string, seed: number, modulus: number) => (murmur3(`${group}:${id}`, seed) % modulus) + 1
+const bucket = (group: string, id: string, seed: number, modulus: number) =>
+  (murmur3(`${group}:${id}`, seed) % modulus) + 1
 
 describe.runIf(chromiumAvailable())('the playground in headless Chromium', () => {
   let ui: UiService
@@ -47,7 +60,8 @@ describe.runIf(chromiumAvailable())('the playground in headless Chromium', () =>
   const flag = (name: string) => page.locator(`li.pg-flag[data-flag="${name}"]`)
   const why = async (name: string) => {
     const row = flag(name)
-    if ((await row.getByRole('button', { name: /Why\?/ }).count()) > 0) await row.getByRole('button', { name: /Why\?/ }).click()
+    if ((await row.getByRole('button', { name: /Why\?/ }).count()) > 0)
+      await row.getByRole('button', { name: /Why\?/ }).click()
     return row.locator('.pg-why')
   }
   /** The page's results: each flag's variant name, for the flags that are on. */
@@ -58,7 +72,8 @@ describe.runIf(chromiumAvailable())('the playground in headless Chromium', () =>
       for (const row of rows) {
         const name = row.getAttribute('data-flag')!
         all.push(name)
-        if (row.querySelector('.pg-flag-result .badge')?.textContent === 'On') on[name] = row.querySelector('[data-testid="variant"] code')?.textContent ?? 'disabled'
+        if (row.querySelector('.pg-flag-result .badge')?.textContent === 'On')
+          on[name] = row.querySelector('[data-testid="variant"] code')?.textContent ?? 'disabled'
       }
       return { on, all }
     })
@@ -67,7 +82,8 @@ describe.runIf(chromiumAvailable())('the playground in headless Chromium', () =>
     const answer = await proxy.evaluate(context)
     const { on, all } = await pageResults()
     expect(all.length).toBeGreaterThan(10)
-    for (const name of all.filter((n) => !RANDOM_FLAGS.has(n))) expect([name, on[name] ?? 'off']).toEqual([name, answer.get(name) ?? 'off'])
+    for (const name of all.filter((n) => !RANDOM_FLAGS.has(n)))
+      expect([name, on[name] ?? 'off']).toEqual([name, answer.get(name) ?? 'off'])
   }
 
   beforeAll(async () => {
@@ -97,7 +113,7 @@ describe.runIf(chromiumAvailable())('the playground in headless Chromium', () =>
     await ui?.close()
   })
 
-  it('a context entered with the keyboard only gives every flag the proxy\'s answer', async () => {
+  it("a context entered with the keyboard only gives every flag the proxy's answer", async () => {
     await page.goto(`${ui.url}/playground`)
     await expect.poll(() => page.locator('#pg-environment').inputValue()).toBe('development')
     await tabTo(page, '#pg-hostname')
@@ -114,7 +130,9 @@ describe.runIf(chromiumAvailable())('the playground in headless Chromium', () =>
     await page.keyboard.type('pro')
     await tabTo(page, '.pg-properties > .button')
     await page.keyboard.press('Enter')
-    await expect.poll(() => page.evaluate(() => document.activeElement?.getAttribute('aria-label'))).toBe('Property 2 name')
+    await expect
+      .poll(() => page.evaluate(() => document.activeElement?.getAttribute('aria-label')))
+      .toBe('Property 2 name')
     await page.keyboard.type('country')
     await page.keyboard.press('Tab')
     await page.keyboard.type('DK')
@@ -127,36 +145,49 @@ describe.runIf(chromiumAvailable())('the playground in headless Chromium', () =>
 
   it('a constraint that fails shows the value it saw', async () => {
     const explanation = await why('pg-country')
-    expect(await explanation.locator('.pg-outcome').innerText()).toBe('Off: the flag is enabled, but none of its strategies matched.')
+    expect(await explanation.locator('.pg-outcome').innerText()).toBe(
+      'Off: the flag is enabled, but none of its strategies matched.',
+    )
     expect(await explanation.locator('.pg-failure').innerText()).toBe('Failed: country IN did not match (saw "DK")')
-    expect(await explanation.locator('.pg-constraint').innerText()).toMatch(/country\s+IN\s+\[NO, SE\]\s+saw "DK"\s+✗ false/)
+    expect(await explanation.locator('.pg-constraint').innerText()).toMatch(
+      /country\s+IN\s+\[NO, SE\]\s+saw "DK"\s+✗ false/,
+    )
   })
 
   it('a rollout shows its bucket against the percentage', async () => {
     const explanation = await why('pg-rollout')
     const expected = bucket('pg-rollout', 'u-17', 0, 100)
-    expect(await explanation.getByTestId('rollout-bucket').innerText()).toContain(`userId "u-17" → bucket ${expected} of 100 ${expected <= 50 ? '≤' : '>'} 50`)
+    expect(await explanation.getByTestId('rollout-bucket').innerText()).toContain(
+      `userId "u-17" → bucket ${expected} of 100 ${expected <= 50 ? '≤' : '>'} 50`,
+    )
     expect(await flag('pg-rollout').locator('.pg-flag-result .badge').innerText()).toBe(expected <= 50 ? 'On' : 'Off')
   })
 
   it('a variant shows the stickiness that chose it and its bucket', async () => {
     const explanation = await why('theme')
     const expected = bucket('theme', 'u-17', VARIANT_SEED, 1000)
-    expect(await explanation.getByTestId('variant-stickiness').innerText()).toBe(`Stickiness default → used userId "u-17" → bucket ${expected} of 1000`)
+    expect(await explanation.getByTestId('variant-stickiness').innerText()).toBe(
+      `Stickiness default → used userId "u-17" → bucket ${expected} of 1000`,
+    )
     const chosen = expected <= 500 ? 'dark' : 'light'
     expect(await explanation.locator('.pg-candidates li.chosen').innerText()).toContain(chosen)
     expect(await flag('theme').getByTestId('variant').innerText()).toBe(`variant ${chosen}`)
   })
 
-  it('a flag\'s explanation: strategy, constraint, segment, rollout, strategy variants and a dependency', async () => {
+  it("a flag's explanation: strategy, constraint, segment, rollout, strategy variants and a dependency", async () => {
     const checkout = await why('new-checkout')
     expect(await checkout.locator('.pg-outcome').innerText()).toContain('On: strategy 1 (flexibleRollout) matched')
     expect(await checkout.locator('.pg-segment').innerText()).toMatch(/Segment demo-pro-plans\s+✓ matched/)
-    expect(await checkout.innerText()).toContain('from the matched strategy\'s variants')
+    expect(await checkout.innerText()).toContain("from the matched strategy's variants")
     const upsell = await why('checkout-upsell')
-    expect(await upsell.locator('.pg-list').innerText()).toMatch(/Needs new-checkout on: it is on \(variant (one|two)-page\)\s+✓ satisfied/)
+    expect(await upsell.locator('.pg-list').innerText()).toMatch(
+      /Needs new-checkout on: it is on \(variant (one|two)-page\)\s+✓ satisfied/,
+    )
     await page.getByRole('button', { name: 'Hide why checkout-upsell' }).click()
-    for (const name of ['pg-country', 'pg-rollout', 'theme']) await flag(name).getByRole('button', { name: /Hide why/ }).click()
+    for (const name of ['pg-country', 'pg-rollout', 'theme'])
+      await flag(name)
+        .getByRole('button', { name: /Hide why/ })
+        .click()
     await checkout.scrollIntoViewIfNeeded()
     await screenshot(page, 'playground-explain')
     await expectNoHorizontalScroll(page)
@@ -191,7 +222,9 @@ describe.runIf(chromiumAvailable())('the playground in headless Chromium', () =>
   })
 
   it('a context the service refuses to remember (over 4 KB) is still evaluated, and the refusal shown', async () => {
-    await page.getByLabel('Context (JSON)').fill(JSON.stringify({ userId: 'big', properties: { note: 'x'.repeat(5000) } }))
+    await page
+      .getByLabel('Context (JSON)')
+      .fill(JSON.stringify({ userId: 'big', properties: { note: 'x'.repeat(5000) } }))
     await page.getByRole('button', { name: 'Evaluate' }).click()
     await expect.poll(() => page.locator('#pg-results-title').innerText()).toContain('userId="big"')
     expect(await page.locator('.pg-remember-error').innerText()).toMatch(/^Please check the input: .*4096 bytes/)
@@ -203,8 +236,14 @@ describe.runIf(chromiumAvailable())('the playground in headless Chromium', () =>
     await recent.focus()
     await page.keyboard.press('Enter')
     expect(await page.getByLabel('userId', { exact: true }).inputValue()).toBe('u-17')
-    const rows = await page.locator('.pg-row').evaluateAll((items) => items.map((li) => Array.from(li.querySelectorAll('input'), (input) => input.value)))
-    expect(rows.sort()).toEqual([['', ''], ['country', 'DK'], ['plan', 'pro']])
+    const rows = await page
+      .locator('.pg-row')
+      .evaluateAll((items) => items.map((li) => Array.from(li.querySelectorAll('input'), (input) => input.value)))
+    expect(rows.sort()).toEqual([
+      ['', ''],
+      ['country', 'DK'],
+      ['plan', 'pro'],
+    ])
     await page.getByRole('button', { name: 'Evaluate' }).click()
     await expect.poll(() => page.locator('#pg-results-title').innerText()).toContain('userId="u-17"')
     await expectSameAsProxy(CONTEXT)
@@ -228,7 +267,9 @@ describe.runIf(chromiumAvailable())('the playground in headless Chromium', () =>
     await expectNoHorizontalScroll(phone.page)
     await screenshot(phone.page, 'playground-390')
     // The explanation alone, large enough to read.
-    await phone.page.locator('li.pg-flag[data-flag="new-checkout"]').screenshot({ path: join(SCREENSHOTS, 'playground-why-390.png') })
+    await phone.page
+      .locator('li.pg-flag[data-flag="new-checkout"]')
+      .screenshot({ path: join(SCREENSHOTS, 'playground-why-390.png') })
     expect(phone.problems).toEqual([])
     await phone.page.context().close()
     expect(DESKTOP.width).toBe(1280)

@@ -7,7 +7,18 @@ import { createEngine } from '@vexil/engine'
 import type { Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { chromiumAvailable, type LaunchedBrowser } from '@vexil/test-fixtures/chromium.ts'
-import { DESKTOP, expectNoHorizontalScroll, MOBILE, openPage, requireBuiltUi, screenshot, signedInPage, signIn, startUiService, type UiService } from './helpers/ui.js'
+import {
+  DESKTOP,
+  expectNoHorizontalScroll,
+  MOBILE,
+  openPage,
+  requireBuiltUi,
+  screenshot,
+  signedInPage,
+  signIn,
+  startUiService,
+  type UiService,
+} from './helpers/ui.js'
 import { addConstraint, problemIn } from './helpers/ui-strategies-page.js'
 
 describe.runIf(chromiumAvailable())('segments in headless Chromium', () => {
@@ -36,7 +47,17 @@ describe.runIf(chromiumAvailable())('segments in headless Chromium', () => {
     await page.goto(`${ui.url}/segments`)
     await row('demo-pro-plans').waitFor()
     const text = await row('demo-pro-plans').innerText()
-    for (const part of ['demo-pro-plans', 'project demo', 'Users on a paid plan', 'plan', 'is one of', 'pro', 'enterprise', 'Used by 1 flag']) expect(text).toContain(part)
+    for (const part of [
+      'demo-pro-plans',
+      'project demo',
+      'Users on a paid plan',
+      'plan',
+      'is one of',
+      'pro',
+      'enterprise',
+      'Used by 1 flag',
+    ])
+      expect(text).toContain(part)
     await row('demo-pro-plans').getByText('Used by 1 flag').click()
     const use = row('demo-pro-plans').locator('.uses li')
     await use.first().waitFor()
@@ -70,7 +91,9 @@ describe.runIf(chromiumAvailable())('segments in headless Chromium', () => {
     const nameError = page.locator('#segment-name-error')
     await nameError.waitFor()
     expect(await nameError.innerText()).toBe('A segment named "demo-pro-plans" already exists.')
-    expect(await page.locator('.form-footer .error-note').innerText()).toBe('That name is taken: A segment named "demo-pro-plans" already exists.')
+    expect(await page.locator('.form-footer .error-note').innerText()).toBe(
+      'That name is taken: A segment named "demo-pro-plans" already exists.',
+    )
     await screenshot(page, 'segment-form-errors-1280')
 
     await page.getByLabel('Name').fill('nordic-recent')
@@ -95,32 +118,47 @@ describe.runIf(chromiumAvailable())('segments in headless Chromium', () => {
     expect(await page.locator('.table-caption').innerText()).toBe('1 of 2 segments match "nordic"')
     expect(page.url()).toContain('q=nordic')
     await page.getByLabel('Search').fill('paid plan')
-    await expect.poll(() => page.locator('li.segment-row').allInnerTexts()).toEqual([expect.stringContaining('demo-pro-plans')])
+    await expect
+      .poll(() => page.locator('li.segment-row').allInnerTexts())
+      .toEqual([expect.stringContaining('demo-pro-plans')])
     await page.getByLabel('Search').fill('')
     await expect.poll(() => page.locator('li.segment-row').count()).toBe(2)
   })
 
   it('edits a segment, and a strategy using it follows: the engine evaluates the new constraints', async () => {
     const segment = await byName('nordic-recent')
-    await ui.api('POST', '/api/admin/projects/demo/features/welcome-banner/environments/development/strategies', { name: 'default', segments: [segment.id] })
+    await ui.api('POST', '/api/admin/projects/demo/features/welcome-banner/environments/development/strategies', {
+      name: 'default',
+      segments: [segment.id],
+    })
     await page.goto(`${ui.url}/segments`)
     await row('nordic-recent').getByRole('link', { name: 'Edit nordic-recent' }).click()
     await page.waitForURL(`${ui.url}/segments/${segment.id}/edit`)
     await page.locator('li.constraint-row').first().waitFor()
-    expect(await page.locator('.notice').innerText()).toBe('1 strategy uses this segment: what you save here applies to it at once.')
+    expect(await page.locator('.notice').innerText()).toBe(
+      '1 strategy uses this segment: what you save here applies to it at once.',
+    )
     const country = page.locator('li.constraint-row').first()
     await country.getByRole('button', { name: 'Remove value NO' }).click()
     await country.getByRole('checkbox', { name: /NOT/ }).check()
     await page.getByRole('button', { name: 'Remove constraint 2 on appVersion' }).click()
     await page.getByRole('button', { name: 'Save segment' }).click()
     await page.waitForURL(`${ui.url}/segments`)
-    expect((await byName('nordic-recent')).constraints).toEqual([{ contextName: 'country', operator: 'IN', values: ['SE'], inverted: true, caseInsensitive: false }])
+    expect((await byName('nordic-recent')).constraints).toEqual([
+      { contextName: 'country', operator: 'IN', values: ['SE'], inverted: true, caseInsensitive: false },
+    ])
 
     // welcome-banner now has the standard strategy for every context, and one in the segment:
     // remove the first so that only the segment decides.
-    const strategies = await ui.api('GET', '/api/admin/projects/demo/features/welcome-banner/environments/development/strategies')
+    const strategies = await ui.api(
+      'GET',
+      '/api/admin/projects/demo/features/welcome-banner/environments/development/strategies',
+    )
     for (const s of strategies.filter((x: { segments: number[] }) => x.segments.length === 0)) {
-      await ui.api('DELETE', `/api/admin/projects/demo/features/welcome-banner/environments/development/strategies/${s.id}`)
+      await ui.api(
+        'DELETE',
+        `/api/admin/projects/demo/features/welcome-banner/environments/development/strategies/${s.id}`,
+      )
     }
     const engine = createEngine()
     expect(engine.load(await ui.api('GET', '/api/client/features', undefined, ui.clientToken))).toEqual([])
@@ -135,14 +173,24 @@ describe.runIf(chromiumAvailable())('segments in headless Chromium', () => {
     expect(await dialog.innerText()).toContain('the service refuses to delete it until they stop')
     await dialog.getByRole('button', { name: 'Delete segment' }).click()
     await dialog.locator('.error-note').waitFor()
-    expect(await dialog.locator('.error-note').innerText()).toMatch(/^This conflicts with something else: Segment \d+ is used by 1 flag\(s\); remove it from their strategies first\.$/)
+    expect(await dialog.locator('.error-note').innerText()).toMatch(
+      /^This conflicts with something else: Segment \d+ is used by 1 flag\(s\); remove it from their strategies first\.$/,
+    )
     await screenshot(page, 'segment-delete-refused-1280')
     await dialog.getByRole('button', { name: 'Cancel' }).click()
     expect(await byName('nordic-recent')).toBeDefined()
 
     const segment = await byName('nordic-recent')
-    const strategies = await ui.api('GET', '/api/admin/projects/demo/features/welcome-banner/environments/development/strategies')
-    for (const s of strategies) await ui.api('PUT', `/api/admin/projects/demo/features/welcome-banner/environments/development/strategies/${s.id}`, { ...s, segments: s.segments.filter((id: number) => id !== segment.id) })
+    const strategies = await ui.api(
+      'GET',
+      '/api/admin/projects/demo/features/welcome-banner/environments/development/strategies',
+    )
+    for (const s of strategies)
+      await ui.api(
+        'PUT',
+        `/api/admin/projects/demo/features/welcome-banner/environments/development/strategies/${s.id}`,
+        { ...s, segments: s.segments.filter((id: number) => id !== segment.id) },
+      )
     await page.reload()
     await row('nordic-recent').getByText('Not used by any strategy.').waitFor()
     await row('nordic-recent').getByRole('button', { name: 'Delete nordic-recent' }).click()
@@ -174,16 +222,32 @@ describe.runIf(chromiumAvailable())('segments in headless Chromium', () => {
     await page.keyboard.press('Tab')
     await page.keyboard.press('Tab')
     await page.keyboard.press('Space')
-    for (let i = 0; i < 10 && (await page.evaluate(() => (document.activeElement as HTMLElement).innerText)) !== 'Create segment'; i++) await page.keyboard.press('Tab')
+    for (
+      let i = 0;
+      i < 10 && (await page.evaluate(() => (document.activeElement as HTMLElement).innerText)) !== 'Create segment';
+      i++
+    )
+      await page.keyboard.press('Tab')
     await page.keyboard.press('Enter')
     await page.waitForURL(`${ui.url}/segments`)
     expect(await byName('internal')).toMatchObject({
       description: 'Our own people',
-      constraints: [{ contextName: 'email', operator: 'STR_ENDS_WITH', values: ['@example.com'], inverted: false, caseInsensitive: true }],
+      constraints: [
+        {
+          contextName: 'email',
+          operator: 'STR_ENDS_WITH',
+          values: ['@example.com'],
+          inverted: false,
+          caseInsensitive: true,
+        },
+      ],
     })
   })
 
-  describe.each([['1280', DESKTOP], ['390', MOBILE]] as const)('at %s px', (width, viewport) => {
+  describe.each([
+    ['1280', DESKTOP],
+    ['390', MOBILE],
+  ] as const)('at %s px', (width, viewport) => {
     it('the list and the form fit, nothing scrolls sideways', async () => {
       const { page: narrow, problems: seen } = await openPage(browser.browser, ui.url, viewport)
       await signIn(narrow, ui.url, ui.adminToken)

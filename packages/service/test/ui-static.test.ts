@@ -10,11 +10,17 @@ import { DEFAULT_UI_DIR } from '../src/routes/ui.js'
 import { startTestService, type TestService } from './helpers/service.js'
 import { tempDir } from '@vexil/test-fixtures/temp-dir.ts'
 
-const INDEX = '<!doctype html><html><head><script type="module" src="/assets/index-Ab12.js"></script></head><body><div id="app"></div></body></html>'
+const INDEX =
+  '<!doctype html><html><head><script type="module" src="/assets/index-Ab12.js"></script></head><body><div id="app"></div></body></html>'
 const SECRET = 'outside-the-build'
 
 /** GET (or another method) with the path sent exactly as written. */
-function raw(url: string, path: string, method = 'GET', headers: Record<string, string> = {}): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: string }> {
+function raw(
+  url: string,
+  path: string,
+  method = 'GET',
+  headers: Record<string, string> = {},
+): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: string }> {
   return new Promise((resolve, reject) => {
     const { hostname, port } = new URL(url)
     const req = request({ hostname, port, path, method, headers }, (res) => {
@@ -88,7 +94,9 @@ describe('the admin UI static route', () => {
     const etag = first.headers.get('etag') as string
     expect(etag).toMatch(/^".+"$/)
     expect((await fetch(`${service.url}/`, { headers: { 'if-none-match': etag } })).status).toBe(304)
-    expect((await fetch(`${service.url}/assets/index-Ab12.js`, { headers: { 'if-none-match': etag } })).status).toBe(200)
+    expect((await fetch(`${service.url}/assets/index-Ab12.js`, { headers: { 'if-none-match': etag } })).status).toBe(
+      200,
+    )
     const head = await raw(service.url, '/', 'HEAD')
     expect(head.status).toBe(200)
     expect(head.headers['content-type']).toBe('text/html; charset=utf-8')
@@ -113,7 +121,7 @@ describe('the admin UI static route', () => {
     expect(await (await fetch(`${service.url}/health`)).json()).toEqual({ health: 'GOOD' })
   })
 
-  it('answers only GET and HEAD: other methods get the API\'s 404', async () => {
+  it("answers only GET and HEAD: other methods get the API's 404", async () => {
     const response = await fetch(`${service.url}/flags`, { method: 'POST' })
     expect(response.status).toBe(404)
     expect(response.headers.get('content-type')).toContain('application/json')
@@ -166,6 +174,8 @@ describe('a service whose UI was not built', () => {
 
   it('a hashed asset is a 404, and the API still answers', async () => {
     expect((await fetch(`${service.url}/assets/index-Ab12.js`)).status).toBe(404)
-    expect((await fetch(`${service.url}/api/admin/projects`, { headers: { authorization: service.admin } })).status).toBe(200)
+    expect(
+      (await fetch(`${service.url}/api/admin/projects`, { headers: { authorization: service.admin } })).status,
+    ).toBe(200)
   })
 })

@@ -9,7 +9,18 @@ import { createEngine } from '@vexil/engine'
 import type { Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { chromiumAvailable, type LaunchedBrowser } from '@vexil/test-fixtures/chromium.ts'
-import { DESKTOP, expectNoHorizontalScroll, MOBILE, openPage, requireBuiltUi, screenshot, signedInPage, signIn, startUiService, type UiService } from './helpers/ui.js'
+import {
+  DESKTOP,
+  expectNoHorizontalScroll,
+  MOBILE,
+  openPage,
+  requireBuiltUi,
+  screenshot,
+  signedInPage,
+  signIn,
+  startUiService,
+  type UiService,
+} from './helpers/ui.js'
 import { addConstraint, addValue, problemIn, userIdFor } from './helpers/ui-strategies-page.js'
 
 const FLAG = 'ui-checkout'
@@ -31,13 +42,18 @@ describe.runIf(chromiumAvailable())('strategies in headless Chromium', () => {
   beforeAll(async () => {
     requireBuiltUi()
     ui = await startUiService()
-    await ui.api('POST', '/api/admin/projects/demo/features', { name: FLAG, description: 'Made by the strategies UI test' })
-    segmentId = (await ui.api('POST', '/api/admin/segments', {
-      name: 'beta-testers',
-      description: 'Opted in to betas',
-      project: 'demo',
-      constraints: [{ contextName: 'tier', operator: 'IN', values: ['beta'] }],
-    })).id
+    await ui.api('POST', '/api/admin/projects/demo/features', {
+      name: FLAG,
+      description: 'Made by the strategies UI test',
+    })
+    segmentId = (
+      await ui.api('POST', '/api/admin/segments', {
+        name: 'beta-testers',
+        description: 'Opted in to betas',
+        project: 'demo',
+        constraints: [{ contextName: 'tier', operator: 'IN', values: ['beta'] }],
+      })
+    ).id
     ;({ browser, page, problems } = await signedInPage(ui))
   }, 60_000)
 
@@ -47,7 +63,7 @@ describe.runIf(chromiumAvailable())('strategies in headless Chromium', () => {
   })
 
   describe('a gradual rollout with constraints, a segment and variants', () => {
-    it('offers a gradual rollout of 100% by the project\'s stickiness, grouped by the flag, to begin with', async () => {
+    it("offers a gradual rollout of 100% by the project's stickiness, grouped by the flag, to begin with", async () => {
       await newStrategyPage()
       await page.getByRole('heading', { name: 'Add a strategy' }).waitFor()
       expect(await page.getByLabel('Kind').inputValue()).toBe('flexibleRollout')
@@ -56,10 +72,31 @@ describe.runIf(chromiumAvailable())('strategies in headless Chromium', () => {
       expect(await page.getByLabel('Group ID').inputValue()).toBe(FLAG)
       // Every operator of the engine is offered.
       await page.getByRole('button', { name: 'Add constraint' }).click()
-      const operators = await page.locator('li.constraint-row select').first().locator('option').evaluateAll((options) => options.map((o) => (o as HTMLOptionElement).value))
+      const operators = await page
+        .locator('li.constraint-row select')
+        .first()
+        .locator('option')
+        .evaluateAll((options) => options.map((o) => (o as HTMLOptionElement).value))
       expect(operators.sort()).toEqual([
-        'DATE_AFTER', 'DATE_BEFORE', 'IN', 'IN_CIDR', 'NOT_IN', 'NUM_EQ', 'NUM_GT', 'NUM_GTE', 'NUM_LT', 'NUM_LTE', 'REGEX',
-        'SEMVER_EQ', 'SEMVER_GT', 'SEMVER_GTE', 'SEMVER_LT', 'SEMVER_LTE', 'STR_CONTAINS', 'STR_ENDS_WITH', 'STR_STARTS_WITH',
+        'DATE_AFTER',
+        'DATE_BEFORE',
+        'IN',
+        'IN_CIDR',
+        'NOT_IN',
+        'NUM_EQ',
+        'NUM_GT',
+        'NUM_GTE',
+        'NUM_LT',
+        'NUM_LTE',
+        'REGEX',
+        'SEMVER_EQ',
+        'SEMVER_GT',
+        'SEMVER_GTE',
+        'SEMVER_LT',
+        'SEMVER_LTE',
+        'STR_CONTAINS',
+        'STR_ENDS_WITH',
+        'STR_STARTS_WITH',
       ])
       await page.getByRole('button', { name: 'Remove constraint 1' }).click()
     })
@@ -70,17 +107,34 @@ describe.runIf(chromiumAvailable())('strategies in headless Chromium', () => {
       await page.getByLabel('Title (optional)').fill('Half of the beta testers')
 
       const semver = await addConstraint(page, { field: 'appVersion', operator: 'SEMVER_GTE', value: '1.2' })
-      expect(await problemIn(semver)).toBe('The engine would reject this: SEMVER_GTE on "appVersion": "1.2" is not a valid semantic version; the constraint never matches.')
+      expect(await problemIn(semver)).toBe(
+        'The engine would reject this: SEMVER_GTE on "appVersion": "1.2" is not a valid semantic version; the constraint never matches.',
+      )
       const date = await addConstraint(page, { field: 'currentTime', operator: 'DATE_AFTER', value: 'next tuesday' })
       expect(await problemIn(date)).toContain('"next tuesday" is not a valid date')
       const number = await addConstraint(page, { field: 'age', operator: 'NUM_GTE', value: '18 years' })
       expect(await problemIn(number)).toContain('"18 years" is not a valid number')
-      const regex = await addConstraint(page, { field: 'email', operator: 'REGEX', value: '(?=@)example', caseInsensitive: true })
+      const regex = await addConstraint(page, {
+        field: 'email',
+        operator: 'REGEX',
+        value: '(?=@)example',
+        caseInsensitive: true,
+      })
       expect(await problemIn(regex)).toContain('is not a valid RE2 pattern')
       const cidr = await addConstraint(page, { field: 'remoteAddress', operator: 'IN_CIDR', values: ['10.0.0.0/33'] })
       expect(await problemIn(cidr)).toContain('"10.0.0.0/33" is not an IP address or CIDR range')
-      const text = await addConstraint(page, { field: 'plan', operator: 'STR_STARTS_WITH', values: ['Pro'], caseInsensitive: true })
-      const inverted = await addConstraint(page, { field: 'country', operator: 'IN', values: ['NO', 'DK'], inverted: true })
+      const text = await addConstraint(page, {
+        field: 'plan',
+        operator: 'STR_STARTS_WITH',
+        values: ['Pro'],
+        caseInsensitive: true,
+      })
+      const inverted = await addConstraint(page, {
+        field: 'country',
+        operator: 'IN',
+        values: ['NO', 'DK'],
+        inverted: true,
+      })
       for (const row of [text, inverted]) expect(await problemIn(row)).toBe('')
       // Each problem is marked on its field for assistive technology too.
       expect(await semver.getByLabel('Value', { exact: true }).getAttribute('aria-invalid')).toBe('true')
@@ -140,18 +194,48 @@ describe.runIf(chromiumAvailable())('strategies in headless Chromium', () => {
         sortOrder: expect.any(Number),
         parameters: { rollout: '50', stickiness: 'userId', groupId: FLAG },
         constraints: [
-          { contextName: 'appVersion', operator: 'SEMVER_GTE', value: '1.2.0', inverted: false, caseInsensitive: false },
-          { contextName: 'currentTime', operator: 'DATE_AFTER', value: '2020-01-01T00:00:00Z', inverted: false, caseInsensitive: false },
+          {
+            contextName: 'appVersion',
+            operator: 'SEMVER_GTE',
+            value: '1.2.0',
+            inverted: false,
+            caseInsensitive: false,
+          },
+          {
+            contextName: 'currentTime',
+            operator: 'DATE_AFTER',
+            value: '2020-01-01T00:00:00Z',
+            inverted: false,
+            caseInsensitive: false,
+          },
           { contextName: 'age', operator: 'NUM_GTE', value: '18', inverted: false, caseInsensitive: false },
           { contextName: 'email', operator: 'REGEX', value: '@example\\.com$', inverted: false, caseInsensitive: true },
-          { contextName: 'remoteAddress', operator: 'IN_CIDR', values: ['10.0.0.0/8'], inverted: false, caseInsensitive: false },
+          {
+            contextName: 'remoteAddress',
+            operator: 'IN_CIDR',
+            values: ['10.0.0.0/8'],
+            inverted: false,
+            caseInsensitive: false,
+          },
           { contextName: 'plan', operator: 'STR_STARTS_WITH', values: ['Pro'], inverted: false, caseInsensitive: true },
           { contextName: 'country', operator: 'IN', values: ['NO', 'DK'], inverted: true, caseInsensitive: false },
         ],
         segments: [segmentId],
         variants: [
-          { name: 'blue', weight: 700, weightType: 'variable', stickiness: 'userId', payload: { type: 'json', value: '{"color": "blue"}' } },
-          { name: 'red', weight: 300, weightType: 'fix', stickiness: 'userId', payload: { type: 'number', value: '7' } },
+          {
+            name: 'blue',
+            weight: 700,
+            weightType: 'variable',
+            stickiness: 'userId',
+            payload: { type: 'json', value: '{"color": "blue"}' },
+          },
+          {
+            name: 'red',
+            weight: 300,
+            weightType: 'fix',
+            stickiness: 'userId',
+            payload: { type: 'number', value: '7' },
+          },
         ],
       })
       expect(problems).toEqual([])
@@ -166,7 +250,14 @@ describe.runIf(chromiumAvailable())('strategies in headless Chromium', () => {
       const matching = {
         userId: inside,
         remoteAddress: '10.1.2.3',
-        properties: { appVersion: '1.10.0', age: '30', email: 'Ada@EXAMPLE.com', plan: 'professional', country: 'SE', tier: 'beta' },
+        properties: {
+          appVersion: '1.10.0',
+          age: '30',
+          email: 'Ada@EXAMPLE.com',
+          plan: 'professional',
+          country: 'SE',
+          tier: 'beta',
+        },
       }
       expect(engine.isEnabled(FLAG, matching)).toBe(true)
       expect(['blue', 'red']).toContain(engine.getVariant(FLAG, matching).name)
@@ -193,7 +284,21 @@ describe.runIf(chromiumAvailable())('strategies in headless Chromium', () => {
       // Segment names arrive with their own request.
       await card.getByText('beta-testers').waitFor()
       const words = await card.innerText()
-      for (const part of ['Half of the beta testers', '50% of users, by userId', 'appVersion', 'is at least version', '1.2.0', 'country', 'NOT', 'is one of', 'beta-testers', 'blue', '70%', 'json payload', '30% (fixed)']) {
+      for (const part of [
+        'Half of the beta testers',
+        '50% of users, by userId',
+        'appVersion',
+        'is at least version',
+        '1.2.0',
+        'country',
+        'NOT',
+        'is one of',
+        'beta-testers',
+        'blue',
+        '70%',
+        'json payload',
+        '30% (fixed)',
+      ]) {
         expect(words).toContain(part)
       }
       await screenshot(page, 'strategy-cards-1280')
@@ -215,21 +320,39 @@ describe.runIf(chromiumAvailable())('strategies in headless Chromium', () => {
       await page.waitForURL(`${ui.url}/projects/demo/flags/${FLAG}`)
       const [strategy] = await stored()
       expect(strategy.parameters).toEqual({ rollout: '55', stickiness: 'userId', groupId: FLAG })
-      expect(strategy.constraints.map((c: { contextName: string }) => c.contextName)).toEqual(['appVersion', 'currentTime', 'age', 'email', 'remoteAddress', 'plan'])
+      expect(strategy.constraints.map((c: { contextName: string }) => c.contextName)).toEqual([
+        'appVersion',
+        'currentTime',
+        'age',
+        'email',
+        'remoteAddress',
+        'plan',
+      ])
       expect(strategy.segments).toEqual([])
-      expect(strategy.variants[1]).toEqual({ name: 'red', weight: 300, weightType: 'fix', stickiness: 'userId', payload: { type: 'number', value: '8' } })
+      expect(strategy.variants[1]).toEqual({
+        name: 'red',
+        weight: 300,
+        weightType: 'fix',
+        stickiness: 'userId',
+        payload: { type: 'number', value: '8' },
+      })
     })
 
-    it('shows the service\'s refusal in place: a segment deleted while the form was open', async () => {
-      const doomed = (await ui.api('POST', '/api/admin/segments', { name: 'short-lived', constraints: [] })).id as number
+    it("shows the service's refusal in place: a segment deleted while the form was open", async () => {
+      const doomed = (await ui.api('POST', '/api/admin/segments', { name: 'short-lived', constraints: [] }))
+        .id as number
       await page.goto(`${ui.url}/projects/demo/flags/${FLAG}/strategies/development/${strategyId}/edit`)
       await page.getByRole('checkbox', { name: /short-lived/ }).check()
       await ui.api('DELETE', `/api/admin/segments/${doomed}`)
       await save()
       const note = page.locator('.form-footer .error-note')
       await note.waitFor()
-      expect(await note.innerText()).toBe(`The service could not accept this: body.segments: segment ${doomed} does not exist.`)
-      expect(await page.locator('.segment-choice .field-error').innerText()).toBe(`body.segments: segment ${doomed} does not exist.`)
+      expect(await note.innerText()).toBe(
+        `The service could not accept this: body.segments: segment ${doomed} does not exist.`,
+      )
+      expect(await page.locator('.segment-choice .field-error').innerText()).toBe(
+        `body.segments: segment ${doomed} does not exist.`,
+      )
       expect(page.url()).toContain('/edit')
       await page.getByRole('link', { name: 'Cancel' }).click()
       await page.waitForURL(`${ui.url}/projects/demo/flags/${FLAG}`)
@@ -271,7 +394,9 @@ describe.runIf(chromiumAvailable())('strategies in headless Chromium', () => {
       expect(staff).toMatchObject({
         name: 'userWithId',
         parameters: { userIds: 'alice,bob,carol' },
-        constraints: [{ contextName: 'appName', operator: 'IN', values: ['web'], inverted: false, caseInsensitive: false }],
+        constraints: [
+          { contextName: 'appName', operator: 'IN', values: ['web'], inverted: false, caseInsensitive: false },
+        ],
       })
     })
 
@@ -281,14 +406,19 @@ describe.runIf(chromiumAvailable())('strategies in headless Chromium', () => {
       const ips = page.getByLabel('IP addresses and CIDR ranges')
       await addValue(ips, '10.0.0.0/8')
       await addValue(ips, 'office-router')
-      expect(await problemIn(page.locator('.strategy-parameters'))).toContain('"office-router" is not an IP address or CIDR range')
+      expect(await problemIn(page.locator('.strategy-parameters'))).toContain(
+        '"office-router" is not an IP address or CIDR range',
+      )
       await save()
       await notSavedNote().waitFor()
       expect((await stored()).some((s) => s.name === 'remoteAddress')).toBe(false)
       await page.getByRole('button', { name: 'Remove address office-router' }).click()
       expect(await notSavedNote().count()).toBe(0)
 
-      const legacy = await ui.api('POST', STRATEGIES, { name: 'gradualRolloutSessionId', parameters: { percentage: '20', groupId: 'old-group' } })
+      const legacy = await ui.api('POST', STRATEGIES, {
+        name: 'gradualRolloutSessionId',
+        parameters: { percentage: '20', groupId: 'old-group' },
+      })
       await page.goto(`${ui.url}/projects/demo/flags/${FLAG}/strategies/development/${legacy.id}/edit`)
       expect(await page.getByLabel('Kind').inputValue()).toBe('gradualRolloutSessionId')
       expect(await page.getByLabel('Percentage (%)', { exact: true }).inputValue()).toBe('20')
@@ -298,7 +428,10 @@ describe.runIf(chromiumAvailable())('strategies in headless Chromium', () => {
       await page.getByLabel('Percentage (%)', { exact: true }).fill('35')
       await save()
       await page.waitForURL(`${ui.url}/projects/demo/flags/${FLAG}`)
-      expect((await ui.api('GET', `${STRATEGIES}/${legacy.id}`)).parameters).toEqual({ percentage: '35', groupId: 'old-group' })
+      expect((await ui.api('GET', `${STRATEGIES}/${legacy.id}`)).parameters).toEqual({
+        percentage: '35',
+        groupId: 'old-group',
+      })
       await ui.api('DELETE', `${STRATEGIES}/${legacy.id}`)
     })
   })
@@ -317,7 +450,10 @@ describe.runIf(chromiumAvailable())('strategies in headless Chromium', () => {
       await expect.poll(order).toEqual(['Staff', 'Half of the beta testers'])
       // At the top, "up" is disabled: focus is on the way back down.
       await expect.poll(focused).toBe('Move Staff down')
-      expect(await env().locator('[data-strategy] h5').allInnerTexts()).toEqual([expect.stringContaining('Staff'), expect.stringContaining('Half of the beta testers')])
+      expect(await env().locator('[data-strategy] h5').allInnerTexts()).toEqual([
+        expect.stringContaining('Staff'),
+        expect.stringContaining('Half of the beta testers'),
+      ])
       await page.keyboard.press('Space')
       await expect.poll(order).toEqual(['Half of the beta testers', 'Staff'])
       await expect.poll(focused).toBe('Move Staff up')
@@ -330,7 +466,9 @@ describe.runIf(chromiumAvailable())('strategies in headless Chromium', () => {
       expect((await stored()).find((s) => s.title === 'Staff').disabled).toBe(true)
       await ui.api('POST', `/api/admin/projects/demo/features/${FLAG}/environments/development/on`)
       const payload = await ui.api('GET', '/api/client/features', undefined, ui.clientToken)
-      expect(payload.features.find((f: { name: string }) => f.name === FLAG).strategies.map((s: { name: string }) => s.name)).toEqual(['flexibleRollout'])
+      expect(
+        payload.features.find((f: { name: string }) => f.name === FLAG).strategies.map((s: { name: string }) => s.name),
+      ).toEqual(['flexibleRollout'])
       await ui.api('POST', `/api/admin/projects/demo/features/${FLAG}/environments/development/off`)
       await screenshot(page, 'strategy-cards-disabled-1280')
       await card.getByRole('button', { name: 'Enable Staff' }).click()
@@ -353,7 +491,10 @@ describe.runIf(chromiumAvailable())('strategies in headless Chromium', () => {
     })
   })
 
-  describe.each([['1280', DESKTOP], ['390', MOBILE]] as const)('at %s px', (width, viewport) => {
+  describe.each([
+    ['1280', DESKTOP],
+    ['390', MOBILE],
+  ] as const)('at %s px', (width, viewport) => {
     it('the form and the cards fit, nothing scrolls sideways', async () => {
       const { page: narrow, problems: seen } = await openPage(browser.browser, ui.url, viewport)
       await signIn(narrow, ui.url, ui.adminToken)

@@ -10,7 +10,10 @@ export interface StreamEvent {
 }
 
 /** The text/event-stream parser (WHATWG HTML, "Interpreting an event stream"), fed chunk by chunk. */
-export function createEventStreamParser(onEvent: (event: StreamEvent) => void, onComment?: (text: string) => void): (chunk: string) => void {
+export function createEventStreamParser(
+  onEvent: (event: StreamEvent) => void,
+  onComment?: (text: string) => void,
+): (chunk: string) => void {
   let event = ''
   let id: string | undefined
   let data: string[] = []

@@ -12,10 +12,22 @@ export type { SyncLogger } from './logger.js'
 export { createEventStreamParser, type StreamEvent } from './event-stream-parser.js'
 
 // The upstream: its client API over any transport, polling, streaming
-export type { EventSourceHandlers, EventSourceOptions, HttpRequestOptions, HttpResponse, OpenEventSource, SendRequest } from './upstream/http.js'
+export type {
+  EventSourceHandlers,
+  EventSourceOptions,
+  HttpRequestOptions,
+  HttpResponse,
+  OpenEventSource,
+  SendRequest,
+} from './upstream/http.js'
 export { StreamClosedError } from './upstream/http.js'
 export { fetchEventSource, type FetchFunction, fetchRequest } from './upstream/fetch-transport.js'
-export { createUpstreamClient, identityHeaders, type UpstreamClient, type UpstreamClientOptions } from './upstream/client.js'
+export {
+  createUpstreamClient,
+  identityHeaders,
+  type UpstreamClient,
+  type UpstreamClientOptions,
+} from './upstream/client.js'
 export { isPayload, messageOf } from './upstream/answers.js'
 export type { SyncOutcome, SyncTarget, UpstreamCandidate } from './upstream/sync-target.js'
 export { createPoller, type Poller, type PollerOptions } from './upstream/poller.js'
@@ -23,13 +35,26 @@ export { createFeed, type FeedOptions } from './upstream/feed.js'
 
 // Usage metrics: counting, bounding, splitting and reporting
 export type { AppIdentity, AppRegistration, MetricsBucket, ToggleBucket, UsageBuckets } from './usage/metrics-bucket.js'
-export { createUsageAggregator, MAX_OTHER_VARIANTS, MAX_VARIANT_NAME_LENGTH, type UsageAggregator, type UsageAggregatorOptions, type UsageDrops } from './usage/aggregator.js'
+export {
+  createUsageAggregator,
+  MAX_OTHER_VARIANTS,
+  MAX_VARIANT_NAME_LENGTH,
+  type UsageAggregator,
+  type UsageAggregatorOptions,
+  type UsageDrops,
+} from './usage/aggregator.js'
 export { MAX_NAME_LENGTH, MAX_UNKNOWN_FLAGS } from './usage/app-limits.js'
 export { type FlagUsage, UsageCounter } from './usage/usage-counter.js'
 export { type KnownFlags, knownFlags } from './usage/known-flags.js'
 export { type SendOutcome, sendOutcome } from './usage/send-outcome.js'
 export { splitBucket } from './usage/split-bucket.js'
-export { createUsageReporter, METRICS_SEND_LIMIT_BYTES, type UsageReporter, type UsageReporterOptions, type UsageUpstream } from './usage/reporter.js'
+export {
+  createUsageReporter,
+  METRICS_SEND_LIMIT_BYTES,
+  type UsageReporter,
+  type UsageReporterOptions,
+  type UsageUpstream,
+} from './usage/reporter.js'
 
 // The OpenFeature context mapping
 export { type EvaluationContextLike, toUnleashContext } from './openfeature-context.js'

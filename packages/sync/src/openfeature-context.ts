@@ -35,8 +35,21 @@ interface UnleashContext extends Context {
  * Maps `context` to an Unleash context by the table above (`appName` and `environment` defaulting
  * to the arguments). With `copy`, properties are always a new object of strings.
  */
-export function toUnleashContext(context: EvaluationContextLike | undefined, appName: string | undefined, environment: string | undefined, copy = false): Context {
-  const result: UnleashContext = { userId: undefined, sessionId: undefined, remoteAddress: undefined, environment, appName, currentTime: undefined, properties: undefined }
+export function toUnleashContext(
+  context: EvaluationContextLike | undefined,
+  appName: string | undefined,
+  environment: string | undefined,
+  copy = false,
+): Context {
+  const result: UnleashContext = {
+    userId: undefined,
+    sessionId: undefined,
+    remoteAddress: undefined,
+    environment,
+    appName,
+    currentTime: undefined,
+    properties: undefined,
+  }
   if (context === undefined || context === null) return result
   let explicitUserId = false
   let readable = !copy

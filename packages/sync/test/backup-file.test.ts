@@ -2,7 +2,17 @@
 // upstream down, so it follows the proxy's file rules (README, "Backup"; security review 2,
 // finding 15): written 0600 through a fresh O_EXCL temp file, a folder it creates 0700, no
 // symbolic link followed, and never read when someone else could have written it.
-import { chmodSync, chownSync, lstatSync, mkdirSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs'
+import {
+  chmodSync,
+  chownSync,
+  lstatSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs'
 import { spawnSync } from 'node:child_process'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
@@ -57,7 +67,7 @@ describe('the backup file: writing', () => {
     expect(mode(join(dir.path, 'shared'))).toBe(0o755)
   })
 
-  it("does not follow a symbolic link placed at the old predictable temp name (<path>.<pid>.tmp)", async () => {
+  it('does not follow a symbolic link placed at the old predictable temp name (<path>.<pid>.tmp)', async () => {
     const path = join(dir.path, 'flags.json')
     const victim = join(dir.path, 'victim')
     writeFileSync(victim, 'untouched')
@@ -95,14 +105,19 @@ describe('the backup file: reading', () => {
     expect(await createFileBackup(path, recordingLogger()).read()).toEqual(FLAGS)
   })
 
-  it.each(['666', '620', '602'])('refuses a file with mode %s (writable by others), with a warning naming it', async (wide) => {
-    const path = join(dir.path, 'flags.json')
-    await write(path)
-    chmodSync(path, Number.parseInt(wide, 8))
-    const logger = recordingLogger()
-    expect(await createFileBackup(path, logger).read()).toBeUndefined()
-    expect(logger.lines.join('\n')).toMatch(new RegExp(`^warn: .*${path.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}.*mode ${wide}`, 'm'))
-  })
+  it.each(['666', '620', '602'])(
+    'refuses a file with mode %s (writable by others), with a warning naming it',
+    async (wide) => {
+      const path = join(dir.path, 'flags.json')
+      await write(path)
+      chmodSync(path, Number.parseInt(wide, 8))
+      const logger = recordingLogger()
+      expect(await createFileBackup(path, logger).read()).toBeUndefined()
+      expect(logger.lines.join('\n')).toMatch(
+        new RegExp(`^warn: .*${path.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}.*mode ${wide}`, 'm'),
+      )
+    },
+  )
 
   it.runIf(isRoot)('refuses a file owned by another user, with a warning', async () => {
     const path = join(dir.path, 'flags.json')

@@ -5,31 +5,43 @@ import { describe, expect, it } from 'vitest'
 import { createEventStreamParser, type StreamEvent } from '../src/index.js'
 
 const line = fc.stringMatching(/^[^\r\n]*$/, { maxLength: 40 })
-const message = fc.record({ event: fc.constantFrom('unleash-connected', 'unleash-updated', 'fetch-mode'), id: fc.option(fc.nat({ max: 1e6 }).map(String), { nil: undefined }), data: fc.array(line, { minLength: 1, maxLength: 3 }) })
+const message = fc.record({
+  event: fc.constantFrom('unleash-connected', 'unleash-updated', 'fetch-mode'),
+  id: fc.option(fc.nat({ max: 1e6 }).map(String), { nil: undefined }),
+  data: fc.array(line, { minLength: 1, maxLength: 3 }),
+})
 
 describe('the event-stream parser', () => {
   it('yields every message as sent, however the bytes are split and whichever line ending', () => {
     fc.assert(
-      fc.property(fc.array(message, { maxLength: 6 }), fc.constantFrom('\n', '\r\n', '\r'), fc.array(fc.nat(), { maxLength: 8 }), (messages, eol, cuts) => {
-        const text = messages
-          .map((m) => `:keep-alive${eol}event: ${m.event}${eol}${m.id === undefined ? '' : `id: ${m.id}${eol}`}${m.data.map((d) => `data: ${d}${eol}`).join('')}${eol}`)
-          // A CR at the very end ends its line at once: the parser does not wait for a possible LF.
-          .join('')
-        const seen: StreamEvent[] = []
-        const parse = createEventStreamParser((event) => seen.push(event))
-        const points = [...new Set(cuts.map((cut) => cut % (text.length + 1)))].sort((a, b) => a - b)
-        let from = 0
-        for (const point of [...points, text.length]) {
-          parse(text.slice(from, point))
-          from = point
-        }
-        let id: string | undefined
-        const expected = messages.map((m) => {
-          id = m.id ?? id
-          return { event: m.event, id, data: m.data.join('\n') }
-        })
-        expect(seen).toEqual(expected)
-      }),
+      fc.property(
+        fc.array(message, { maxLength: 6 }),
+        fc.constantFrom('\n', '\r\n', '\r'),
+        fc.array(fc.nat(), { maxLength: 8 }),
+        (messages, eol, cuts) => {
+          const text = messages
+            .map(
+              (m) =>
+                `:keep-alive${eol}event: ${m.event}${eol}${m.id === undefined ? '' : `id: ${m.id}${eol}`}${m.data.map((d) => `data: ${d}${eol}`).join('')}${eol}`,
+            )
+            // A CR at the very end ends its line at once: the parser does not wait for a possible LF.
+            .join('')
+          const seen: StreamEvent[] = []
+          const parse = createEventStreamParser((event) => seen.push(event))
+          const points = [...new Set(cuts.map((cut) => cut % (text.length + 1)))].sort((a, b) => a - b)
+          let from = 0
+          for (const point of [...points, text.length]) {
+            parse(text.slice(from, point))
+            from = point
+          }
+          let id: string | undefined
+          const expected = messages.map((m) => {
+            id = m.id ?? id
+            return { event: m.event, id, data: m.data.join('\n') }
+          })
+          expect(seen).toEqual(expected)
+        },
+      ),
       { numRuns: 2_000 },
     )
   })
@@ -46,7 +58,10 @@ describe('the event-stream parser', () => {
 
   it('hands comment lines to the comment handler', () => {
     const comments: string[] = []
-    createEventStreamParser(() => undefined, (text) => comments.push(text))(':keep-alive\n: ping\n\n')
+    createEventStreamParser(
+      () => undefined,
+      (text) => comments.push(text),
+    )(':keep-alive\n: ping\n\n')
     expect(comments).toEqual(['keep-alive', ' ping'])
   })
 })

@@ -31,7 +31,12 @@ describe('@vexil/sync public surface', () => {
     ])
   })
 
-  it('keeps Node\'s file system behind @vexil/sync/files', async () => {
-    expect(Object.keys(await import('../src/files/index.js')).sort()).toEqual(['UNTRUSTED', 'createFileBackup', 'readPrivateFile', 'writePrivateFile'])
+  it("keeps Node's file system behind @vexil/sync/files", async () => {
+    expect(Object.keys(await import('../src/files/index.js')).sort()).toEqual([
+      'UNTRUSTED',
+      'createFileBackup',
+      'readPrivateFile',
+      'writePrivateFile',
+    ])
   })
 })

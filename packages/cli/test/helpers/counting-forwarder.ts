@@ -44,7 +44,13 @@ export async function startCountingForwarder(target: string): Promise<CountingFo
       delete headers['content-length']
       delete headers['transfer-encoding']
       const out = request(
-        { host: upstream.hostname, port: upstream.port, method: req.method, path, headers: { ...headers, 'content-length': String(body.length) } },
+        {
+          host: upstream.hostname,
+          port: upstream.port,
+          method: req.method,
+          path,
+          headers: { ...headers, 'content-length': String(body.length) },
+        },
         (answer) => {
           res.writeHead(answer.statusCode ?? 502, answer.headers)
           answer.pipe(res)

@@ -15,7 +15,11 @@ const [engineModule, specDir, payloadFile, contextsFile] = process.argv.slice(2)
 const { createEngine } = await import(pathToFileURL(engineModule).href)
 const readJson = (path) => JSON.parse(readFileSync(path, 'utf8'))
 
-const runtime = globalThis.Bun ? `bun ${globalThis.Bun.version}` : globalThis.Deno ? `deno ${globalThis.Deno.version.deno}` : `node ${process.version}`
+const runtime = globalThis.Bun
+  ? `bun ${globalThis.Bun.version}`
+  : globalThis.Deno
+    ? `deno ${globalThis.Deno.version.deno}`
+    : `node ${process.version}`
 
 const spec = []
 for (const file of readJson(join(specDir, 'index.json'))) {
@@ -23,7 +27,14 @@ for (const file of readJson(join(specDir, 'index.json'))) {
   const engine = createEngine()
   engine.load(state)
   for (const { description, context, toggleName } of tests) {
-    spec.push({ file, description, answer: { enabled: engine.isEnabled(toggleName, context), evaluated: engine.evaluateAll(context, { names: [toggleName] }) } })
+    spec.push({
+      file,
+      description,
+      answer: {
+        enabled: engine.isEnabled(toggleName, context),
+        evaluated: engine.evaluateAll(context, { names: [toggleName] }),
+      },
+    })
   }
   for (const { description, context, toggleName } of variantTests) {
     spec.push({ file, description, answer: { variant: engine.getVariant(toggleName, context) } })

@@ -12,7 +12,10 @@ export interface CommandRun {
 export function runCommand(bin: string, args: string[], env: Record<string, string> = {}): Promise<CommandRun> {
   if (!existsSync(bin)) throw new Error(`${bin} is missing: run npm run build first (npm ci does)`)
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [bin, ...args], { env: { PATH: process.env.PATH ?? '', ...env }, stdio: ['ignore', 'pipe', 'pipe'] })
+    const child = spawn(process.execPath, [bin, ...args], {
+      env: { PATH: process.env.PATH ?? '', ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    })
     let stdout = ''
     let stderr = ''
     child.stdout.on('data', (d: Buffer) => (stdout += d))

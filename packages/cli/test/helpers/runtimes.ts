@@ -25,7 +25,8 @@ export const BUILT = {
 
 /** Throws naming the missing file when the packages are not built. */
 export function requireBuilt(...paths: string[]): void {
-  for (const path of paths) if (!existsSync(path)) throw new Error(`${path} is missing: run npm run build first (npm ci does)`)
+  for (const path of paths)
+    if (!existsSync(path)) throw new Error(`${path} is missing: run npm run build first (npm ci does)`)
 }
 
 /**
@@ -39,11 +40,17 @@ export function runtimeSuiteRuns(runtime: (typeof OTHER_RUNTIMES)[number], suite
 }
 
 /** The command and arguments that run `script` under `runtime`; Deno with the README's permissions. */
-export function runtimeCommand(runtime: Runtime, script: string, args: readonly string[] = []): { command: string; args: string[] } {
+export function runtimeCommand(
+  runtime: Runtime,
+  script: string,
+  args: readonly string[] = [],
+): { command: string; args: string[] } {
   if (runtime === 'node') return { command: process.execPath, args: [script, ...args] }
   const binary = runtimeBinary(runtime)
   if (!binary) throw new Error(runtimeMissing(runtime))
-  return runtime === 'deno' ? { command: binary, args: ['run', ...DENO_PERMISSIONS, script, ...args] } : { command: binary, args: [script, ...args] }
+  return runtime === 'deno'
+    ? { command: binary, args: ['run', ...DENO_PERMISSIONS, script, ...args] }
+    : { command: binary, args: [script, ...args] }
 }
 
 /**
@@ -55,7 +62,12 @@ export function childEnv(env: Record<string, string>): Record<string, string> {
 }
 
 /** Runs `script` under `runtime` to completion; resolves with its stdout, rejects with its stderr on a non-zero exit. */
-export function runScript(runtime: Runtime, script: string, args: readonly string[], timeoutMs = 60_000): Promise<string> {
+export function runScript(
+  runtime: Runtime,
+  script: string,
+  args: readonly string[],
+  timeoutMs = 60_000,
+): Promise<string> {
   const { command, args: argv } = runtimeCommand(runtime, script, args)
   const child = spawn(command, argv, { env: childEnv({}), stdio: ['ignore', 'pipe', 'pipe'] })
   const stdout: Buffer[] = []
@@ -90,9 +102,18 @@ export interface StartOptions {
 }
 
 /** Starts `script args` under `runtime` and waits until `ready` holds; a server that never does is stopped and its output thrown. */
-export async function startRuntimeServer(runtime: Runtime, script: string, args: readonly string[], options: StartOptions): Promise<RuntimeServer> {
+export async function startRuntimeServer(
+  runtime: Runtime,
+  script: string,
+  args: readonly string[],
+  options: StartOptions,
+): Promise<RuntimeServer> {
   const { command, args: argv } = runtimeCommand(runtime, script, args)
-  const child = spawn(command, argv, { cwd: options.cwd, env: childEnv(options.env), stdio: ['ignore', 'pipe', 'pipe'] })
+  const child = spawn(command, argv, {
+    cwd: options.cwd,
+    env: childEnv(options.env),
+    stdio: ['ignore', 'pipe', 'pipe'],
+  })
   // Read by `ready` while it starts (superviseChild keeps its own copy for its error message).
   let output = ''
   child.stdout.on('data', (chunk: Buffer) => (output += chunk))
@@ -154,7 +175,11 @@ export interface SendOptions {
  * sent. A server that answers before the whole body is read (413) and closes may make the rest of
  * the upload fail: the answer that arrived is what counts.
  */
-export function send(base: string, { method, path, headers = {}, body }: Sent, { timeoutMs = 15_000, until }: SendOptions = {}): Promise<Answer> {
+export function send(
+  base: string,
+  { method, path, headers = {}, body }: Sent,
+  { timeoutMs = 15_000, until }: SendOptions = {},
+): Promise<Answer> {
   const { hostname, port } = new URL(base)
   return new Promise((resolve, reject) => {
     let answered = false

@@ -26,12 +26,17 @@ function checked<T>(spec: ConstraintSpec, warn: Warn, data: T | InvalidLiteral, 
 }
 
 const inGate: OperatorCompiler = (spec) => gate(IN, spec.slots.membership(spec.field, spec.values), spec.inverted)
-const notInGate: OperatorCompiler = (spec) => gate(NOT_IN, spec.slots.membership(spec.field, spec.values), spec.inverted)
+const notInGate: OperatorCompiler = (spec) =>
+  gate(NOT_IN, spec.slots.membership(spec.field, spec.values), spec.inverted)
 const stringGate: OperatorCompiler = (spec) => gate(STRING, compileString(spec), spec.inverted)
-const numberGate: OperatorCompiler = (spec, warn) => checked(spec, warn, compileNumber(spec), (data) => gate(NUMBER, data, spec.inverted))
-const dateGate: OperatorCompiler = (spec, warn) => checked(spec, warn, compileDate(spec), (data) => gate(DATE, data, spec.inverted))
-const semverGate: OperatorCompiler = (spec, warn) => checked(spec, warn, compileSemver(spec), (data) => gate(SEMVER, data, spec.inverted))
-const regexGate: OperatorCompiler = (spec, warn) => checked(spec, warn, compileRegexConstraint(spec), (data) => gate(PREDICATE, data, spec.inverted))
+const numberGate: OperatorCompiler = (spec, warn) =>
+  checked(spec, warn, compileNumber(spec), (data) => gate(NUMBER, data, spec.inverted))
+const dateGate: OperatorCompiler = (spec, warn) =>
+  checked(spec, warn, compileDate(spec), (data) => gate(DATE, data, spec.inverted))
+const semverGate: OperatorCompiler = (spec, warn) =>
+  checked(spec, warn, compileSemver(spec), (data) => gate(SEMVER, data, spec.inverted))
+const regexGate: OperatorCompiler = (spec, warn) =>
+  checked(spec, warn, compileRegexConstraint(spec), (data) => gate(PREDICATE, data, spec.inverted))
 const cidrGate: OperatorCompiler = (spec, warn) => gate(PREDICATE, compileCidr(spec, warn), spec.inverted)
 
 /** Each operator's compiler. */
@@ -93,7 +98,14 @@ const MAX_SHARED_VALUES = 8
  * is prefixed by its length, so two keys are equal only for equal constraints, whatever the
  * strings hold; cheaper to build than JSON (see `npm run bench -- engine`, "compile 10k flags").
  */
-function constraintKey(operator: string, contextName: string, inverted: boolean, caseInsensitive: boolean, value: string | undefined, values: readonly string[]): string {
+function constraintKey(
+  operator: string,
+  contextName: string,
+  inverted: boolean,
+  caseInsensitive: boolean,
+  value: string | undefined,
+  values: readonly string[],
+): string {
   let key = `${operator}${inverted ? '!' : '='}${caseInsensitive ? 'i' : 's'}${contextName.length}:${contextName}${value === undefined ? '-' : `${value.length}:${value}`}`
   for (let i = 0; i < values.length; i++) key += `,${values[i]!.length}:${values[i]}`
   return key
@@ -143,7 +155,20 @@ export function compileConstraint(definition: unknown, env: ConstraintEnvironmen
     warned = true
     warn(code, message)
   }
-  const compiled = compile({ contextName, operator, values, value, caseInsensitive, inverted, field: slots.field(contextName), slots, caches: env.caches }, noted)
+  const compiled = compile(
+    {
+      contextName,
+      operator,
+      values,
+      value,
+      caseInsensitive,
+      inverted,
+      field: slots.field(contextName),
+      slots,
+      caches: env.caches,
+    },
+    noted,
+  )
   // A constraint with an unusable literal is compiled again wherever it recurs, so that every
   // flag that has it gets its warning.
   if (shareable && !warned) cache.set(key, compiled)

@@ -14,7 +14,14 @@ export interface StringData {
 
 const MODES: Record<string, number> = { STR_STARTS_WITH: STARTS, STR_ENDS_WITH: ENDS, STR_CONTAINS: CONTAINS }
 
-export function compileString({ operator, values, caseInsensitive, contextName, field, slots }: ConstraintSpec): StringData {
+export function compileString({
+  operator,
+  values,
+  caseInsensitive,
+  contextName,
+  field,
+  slots,
+}: ConstraintSpec): StringData {
   return {
     field: caseInsensitive ? slots.lowerCased(contextName) : field,
     needles: caseInsensitive ? values.map((v) => v.toLowerCase()) : values,
@@ -29,7 +36,14 @@ export function testString(data: StringData, frame: Frame): boolean {
   const needles = data.needles
   for (let i = 0; i < needles.length; i++) {
     const needle = needles[i]!
-    if (data.mode === CONTAINS ? value.includes(needle) : data.mode === STARTS ? value.startsWith(needle) : value.endsWith(needle)) return true
+    if (
+      data.mode === CONTAINS
+        ? value.includes(needle)
+        : data.mode === STARTS
+          ? value.startsWith(needle)
+          : value.endsWith(needle)
+    )
+      return true
   }
   return false
 }

@@ -33,7 +33,12 @@ export class InvalidLiteral {
 const MAX_SHOWN = 80
 
 /** `"12x" is not a valid number`, or `no number given`; long literals are cut for the log. */
-export function invalidLiteral(code: WarningCode, value: string | undefined, noun: string, detail?: string): InvalidLiteral {
+export function invalidLiteral(
+  code: WarningCode,
+  value: string | undefined,
+  noun: string,
+  detail?: string,
+): InvalidLiteral {
   if (value === undefined) return new InvalidLiteral(code, `no ${noun} given`)
   const shown = JSON.stringify(value.length > MAX_SHOWN ? `${value.slice(0, MAX_SHOWN)}...` : value)
   return new InvalidLiteral(code, `${shown} is not a valid ${noun}${detail ? ` (${detail})` : ''}`)

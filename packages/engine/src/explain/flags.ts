@@ -14,7 +14,16 @@ import type { CompiledFeature } from '../compile-feature.js'
 import { decidedDetails, evaluationFailed, flagNotFound } from '../details.js'
 import type { ExplainSource } from '../engine-access.js'
 import { CustomStrategyError } from '../errors.js'
-import { dependencySatisfied, evaluateFeature, type FeatureLookup, FIRST_VARIANT_OUTCOME, OFF_OUTCOME, ON_WITHOUT_VARIANT_OUTCOME, outcome as toggleOf, strategyOutcome } from '../evaluate.js'
+import {
+  dependencySatisfied,
+  evaluateFeature,
+  type FeatureLookup,
+  FIRST_VARIANT_OUTCOME,
+  OFF_OUTCOME,
+  ON_WITHOUT_VARIANT_OUTCOME,
+  outcome as toggleOf,
+  strategyOutcome,
+} from '../evaluate.js'
 import { currentTime } from '../frame.js'
 import { DISABLED_VARIANT } from '../outcomes.js'
 import { OFF, ON_WITHOUT_STRATEGIES } from '../program.js'
@@ -22,7 +31,13 @@ import type { Context, EvaluatedToggle } from '../types.js'
 import { overrideIndex, weightedIndex } from '../variants.js'
 import { type ExplainScope, explainStrategy, type PreparedStrategy, prepareStrategy } from './strategy.js'
 import { createTwins } from './twins.js'
-import type { DependencyExplanation, ExplainOutcome, FlagExplanation, StrategyExplanation, VariantExplanation } from './types.js'
+import type {
+  DependencyExplanation,
+  ExplainOutcome,
+  FlagExplanation,
+  StrategyExplanation,
+  VariantExplanation,
+} from './types.js'
 import { explainVariantSet, NO_VARIANT } from './variant.js'
 
 /** Explains the named flags (unknown names too) for one context, evaluated once for them all. */
@@ -31,11 +46,20 @@ export function explainFlags(names: readonly string[], context: Context, source:
   // Every twin is compiled before the evaluations start (a frame is sized for the slots so far).
   const prepared = names.map((name) => {
     const feature = source.features.get(name)
-    return feature?.strategies.map((_, i) => prepareStrategy((feature.definition.strategies as unknown[])[i], name, twins, source.segments))
+    return feature?.strategies.map((_, i) =>
+      prepareStrategy((feature.definition.strategies as unknown[])[i], name, twins, source.segments),
+    )
   })
   const frame = source.slots.frame(context)
   const time = currentTime(frame)
-  const scope: ExplainScope = { frame, twinFrame: twins.frame(context, time), slots: source.slots, segments: source.segments, customStrategies: source.customStrategies, hostname: source.hostname }
+  const scope: ExplainScope = {
+    frame,
+    twinFrame: twins.frame(context, time),
+    slots: source.slots,
+    segments: source.segments,
+    customStrategies: source.customStrategies,
+    hostname: source.hostname,
+  }
   return names.map((name, i) => {
     const feature = source.features.get(name)
     if (!feature) return notFound(name, time)
@@ -56,13 +80,31 @@ function iso(time: number): string | null {
 
 function notFound(name: string, time: number): FlagExplanation {
   return {
-    name, project: null, type: null, enabled: false, variant: DISABLED_VARIANT, details: flagNotFound(name), outcome: 'not-found',
-    flagEnabled: false, invalid: null, error: null, currentTime: iso(time), random: false,
-    dependencies: [], strategies: [], matchedStrategy: null, variantExplanation: { ...NO_VARIANT },
+    name,
+    project: null,
+    type: null,
+    enabled: false,
+    variant: DISABLED_VARIANT,
+    details: flagNotFound(name),
+    outcome: 'not-found',
+    flagEnabled: false,
+    invalid: null,
+    error: null,
+    currentTime: iso(time),
+    random: false,
+    dependencies: [],
+    strategies: [],
+    matchedStrategy: null,
+    variantExplanation: { ...NO_VARIANT },
   }
 }
 
-function explainDependencies(feature: CompiledFeature, scope: ExplainScope, features: FeatureLookup, evaluate: boolean): DependencyExplanation[] {
+function explainDependencies(
+  feature: CompiledFeature,
+  scope: ExplainScope,
+  features: FeatureLookup,
+  evaluate: boolean,
+): DependencyExplanation[] {
   let checking = evaluate
   return (feature.dependencies ?? []).map((dependency) => {
     const parent = features.get(dependency.parent)
@@ -87,33 +129,72 @@ function explainDependencies(feature: CompiledFeature, scope: ExplainScope, feat
 }
 
 /** The variant of a flag that is on, chosen as evaluate.ts chooses it. */
-function chooseVariant(feature: CompiledFeature, match: number, scope: ExplainScope): { toggle: EvaluatedToggle; strategyVariant: number; flagVariant: number; overridden: boolean; explanation: VariantExplanation } {
+function chooseVariant(
+  feature: CompiledFeature,
+  match: number,
+  scope: ExplainScope,
+): {
+  toggle: EvaluatedToggle
+  strategyVariant: number
+  flagVariant: number
+  overridden: boolean
+  explanation: VariantExplanation
+} {
   const { frame, slots } = scope
   const strategy = match >= 0 ? feature.strategies[match]! : undefined
   if (strategy?.variants) {
     const index = weightedIndex(strategy.variants, frame)
     if (index >= 0) {
       const names = strategy.variantDefinitions.map((_, i) => strategyOutcome(feature, strategy, i).variant.name)
-      const explanation = { source: 'strategy' as const, none: null, strategyVariantsUnusable: false, ...explainVariantSet(strategy.variants, names, index, false, frame, slots) }
-      return { toggle: strategyOutcome(feature, strategy, index), strategyVariant: index, flagVariant: -1, overridden: false, explanation }
+      const explanation = {
+        source: 'strategy' as const,
+        none: null,
+        strategyVariantsUnusable: false,
+        ...explainVariantSet(strategy.variants, names, index, false, frame, slots),
+      }
+      return {
+        toggle: strategyOutcome(feature, strategy, index),
+        strategyVariant: index,
+        flagVariant: -1,
+        overridden: false,
+        explanation,
+      }
     }
   }
   const strategyVariantsUnusable = strategy !== undefined && strategy.variantDefinitions.length > 0
   const set = feature.variants
   if (!set) {
     const none = feature.variantDefinitions.length > 0 ? 'no-weight' : 'no-variants'
-    return { toggle: toggleOf(feature, ON_WITHOUT_VARIANT_OUTCOME), strategyVariant: -1, flagVariant: -1, overridden: false, explanation: { ...NO_VARIANT, none, strategyVariantsUnusable } }
+    return {
+      toggle: toggleOf(feature, ON_WITHOUT_VARIANT_OUTCOME),
+      strategyVariant: -1,
+      flagVariant: -1,
+      overridden: false,
+      explanation: { ...NO_VARIANT, none, strategyVariantsUnusable },
+    }
   }
   const overridden = overrideIndex(set, frame)
   const index = overridden >= 0 ? overridden : weightedIndex(set, frame)
   const names = feature.variantDefinitions.map((_, i) => toggleOf(feature, FIRST_VARIANT_OUTCOME + i).variant.name)
-  const explanation: VariantExplanation = { source: index >= 0 ? 'flag' : 'none', none: index >= 0 ? null : 'no-weight', strategyVariantsUnusable, ...explainVariantSet(set, names, index, overridden >= 0, frame, slots) }
+  const explanation: VariantExplanation = {
+    source: index >= 0 ? 'flag' : 'none',
+    none: index >= 0 ? null : 'no-weight',
+    strategyVariantsUnusable,
+    ...explainVariantSet(set, names, index, overridden >= 0, frame, slots),
+  }
   const toggle = toggleOf(feature, index >= 0 ? FIRST_VARIANT_OUTCOME + index : ON_WITHOUT_VARIANT_OUTCOME)
   return { toggle, strategyVariant: -1, flagVariant: index, overridden: overridden >= 0, explanation }
 }
 
 /** One flag; `error`: a custom strategy threw while it was evaluated, so nothing is evaluated again. */
-function explainFeature(feature: CompiledFeature, prepared: PreparedStrategy[], scope: ExplainScope, features: FeatureLookup, time: number, error: string | null): FlagExplanation {
+function explainFeature(
+  feature: CompiledFeature,
+  prepared: PreparedStrategy[],
+  scope: ExplainScope,
+  features: FeatureLookup,
+  time: number,
+  error: string | null,
+): FlagExplanation {
   const definition = feature.definition
   const on = feature.invalid === undefined && feature.enabled && error === null
   const dependencies = explainDependencies(feature, scope, features, on)
@@ -126,7 +207,19 @@ function explainFeature(feature: CompiledFeature, prepared: PreparedStrategy[], 
     strategies.push(strategy)
   }
   const outcome: ExplainOutcome =
-    error !== null ? 'error' : feature.invalid !== undefined ? 'invalid' : !feature.enabled ? 'disabled' : unmet ? 'dependency-unmet' : match === ON_WITHOUT_STRATEGIES ? 'no-strategies' : match >= 0 ? 'strategy-matched' : 'no-strategy-matched'
+    error !== null
+      ? 'error'
+      : feature.invalid !== undefined
+        ? 'invalid'
+        : !feature.enabled
+          ? 'disabled'
+          : unmet
+            ? 'dependency-unmet'
+            : match === ON_WITHOUT_STRATEGIES
+              ? 'no-strategies'
+              : match >= 0
+                ? 'strategy-matched'
+                : 'no-strategy-matched'
   // A throwing custom strategy makes evaluate's result an error, as engine.ts's detailsOf does.
   const chosen = match === OFF ? undefined : chooseVariant(feature, match, scope)
   return {
@@ -135,7 +228,11 @@ function explainFeature(feature: CompiledFeature, prepared: PreparedStrategy[], 
     type: stringify(definition.type) ?? null,
     enabled: chosen !== undefined,
     variant: chosen ? chosen.toggle.variant : toggleOf(feature, OFF_OUTCOME).variant,
-    details: chosen ? decidedDetails(feature, match, chosen.strategyVariant, chosen.flagVariant, chosen.overridden) : error === null ? decidedDetails(feature, OFF, -1, -1, false) : evaluationFailed(feature, error),
+    details: chosen
+      ? decidedDetails(feature, match, chosen.strategyVariant, chosen.flagVariant, chosen.overridden)
+      : error === null
+        ? decidedDetails(feature, OFF, -1, -1, false)
+        : evaluationFailed(feature, error),
     outcome,
     flagEnabled: definition.enabled === true,
     invalid: feature.invalid ?? null,

@@ -14,7 +14,13 @@ import { groupIdParameter, listParameter, percentageParameter } from '../strateg
 import { rolloutRecord } from '../strategies/rollout.js'
 import type { CustomStrategy } from '../types.js'
 import { explainConstraint, type TwinConstraint, type Twins } from './twins.js'
-import type { RolloutExplanation, SegmentExplanation, StrategyExplanation, StrategyFailure, StrategyTestExplanation } from './types.js'
+import type {
+  RolloutExplanation,
+  SegmentExplanation,
+  StrategyExplanation,
+  StrategyFailure,
+  StrategyTestExplanation,
+} from './types.js'
 
 /** What the engine's settings and compiled state give every explanation. */
 export interface ExplainScope {
@@ -35,7 +41,12 @@ export interface PreparedStrategy {
   warnings: StrategyExplanation['warnings']
 }
 
-export function prepareStrategy(definition: unknown, featureName: string, twins: Twins, segments: ReadonlyMap<number, StoredSegment>): PreparedStrategy {
+export function prepareStrategy(
+  definition: unknown,
+  featureName: string,
+  twins: Twins,
+  segments: ReadonlyMap<number, StoredSegment>,
+): PreparedStrategy {
   const raw = isObject(definition) ? (definition as RawStrategy) : undefined
   const list = (value: unknown): readonly unknown[] => (Array.isArray(value) ? value : [])
   return {
@@ -50,11 +61,21 @@ export function prepareStrategy(definition: unknown, featureName: string, twins:
   }
 }
 
-const GRADUAL_STICKINESS: Readonly<Record<string, string>> = { gradualRolloutUserId: 'userId', gradualRolloutSessionId: 'sessionId', gradualRolloutRandom: 'random' }
+const GRADUAL_STICKINESS: Readonly<Record<string, string>> = {
+  gradualRolloutUserId: 'userId',
+  gradualRolloutSessionId: 'sessionId',
+  gradualRolloutRandom: 'random',
+}
 const ROLLOUTS = new Set(['flexibleRollout', ...Object.keys(GRADUAL_STICKINESS)])
 
 /** What a rollout read: the stickiness value and its bucket, from the compiled rollout's record. */
-function explainRollout(name: string, parameters: Record<string, unknown>, test: Gate, featureName: string, scope: ExplainScope): RolloutExplanation {
+function explainRollout(
+  name: string,
+  parameters: Record<string, unknown>,
+  test: Gate,
+  featureName: string,
+  scope: ExplainScope,
+): RolloutExplanation {
   const { frame, slots } = scope
   const groupId = groupIdParameter(parameters.groupId, featureName)
   const shown = (stickiness: string, percentage: number): RolloutExplanation => ({
@@ -71,10 +92,21 @@ function explainRollout(name: string, parameters: Record<string, unknown>, test:
   if (test.kind === ROLLOUT_FIELD || test.kind === ROLLOUT_DEFAULT) {
     const record = rolloutRecord(frame.buckets, test.data)
     const hashed = (field: number, value: string | undefined): Partial<RolloutExplanation> =>
-      value === undefined || value === '' ? {} : { stickinessUsed: slots.fieldName(field), stickinessValue: value, bucket: bucketAt(frame.buckets, test.data, value) }
-    if (test.kind === ROLLOUT_FIELD) return { ...shown(slots.fieldName(record.field), record.percentage), ...hashed(record.field, readField(frame, record.field)) }
+      value === undefined || value === ''
+        ? {}
+        : {
+            stickinessUsed: slots.fieldName(field),
+            stickinessValue: value,
+            bucket: bucketAt(frame.buckets, test.data, value),
+          }
+    if (test.kind === ROLLOUT_FIELD)
+      return {
+        ...shown(slots.fieldName(record.field), record.percentage),
+        ...hashed(record.field, readField(frame, record.field)),
+      }
     const first = readField(frame, record.field)
-    const used = first !== undefined ? hashed(record.field, first) : hashed(record.fallback, readField(frame, record.fallback))
+    const used =
+      first !== undefined ? hashed(record.field, first) : hashed(record.fallback, readField(frame, record.fallback))
     return { ...shown('default', record.percentage), stickinessUsed: 'random', ...used }
   }
   // Never matches: no percentage (or 0), so nothing was compiled to read.
@@ -83,21 +115,42 @@ function explainRollout(name: string, parameters: Record<string, unknown>, test:
 }
 
 /** The strategy's own test as it is shown, before it is run. */
-function describeTest(raw: RawStrategy | undefined, test: Gate, featureName: string, scope: ExplainScope): StrategyTestExplanation {
+function describeTest(
+  raw: RawStrategy | undefined,
+  test: Gate,
+  featureName: string,
+  scope: ExplainScope,
+): StrategyTestExplanation {
   const name = stringify(raw?.name) ?? ''
   const parameters = raw && isObject(raw.parameters) ? raw.parameters : {}
   // Custom strategies come first, as in compile-strategy.ts (they can replace a built-in).
-  if (!raw || scope.customStrategies.has(name)) return raw ? { type: 'custom', parameters, result: null } : { type: 'unknown', result: null }
+  if (!raw || scope.customStrategies.has(name))
+    return raw ? { type: 'custom', parameters, result: null } : { type: 'unknown', result: null }
   if (ROLLOUTS.has(name)) return explainRollout(name, parameters, test, featureName, scope)
   switch (name) {
     case 'default':
       return { type: 'default', result: null }
     case 'userWithId':
-      return { type: 'userWithId', userIds: listParameter(parameters.userIds), seen: test.kind === IN ? (readField(scope.frame, test.data.index.field) ?? null) : null, result: null }
+      return {
+        type: 'userWithId',
+        userIds: listParameter(parameters.userIds),
+        seen: test.kind === IN ? (readField(scope.frame, test.data.index.field) ?? null) : null,
+        result: null,
+      }
     case 'remoteAddress':
-      return { type: 'remoteAddress', ips: listParameter(parameters.IPs), seen: topLevelResolver('remoteAddress')(scope.frame.context) ?? null, result: null }
+      return {
+        type: 'remoteAddress',
+        ips: listParameter(parameters.IPs),
+        seen: topLevelResolver('remoteAddress')(scope.frame.context) ?? null,
+        result: null,
+      }
     case 'applicationHostname':
-      return { type: 'applicationHostname', hostNames: listParameter(parameters.hostNames), hostname: scope.hostname, result: null }
+      return {
+        type: 'applicationHostname',
+        hostNames: listParameter(parameters.hostNames),
+        hostname: scope.hostname,
+        result: null,
+      }
     default:
       return { type: 'unknown', result: null }
   }
@@ -107,26 +160,55 @@ function failureOf(strategy: Pick<StrategyExplanation, 'constraints' | 'segments
   const constraint = strategy.constraints.findIndex((c) => c.result === false)
   if (constraint >= 0) {
     const { contextName, operator, seen } = strategy.constraints[constraint]!
-    return { at: 'constraint', index: constraint, message: `${contextName} ${operator} did not match (saw ${seen === null ? 'nothing' : JSON.stringify(seen)})` }
+    return {
+      at: 'constraint',
+      index: constraint,
+      message: `${contextName} ${operator} did not match (saw ${seen === null ? 'nothing' : JSON.stringify(seen)})`,
+    }
   }
   const segment = strategy.segments.find((s) => s.matched === false)
   if (segment) {
-    if (!segment.found) return { at: 'segment', id: segment.id, index: null, message: `segment ${segment.id} does not exist` }
+    if (!segment.found)
+      return { at: 'segment', id: segment.id, index: null, message: `segment ${segment.id} does not exist` }
     const index = segment.constraints.findIndex((c) => c.result === false)
     const { contextName, operator, seen } = segment.constraints[index]!
-    return { at: 'segment', id: segment.id, index, message: `segment ${segment.name ?? segment.id}: ${contextName} ${operator} did not match (saw ${seen === null ? 'nothing' : JSON.stringify(seen)})` }
+    return {
+      at: 'segment',
+      id: segment.id,
+      index,
+      message: `segment ${segment.name ?? segment.id}: ${contextName} ${operator} did not match (saw ${seen === null ? 'nothing' : JSON.stringify(seen)})`,
+    }
   }
   if (strategy.test.result !== false) return null
   const test = strategy.test
   switch (test.type) {
     case 'rollout':
-      if (test.percentage === null || test.percentage <= 0) return { at: 'test', message: 'the rollout is 0 % or not a number' }
+      if (test.percentage === null || test.percentage <= 0)
+        return { at: 'test', message: 'the rollout is 0 % or not a number' }
       if (test.stickinessUsed === null) return { at: 'test', message: `${test.stickiness} is missing from the context` }
-      return { at: 'test', message: test.bucket === null ? `the random draw was above ${test.percentage}` : `bucket ${test.bucket} is above ${test.percentage}` }
+      return {
+        at: 'test',
+        message:
+          test.bucket === null
+            ? `the random draw was above ${test.percentage}`
+            : `bucket ${test.bucket} is above ${test.percentage}`,
+      }
     case 'userWithId':
-      return { at: 'test', message: test.seen === null ? 'userId is missing from the context' : `userId ${JSON.stringify(test.seen)} is not listed` }
+      return {
+        at: 'test',
+        message:
+          test.seen === null
+            ? 'userId is missing from the context'
+            : `userId ${JSON.stringify(test.seen)} is not listed`,
+      }
     case 'remoteAddress':
-      return { at: 'test', message: test.seen === null ? 'remoteAddress is missing from the context' : `remoteAddress ${JSON.stringify(test.seen)} is not listed` }
+      return {
+        at: 'test',
+        message:
+          test.seen === null
+            ? 'remoteAddress is missing from the context'
+            : `remoteAddress ${JSON.stringify(test.seen)} is not listed`,
+      }
     case 'applicationHostname':
       return { at: 'test', message: `the host name ${JSON.stringify(test.hostname)} is not listed` }
     case 'custom':
@@ -143,7 +225,13 @@ function failureOf(strategy: Pick<StrategyExplanation, 'constraints' | 'segments
  * once its constraints and segments passed, as in the engine (it may draw a random number or call
  * a host's strategy). A throwing custom strategy's CustomStrategyError is the caller's to catch.
  */
-export function explainStrategy(feature: CompiledFeature, index: number, prepared: PreparedStrategy, scope: ExplainScope, evaluate: boolean): StrategyExplanation {
+export function explainStrategy(
+  feature: CompiledFeature,
+  index: number,
+  prepared: PreparedStrategy,
+  scope: ExplainScope,
+  evaluate: boolean,
+): StrategyExplanation {
   const raw = prepared.definition
   const twinFrame = evaluate ? scope.twinFrame : undefined
   const constraints = prepared.constraints.map((twin) => explainConstraint(twin, twinFrame))

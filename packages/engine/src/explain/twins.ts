@@ -32,7 +32,11 @@ export interface Twins {
   frame(context: Context, time: number): Frame
 }
 
-export function createTwins(customStrategies: ReadonlyMap<string, CustomStrategy>, hostname: string, segments: ReadonlyMap<number, StoredSegment>): Twins {
+export function createTwins(
+  customStrategies: ReadonlyMap<string, CustomStrategy>,
+  hostname: string,
+  segments: ReadonlyMap<number, StoredSegment>,
+): Twins {
   // Where the compiler's warnings go: emptied before each compile, read after it.
   let sink: ExplainedWarning[] = []
   const env: CompileEnvironment = {
@@ -55,14 +59,25 @@ export function createTwins(customStrategies: ReadonlyMap<string, CustomStrategy
       const operator = raw.operator === undefined ? '' : (stringify(raw.operator) ?? '')
       const value = raw.value === undefined || raw.value === null ? null : (stringify(raw.value) ?? null)
       return {
-        shown: { contextName, operator, values: [...cleanValues(raw.values)], value, inverted: raw.inverted === true, caseInsensitive: raw.caseInsensitive === true, warning: warning ?? null },
+        shown: {
+          contextName,
+          operator,
+          values: [...cleanValues(raw.values)],
+          value,
+          inverted: raw.inverted === true,
+          caseInsensitive: raw.caseInsensitive === true,
+          warning: warning ?? null,
+        },
         field: env.slots.field(contextName),
         date: operator.startsWith('DATE_'),
         pc: env.slots.encode([[gate]]),
       }
     },
     strategyWarnings(definition, featureName) {
-      const own = isObject(definition) && !Array.isArray(definition) ? { ...definition, constraints: [], segments: [] } : definition
+      const own =
+        isObject(definition) && !Array.isArray(definition)
+          ? { ...definition, constraints: [], segments: [] }
+          : definition
       sink = []
       compileStrategy(own, featureName, env)
       return sink
@@ -79,6 +94,10 @@ export function createTwins(customStrategies: ReadonlyMap<string, CustomStrategy
 export function explainConstraint(twin: TwinConstraint, frame: Frame | undefined): ConstraintExplanation {
   if (!frame) return { ...twin.shown, seen: null, result: null }
   const time = frame.time!
-  const seen = twin.date ? (Number.isNaN(time) ? null : new Date(time).toISOString()) : (readField(frame, twin.field) ?? null)
+  const seen = twin.date
+    ? Number.isNaN(time)
+      ? null
+      : new Date(time).toISOString()
+    : (readField(frame, twin.field) ?? null)
   return { ...twin.shown, seen, result: matchStrategies(frame, twin.pc) === 0 }
 }

@@ -35,8 +35,19 @@ function candidates(set: VariantSet, names: readonly string[]): VariantCandidate
 }
 
 /** What an override or the weights read, for a set whose choice (`index`, by override or not) is known. */
-export function explainVariantSet(set: VariantSet, names: readonly string[], index: number, overridden: boolean, frame: Frame, slots: SlotTable): Omit<VariantExplanation, 'source' | 'none' | 'strategyVariantsUnusable'> {
-  const shown = { candidates: candidates(set, names), totalWeight: set.totalWeight, chosen: index >= 0 ? names[index]! : null }
+export function explainVariantSet(
+  set: VariantSet,
+  names: readonly string[],
+  index: number,
+  overridden: boolean,
+  frame: Frame,
+  slots: SlotTable,
+): Omit<VariantExplanation, 'source' | 'none' | 'strategyVariantsUnusable'> {
+  const shown = {
+    candidates: candidates(set, names),
+    totalWeight: set.totalWeight,
+    chosen: index >= 0 ? names[index]! : null,
+  }
   if (overridden) {
     const override = set.overrides.find((o) => {
       const value = readField(frame, o.field)
@@ -44,14 +55,20 @@ export function explainVariantSet(set: VariantSet, names: readonly string[], ind
     })!
     return {
       ...shown,
-      override: { contextName: slots.fieldName(override.field), values: [...override.values], seen: readField(frame, override.field)!, variant: names[override.index]! },
+      override: {
+        contextName: slots.fieldName(override.field),
+        values: [...override.values],
+        seen: readField(frame, override.field)!,
+        variant: names[override.index]!,
+      },
       stickiness: null,
       stickinessUsed: null,
       stickinessValue: null,
       bucket: null,
     }
   }
-  const stickiness = set.stickiness.length === 0 ? 'random' : set.emptyIsMissing ? slots.fieldName(set.stickiness[0]!) : 'default'
+  const stickiness =
+    set.stickiness.length === 0 ? 'random' : set.emptyIsMissing ? slots.fieldName(set.stickiness[0]!) : 'default'
   // The value weightedIndex hashed: the first stickiness field present (variants.ts).
   let slot = -1
   let value: string | undefined
@@ -60,6 +77,14 @@ export function explainVariantSet(set: VariantSet, names: readonly string[], ind
     value = readField(frame, slot)
   }
   if (value === '' && set.emptyIsMissing) value = undefined
-  if (value === undefined) return { ...shown, override: null, stickiness, stickinessUsed: 'random', stickinessValue: null, bucket: null }
-  return { ...shown, override: null, stickiness, stickinessUsed: slots.fieldName(slot), stickinessValue: value, bucket: bucketAt(frame.buckets, set.bucket, value) }
+  if (value === undefined)
+    return { ...shown, override: null, stickiness, stickinessUsed: 'random', stickinessValue: null, bucket: null }
+  return {
+    ...shown,
+    override: null,
+    stickiness,
+    stickinessUsed: slots.fieldName(slot),
+    stickinessValue: value,
+    bucket: bucketAt(frame.buckets, set.bucket, value),
+  }
 }

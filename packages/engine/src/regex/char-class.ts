@@ -87,9 +87,7 @@ export function unicodeClass(name: string, negated: boolean): CharTest | undefin
   }
   if (!pattern) return undefined
   const re = pattern
-  return negated
-    ? (cp) => !re.test(String.fromCodePoint(cp))
-    : (cp) => re.test(String.fromCodePoint(cp))
+  return negated ? (cp) => !re.test(String.fromCodePoint(cp)) : (cp) => re.test(String.fromCodePoint(cp))
 }
 
 /** Other-case forms of a code point (simple case mapping), used under the `i` flag. */
@@ -103,7 +101,12 @@ export function caseVariants(cp: number): number[] {
   const out: number[] = []
   for (const other of [text.toLowerCase(), text.toUpperCase()]) {
     const code = other.codePointAt(0)
-    if (code !== undefined && code !== cp && other.length === String.fromCodePoint(code).length && !out.includes(code)) {
+    if (
+      code !== undefined &&
+      code !== cp &&
+      other.length === String.fromCodePoint(code).length &&
+      !out.includes(code)
+    ) {
       out.push(code)
     }
   }

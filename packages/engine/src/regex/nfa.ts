@@ -169,7 +169,7 @@ function run(program: Program, input: string): boolean {
       currentCount = add(current, currentCount, 0)
       if (currentCount < 0) return true
     }
-    if (cp === -1 || currentCount === 0 && program.anchoredStart) return false
+    if (cp === -1 || (currentCount === 0 && program.anchoredStart)) return false
     const width = cp > 0xffff ? 2 : 1
     const consumed = cp
     prev = consumed

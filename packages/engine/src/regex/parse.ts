@@ -165,7 +165,8 @@ class Parser {
         return this.groupBody({ ...flags })
       }
       const flagGroup = /^([imsU]*)(?:-([imsU]*))?([:)])/.exec(rest)
-      if (!flagGroup || (flagGroup[1] === '' && (flagGroup[2] ?? '') === '')) this.fail('invalid or unsupported Perl syntax')
+      if (!flagGroup || (flagGroup[1] === '' && (flagGroup[2] ?? '') === ''))
+        this.fail('invalid or unsupported Perl syntax')
       const [whole, on = '', off = '', end] = flagGroup
       if (flagGroup[2] !== undefined && off === '') this.fail('invalid or unsupported Perl syntax')
       this.pos += 1 + whole.length

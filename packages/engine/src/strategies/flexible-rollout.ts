@@ -12,11 +12,20 @@ import type { StrategyCompiler } from './types.js'
 export const compileFlexibleRollout: StrategyCompiler = ({ parameters, featureName, slots, warn }) => {
   const rollout = rolloutParameter(parameters, 'rollout', warn)
   if (!(rollout > 0)) return neverGate()
-  const stickiness = typeof parameters.stickiness === 'string' && parameters.stickiness !== '' ? parameters.stickiness : 'default'
+  const stickiness =
+    typeof parameters.stickiness === 'string' && parameters.stickiness !== '' ? parameters.stickiness : 'default'
   if (stickiness === 'random') return gate(ROLLOUT_RANDOM, rollout)
   const group = groupIdParameter(parameters.groupId, featureName)
   if (stickiness === 'default') {
-    return gate(ROLLOUT_DEFAULT, slots.bucket(group, ROLLOUT_SEED, 100, rolloutExtra(rollout, slots.topLevel('userId'), slots.topLevel('sessionId'))))
+    return gate(
+      ROLLOUT_DEFAULT,
+      slots.bucket(
+        group,
+        ROLLOUT_SEED,
+        100,
+        rolloutExtra(rollout, slots.topLevel('userId'), slots.topLevel('sessionId')),
+      ),
+    )
   }
   return gate(ROLLOUT_FIELD, slots.bucket(group, ROLLOUT_SEED, 100, rolloutExtra(rollout, slots.field(stickiness), -1)))
 }

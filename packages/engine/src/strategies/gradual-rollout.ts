@@ -9,7 +9,10 @@ function compileIdRollout(field: 'userId' | 'sessionId'): StrategyCompiler {
     const percentage = rolloutParameter(parameters, 'percentage', warn)
     if (!(percentage > 0)) return neverGate()
     const group = groupIdParameter(parameters.groupId, featureName)
-    return gate(ROLLOUT_FIELD, slots.bucket(group, ROLLOUT_SEED, 100, rolloutExtra(percentage, slots.topLevel(field), -1)))
+    return gate(
+      ROLLOUT_FIELD,
+      slots.bucket(group, ROLLOUT_SEED, 100, rolloutExtra(percentage, slots.topLevel(field), -1)),
+    )
   }
 }
 

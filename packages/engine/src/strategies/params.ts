@@ -5,7 +5,10 @@ import type { Warn } from '../warnings.js'
 export function listParameter(value: unknown): string[] {
   const text = stringify(value)
   if (!text) return []
-  return text.split(',').map((entry) => entry.trim()).filter((entry) => entry !== '')
+  return text
+    .split(',')
+    .map((entry) => entry.trim())
+    .filter((entry) => entry !== '')
 }
 
 /** A percentage parameter with `Number()` semantics: "50.5" is 50.5, garbage is NaN (never on). */

@@ -18,7 +18,10 @@ export function rolloutExtra(percentage: number, field: number, fallback: number
 }
 
 /** A rollout's record, read back (explain): its percentage, stickiness field and fallback (-1: none). */
-export function rolloutRecord(table: Float64Array, at: number): { percentage: number; field: number; fallback: number } {
+export function rolloutRecord(
+  table: Float64Array,
+  at: number,
+): { percentage: number; field: number; fallback: number } {
   return { percentage: table[at + PERCENTAGE]!, field: table[at + FIELD]!, fallback: table[at + FALLBACK]! }
 }
 

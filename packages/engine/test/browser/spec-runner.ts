@@ -6,7 +6,12 @@ interface Spec {
   name: string
   state: unknown
   tests?: Array<{ description: string; context: Record<string, unknown>; toggleName: string; expectedResult: boolean }>
-  variantTests?: Array<{ description: string; context: Record<string, unknown>; toggleName: string; expectedResult: { name: string; enabled: boolean; feature_enabled: boolean; payload?: unknown } }>
+  variantTests?: Array<{
+    description: string
+    context: Record<string, unknown>
+    toggleName: string
+    expectedResult: { name: string; enabled: boolean; feature_enabled: boolean; payload?: unknown }
+  }>
 }
 
 const specs = (globalThis as unknown as { __specs: Spec[] }).__specs
@@ -22,7 +27,11 @@ for (const spec of specs) {
   for (const test of spec.variantTests ?? []) {
     const v = engine.getVariant(test.toggleName, test.context)
     const e = test.expectedResult
-    const same = v.name === e.name && v.enabled === e.enabled && v.feature_enabled === e.feature_enabled && JSON.stringify(v.payload) === JSON.stringify(e.payload)
+    const same =
+      v.name === e.name &&
+      v.enabled === e.enabled &&
+      v.feature_enabled === e.feature_enabled &&
+      JSON.stringify(v.payload) === JSON.stringify(e.payload)
     if (same) passed++
     else failures.push(`${spec.name}: ${test.description}`)
   }

@@ -24,7 +24,12 @@ export function clientFilter(token: KnownToken, search: string): ClientFilter {
   const query = new URLSearchParams(search)
   const projects = [...new Set(query.getAll('project').filter((p) => p !== ''))].sort()
   const namePrefix = query.get('namePrefix') ?? undefined
-  return { key: JSON.stringify([token.environment, token.projects, projects, namePrefix ?? null]), token, projects, namePrefix }
+  return {
+    key: JSON.stringify([token.environment, token.projects, projects, namePrefix ?? null]),
+    token,
+    projects,
+    namePrefix,
+  }
 }
 
 /** A body with its strong ETag: the client API's ETags are strong, as Unleash's. */
@@ -81,7 +86,11 @@ function seenBy(flags: FlagSet, filter: ClientFilter): Seen {
   const state = flags.engine.getState() as ClientFeaturesPayload<StoredFeature, StoredSegment>
   const features = new Map<string, StoredFeature>()
   for (const feature of state.features) {
-    if (filter.projects.length > 0 && !(typeof feature.project === 'string' && filter.projects.includes(feature.project))) continue
+    if (
+      filter.projects.length > 0 &&
+      !(typeof feature.project === 'string' && filter.projects.includes(feature.project))
+    )
+      continue
     if (filter.namePrefix !== undefined && !feature.name.startsWith(filter.namePrefix)) continue
     features.set(feature.name, feature)
   }
@@ -89,12 +98,19 @@ function seenBy(flags: FlagSet, filter: ClientFilter): Seen {
   let entry = forSet.entries.get(key)
   if (!entry) {
     // Only the segments the caller's features use, as the service sends them (security review 2, finding 3).
-    entry = { key, chars: 0, version: state.version ?? 2, features, segments: usedSegments(features.values(), state.segments ?? []) }
+    entry = {
+      key,
+      chars: 0,
+      version: state.version ?? 2,
+      features,
+      segments: usedSegments(features.values(), state.segments ?? []),
+    }
     forSet.entries.set(key, entry)
     trim(forSet.entries, entry)
   }
   if (filter.key.length <= MAX_SPELLING_CHARS) {
-    if (forSet.spellings.size >= MAX_SPELLINGS_PER_SET) forSet.spellings.delete(forSet.spellings.keys().next().value as string)
+    if (forSet.spellings.size >= MAX_SPELLINGS_PER_SET)
+      forSet.spellings.delete(forSet.spellings.keys().next().value as string)
     forSet.spellings.set(filter.key, entry)
   }
   return entry
@@ -102,7 +118,12 @@ function seenBy(flags: FlagSet, filter: ClientFilter): Seen {
 
 /** What a body depends on: the token's scope (echoed in `query`), `namePrefix` (echoed too), and the features selected. */
 function selectionKey(filter: ClientFilter, features: ReadonlyMap<string, StoredFeature>, total: number): string {
-  const selected = features.size === total ? 'all' : createHash('sha1').update([...features.keys()].join('\n')).digest('base64url')
+  const selected =
+    features.size === total
+      ? 'all'
+      : createHash('sha1')
+          .update([...features.keys()].join('\n'))
+          .digest('base64url')
   return JSON.stringify([filter.token.environment, filter.token.projects, filter.namePrefix ?? null, selected])
 }
 
@@ -133,7 +154,12 @@ export function featuresBody(flags: FlagSet, filter: ClientFilter): TaggedBody {
     version: entry.version,
     features: [...entry.features.values()],
     segments: entry.segments,
-    query: { projects: token.projects, environment: token.environment, inlineSegmentConstraints: false, ...(namePrefix !== undefined ? { namePrefix } : {}) },
+    query: {
+      projects: token.projects,
+      environment: token.environment,
+      inlineSegmentConstraints: false,
+      ...(namePrefix !== undefined ? { namePrefix } : {}),
+    },
   }
   const text = kept(flags, entry, JSON.stringify(payload))
   entry.body = { text, etag: strongEtag(text) }
@@ -153,7 +179,20 @@ export function viewId(flags: FlagSet, filter: ClientFilter): string {
 export function hydrationMessage(flags: FlagSet, filter: ClientFilter): StreamMessage {
   const entry = seenBy(flags, filter)
   entry.hydration ??= {
-    text: kept(flags, entry, JSON.stringify({ events: [{ type: 'hydration', eventId: flags.revision, features: [...entry.features.values()], segments: entry.segments }] })),
+    text: kept(
+      flags,
+      entry,
+      JSON.stringify({
+        events: [
+          {
+            type: 'hydration',
+            eventId: flags.revision,
+            features: [...entry.features.values()],
+            segments: entry.segments,
+          },
+        ],
+      }),
+    ),
     id: viewId(flags, filter),
   }
   return entry.hydration
@@ -182,9 +221,11 @@ export function deltaMessage(from: FlagSet, to: FlagSet, filter: ClientFilter): 
     if (!same(before.features.get(feature.name), feature)) events.push({ type: 'feature-updated', eventId, feature })
   }
   for (const feature of before.features.values()) {
-    if (!after.features.has(feature.name)) events.push({ type: 'feature-removed', eventId, featureName: feature.name, project: feature.project })
+    if (!after.features.has(feature.name))
+      events.push({ type: 'feature-removed', eventId, featureName: feature.name, project: feature.project })
   }
-  for (const id of oldSegments.keys()) if (!newSegmentIds.has(id)) events.push({ type: 'segment-removed', eventId, segmentId: id })
+  for (const id of oldSegments.keys())
+    if (!newSegmentIds.has(id)) events.push({ type: 'segment-removed', eventId, segmentId: id })
   const message = events.length === 0 ? undefined : { text: JSON.stringify({ events }), id: viewId(to, filter) }
   before.delta = { to, message }
   return message

@@ -146,7 +146,8 @@ export function createStreamHistory(flags: PublishedFlags, options: StreamHistor
   function makeRoom(): boolean {
     if (histories.size < limits.filters) return true
     let idlest: [string, FilterHistory] | undefined
-    for (const entry of histories) if (entry[1].streams === 0 && (!idlest || entry[1].idleSince < idlest[1].idleSince)) idlest = entry
+    for (const entry of histories)
+      if (entry[1].streams === 0 && (!idlest || entry[1].idleSince < idlest[1].idleSince)) idlest = entry
     if (!idlest) return false
     drop(...idlest)
     return true

@@ -22,12 +22,23 @@ export interface PipelineOptions {
 }
 
 /** A route handler answering every request in `dialect`. */
-export function answerPipeline<R extends ReadRequest, C extends DialectContext>(dialect: AnswerDialect<R, C>, options: PipelineOptions): (event: H3Event) => Promise<void> {
+export function answerPipeline<R extends ReadRequest, C extends DialectContext>(
+  dialect: AnswerDialect<R, C>,
+  options: PipelineOptions,
+): (event: H3Event) => Promise<void> {
   const { logger, prometheus } = options
   const cached = dialect.namespace !== undefined
   const send = (event: H3Event, answer: CachedResponse, status?: number) => {
     dialect.sent?.(answer)
-    sendAnswer(event.node.req, event.node.res, event.method as AnswerMethod, event.context.cors!, answer, dialect.headers, status)
+    sendAnswer(
+      event.node.req,
+      event.node.res,
+      event.method as AnswerMethod,
+      event.context.cors!,
+      answer,
+      dialect.headers,
+      status,
+    )
   }
 
   return async (event) => {
@@ -67,7 +78,8 @@ export function answerPipeline<R extends ReadRequest, C extends DialectContext>(
       validUntil: trace.usedClock ? flags.engine.nextTimeBoundary(Date.now()) : Number.POSITIVE_INFINITY,
       counted: written.counted,
     }
-    if (cache && mayShareAnswer({ trace, sessionInjected: made.sessionInjected, enriched: made.enriched })) cache.set(key, answer)
+    if (cache && mayShareAnswer({ trace, sessionInjected: made.sessionInjected, enriched: made.enriched }))
+      cache.set(key, answer)
     if (cached) prometheus.responseCache('miss')
     send(event, answer, written.status)
   }

@@ -27,13 +27,27 @@ export interface AnswerHeaders {
  * An uncompressed answer keeps its header list for the CORS headers it was last sent with (one
  * shared object when every origin is allowed), so a repeated answer builds nothing.
  */
-export function sendAnswer(req: IncomingMessage, res: ServerResponse, method: AnswerMethod, cors: CorsHeaders, answer: CachedResponse, headers: AnswerHeaders, status = 200): void {
-  if ((method !== 'POST' || headers.revalidatesPost === true) && matchesIfNoneMatch(req.headers['if-none-match'], answer.etag)) {
+export function sendAnswer(
+  req: IncomingMessage,
+  res: ServerResponse,
+  method: AnswerMethod,
+  cors: CorsHeaders,
+  answer: CachedResponse,
+  headers: AnswerHeaders,
+  status = 200,
+): void {
+  if (
+    (method !== 'POST' || headers.revalidatesPost === true) &&
+    matchesIfNoneMatch(req.headers['if-none-match'], answer.etag)
+  ) {
     res.writeHead(304, headerObject(headers.notModified(cors, answer.etag)))
     res.end()
     return
   }
-  const encoding = answer.bytes >= COMPRESSION_THRESHOLD && headers.compresses !== false ? chooseEncoding(req.headers['accept-encoding']) : undefined
+  const encoding =
+    answer.bytes >= COMPRESSION_THRESHOLD && headers.compresses !== false
+      ? chooseEncoding(req.headers['accept-encoding'])
+      : undefined
   let body = answer.body
   let head: Record<string, string>
   if (encoding) {

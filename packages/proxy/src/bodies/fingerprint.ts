@@ -29,7 +29,10 @@ export class FoldedBody {
   bytes: number
 
   /** `open` and `close` are ASCII. */
-  constructor(open: string, private readonly close: string) {
+  constructor(
+    open: string,
+    private readonly close: string,
+  ) {
     this.text = open
     this.bytes = open.length + close.length
   }
@@ -59,7 +62,13 @@ export class FoldedBody {
 
 export function fingerprinted(json: string): Fragment {
   const digest = createHash('sha1').update(json, 'utf8').digest()
-  return { json, bytes: Buffer.byteLength(json, 'utf8'), a: digest.readInt32LE(0), b: digest.readInt32LE(4), c: digest.readInt32LE(8) }
+  return {
+    json,
+    bytes: Buffer.byteLength(json, 'utf8'),
+    a: digest.readInt32LE(0),
+    b: digest.readInt32LE(4),
+    c: digest.readInt32LE(8),
+  }
 }
 
 /** One step of MurmurHash3's block mix: order-sensitive, so a sequence's fold depends on its order. */
@@ -91,4 +100,3 @@ function base64Of(a: number, b: number, c: number): string {
   }
   return out
 }
-

@@ -38,15 +38,21 @@ export interface ToggleSerializer {
 
 /** `hasImpressionData(name)`: whether the definition carries the key (the old proxy omits it otherwise). */
 export function createToggleSerializer(hasImpressionData: (name: string) => boolean): ToggleSerializer {
-  const fragments: Record<SerializationMode, WeakMap<EvaluatedToggle, Fragment>> = { default: new WeakMap(), listed: new WeakMap() }
+  const fragments: Record<SerializationMode, WeakMap<EvaluatedToggle, Fragment>> = {
+    default: new WeakMap(),
+    listed: new WeakMap(),
+  }
 
   function fragment(toggle: EvaluatedToggle, mode: SerializationMode): Fragment {
     const cache = fragments[mode]
     let made = cache.get(toggle)
     if (made === undefined) {
       const variant = mode === 'default' && !toggle.enabled ? DISABLED_VARIANT_DEFAULT : JSON.stringify(toggle.variant)
-      const impression = mode !== 'default' || hasImpressionData(toggle.name) ? `,"impressionData":${toggle.impressionData}` : ''
-      made = fingerprinted(`{"name":${JSON.stringify(toggle.name)},"enabled":${toggle.enabled},"variant":${variant}${impression}}`)
+      const impression =
+        mode !== 'default' || hasImpressionData(toggle.name) ? `,"impressionData":${toggle.impressionData}` : ''
+      made = fingerprinted(
+        `{"name":${JSON.stringify(toggle.name)},"enabled":${toggle.enabled},"variant":${variant}${impression}}`,
+      )
       cache.set(toggle, made)
     }
     return made

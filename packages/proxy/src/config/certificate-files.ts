@@ -26,12 +26,15 @@ function readNamed(variable: string, path: string): Buffer {
   try {
     return readFileSync(path)
   } catch (error) {
-    throw new ConfigError(variable, `cannot be read: ${path} (${(error as NodeJS.ErrnoException).code ?? reason(error)})`)
+    throw new ConfigError(
+      variable,
+      `cannot be read: ${path} (${(error as NodeJS.ErrnoException).code ?? reason(error)})`,
+    )
   }
 }
 
 export function checkKeyPair(keyVariable: string, key: Buffer, certVariable: string, cert: Buffer): void {
-  let privateKey
+  let privateKey: crypto.KeyObject
   try {
     privateKey = crypto.createPrivateKey(key)
   } catch (error) {

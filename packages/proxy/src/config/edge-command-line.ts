@@ -39,13 +39,17 @@ export function parseEdgeCommandLine(argv: readonly string[]): EdgeCommandLine {
       continue
     }
     if (!arg.startsWith('-') || arg === '-') {
-      if (command || !(EDGE_COMMANDS as readonly string[]).includes(arg)) throw new EdgeUsageError(`unexpected argument "${arg}"`)
+      if (command || !(EDGE_COMMANDS as readonly string[]).includes(arg))
+        throw new EdgeUsageError(`unexpected argument "${arg}"`)
       command = arg as EdgeCommand
       continue
     }
     const [name, inline] = splitInline(arg)
     const option = optionNamed(name, command)
-    if (!option) throw new EdgeUsageError(`${name} is not an option ${command ? `of \`${command}\`` : 'before the subcommand'} (vexil edge --help lists them)`)
+    if (!option)
+      throw new EdgeUsageError(
+        `${name} is not an option ${command ? `of \`${command}\`` : 'before the subcommand'} (vexil edge --help lists them)`,
+      )
     let value: string
     if (option.switch) {
       if (inline !== undefined) throw new EdgeUsageError(`${name} takes no value`)
@@ -58,7 +62,8 @@ export function parseEdgeCommandLine(argv: readonly string[]): EdgeCommandLine {
       value = next
       i++
     }
-    given[option.variable] = given[option.variable] === undefined || option.switch ? value : `${given[option.variable]},${value}`
+    given[option.variable] =
+      given[option.variable] === undefined || option.switch ? value : `${given[option.variable]},${value}`
   }
   return { command, given, help }
 }
@@ -68,9 +73,13 @@ export function parseEdgeCommandLine(argv: readonly string[]): EdgeCommandLine {
  * variable set) written under the name Vexil reads, and one warning per option Vexil does not
  * implement. Throws ConfigError naming Edge's option for a value Edge would refuse.
  */
-export function edgeProxyEnvironment(given: Record<string, string>, env: Environment): { env: Environment; warnings: string[] } {
+export function edgeProxyEnvironment(
+  given: Record<string, string>,
+  env: Environment,
+): { env: Environment; warnings: string[] } {
   const value = (option: EdgeOption) => given[option.variable] ?? nonEmpty(env[option.variable])
-  const source = (option: EdgeOption) => (given[option.variable] !== undefined && option.flag ? option.flag : option.variable)
+  const source = (option: EdgeOption) =>
+    given[option.variable] !== undefined && option.flag ? option.flag : option.variable
   const translated: Environment = { ...env }
   const warnings: string[] = []
   for (const option of EDGE_OPTIONS) {
@@ -82,7 +91,10 @@ export function edgeProxyEnvironment(given: Record<string, string>, env: Environ
       if (!handling.when || handling.when(found)) warnings.push(ignoredWarning(option, handling.instead))
     } else if (handling.kind === 'read') {
       const converted = handling.convert ? handling.convert(found, source(option)) : found
-      if (converted === undefined) warnings.push(`Ignoring Edge's ${option.variable}="${found}": it names no level; LOG_LEVEL sets one (debug, info, warn, error, fatal).`)
+      if (converted === undefined)
+        warnings.push(
+          `Ignoring Edge's ${option.variable}="${found}": it names no level; LOG_LEVEL sets one (debug, info, warn, error, fatal).`,
+        )
       else for (const name of handling.to) translated[name] = converted
     }
   }
@@ -91,10 +103,20 @@ export function edgeProxyEnvironment(given: Record<string, string>, env: Environ
   const redisUrl = composedRedisUrl(value)
   if (redisUrl) translated.REDIS_URL = redisUrl
   if (!translated.SERVICE_URL && !translated.UNLEASH_URL) {
-    throw new ConfigError('UPSTREAM_URL', 'is required (--upstream-url: the upstream Unleash, Edge or Vexil, without /api)')
+    throw new ConfigError(
+      'UPSTREAM_URL',
+      'is required (--upstream-url: the upstream Unleash, Edge or Vexil, without /api)',
+    )
   }
-  if (!nonEmpty(translated.TOKENS) && !nonEmpty(translated.SERVICE_API_TOKEN) && !nonEmpty(translated.UNLEASH_API_TOKEN)) {
-    throw new ConfigError('TOKENS', 'is required by Vexil, though not by Edge (--tokens: at least one client token of the upstream to sync flags with)')
+  if (
+    !nonEmpty(translated.TOKENS) &&
+    !nonEmpty(translated.SERVICE_API_TOKEN) &&
+    !nonEmpty(translated.UNLEASH_API_TOKEN)
+  ) {
+    throw new ConfigError(
+      'TOKENS',
+      'is required by Vexil, though not by Edge (--tokens: at least one client token of the upstream to sync flags with)',
+    )
   }
   return { env: translated, warnings }
 }
@@ -142,7 +164,9 @@ function splitInline(arg: string): [string, string | undefined] {
 function optionNamed(name: string, command: EdgeCommand | undefined): EdgeOption | undefined {
   const place = command ? PLACE_OF[command] : 'global'
   return EDGE_OPTIONS.find(
-    (option) => (option.place === place || option.place === 'anywhere') && (name.startsWith('--') ? option.flag === name : option.short !== undefined && `-${option.short}` === name),
+    (option) =>
+      (option.place === place || option.place === 'anywhere') &&
+      (name.startsWith('--') ? option.flag === name : option.short !== undefined && `-${option.short}` === name),
   )
 }
 
@@ -158,11 +182,27 @@ const REDIS_SCHEMES: Record<string, string> = { redis: 'redis', tcp: 'redis', re
 /** REDIS_URL (or REDIS_SCHEME://REDIS_HOST) with Edge's REDIS_USERNAME, REDIS_PASSWORD, REDIS_PORT and REDIS_SECURE applied, as Edge composes it. */
 function composedRedisUrl(value: (option: EdgeOption) => string | undefined): string | undefined {
   const part = (variable: string) => value(optionFor(variable))
-  const [url, host, scheme, username, password, port, secure] = ['REDIS_URL', 'REDIS_HOST', 'REDIS_SCHEME', 'REDIS_USERNAME', 'REDIS_PASSWORD', 'REDIS_PORT', 'REDIS_SECURE'].map(part)
+  const [url, host, scheme, username, password, port, secure] = [
+    'REDIS_URL',
+    'REDIS_HOST',
+    'REDIS_SCHEME',
+    'REDIS_USERNAME',
+    'REDIS_PASSWORD',
+    'REDIS_PORT',
+    'REDIS_SECURE',
+  ].map(part)
   if (!host && !username && !password && !port && !secure) return undefined
-  if (!url && !host) throw new ConfigError('REDIS_HOST', 'is required with REDIS_USERNAME, REDIS_PASSWORD, REDIS_PORT or REDIS_SECURE (or REDIS_URL)')
+  if (!url && !host)
+    throw new ConfigError(
+      'REDIS_HOST',
+      'is required with REDIS_USERNAME, REDIS_PASSWORD, REDIS_PORT or REDIS_SECURE (or REDIS_URL)',
+    )
   const protocol = REDIS_SCHEMES[(scheme ?? 'redis').trim().toLowerCase()]
-  if (!protocol) throw new ConfigError('REDIS_SCHEME', `must be redis, rediss, tcp or tls (Vexil reaches Redis over TCP), got "${scheme}"`)
+  if (!protocol)
+    throw new ConfigError(
+      'REDIS_SCHEME',
+      `must be redis, rediss, tcp or tls (Vexil reaches Redis over TCP), got "${scheme}"`,
+    )
   let composed: URL
   try {
     composed = new URL(url ?? `${protocol}://${host}`)

@@ -10,7 +10,9 @@ const SECTIONS: Array<{ title: string; places: readonly EdgePlace[] }> = [
 ]
 
 function usage(option: EdgeOption): string {
-  const names = option.flag ? `${option.short ? `-${option.short}, ` : '    '}${option.flag}${option.switch ? '' : ' <value>'}` : '    (variable only)'
+  const names = option.flag
+    ? `${option.short ? `-${option.short}, ` : '    '}${option.flag}${option.switch ? '' : ' <value>'}`
+    : '    (variable only)'
   return `${option.place === 'anywhere' ? '*' : ' '} ${names}`
 }
 
@@ -19,7 +21,10 @@ function edgeOptionHandling(option: EdgeOption): string {
   const handling = option.handling
   switch (handling.kind) {
     case 'read': {
-      const target = handling.to.length === 0 || (handling.to.length === 1 && handling.to[0] === option.variable) ? 'read' : `read as ${handling.to.join(' and ')}`
+      const target =
+        handling.to.length === 0 || (handling.to.length === 1 && handling.to[0] === option.variable)
+          ? 'read'
+          : `read as ${handling.to.join(' and ')}`
       return handling.note ? `${target} (${handling.note})` : target
     }
     case 'command':
@@ -39,7 +44,9 @@ export const EDGE_HELP = [
   ...SECTIONS.flatMap(({ title, places }) => [
     '',
     `${title}:`,
-    ...EDGE_OPTIONS.filter((option) => places.includes(option.place)).map((option) => `  ${usage(option).padEnd(44)} ${option.variable}: ${edgeOptionHandling(option)}`),
+    ...EDGE_OPTIONS.filter((option) => places.includes(option.place)).map(
+      (option) => `  ${usage(option).padEnd(44)} ${option.variable}: ${edgeOptionHandling(option)}`,
+    ),
   ]),
   '',
   '  -h, --help  Show this help.',

@@ -15,10 +15,14 @@ export async function loadModuleArray(variable: string, path: string): Promise<u
   try {
     module = (await import(pathToFileURL(file).href)) as Record<string, unknown>
   } catch (error) {
-    throw new ConfigError(variable, `could not be loaded from ${file}: ${error instanceof Error ? error.message : String(error)}`)
+    throw new ConfigError(
+      variable,
+      `could not be loaded from ${file}: ${error instanceof Error ? error.message : String(error)}`,
+    )
   }
   const candidates = [module.default, ...Object.values(module)]
   const found = candidates.find(Array.isArray)
-  if (!found) throw new ConfigError(variable, `must export an array (export default [...] or module.exports = [...]): ${file}`)
+  if (!found)
+    throw new ConfigError(variable, `must export an array (export default [...] or module.exports = [...]): ${file}`)
   return found
 }

@@ -63,7 +63,15 @@ export const UNVERIFIED_UPSTREAM =
 /** Edge's default HTTPS port. */
 const TLS_PORT = 3043
 /** Set by the HTTP client itself: a custom value would corrupt the request. */
-const RESERVED_HEADERS = new Set(['host', 'content-length', 'transfer-encoding', 'connection', 'keep-alive', 'upgrade', 'expect'])
+const RESERVED_HEADERS = new Set([
+  'host',
+  'content-length',
+  'transfer-encoding',
+  'connection',
+  'keep-alive',
+  'upgrade',
+  'expect',
+])
 
 type Environment = Record<string, string | undefined>
 
@@ -75,19 +83,30 @@ export function parseNetwork(env: Environment): NetworkConfig {
   const headers = parseHeaders(read(NETWORK_ENV.customClientHeaders))
   const passphrase = env.PKCS12_PASSPHRASE
   const lowerFirst = (names: readonly string[]) => read([...names.map((name) => name.toLowerCase()), ...names])
-  const proxies = { httpProxy: proxyUrl(lowerFirst(NETWORK_ENV.httpProxy)), httpsProxy: proxyUrl(lowerFirst(NETWORK_ENV.httpsProxy)) }
+  const proxies = {
+    httpProxy: proxyUrl(lowerFirst(NETWORK_ENV.httpProxy)),
+    httpsProxy: proxyUrl(lowerFirst(NETWORK_ENV.httpsProxy)),
+  }
   const upstreamCertificate = read(NETWORK_ENV.upstreamCertificateFile)
   return {
     tls: serverTls(read),
     upstream: {
       ...proxies,
       noProxy: lowerFirst(NETWORK_ENV.noProxy)?.value ?? '',
-      ca: upstreamCertificate ? [...defaultCas(env.NODE_EXTRA_CA_CERTS), certificateFile(upstreamCertificate)] : undefined,
+      ca: upstreamCertificate
+        ? [...defaultCas(env.NODE_EXTRA_CA_CERTS), certificateFile(upstreamCertificate)]
+        : undefined,
       identity: clientIdentity(read, passphrase),
       headers,
-      skipVerification: read(NETWORK_ENV.skipSslVerification) ? parseBoolean('SKIP_SSL_VERIFICATION', read(NETWORK_ENV.skipSslVerification)!.value) : false,
+      skipVerification: read(NETWORK_ENV.skipSslVerification)
+        ? parseBoolean('SKIP_SSL_VERIFICATION', read(NETWORK_ENV.skipSslVerification)!.value)
+        : false,
     },
-    secrets: [...Object.values(headers), ...(passphrase ? [passphrase] : []), ...Object.values(proxies).flatMap(proxyCredentials)],
+    secrets: [
+      ...Object.values(headers),
+      ...(passphrase ? [passphrase] : []),
+      ...Object.values(proxies).flatMap(proxyCredentials),
+    ],
   }
 }
 
@@ -114,7 +133,11 @@ function serverTls(read: Read): ServerTls | undefined {
 function clientIdentity(read: Read, passphrase: string | undefined): UpstreamNetwork['identity'] {
   const pem = read(NETWORK_ENV.clientCertificateFile) ?? read(NETWORK_ENV.clientKeyFile)
   const pkcs12 = read(NETWORK_ENV.identityFile)
-  if (pem && pkcs12) throw new ConfigError('PKCS12_IDENTITY_FILE', 'cannot be set with PKCS8_CLIENT_CERTIFICATE_FILE and PKCS8_CLIENT_KEY_FILE: choose one client certificate')
+  if (pem && pkcs12)
+    throw new ConfigError(
+      'PKCS12_IDENTITY_FILE',
+      'cannot be set with PKCS8_CLIENT_CERTIFICATE_FILE and PKCS8_CLIENT_KEY_FILE: choose one client certificate',
+    )
   if (pem) {
     const [cert, key] = filesOf(read, [
       ['PKCS8_CLIENT_CERTIFICATE_FILE', 'is required with PKCS8_CLIENT_KEY_FILE (the PEM client certificate)'],
@@ -148,9 +171,11 @@ function parseHeaders(found: { name: string; value: string } | undefined): Recor
     if (colon < 0 || !/^[!#$%&'*+.^_`|~0-9a-z-]+$/.test(name)) {
       throw new ConfigError(found!.name, `must be "Name: value" pairs separated by commas; entry ${index + 1} is not`)
     }
-    if (RESERVED_HEADERS.has(name)) throw new ConfigError(found!.name, `cannot set ${name}, which the HTTP client sets itself`)
+    if (RESERVED_HEADERS.has(name))
+      throw new ConfigError(found!.name, `cannot set ${name}, which the HTTP client sets itself`)
     const value = entry.slice(colon + 1).trim()
-    if (!/^[\t\x20-\x7e\x80-\xff]*$/.test(value)) throw new ConfigError(found!.name, `has a control character in the value of ${name}`)
+    if (!/^[\t\x20-\x7e\x80-\xff]*$/.test(value))
+      throw new ConfigError(found!.name, `has a control character in the value of ${name}`)
     headers[name] = value
   })
   return headers

@@ -40,17 +40,30 @@ export function parseOfflineConfig(options: OfflineOptions | undefined, env: Env
     return value !== undefined && value.trim() !== '' ? value : undefined
   }
   const file = options.bootstrapFile?.trim() || read(ENV.bootstrapFile)?.trim()
-  if (!file) throw new ConfigError('BOOTSTRAP_FILE', 'is required in offline mode (the file the flags are read from, --bootstrap-file)')
+  if (!file)
+    throw new ConfigError(
+      'BOOTSTRAP_FILE',
+      'is required in offline mode (the file the flags are read from, --bootstrap-file)',
+    )
   // Edge's lists: comma-separated, or the option given several times.
-  const tokens = (given: string[] | undefined, names: readonly string[]) => (given?.length ? given.flatMap(parseList) : parseList(read(names) ?? ''))
+  const tokens = (given: string[] | undefined, names: readonly string[]) =>
+    given?.length ? given.flatMap(parseList) : parseList(read(names) ?? '')
   const clientTokens = tokens(options.clientTokens, ENV.clientTokens)
   const frontendTokens = tokens(options.frontendTokens, ENV.frontendTokens)
   if (clientTokens.length + frontendTokens.length === 0) {
-    throw new ConfigError('CLIENT_TOKENS', 'or FRONTEND_TOKENS is required in offline mode (the tokens that may read the flags, --client-tokens, --frontend-tokens)')
+    throw new ConfigError(
+      'CLIENT_TOKENS',
+      'or FRONTEND_TOKENS is required in offline mode (the tokens that may read the flags, --client-tokens, --frontend-tokens)',
+    )
   }
   const both = clientTokens.find((token) => frontendTokens.includes(token))
-  if (both) throw new ConfigError('FRONTEND_TOKENS', `must not list a token CLIENT_TOKENS lists too (${both.slice(0, both.indexOf('.') + 1)}…): a token is of one type`)
+  if (both)
+    throw new ConfigError(
+      'FRONTEND_TOKENS',
+      `must not list a token CLIENT_TOKENS lists too (${both.slice(0, both.indexOf('.') + 1)}…): a token is of one type`,
+    )
   const interval = options.reloadInterval !== undefined ? String(options.reloadInterval) : read(ENV.reloadInterval)
-  const reloadSeconds = interval === undefined ? 0 : parseInteger('RELOAD_INTERVAL', interval, { min: 0, max: 2_147_483 })
+  const reloadSeconds =
+    interval === undefined ? 0 : parseInteger('RELOAD_INTERVAL', interval, { min: 0, max: 2_147_483 })
   return { bootstrapFile: resolve(file), clientTokens, frontendTokens, reloadIntervalMs: reloadSeconds * 1000 }
 }

@@ -88,7 +88,9 @@ const ENV = {
 } as const
 
 /** Environment variable names the proxy reads, for `--help` and the README. */
-export const PROXY_ENVIRONMENT_VARIABLES: Readonly<Record<keyof typeof ENV | keyof typeof NETWORK_ENV, readonly string[]>> = { ...ENV, ...NETWORK_ENV }
+export const PROXY_ENVIRONMENT_VARIABLES: Readonly<
+  Record<keyof typeof ENV | keyof typeof NETWORK_ENV, readonly string[]>
+> = { ...ENV, ...NETWORK_ENV }
 
 /**
  * The system's host name, else $HOSTNAME, else `unknown-host`: Deno without
@@ -141,7 +143,8 @@ function sanitizeBasePath(path: string): string {
 function checkKeys(variable: string, keys: readonly string[]): void {
   for (const key of keys) {
     if (typeof key !== 'string' || key.trim() === '') throw new ConfigError(variable, 'must not contain an empty key')
-    if (key.trim() !== key) throw new ConfigError(variable, 'must not contain a key with leading or trailing whitespace')
+    if (key.trim() !== key)
+      throw new ConfigError(variable, 'must not contain a key with leading or trailing whitespace')
   }
 }
 
@@ -181,7 +184,12 @@ function parseCors(options: ProxyOptions, env: Environment): ResolvedCors {
   if (options.cors) {
     const cors = options.cors
     return {
-      origin: cors.origin === undefined || cors.origin === '*' ? '*' : Array.isArray(cors.origin) ? cors.origin : [cors.origin],
+      origin:
+        cors.origin === undefined || cors.origin === '*'
+          ? '*'
+          : Array.isArray(cors.origin)
+            ? cors.origin
+            : [cors.origin],
       methods: cors.methods ?? 'GET, POST',
       allowedHeaders: cors.allowedHeaders,
       exposedHeaders: cors.exposedHeaders ?? 'ETag',
@@ -203,7 +211,8 @@ function parseCors(options: ProxyOptions, env: Environment): ResolvedCors {
     return found ? parseBoolean(found.name, found.value) : fallback
   }
   const successStatus = int(ENV.corsOptionsSuccessStatus, 204, 599)
-  if (successStatus < 200 || successStatus > 299) throw new ConfigError('CORS_OPTIONS_SUCCESS_STATUS', `must be a 2xx status, got ${successStatus}`)
+  if (successStatus < 200 || successStatus > 299)
+    throw new ConfigError('CORS_OPTIONS_SUCCESS_STATUS', `must be a 2xx status, got ${successStatus}`)
   return {
     origin: originList.length === 0 || (originList.length === 1 && originList[0] === '*') ? '*' : originList,
     methods: read(ENV.corsMethods)?.value ?? 'GET, POST',
@@ -217,7 +226,12 @@ function parseCors(options: ProxyOptions, env: Environment): ResolvedCors {
 }
 
 function isStrategy(value: unknown): value is CustomStrategy {
-  return value !== null && typeof value === 'object' && typeof (value as CustomStrategy).name === 'string' && typeof (value as CustomStrategy).isEnabled === 'function'
+  return (
+    value !== null &&
+    typeof value === 'object' &&
+    typeof (value as CustomStrategy).name === 'string' &&
+    typeof (value as CustomStrategy).isEnabled === 'function'
+  )
 }
 
 async function loadStrategies(variable: string, entries: Array<CustomStrategy | string>): Promise<CustomStrategy[]> {
@@ -225,7 +239,11 @@ async function loadStrategies(variable: string, entries: Array<CustomStrategy | 
   for (const entry of entries) {
     const loaded = typeof entry === 'string' ? await loadModuleArray(variable, entry) : [entry]
     for (const strategy of loaded) {
-      if (!isStrategy(strategy)) throw new ConfigError(variable, `must export an array of strategies ({ name, isEnabled(parameters, context) }); found ${typeof strategy}`)
+      if (!isStrategy(strategy))
+        throw new ConfigError(
+          variable,
+          `must export an array of strategies ({ name, isEnabled(parameters, context) }); found ${typeof strategy}`,
+        )
       strategies.push(strategy)
     }
   }
@@ -237,7 +255,11 @@ async function loadEnrichers(variable: string, entries: Array<ContextEnricher | 
   for (const entry of entries) {
     const loaded = typeof entry === 'string' ? await loadModuleArray(variable, entry) : [entry]
     for (const enricher of loaded) {
-      if (typeof enricher !== 'function') throw new ConfigError(variable, `must export an array of functions (context => context); found ${typeof enricher}`)
+      if (typeof enricher !== 'function')
+        throw new ConfigError(
+          variable,
+          `must export an array of functions (context => context); found ${typeof enricher}`,
+        )
       enrichers.push(enricher as ContextEnricher)
     }
   }
@@ -248,10 +270,19 @@ async function loadEnrichers(variable: string, entries: Array<ContextEnricher | 
  * Resolves and validates the configuration. Throws `ConfigError` (naming the variable) for a
  * missing required option or a malformed value; loads custom strategy and enricher files.
  */
-export async function createProxyConfig(options: ProxyOptions = {}, env: Environment = process.env): Promise<ProxyConfig> {
+export async function createProxyConfig(
+  options: ProxyOptions = {},
+  env: Environment = process.env,
+): Promise<ProxyConfig> {
   const read = (names: readonly string[]) => fromEnv(env, names)
-  const str = (option: string | undefined, names: readonly string[]) => (option !== undefined && option !== '' ? option : read(names)?.value)
-  const int = (option: number | undefined, names: readonly string[], fallback: number, limits?: { min?: number; max?: number }) => {
+  const str = (option: string | undefined, names: readonly string[]) =>
+    option !== undefined && option !== '' ? option : read(names)?.value
+  const int = (
+    option: number | undefined,
+    names: readonly string[],
+    fallback: number,
+    limits?: { min?: number; max?: number },
+  ) => {
     if (option !== undefined) {
       if (!Number.isInteger(option)) throw new ConfigError(names[0]!, `must be a whole number, got ${option}`)
       return parseInteger(names[0]!, String(option), limits)
@@ -269,7 +300,10 @@ export async function createProxyConfig(options: ProxyOptions = {}, env: Environ
   const urlText = str(options.serviceUrl, ENV.serviceUrl)
   const upstreamFound = urlText ? undefined : read(ENV.upstreamUrl)
   if (!urlText && !upstreamFound && !offline) {
-    throw new ConfigError('SERVICE_URL', 'is required (the API URL of the upstream service, e.g. http://localhost:4242/api; or Edge\'s UPSTREAM_URL, without /api)')
+    throw new ConfigError(
+      'SERVICE_URL',
+      "is required (the API URL of the upstream service, e.g. http://localhost:4242/api; or Edge's UPSTREAM_URL, without /api)",
+    )
   }
   const serviceUrl = urlText
     ? parseUrl(options.serviceUrl ? 'serviceUrl' : read(ENV.serviceUrl)!.name, urlText)
@@ -281,25 +315,51 @@ export async function createProxyConfig(options: ProxyOptions = {}, env: Environ
   checkKeys(options.tokens ? 'tokens' : 'TOKENS', tokens)
   const serviceApiToken = str(options.serviceApiToken, ENV.serviceApiToken)
   if (!serviceApiToken && tokens.length === 0 && !offline) {
-    throw new ConfigError('SERVICE_API_TOKEN', 'is required (a client API token of the upstream service), unless TOKENS lists client tokens for the Unleash API routes')
+    throw new ConfigError(
+      'SERVICE_API_TOKEN',
+      'is required (a client API token of the upstream service), unless TOKENS lists client tokens for the Unleash API routes',
+    )
   }
   const keyText = read(ENV.clientKeys)?.value ?? read(ENV.proxySecrets)?.value
-  const clientKeys = options.clientKeys?.length ? options.clientKeys : options.proxySecrets?.length ? options.proxySecrets : keyText ? parseList(keyText) : []
+  const clientKeys = options.clientKeys?.length
+    ? options.clientKeys
+    : options.proxySecrets?.length
+      ? options.proxySecrets
+      : keyText
+        ? parseList(keyText)
+        : []
   // The client keys belong to /proxy, served only with SERVICE_API_TOKEN.
-  if (serviceApiToken && clientKeys.length === 0 && !offline) throw new ConfigError('SERVICE_PROXY_CLIENT_KEYS', 'is required (a comma-separated list of client keys the proxy accepts)')
+  if (serviceApiToken && clientKeys.length === 0 && !offline)
+    throw new ConfigError(
+      'SERVICE_PROXY_CLIENT_KEYS',
+      'is required (a comma-separated list of client keys the proxy accepts)',
+    )
   checkKeys(options.clientKeys?.length ? 'clientKeys' : 'proxySecrets', clientKeys)
 
   const logLevelText = options.logLevel ?? read(ENV.logLevel)?.value.trim().toLowerCase() ?? 'warn'
-  if (!(LOG_LEVELS as readonly string[]).includes(logLevelText)) throw new ConfigError('LOG_LEVEL', `must be one of ${LOG_LEVELS.join(', ')}, got "${logLevelText}"`)
+  if (!(LOG_LEVELS as readonly string[]).includes(logLevelText))
+    throw new ConfigError('LOG_LEVEL', `must be one of ${LOG_LEVELS.join(', ')}, got "${logLevelText}"`)
   const logLevel = logLevelText as LogLevel
   const useJsonLogger = bool(options.useJsonLogger, ENV.useJsonLogger, false)
-  const bootstrapAuthorization = options.expBootstrap?.urlHeaders?.Authorization ?? read(ENV.bootstrapAuthorization)?.value
+  const bootstrapAuthorization =
+    options.expBootstrap?.urlHeaders?.Authorization ?? read(ENV.bootstrapAuthorization)?.value
   const serverSideTokens = options.expServerSideSdkConfig?.tokens ?? parseList(read(ENV.serverSideTokens)?.value ?? '')
   checkKeys('expServerSideSdkConfig.tokens', serverSideTokens)
   const network = parseNetwork(env)
-  const secrets = [...(serviceApiToken ? [serviceApiToken] : []), ...tokens, ...clientKeys, ...serverSideTokens, ...(bootstrapAuthorization ? [bootstrapAuthorization] : []), ...(offline ? [...offline.clientTokens, ...offline.frontendTokens] : []), ...network.secrets]
-  const logger = options.logger ? redactingLogger(options.logger, secrets) : createLogger({ level: logLevel, json: useJsonLogger, secrets })
-  const rejectUnauthorized = bool(options.httpOptions?.rejectUnauthorized, ENV.rejectUnauthorized, true) && !network.upstream.skipVerification
+  const secrets = [
+    ...(serviceApiToken ? [serviceApiToken] : []),
+    ...tokens,
+    ...clientKeys,
+    ...serverSideTokens,
+    ...(bootstrapAuthorization ? [bootstrapAuthorization] : []),
+    ...(offline ? [...offline.clientTokens, ...offline.frontendTokens] : []),
+    ...network.secrets,
+  ]
+  const logger = options.logger
+    ? redactingLogger(options.logger, secrets)
+    : createLogger({ level: logLevel, json: useJsonLogger, secrets })
+  const rejectUnauthorized =
+    bool(options.httpOptions?.rejectUnauthorized, ENV.rejectUnauthorized, true) && !network.upstream.skipVerification
   if (!rejectUnauthorized) logger.warn(UNVERIFIED_UPSTREAM)
 
   const trustProxyFound = read(ENV.trustProxy)
@@ -311,11 +371,18 @@ export async function createProxyConfig(options: ProxyOptions = {}, env: Environ
         : false
 
   const tagsFound = read(ENV.tags)
-  const tags = Array.isArray(options.tags) ? options.tags : options.tags ? parseTags('tags', options.tags) : tagsFound ? parseTags(tagsFound.name, tagsFound.value) : []
+  const tags = Array.isArray(options.tags)
+    ? options.tags
+    : options.tags
+      ? parseTags('tags', options.tags)
+      : tagsFound
+        ? parseTags(tagsFound.name, tagsFound.value)
+        : []
 
   const redisUrl = read(ENV.redisUrl)?.value.trim()
   // Edge: REDIS_URL alone selects Redis.
-  const storageKind = (read(ENV.storageProvider)?.value.trim().toLowerCase() ?? (redisUrl ? 'redis' : 'file')) as StorageProviderName
+  const storageKind = (read(ENV.storageProvider)?.value.trim().toLowerCase() ??
+    (redisUrl ? 'redis' : 'file')) as StorageProviderName
   if (!options.storageProvider) {
     const [problem] = storageConfigProblems({ provider: storageKind, redisUrl })
     if (problem) {
@@ -343,12 +410,18 @@ export async function createProxyConfig(options: ProxyOptions = {}, env: Environ
     options.expCustomEnrichers ?? (enrichersFound ? [enrichersFound.value.trim()] : []),
   )
 
-  const clientKeysHeaderName = (str(options.clientKeysHeaderName, ENV.clientKeysHeaderName) ?? 'authorization').trim().toLowerCase()
+  const clientKeysHeaderName = (str(options.clientKeysHeaderName, ENV.clientKeysHeaderName) ?? 'authorization')
+    .trim()
+    .toLowerCase()
   if (!/^[!#$%&'*+.^_`|~0-9a-z-]+$/.test(clientKeysHeaderName)) {
     throw new ConfigError('CLIENT_KEY_HEADER_NAME', `must be a valid HTTP header name, got "${clientKeysHeaderName}"`)
   }
 
-  const refreshInterval = int(options.refreshInterval, ENV.refreshInterval, int(undefined, ENV.refreshIntervalSeconds, 5, { min: 0 }) * 1000)
+  const refreshInterval = int(
+    options.refreshInterval,
+    ENV.refreshInterval,
+    int(undefined, ENV.refreshIntervalSeconds, 5, { min: 0 }) * 1000,
+  )
 
   // Node's defaults (60 s for headers, checked every 30 s; 300 s per request) let slow clients
   // hold connections for minutes; a proxy request is a few kB and is complete in milliseconds.
@@ -359,11 +432,18 @@ export async function createProxyConfig(options: ProxyOptions = {}, env: Environ
   }
   // Node refuses a request timeout shorter than the headers timeout.
   if (serverTimeouts.requestMs < serverTimeouts.headersMs) {
-    throw new ConfigError('HTTP_REQUEST_TIMEOUT_MS', `must be at least HTTP_HEADERS_TIMEOUT_MS (${serverTimeouts.headersMs}), got ${serverTimeouts.requestMs}`)
+    throw new ConfigError(
+      'HTTP_REQUEST_TIMEOUT_MS',
+      `must be at least HTTP_HEADERS_TIMEOUT_MS (${serverTimeouts.headersMs}), got ${serverTimeouts.requestMs}`,
+    )
   }
 
   const mode = options.mode ?? 'proxy'
-  const settingsRead = [!options.serviceUrl && ENV.serviceUrl, !options.serviceApiToken && ENV.serviceApiToken, !options.clientKeys?.length && !options.proxySecrets?.length && [...ENV.clientKeys, ...ENV.proxySecrets]]
+  const settingsRead = [
+    !options.serviceUrl && ENV.serviceUrl,
+    !options.serviceApiToken && ENV.serviceApiToken,
+    !options.clientKeys?.length && !options.proxySecrets?.length && [...ENV.clientKeys, ...ENV.proxySecrets],
+  ]
   const appName = resolveAppName(
     options.serviceAppName ? { name: 'serviceAppName', value: options.serviceAppName } : read(ENV.serviceAppName),
     mode,
@@ -371,7 +451,12 @@ export async function createProxyConfig(options: ProxyOptions = {}, env: Environ
   )
 
   const workersFound = read(ENV.workers)
-  const workers = options.workers !== undefined ? parseWorkers('workers', options.workers) : workersFound ? parseWorkers(workersFound.name, workersFound.value) : 1
+  const workers =
+    options.workers !== undefined
+      ? parseWorkers('workers', options.workers)
+      : workersFound
+        ? parseWorkers(workersFound.name, workersFound.value)
+        : 1
 
   return {
     serviceUrl,
@@ -384,7 +469,11 @@ export async function createProxyConfig(options: ProxyOptions = {}, env: Environ
     serviceAppNameFrom: appName.from,
     serviceInstanceId: str(options.serviceInstanceId, ENV.serviceInstanceId) ?? defaultInstanceId(),
     refreshInterval,
-    metricsInterval: int(options.metricsInterval, ENV.metricsInterval, int(undefined, ENV.metricsIntervalSeconds, 30, { min: 0 }) * 1000),
+    metricsInterval: int(
+      options.metricsInterval,
+      ENV.metricsInterval,
+      int(undefined, ENV.metricsIntervalSeconds, 30, { min: 0 }) * 1000,
+    ),
     metricsJitter: int(options.metricsJitter, ENV.metricsJitter, 0),
     environment: str(options.environment, ENV.environment),
     projectName: str(options.projectName, ENV.projectName),
@@ -413,12 +502,18 @@ export async function createProxyConfig(options: ProxyOptions = {}, env: Environ
     upstreamNetwork: network.upstream,
     bootstrap:
       bootstrapUrl || bootstrapData
-        ? { url: bootstrapUrl, authorization: bootstrapAuthorization, data: bootstrapData, segments: options.expBootstrap?.segments }
+        ? {
+            url: bootstrapUrl,
+            authorization: bootstrapAuthorization,
+            data: bootstrapData,
+            segments: options.expBootstrap?.segments,
+          }
         : undefined,
     serverSideTokens,
     enrichers,
     responseCacheSize: int(options.responseCacheSize, ENV.responseCacheSize, 10_000, { min: 0 }),
-    responseCacheMaxBytes: int(options.responseCacheMaxMb, ENV.responseCacheMaxMb, 32, { min: 0, max: 4096 }) * 1024 * 1024,
+    responseCacheMaxBytes:
+      int(options.responseCacheMaxMb, ENV.responseCacheMaxMb, 32, { min: 0, max: 4096 }) * 1024 * 1024,
     serverTimeouts,
     tokens,
     tokenMode: bool(options.strict, ENV.strict, false) ? 'strict' : 'dynamic',
@@ -430,6 +525,8 @@ export async function createProxyConfig(options: ProxyOptions = {}, env: Environ
     streamingMaxConnections: int(options.streamingMaxConnections, ENV.streamingMaxConnections, 10_000, { min: 1 }),
     offline,
     mode,
-    tokenRevalidateMs: read(ENV.tokenRevalidate) ? int(undefined, ENV.tokenRevalidate, 0, { min: 0 }) * 1000 : Math.max(refreshInterval, 1_000),
+    tokenRevalidateMs: read(ENV.tokenRevalidate)
+      ? int(undefined, ENV.tokenRevalidate, 0, { min: 0 }) * 1000
+      : Math.max(refreshInterval, 1_000),
   }
 }

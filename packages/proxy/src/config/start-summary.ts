@@ -11,10 +11,17 @@ export function startSummary(config: ProxyConfig, port: number, workers?: number
   const hostname = config.host ?? '0.0.0.0'
   const everywhere = hostname === '0.0.0.0' || hostname === '::'
   const shown = everywhere ? '127.0.0.1' : hostname.includes(':') ? `[${hostname}]` : hostname
-  const notes = [...(everywhere ? ['every other interface too: HOST sets one'] : []), ...(workers ? [`${workers} workers`] : [])]
+  const notes = [
+    ...(everywhere ? ['every other interface too: HOST sets one'] : []),
+    ...(workers ? [`${workers} workers`] : []),
+  ]
   return [
     `Vexil proxy listening on http://${shown}:${port}${config.proxyBasePath}${notes.length > 0 ? ` (${notes.join('; ')})` : ''}`,
-    ...(httpsPort !== undefined ? [`  HTTPS:    https://${shown}:${httpsPort}${config.proxyBasePath}${config.tls?.redirectHttp ? ' (the HTTP port redirects here)' : ''}`] : []),
+    ...(httpsPort !== undefined
+      ? [
+          `  HTTPS:    https://${shown}:${httpsPort}${config.proxyBasePath}${config.tls?.redirectHttp ? ' (the HTTP port redirects here)' : ''}`,
+        ]
+      : []),
     `  Routes:   ${servedRoutes(config)}`,
     `  App name: ${config.serviceAppName} (${config.serviceAppNameFrom})`,
     `  Backups:  ${backups(config)}`,

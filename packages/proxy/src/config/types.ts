@@ -11,7 +11,9 @@ import type { OfflineConfig, OfflineOptions } from './offline.js'
 export type { ResolvedCors, ServerTimeouts, TrustProxy }
 
 /** A custom context enricher (experimental): receives the context, returns the enriched one. */
-export type ContextEnricher = (context: Record<string, unknown>) => Record<string, unknown> | Promise<Record<string, unknown>>
+export type ContextEnricher = (
+  context: Record<string, unknown>,
+) => Record<string, unknown> | Promise<Record<string, unknown>>
 
 export interface CorsOptions {
   /** `*`, one origin, or a list of exact origins (a request from another origin gets no CORS headers). */
@@ -132,7 +134,13 @@ export interface ProxyConfig {
   namePrefix: string | undefined
   tags: Array<{ name: string; value: string }>
   clientKeysHeaderName: string
-  storage: { provider: StorageProvider | undefined; kind: 'custom' | 'file' | 'memory' | 'redis'; fileDirectory?: string; redisUrl?: string; redisKeyPrefix?: string }
+  storage: {
+    provider: StorageProvider | undefined
+    kind: 'custom' | 'file' | 'memory' | 'redis'
+    fileDirectory?: string
+    redisUrl?: string
+    redisKeyPrefix?: string
+  }
   enableOAS: boolean
   enableAllEndpoint: boolean
   cors: ResolvedCors

@@ -48,7 +48,8 @@ export function parseUrl(variable: string, text: string): string {
   } catch {
     throw new ConfigError(variable, `must be an http(s) URL, got "${text}"`)
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new ConfigError(variable, `must be an http(s) URL, got "${text}"`)
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    throw new ConfigError(variable, `must be an http(s) URL, got "${text}"`)
   return url.toString()
 }
 
@@ -67,7 +68,10 @@ export function parseTrustedAddress(variable: string, entry: string): string[] {
     if (entry.includes('/')) ipaddr.parseCIDR(entry)
     else ipaddr.parse(entry)
   } catch {
-    throw new ConfigError(variable, `must be true, false, or a comma-separated list of IP addresses or CIDR ranges; "${entry}" is neither`)
+    throw new ConfigError(
+      variable,
+      `must be true, false, or a comma-separated list of IP addresses or CIDR ranges; "${entry}" is neither`,
+    )
   }
   return [entry]
 }

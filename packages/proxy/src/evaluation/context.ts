@@ -10,14 +10,19 @@ const KNOWN_FIELDS = ['appName', 'environment', 'userId', 'sessionId', 'remoteAd
 const QUERY_STRING_FIELDS = ['appName', 'userId', 'sessionId', 'remoteAddress', 'currentTime'] as const
 const BODY_STRING_FIELDS = ['appName', 'environment', 'userId', 'sessionId', 'remoteAddress'] as const
 
-
 export function parseQuery(search: string): Record<string, unknown> {
   // qs with plainObjects: null-prototype objects, so `?__proto__[x]=1` can never reach a
   // prototype; the fast path refuses `__proto__` and any name an object inherits.
   return simpleQuery(search) ?? (qs.parse(search, QS_OPTIONS) as Record<string, unknown>)
 }
 
-const QS_OPTIONS = { allowPrototypes: true, plainObjects: true, arrayLimit: 1000, depth: 5, parameterLimit: 1000 } as const
+const QS_OPTIONS = {
+  allowPrototypes: true,
+  plainObjects: true,
+  arrayLimit: 1000,
+  depth: 5,
+  parameterLimit: 1000,
+} as const
 
 /** `name` or `name[sub]`, plain characters only, brackets as sent or percent-encoded. */
 const SIMPLE_KEY = /^([\w.$-]+)(?:(?:\[|%5[Bb])([\w.$-]+)(?:\]|%5[Dd]))?$/
@@ -60,7 +65,8 @@ export function simpleQuery(search: string): Record<string, unknown> | undefined
         const object: Record<string, unknown> = {}
         object[sub] = value
         result[name] = object
-      } else if (typeof existing === 'object' && (existing as Record<string, unknown>)[sub] === undefined) (existing as Record<string, unknown>)[sub] = value
+      } else if (typeof existing === 'object' && (existing as Record<string, unknown>)[sub] === undefined)
+        (existing as Record<string, unknown>)[sub] = value
       else return undefined
     }
     start = end + 1
@@ -88,7 +94,10 @@ function queryKey(rawKey: string): QueryKey {
   const match = SIMPLE_KEY.exec(rawKey)
   const name = match?.[1]
   const sub = match?.[2]
-  const key = name === undefined || name === '__proto__' || sub === '__proto__' || (sub !== undefined && ARRAY_INDEX.test(sub)) ? null : ([name, sub] as const)
+  const key =
+    name === undefined || name === '__proto__' || sub === '__proto__' || (sub !== undefined && ARRAY_INDEX.test(sub))
+      ? null
+      : ([name, sub] as const)
   if (rawKey.length <= MAX_QUERY_KEY_LENGTH) {
     if (queryKeys.size >= MAX_QUERY_KEYS) queryKeys.clear()
     queryKeys.set(rawKey, key)
@@ -128,11 +137,23 @@ function queryValue(search: string, from: number, to: number): string | undefine
 export function validateQueryContext(query: Record<string, unknown>): Record<string, unknown> {
   for (const field of QUERY_STRING_FIELDS) {
     if (query[field] !== undefined && typeof query[field] !== 'string') {
-      throw validationError(`/query/${field}`, 'type', { type: 'string' }, 'must be string', `#/properties/${field}/type`)
+      throw validationError(
+        `/query/${field}`,
+        'type',
+        { type: 'string' },
+        'must be string',
+        `#/properties/${field}/type`,
+      )
     }
   }
   if (query.properties !== undefined && !isObject(query.properties)) {
-    throw validationError('/query/properties', 'type', { type: 'object' }, 'must be object', '#/properties/properties/type')
+    throw validationError(
+      '/query/properties',
+      'type',
+      { type: 'object' },
+      'must be object',
+      '#/properties/properties/type',
+    )
   }
   return query
 }
@@ -156,29 +177,58 @@ export function validateBody(body: unknown): EvaluationRequest {
   if (!isObject(body)) throw validationError('/body', 'type', { type: 'object' }, 'must be object', '#/type')
   let toggles: string[] | undefined
   if (body.toggles !== undefined) {
-    if (!Array.isArray(body.toggles)) throw validationError('/body/toggles', 'type', { type: 'array' }, 'must be array', '#/properties/toggles/type')
+    if (!Array.isArray(body.toggles))
+      throw validationError('/body/toggles', 'type', { type: 'array' }, 'must be array', '#/properties/toggles/type')
     toggles = body.toggles.map((name, index) => {
       const coerced = coerceString(name)
-      if (coerced === undefined) throw validationError(`/body/toggles/${index}`, 'type', { type: 'string' }, 'must be string', '#/properties/toggles/items/type')
+      if (coerced === undefined)
+        throw validationError(
+          `/body/toggles/${index}`,
+          'type',
+          { type: 'string' },
+          'must be string',
+          '#/properties/toggles/items/type',
+        )
       return coerced
     })
   }
   const raw = body.context ?? {}
-  if (!isObject(raw)) throw validationError('/body/context', 'type', { type: 'object' }, 'must be object', '#/properties/context/type')
+  if (!isObject(raw))
+    throw validationError('/body/context', 'type', { type: 'object' }, 'must be object', '#/properties/context/type')
   const context: Record<string, unknown> = { ...raw }
   for (const field of BODY_STRING_FIELDS) {
     if (context[field] === undefined) continue
     const coerced = coerceString(context[field])
-    if (coerced === undefined) throw validationError(`/body/context/${field}`, 'type', { type: 'string' }, 'must be string', `#/components/schemas/unleashContextSchema/properties/${field}/type`)
+    if (coerced === undefined)
+      throw validationError(
+        `/body/context/${field}`,
+        'type',
+        { type: 'string' },
+        'must be string',
+        `#/components/schemas/unleashContextSchema/properties/${field}/type`,
+      )
     context[field] = coerced
   }
   if (context.properties !== undefined) {
-    if (!isObject(context.properties)) throw validationError('/body/context/properties', 'type', { type: 'object' }, 'must be object', '#/components/schemas/unleashContextSchema/properties/properties/type')
+    if (!isObject(context.properties))
+      throw validationError(
+        '/body/context/properties',
+        'type',
+        { type: 'object' },
+        'must be object',
+        '#/components/schemas/unleashContextSchema/properties/properties/type',
+      )
     const properties: Record<string, unknown> = {}
     for (const [key, value] of Object.entries(context.properties)) {
       const coerced = coerceString(value)
       if (coerced === undefined) {
-        throw validationError(`/body/context/properties/${key}`, 'type', { type: 'string' }, 'must be string', '#/components/schemas/unleashContextSchema/properties/properties/additionalProperties/type')
+        throw validationError(
+          `/body/context/properties/${key}`,
+          'type',
+          { type: 'string' },
+          'must be string',
+          '#/components/schemas/unleashContextSchema/properties/properties/additionalProperties/type',
+        )
       }
       properties[key] = coerced
     }
@@ -236,7 +286,10 @@ function parseTime(value: unknown): Date | undefined {
 }
 
 /** Runs the custom enrichers in order; a failure is a 500 with its message. */
-export async function enrich(context: Context, enrichers: ReadonlyArray<(c: Record<string, unknown>) => unknown>): Promise<Context> {
+export async function enrich(
+  context: Context,
+  enrichers: ReadonlyArray<(c: Record<string, unknown>) => unknown>,
+): Promise<Context> {
   let current: Record<string, unknown> = context
   for (const enricher of enrichers) {
     try {

@@ -10,11 +10,13 @@ import { ProxyError } from './errors.js'
 export const BODY_LIMIT_BYTES = 100 * 1024
 
 /** A JSON object (not null, not an array). */
-export const isObject = (value: unknown): value is Record<string, unknown> => value !== null && typeof value === 'object' && !Array.isArray(value)
+export const isObject = (value: unknown): value is Record<string, unknown> =>
+  value !== null && typeof value === 'object' && !Array.isArray(value)
 
 /** RFC 3339 date-time, as the schemas' `format: date-time` (the old proxy's ajv and Unleash's) read it. */
 const DATE_TIME = /^\d{4}-\d{2}-\d{2}[Tt ]\d{2}:\d{2}:\d{2}(\.\d+)?([Zz]|[+-]\d{2}:\d{2})$/
-export const isDateTime = (value: unknown): value is string => typeof value === 'string' && DATE_TIME.test(value) && !Number.isNaN(Date.parse(value))
+export const isDateTime = (value: unknown): value is string =>
+  typeof value === 'string' && DATE_TIME.test(value) && !Number.isNaN(Date.parse(value))
 
 /**
  * Whether the request has a body: by its headers for Node's request; for a web `Request` (h3's
@@ -34,9 +36,11 @@ export function assertJsonContentType(req: IncomingMessage): void {
   const type = req.headers['content-type']
   if (type === undefined || type === 'application/json') return
   const mime = type.split(';')[0]!.trim().toLowerCase()
-  if (mime !== 'application/json') throw new ProxyError('UNSUPPORTED_MEDIA_TYPE', `unsupported content type "${mime}"`, { contentType: type })
+  if (mime !== 'application/json')
+    throw new ProxyError('UNSUPPORTED_MEDIA_TYPE', `unsupported content type "${mime}"`, { contentType: type })
   const charset = /;\s*charset\s*=\s*"?([^";]+)"?/i.exec(type)?.[1]?.toLowerCase()
-  if (charset && charset !== 'utf-8' && charset !== 'utf8') throw new ProxyError('UNSUPPORTED_MEDIA_TYPE', `unsupported charset "${charset}"`)
+  if (charset && charset !== 'utf-8' && charset !== 'utf8')
+    throw new ProxyError('UNSUPPORTED_MEDIA_TYPE', `unsupported charset "${charset}"`)
 }
 
 /** Strict JSON: an object or an array at the top level; an empty body is `{}`. */

@@ -42,7 +42,14 @@ function compileHops(trust: TrustProxy): FromHops {
       return first ? plainAddress(first) : socket ? plainAddress(socket) : undefined
     }
   }
-  const ranges = trust.map((entry) => (entry.includes('/') ? ipaddr.parseCIDR(entry) : ([ipaddr.parse(entry), ipaddr.parse(entry).kind() === 'ipv4' ? 32 : 128] as [ipaddr.IPv4 | ipaddr.IPv6, number])))
+  const ranges = trust.map((entry) =>
+    entry.includes('/')
+      ? ipaddr.parseCIDR(entry)
+      : ([ipaddr.parse(entry), ipaddr.parse(entry).kind() === 'ipv4' ? 32 : 128] as [
+          ipaddr.IPv4 | ipaddr.IPv6,
+          number,
+        ]),
+  )
   const trusted = (address: string): boolean => {
     let parsed: ipaddr.IPv4 | ipaddr.IPv6
     try {
@@ -53,7 +60,16 @@ function compileHops(trust: TrustProxy): FromHops {
     return ranges.some(([range, bits]) => range.kind() === parsed.kind() && parsed.match(range, bits))
   }
   return (socket, forwarded) => {
-    const hops = [socket ?? '', ...(forwarded ? forwarded.split(',').map((hop) => hop.trim()).filter(Boolean).reverse() : [])]
+    const hops = [
+      socket ?? '',
+      ...(forwarded
+        ? forwarded
+            .split(',')
+            .map((hop) => hop.trim())
+            .filter(Boolean)
+            .reverse()
+        : []),
+    ]
     for (let i = 0; i < hops.length; i++) {
       if (i === hops.length - 1 || !trusted(hops[i]!)) return hops[i] ? plainAddress(hops[i]!) : undefined
     }

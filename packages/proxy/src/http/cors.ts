@@ -53,7 +53,12 @@ export function applyCors(res: ServerResponse, headers: CorsHeaders): void {
 }
 
 /** Headers for a preflight; the caller ends the response with `optionsSuccessStatus` unless `preflightContinue`. */
-export function applyPreflight(cors: ResolvedCors, origin: string | undefined, requestHeaders: string | undefined, res: ServerResponse): void {
+export function applyPreflight(
+  cors: ResolvedCors,
+  origin: string | undefined,
+  requestHeaders: string | undefined,
+  res: ServerResponse,
+): void {
   const pairs = originPairs(cors, origin)
   for (let i = 0; i < pairs.length; i += 2) res.setHeader(pairs[i]!, pairs[i + 1]!)
   const vary: string[] = cors.origin === '*' ? [] : ['Origin']
@@ -77,21 +82,55 @@ const FRONTEND_METHODS = 'GET,HEAD,PUT,PATCH,POST,DELETE'
 const FRONTEND_MAX_AGE = '86400'
 
 export function compileFrontendCors(origins: '*' | string[]): (origin: string | undefined) => CorsHeaders {
-  const allowed = (origin: string | undefined) => (origins === '*' ? '*' : origin !== undefined && origins.includes(origin) ? origin : undefined)
-  const fixed: CorsHeaders = { pairs: ['Access-Control-Allow-Origin', '*', 'Access-Control-Allow-Credentials', 'true', 'Access-Control-Expose-Headers', 'ETag'], vary: 'Origin' }
+  const allowed = (origin: string | undefined) =>
+    origins === '*' ? '*' : origin !== undefined && origins.includes(origin) ? origin : undefined
+  const fixed: CorsHeaders = {
+    pairs: [
+      'Access-Control-Allow-Origin',
+      '*',
+      'Access-Control-Allow-Credentials',
+      'true',
+      'Access-Control-Expose-Headers',
+      'ETag',
+    ],
+    vary: 'Origin',
+  }
   if (origins === '*') return () => fixed
   return (origin) => {
     const allow = allowed(origin)
-    return allow === undefined ? { pairs: [], vary: 'Origin' } : { pairs: ['Access-Control-Allow-Origin', allow, 'Access-Control-Allow-Credentials', 'true', 'Access-Control-Expose-Headers', 'ETag'], vary: 'Origin' }
+    return allow === undefined
+      ? { pairs: [], vary: 'Origin' }
+      : {
+          pairs: [
+            'Access-Control-Allow-Origin',
+            allow,
+            'Access-Control-Allow-Credentials',
+            'true',
+            'Access-Control-Expose-Headers',
+            'ETag',
+          ],
+          vary: 'Origin',
+        }
   }
 }
 
 /** Answers a preflight on a frontend API path, as Unleash 8.2 does (204, no body). */
-export function sendFrontendPreflight(res: ServerResponse, cors: CorsHeaders, requestHeaders: string | undefined): void {
+export function sendFrontendPreflight(
+  res: ServerResponse,
+  cors: CorsHeaders,
+  requestHeaders: string | undefined,
+): void {
   const headers: string[] = ['Vary', 'Origin, Access-Control-Request-Headers']
   const origin = cors.pairs.indexOf('Access-Control-Allow-Origin')
   if (origin !== -1) {
-    headers.push('Access-Control-Allow-Origin', cors.pairs[origin + 1]!, 'Access-Control-Allow-Credentials', 'true', 'Access-Control-Allow-Methods', FRONTEND_METHODS)
+    headers.push(
+      'Access-Control-Allow-Origin',
+      cors.pairs[origin + 1]!,
+      'Access-Control-Allow-Credentials',
+      'true',
+      'Access-Control-Allow-Methods',
+      FRONTEND_METHODS,
+    )
     if (requestHeaders) headers.push('Access-Control-Allow-Headers', requestHeaders)
     headers.push('Access-Control-Max-Age', FRONTEND_MAX_AGE, 'Access-Control-Expose-Headers', 'ETag')
   }
@@ -109,18 +148,34 @@ const OFREP_ALLOWED_HEADERS = 'Authorization, X-API-Key, Content-Type, If-None-M
 const OFREP_EXPOSED_HEADERS = 'ETag, Retry-After'
 
 export function compileOfrepCors(origins: '*' | string[]): (origin: string | undefined) => CorsHeaders {
-  const pairs = (allow: string) => ['Access-Control-Allow-Origin', allow, 'Access-Control-Expose-Headers', OFREP_EXPOSED_HEADERS]
+  const pairs = (allow: string) => [
+    'Access-Control-Allow-Origin',
+    allow,
+    'Access-Control-Expose-Headers',
+    OFREP_EXPOSED_HEADERS,
+  ]
   if (origins === '*') {
     const fixed: CorsHeaders = { pairs: pairs('*'), vary: undefined }
     return () => fixed
   }
-  return (origin) => (origin !== undefined && origins.includes(origin) ? { pairs: pairs(origin), vary: 'Origin' } : { pairs: [], vary: 'Origin' })
+  return (origin) =>
+    origin !== undefined && origins.includes(origin)
+      ? { pairs: pairs(origin), vary: 'Origin' }
+      : { pairs: [], vary: 'Origin' }
 }
 
 /** Answers a preflight on an OFREP path: 204, POST allowed with the provider's headers, for a day. */
 export function sendOfrepPreflight(res: ServerResponse, cors: CorsHeaders): void {
   const headers: string[] = [...cors.pairs, ...(cors.vary ? ['Vary', cors.vary] : [])]
-  if (cors.pairs.length > 0) headers.push('Access-Control-Allow-Methods', 'POST, OPTIONS', 'Access-Control-Allow-Headers', OFREP_ALLOWED_HEADERS, 'Access-Control-Max-Age', '86400')
+  if (cors.pairs.length > 0)
+    headers.push(
+      'Access-Control-Allow-Methods',
+      'POST, OPTIONS',
+      'Access-Control-Allow-Headers',
+      OFREP_ALLOWED_HEADERS,
+      'Access-Control-Max-Age',
+      '86400',
+    )
   headers.push('Content-Length', '0')
   res.writeHead(204, headerObject(headers))
   res.end()

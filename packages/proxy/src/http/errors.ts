@@ -68,11 +68,21 @@ const RENDER: Record<ProxyErrorCode, (error: ProxyError) => ErrorResponse> = {
   INVALID_JSON: (e) => ({
     status: 400,
     contentType: JSON_TYPE,
-    body: JSON.stringify({ error: `We were unable to parse the data you provided. Please check it for syntax errors. The message we got was: "${e.message}"` }),
+    body: JSON.stringify({
+      error: `We were unable to parse the data you provided. Please check it for syntax errors. The message we got was: "${e.message}"`,
+    }),
   }),
-  VALIDATION_FAILED: (e) => ({ status: 400, contentType: JSON_TYPE, body: JSON.stringify({ error: 'Request validation failed', validation: [e.details] }) }),
+  VALIDATION_FAILED: (e) => ({
+    status: 400,
+    contentType: JSON_TYPE,
+    body: JSON.stringify({ error: 'Request validation failed', validation: [e.details] }),
+  }),
   // Vexil: the old proxy answered 500 "request entity too large".
-  BODY_TOO_LARGE: (e) => ({ status: 413, contentType: JSON_TYPE, body: JSON.stringify({ error: e.message, limit: e.details }) }),
+  BODY_TOO_LARGE: (e) => ({
+    status: 413,
+    contentType: JSON_TYPE,
+    body: JSON.stringify({ error: e.message, limit: e.details }),
+  }),
   UNAUTHORIZED: () => ({ status: 401, contentType: 'text/plain; charset=utf-8', body: 'Unauthorized' }),
   NOT_READY: () => ({
     status: 503,
@@ -92,11 +102,18 @@ const RENDER: Record<ProxyErrorCode, (error: ProxyError) => ErrorResponse> = {
   INTERNAL: (e) => ({
     status: 500,
     contentType: JSON_TYPE,
-    body: JSON.stringify({ error: `Whoops! We dropped the ball on this one (an unexpected error occurred): ${e.message}` }),
+    body: JSON.stringify({
+      error: `Whoops! We dropped the ball on this one (an unexpected error occurred): ${e.message}`,
+    }),
   }),
-  TOKEN_REQUIRED: () => message(401, 'This endpoint requires an API token. Please add an authorization header to your request with a valid token'),
+  TOKEN_REQUIRED: () =>
+    message(
+      401,
+      'This endpoint requires an API token. Please add an authorization header to your request with a valid token',
+    ),
   TOKEN_WRONG_TYPE: () => message(403, 'invalid token: expected a different token type for this endpoint'),
-  TOKEN_UNVERIFIED: () => message(503, 'The API token could not be checked with the upstream right now; try again shortly'),
+  TOKEN_UNVERIFIED: () =>
+    message(503, 'The API token could not be checked with the upstream right now; try again shortly'),
   SCOPE_NOT_SERVED: (e) => message(503, e.message),
   SCOPE_NOT_READY: (e) => message(503, e.message),
   API_NOT_FOUND: (e) => message(404, e.message),
@@ -107,7 +124,11 @@ const RENDER: Record<ProxyErrorCode, (error: ProxyError) => ErrorResponse> = {
   OFREP_PARSE_ERROR: (e) => ofrepFailure(400, 'PARSE_ERROR', e),
   OFREP_INVALID_CONTEXT: (e) => ofrepFailure(400, 'INVALID_CONTEXT', e),
   OFREP_FLAG_NOT_FOUND: (e) => ofrepFailure(404, 'FLAG_NOT_FOUND', e),
-  API_BAD_DATA: (e) => ({ status: 400, contentType: JSON_TYPE, body: JSON.stringify({ id: randomUUID(), name: 'BadDataError', message: e.message, details: e.details }) }),
+  API_BAD_DATA: (e) => ({
+    status: 400,
+    contentType: JSON_TYPE,
+    body: JSON.stringify({ id: randomUUID(), name: 'BadDataError', message: e.message, details: e.details }),
+  }),
 }
 
 function message(status: number, text: string): ErrorResponse {
@@ -117,7 +138,11 @@ function message(status: number, text: string): ErrorResponse {
 /** OFREP's `evaluationFailure` (single-flag route: with the key) or `bulkEvaluationFailure`. */
 function ofrepFailure(status: number, errorCode: string, error: ProxyError): ErrorResponse {
   const key = (error.details as { key?: string } | undefined)?.key
-  return { status, contentType: JSON_TYPE, body: JSON.stringify({ ...(key !== undefined ? { key } : {}), errorCode, errorDetails: error.message }) }
+  return {
+    status,
+    contentType: JSON_TYPE,
+    body: JSON.stringify({ ...(key !== undefined ? { key } : {}), errorCode, errorDetails: error.message }),
+  }
 }
 
 export function renderError(error: ProxyError): ErrorResponse {
@@ -132,7 +157,11 @@ function renderUnleashError(error: ProxyError): ErrorResponse {
   const contentType = (error.details as { contentType?: unknown } | undefined)?.contentType
   if (error.code !== 'UNSUPPORTED_MEDIA_TYPE' || typeof contentType !== 'string') return renderError(error)
   const message = `We do not accept the content-type you provided (${contentType}). Try using one of the content-types we do accept instead (application/json) and make sure the body is in the corresponding format.`
-  return { status: 415, contentType: JSON_TYPE, body: JSON.stringify({ id: randomUUID(), name: 'ContentTypeError', message, details: [{ message }] }) }
+  return {
+    status: 415,
+    contentType: JSON_TYPE,
+    body: JSON.stringify({ id: randomUUID(), name: 'ContentTypeError', message, details: [{ message }] }),
+  }
 }
 
 /**
@@ -143,16 +172,31 @@ function renderOfrepError(error: ProxyError): ErrorResponse {
   if (error.code.startsWith('OFREP_')) return renderError(error)
   if (error.code === 'INVALID_JSON') return ofrepFailure(400, 'PARSE_ERROR', error)
   const { status } = renderError(error)
-  const details = status === 401 ? 'A client key or a frontend token is required (X-API-Key, or Authorization with or without Bearer)' : status === 403 ? 'This token may not evaluate flags here: use a frontend token or a client key' : error.message
+  const details =
+    status === 401
+      ? 'A client key or a frontend token is required (X-API-Key, or Authorization with or without Bearer)'
+      : status === 403
+        ? 'This token may not evaluate flags here: use a frontend token or a client key'
+        : error.message
   return { status, contentType: JSON_TYPE, body: JSON.stringify({ errorDetails: details }) }
 }
 
 /** Unleash 8.2's 400 BadDataError: its schema validation's `details`, each naming a path (its `id` is a fresh UUID too). */
 export function badDataError(details: ReadonlyArray<Record<string, string>>): ProxyError {
-  return new ProxyError('API_BAD_DATA', 'Request validation failed: your request body or params contain invalid data. Refer to the `details` list for more information.', details)
+  return new ProxyError(
+    'API_BAD_DATA',
+    'Request validation failed: your request body or params contain invalid data. Refer to the `details` list for more information.',
+    details,
+  )
 }
 
-export function validationError(instancePath: string, keyword: string, params: Record<string, unknown>, message: string, schemaPath: string): ProxyError {
+export function validationError(
+  instancePath: string,
+  keyword: string,
+  params: Record<string, unknown>,
+  message: string,
+  schemaPath: string,
+): ProxyError {
   const problem: ValidationProblem = { instancePath, schemaPath, keyword, params, message }
   return new ProxyError('VALIDATION_FAILED', `${instancePath} ${message}`, problem)
 }
@@ -177,6 +221,7 @@ export const ERROR_DIALECTS: Record<ErrorShape, ErrorDialect> = {
   unleash: { render: renderUnleashError },
   ofrep: {
     render: renderOfrepError,
-    methodNotAllowed: (method) => new ProxyError('METHOD_NOT_ALLOWED', `${method} is not allowed here: OFREP evaluates with POST`),
+    methodNotAllowed: (method) =>
+      new ProxyError('METHOD_NOT_ALLOWED', `${method} is not allowed here: OFREP evaluates with POST`),
   },
 }

@@ -18,7 +18,8 @@ export async function readBodyText(event: H3Event, limit = BODY_LIMIT_BYTES): Pr
   const req = event.node.req
   const encoding = contentEncoding(req)
   const declared = Number(req.headers['content-length'])
-  if (Number.isFinite(declared) && declared > (encoding ? limit + COMPRESSION_FRAMING_BYTES : limit)) throw tooLarge(limit)
+  if (Number.isFinite(declared) && declared > (encoding ? limit + COMPRESSION_FRAMING_BYTES : limit))
+    throw tooLarge(limit)
   const options: BodyReadOptions = {
     limit,
     ...(encoding ? { encoding } : {}),

@@ -6,7 +6,9 @@ export function redirectToHttps(httpsPort: number): (req: IncomingMessage, res: 
   return (req, res) => {
     const host = hostName(req.headers.host)
     if (host === undefined) {
-      res.writeHead(400, { 'content-type': 'text/plain; charset=utf-8' }).end('A Host header is required to redirect to HTTPS')
+      res
+        .writeHead(400, { 'content-type': 'text/plain; charset=utf-8' })
+        .end('A Host header is required to redirect to HTTPS')
       return
     }
     res.writeHead(308, { location: `https://${host}:${httpsPort}${req.url ?? '/'}`, 'content-length': '0' }).end()

@@ -26,7 +26,13 @@ export interface Body {
 }
 
 /** Sends a compressible body: br/gzip/deflate when the client accepts it and it is 1 kB or more. */
-export function sendBody(res: ServerResponse, status: number, body: Body, acceptEncoding: string | undefined, head: boolean): void {
+export function sendBody(
+  res: ServerResponse,
+  status: number,
+  body: Body,
+  acceptEncoding: string | undefined,
+  head: boolean,
+): void {
   res.statusCode = status
   res.setHeader('vary', appendVary(res.getHeader('vary'), 'Accept-Encoding'))
   const encoding = body.text.length >= COMPRESSION_THRESHOLD ? chooseEncoding(acceptEncoding) : undefined
@@ -55,7 +61,12 @@ export function sendNotModified(res: ServerResponse): void {
   res.end()
 }
 
-export function sendError(res: ServerResponse, error: ProxyError, head = false, render: (error: ProxyError) => ErrorResponse = renderError): void {
+export function sendError(
+  res: ServerResponse,
+  error: ProxyError,
+  head = false,
+  render: (error: ProxyError) => ErrorResponse = renderError,
+): void {
   const { status, contentType, body } = render(error)
   res.statusCode = status
   res.removeHeader('cache-control')

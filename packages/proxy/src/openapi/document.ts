@@ -29,10 +29,14 @@ interface OpenApiDocumentOptions {
 const UNDOCUMENTED = /^\/docs(\/|$)/
 
 /** The document's path for a route: a `/features` route's flag name is a path parameter. */
-const documentPath = (route: { path: string; prefix: boolean | 'below' }) => (route.prefix === 'below' ? `${route.path}/{featureName}` : route.path)
+const documentPath = (route: { path: string; prefix: boolean | 'below' }) =>
+  route.prefix === 'below' ? `${route.path}/{featureName}` : route.path
 
 /** The operations of `routes` from `catalog`; throws naming a route that has none. */
-function pathsOf(catalog: Record<string, Record<string, unknown>>, routes: NonNullable<OpenApiDocumentOptions['routes']>): Record<string, Record<string, unknown>> {
+function pathsOf(
+  catalog: Record<string, Record<string, unknown>>,
+  routes: NonNullable<OpenApiDocumentOptions['routes']>,
+): Record<string, Record<string, unknown>> {
   const paths: Record<string, Record<string, unknown>> = {}
   for (const route of routes) {
     if (route.method === 'HEAD' || UNDOCUMENTED.test(route.path)) continue
@@ -52,41 +56,82 @@ const DESCRIPTION = [
 
 const TAGS = [
   { name: 'Proxy client', description: 'Feature toggle endpoints intended to be consumed by proxy clients.' },
-  { name: 'Server-side client', description: 'Feature toggle endpoints related to and intended to be consumed by server-side clients and other proxies.' },
+  {
+    name: 'Server-side client',
+    description:
+      'Feature toggle endpoints related to and intended to be consumed by server-side clients and other proxies.',
+  },
   { name: 'Operational', description: 'Endpoints related to operating the proxy.' },
 ]
 
 /** Tags of the Unleash API routes, listed when the document has such routes. */
 const EDGE_TAGS = [
-  { name: 'Frontend API', description: "Unleash's frontend API for frontend tokens, answered as Unleash 8.2 answers it, with Edge's additions." },
-  { name: 'Server-side SDK API', description: "Unleash's client API for server SDKs with client tokens, per token scope." },
+  {
+    name: 'Frontend API',
+    description:
+      "Unleash's frontend API for frontend tokens, answered as Unleash 8.2 answers it, with Edge's additions.",
+  },
+  {
+    name: 'Server-side SDK API',
+    description: "Unleash's client API for server SDKs with client tokens, per token scope.",
+  },
   { name: 'Edge operations', description: "Unleash Edge's operational and daisy-chaining routes." },
-  { name: 'OpenFeature (OFREP)', description: "OpenFeature's Remote Evaluation Protocol 0.3.0, for client keys and frontend tokens." },
+  {
+    name: 'OpenFeature (OFREP)',
+    description: "OpenFeature's Remote Evaluation Protocol 0.3.0, for client keys and frontend tokens.",
+  },
 ]
 
 export function createOpenApiDocument(options: OpenApiDocumentOptions): Record<string, unknown> {
   const paths: Record<string, Record<string, unknown>> = options.routes
-    ? pathsOf({ ...clientPaths(options), ...serverSidePaths(), ...operationalPaths(), ...edgePaths(), ...ofrepPaths() } as Record<string, Record<string, unknown>>, options.routes)
-    : ({ ...clientPaths(options), ...serverSidePaths(), ...operationalPaths() } as Record<string, Record<string, unknown>>)
-  const used = new Set(Object.values(paths).flatMap((operations) => Object.values(operations).flatMap((operation) => (operation as { tags?: string[] }).tags ?? [])))
+    ? pathsOf(
+        {
+          ...clientPaths(options),
+          ...serverSidePaths(),
+          ...operationalPaths(),
+          ...edgePaths(),
+          ...ofrepPaths(),
+        } as Record<string, Record<string, unknown>>,
+        options.routes,
+      )
+    : ({ ...clientPaths(options), ...serverSidePaths(), ...operationalPaths() } as Record<
+        string,
+        Record<string, unknown>
+      >)
+  const used = new Set(
+    Object.values(paths).flatMap((operations) =>
+      Object.values(operations).flatMap((operation) => (operation as { tags?: string[] }).tags ?? []),
+    ),
+  )
   const edgeTags = EDGE_TAGS.filter((tag) => used.has(tag.name))
   const document = {
     openapi: '3.0.3',
     // The paths are relative, so the base path goes in the server; `[]` means `/` (#133, #136).
     servers: options.basePath ? [{ url: options.basePath }] : [],
-    info: { title: 'Vexil Proxy API', version: options.version, description: DESCRIPTION, license: { name: 'Apache-2.0' } },
+    info: {
+      title: 'Vexil Proxy API',
+      version: options.version,
+      description: DESCRIPTION,
+      license: { name: 'Apache-2.0' },
+    },
     security: [{ apiKey: [] }],
     tags: [...TAGS, ...edgeTags],
     components: {
       securitySchemes: {
-        apiKey: { type: 'apiKey', in: 'header', name: options.clientKeysHeaderName, description: 'A client key, or a server-side token where the operation says so.' },
+        apiKey: {
+          type: 'apiKey',
+          in: 'header',
+          name: options.clientKeysHeaderName,
+          description: 'A client key, or a server-side token where the operation says so.',
+        },
         ...(edgeTags.length > 0
           ? {
               apiToken: {
                 type: 'apiKey',
                 in: 'header',
                 name: 'Authorization',
-                description: 'An Unleash API token of the upstream (`project:environment.secret`; `Bearer ` allowed): a frontend token on the frontend API, a client token on the client API.',
+                description:
+                  'An Unleash API token of the upstream (`project:environment.secret`; `Bearer ` allowed): a frontend token on the frontend API, a client token on the client API.',
               },
             }
           : {}),

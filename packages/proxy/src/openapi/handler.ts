@@ -26,7 +26,9 @@ interface DocsHandlerOptions {
 const JSON_TYPE = 'application/json; charset=utf-8'
 const IMMUTABLE = 'public, max-age=31536000, immutable'
 
-export function createDocsHandler(options: DocsHandlerOptions): (event: H3Event) => Promise<unknown> | unknown | undefined {
+export function createDocsHandler(
+  options: DocsHandlerOptions,
+): (event: H3Event) => Promise<unknown> | unknown | undefined {
   const docs = `${options.basePath}/docs`
   const ui = `${docs}/openapi/`
   // Everything that does not depend on the request is built here, once.
@@ -59,7 +61,12 @@ export function createDocsHandler(options: DocsHandlerOptions): (event: H3Event)
     }
     if (path.startsWith(ui)) {
       const asset = await assets.get(decodeName(path.slice(ui.length)))
-      if (asset) return sendStaticAsset(event, asset, new URLSearchParams(query).get('v') === assets.version ? IMMUTABLE : 'no-cache')
+      if (asset)
+        return sendStaticAsset(
+          event,
+          asset,
+          new URLSearchParams(query).get('v') === assets.version ? IMMUTABLE : 'no-cache',
+        )
     }
     throw createError({ statusCode: 404, statusMessage: 'Not Found' })
   })

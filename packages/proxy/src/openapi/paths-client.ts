@@ -33,7 +33,11 @@ function getOperation(summary: string, description: string, ok: string): Json {
     summary,
     description,
     parameters: [...CONTEXT_QUERY, parameterRef('IfNoneMatch')],
-    responses: { '200': cachedJson(ok, 'featuresSchema'), '304': responseRef('NotModified'), ...evaluationErrors('get') },
+    responses: {
+      '200': cachedJson(ok, 'featuresSchema'),
+      '304': responseRef('NotModified'),
+      ...evaluationErrors('get'),
+    },
   }
 }
 
@@ -70,7 +74,10 @@ export function clientPaths(options: { enableAllEndpoint: boolean }): Json {
       ),
       post: postOperation(
         'Evaluate specific toggles against the provided context.',
-        [...POST_DESCRIPTION, 'Without `toggles`, this works like the GET operation with the body\'s `context`: it returns the enabled toggles.'].join('\n\n'),
+        [
+          ...POST_DESCRIPTION,
+          "Without `toggles`, this works like the GET operation with the body's `context`: it returns the enabled toggles.",
+        ].join('\n\n'),
         'The evaluated toggles: the named ones, or the enabled ones.',
       ),
     },
@@ -86,7 +93,10 @@ export function clientPaths(options: { enableAllEndpoint: boolean }): Json {
       post: allOperation(
         postOperation(
           'Evaluate some or all toggles against the provided context.',
-          [...POST_DESCRIPTION, 'Without `toggles`, this works like the GET operation with the body\'s `context`: it returns every toggle.'].join('\n\n'),
+          [
+            ...POST_DESCRIPTION,
+            "Without `toggles`, this works like the GET operation with the body's `context`: it returns every toggle.",
+          ].join('\n\n'),
           'The evaluated toggles: the named ones, or all of them.',
         ),
         options.enableAllEndpoint,

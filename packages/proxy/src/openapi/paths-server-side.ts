@@ -3,7 +3,8 @@ import { cachedJson, parameterRef, plainOk, responseRef } from './responses.js'
 
 type Json = Record<string, unknown>
 
-const EITHER_KEY = "Accepts one of the proxy's client keys or one of its server-side tokens (`expServerSideSdkConfig.tokens`)."
+const EITHER_KEY =
+  "Accepts one of the proxy's client keys or one of its server-side tokens (`expServerSideSdkConfig.tokens`)."
 
 const jsonBody = (schema: string): Json => ({
   required: true,

@@ -9,7 +9,9 @@ export const parameterRef = (name: string): Json => ({ $ref: `#/components/param
 const headerRef = (name: string): Json => ({ $ref: `#/components/headers/${name}` })
 
 const text = (mediaType: string, example: string): Json => ({ [mediaType]: { schema: { type: 'string' }, example } })
-const errorJson = (example: string): Json => ({ 'application/json': { schema: { $ref: '#/components/schemas/errorSchema' }, example: { error: example } } })
+const errorJson = (example: string): Json => ({
+  'application/json': { schema: { $ref: '#/components/schemas/errorSchema' }, example: { error: example } },
+})
 
 /** The 200 of a cacheable GET: a weak ETag over the body and a 2-second public cache. */
 export function cachedJson(description: string, schema: string): Json {
@@ -25,8 +27,14 @@ export function plainOk(mediaType: 'text/plain' | 'text/html', example: string):
 }
 
 export const COMPONENT_HEADERS: Json = {
-  ETag: { description: 'A weak ETag over the response body; send it back in `If-None-Match`.', schema: { type: 'string' } },
-  CacheControl: { description: 'Always `public, max-age=2`.', schema: { type: 'string', example: 'public, max-age=2' } },
+  ETag: {
+    description: 'A weak ETag over the response body; send it back in `If-None-Match`.',
+    schema: { type: 'string' },
+  },
+  CacheControl: {
+    description: 'Always `public, max-age=2`.',
+    schema: { type: 'string', example: 'public, max-age=2' },
+  },
 }
 
 export const COMPONENT_RESPONSES: Json = {
@@ -47,23 +55,37 @@ export const COMPONENT_RESPONSES: Json = {
     content: errorJson('The request body is too large.'),
   },
   UnsupportedMediaType: {
-    description: 'The request has a body whose `Content-Type` is not `application/json` (a body without one is read as JSON). Empty body.',
+    description:
+      'The request has a body whose `Content-Type` is not `application/json` (a body without one is read as JSON). Empty body.',
   },
   ServerError: {
-    description: 'A custom strategy or context enricher threw, or something else failed unexpectedly. The error is logged and the proxy keeps serving.',
+    description:
+      'A custom strategy or context enricher threw, or something else failed unexpectedly. The error is logged and the proxy keeps serving.',
     content: errorJson('Whoops! We dropped the ball on this one (an unexpected error occurred): strategy exploded'),
   },
   NotImplemented: {
-    description: '`/proxy/all` is disabled: set the `enableAllEndpoint` option or `ENABLE_ALL_ENDPOINT=true`. Answered only after the key is accepted.',
-    content: text('text/html', 'The /proxy/all endpoint is disabled. Please check your server configuration. To enable it, set the `enableAllEndpoint` configuration option or `ENABLE_ALL_ENDPOINT` environment variable to `true`.'),
+    description:
+      '`/proxy/all` is disabled: set the `enableAllEndpoint` option or `ENABLE_ALL_ENDPOINT=true`. Answered only after the key is accepted.',
+    content: text(
+      'text/html',
+      'The /proxy/all endpoint is disabled. Please check your server configuration. To enable it, set the `enableAllEndpoint` configuration option or `ENABLE_ALL_ENDPOINT` environment variable to `true`.',
+    ),
   },
   NotReady: {
     description: 'The proxy has no configuration yet (no upstream answer, bootstrap or stored backup).',
-    content: text('text/html', 'The Unleash Proxy has not connected to the Unleash API and is not ready to accept requests yet.'),
+    content: text(
+      'text/html',
+      'The Unleash Proxy has not connected to the Unleash API and is not ready to accept requests yet.',
+    ),
   },
 }
 
-const query = (name: string, description: string): Json => ({ name, in: 'query', description, schema: { type: 'string' } })
+const query = (name: string, description: string): Json => ({
+  name,
+  in: 'query',
+  description,
+  schema: { type: 'string' },
+})
 
 export const COMPONENT_PARAMETERS: Json = {
   appName: query('appName', "Your application's name"),
@@ -75,7 +97,8 @@ export const COMPONENT_PARAMETERS: Json = {
   properties: {
     name: 'properties',
     in: 'query',
-    description: 'Custom context fields, as `properties[region]=Africa`. Other unknown query parameters become properties too.',
+    description:
+      'Custom context fields, as `properties[region]=Africa`. Other unknown query parameters become properties too.',
     style: 'deepObject',
     explode: true,
     schema: { type: 'object', additionalProperties: { type: 'string' } },
@@ -90,4 +113,12 @@ export const COMPONENT_PARAMETERS: Json = {
 }
 
 /** The query parameters GET /proxy and GET /proxy/all read into the context. */
-export const CONTEXT_QUERY = ['appName', 'environment', 'userId', 'sessionId', 'remoteAddress', 'currentTime', 'properties'].map(parameterRef)
+export const CONTEXT_QUERY = [
+  'appName',
+  'environment',
+  'userId',
+  'sessionId',
+  'remoteAddress',
+  'currentTime',
+  'properties',
+].map(parameterRef)

@@ -9,8 +9,25 @@ const boolean: Schema = { type: 'boolean' }
 
 /** Every operator the engine evaluates, as SDK 6.12 does (the old proxy's own snapshot test still listed 15). */
 const CONSTRAINT_OPERATORS = [
-  'IN', 'NOT_IN', 'STR_STARTS_WITH', 'STR_ENDS_WITH', 'STR_CONTAINS', 'NUM_EQ', 'NUM_GT', 'NUM_GTE', 'NUM_LT', 'NUM_LTE',
-  'DATE_AFTER', 'DATE_BEFORE', 'SEMVER_EQ', 'SEMVER_GT', 'SEMVER_LT', 'SEMVER_GTE', 'SEMVER_LTE', 'REGEX', 'IN_CIDR',
+  'IN',
+  'NOT_IN',
+  'STR_STARTS_WITH',
+  'STR_ENDS_WITH',
+  'STR_CONTAINS',
+  'NUM_EQ',
+  'NUM_GT',
+  'NUM_GTE',
+  'NUM_LT',
+  'NUM_LTE',
+  'DATE_AFTER',
+  'DATE_BEFORE',
+  'SEMVER_EQ',
+  'SEMVER_GT',
+  'SEMVER_LT',
+  'SEMVER_GTE',
+  'SEMVER_LTE',
+  'REGEX',
+  'IN_CIDR',
 ] as const
 
 export const payloadSchema: Schema = {
@@ -47,7 +64,11 @@ const definitionVariant: Schema = {
     payload: payloadSchema,
     overrides: {
       type: 'array',
-      items: { type: 'object', required: ['contextName', 'values'], properties: { contextName: string, values: { type: 'array', items: string } } },
+      items: {
+        type: 'object',
+        required: ['contextName', 'values'],
+        properties: { contextName: string, values: { type: 'array', items: string } },
+      },
     },
   },
 }
@@ -79,7 +100,11 @@ export const clientFeatureSchema: Schema = {
     variants: { type: 'array', items: definitionVariant },
     dependencies: {
       type: 'array',
-      items: { type: 'object', required: ['feature'], properties: { feature: string, enabled: boolean, variants: { type: 'array', items: string } } },
+      items: {
+        type: 'object',
+        required: ['feature'],
+        properties: { feature: string, enabled: boolean, variants: { type: 'array', items: string } },
+      },
     },
   },
 }

@@ -17,7 +17,10 @@ const contextFields: Schema = {
   userId: string,
   sessionId: string,
   remoteAddress: { type: 'string', description: "Defaults to the caller's IP address (honouring `trustProxy`)." },
-  currentTime: { type: 'string', description: 'ISO 8601 time used by DATE_AFTER/DATE_BEFORE instead of now; an invalid date is ignored.' },
+  currentTime: {
+    type: 'string',
+    description: 'ISO 8601 time used by DATE_AFTER/DATE_BEFORE instead of now; an invalid date is ignored.',
+  },
   properties: {
     type: 'object',
     additionalProperties: { type: 'string' },
@@ -44,7 +47,10 @@ export const COMPONENT_SCHEMAS: Record<string, Schema> = {
     properties: {
       name: string,
       enabled: boolean,
-      impressionData: { type: 'boolean', description: 'Always present when the request named its toggles; otherwise only when the definition has it.' },
+      impressionData: {
+        type: 'boolean',
+        description: 'Always present when the request named its toggles; otherwise only when the definition has it.',
+      },
       variant: ref('variantSchema'),
     },
   },
@@ -56,8 +62,23 @@ export const COMPONENT_SCHEMAS: Record<string, Schema> = {
     // Toggles as the old proxy sent them (docs/old-proxy-compatibility.md 3.3), for the UI's example.
     example: {
       toggles: [
-        { name: 'zeta.enabled', enabled: true, variant: { name: 'disabled', enabled: false, feature_enabled: true, featureEnabled: true }, impressionData: true },
-        { name: 'beta.variants', enabled: true, variant: { name: 'red', payload: { type: 'string', value: 'r' }, enabled: true, feature_enabled: true, featureEnabled: true } },
+        {
+          name: 'zeta.enabled',
+          enabled: true,
+          variant: { name: 'disabled', enabled: false, feature_enabled: true, featureEnabled: true },
+          impressionData: true,
+        },
+        {
+          name: 'beta.variants',
+          enabled: true,
+          variant: {
+            name: 'red',
+            payload: { type: 'string', value: 'r' },
+            enabled: true,
+            feature_enabled: true,
+            featureEnabled: true,
+          },
+        },
       ],
     },
   },
@@ -66,7 +87,12 @@ export const COMPONENT_SCHEMAS: Record<string, Schema> = {
     description: 'Unknown top-level keys are ignored.',
     properties: {
       context: ref('unleashContextSchema'),
-      toggles: { type: 'array', items: string, example: ['myToggle', 'yourToggle'], description: 'Toggle names to evaluate, in this order; unknown names come back disabled.' },
+      toggles: {
+        type: 'array',
+        items: string,
+        example: ['myToggle', 'yourToggle'],
+        description: 'Toggle names to evaluate, in this order; unknown names come back disabled.',
+      },
     },
   },
   registerMetricsSchema: {
@@ -85,8 +111,14 @@ export const COMPONENT_SCHEMAS: Record<string, Schema> = {
           stop: { type: 'string', format: 'date-time' },
           toggles: {
             type: 'object',
-            additionalProperties: { type: 'object', properties: { yes: count, no: count, variants: { type: 'object', additionalProperties: count } } },
-            example: { myCoolToggle: { yes: 25, no: 42, variants: { blue: 6, green: 15, red: 46 } }, myOtherToggle: { yes: 0, no: 100 } },
+            additionalProperties: {
+              type: 'object',
+              properties: { yes: count, no: count, variants: { type: 'object', additionalProperties: count } },
+            },
+            example: {
+              myCoolToggle: { yes: 25, no: 42, variants: { blue: 6, green: 15, red: 46 } },
+              myOtherToggle: { yes: 0, no: 100 },
+            },
           },
         },
       },
@@ -97,11 +129,17 @@ export const COMPONENT_SCHEMAS: Record<string, Schema> = {
     required: ['appName', 'interval', 'started', 'strategies'],
     properties: {
       appName: { type: 'string', description: 'Name of the application' },
-      instanceId: { type: 'string', description: 'Instance id for this application (typically hostname, podId or similar)' },
+      instanceId: {
+        type: 'string',
+        description: 'Instance id for this application (typically hostname, podId or similar)',
+      },
       sdkVersion: { type: 'string', description: 'The SDK version (name:version)' },
       environment: { type: 'string', deprecated: true },
       interval: { type: 'number', description: 'Milliseconds between the metrics this client sends' },
-      started: { oneOf: [{ type: 'string', format: 'date-time' }, { type: 'number' }], description: 'When this client started (ISO 8601 or epoch milliseconds)' },
+      started: {
+        oneOf: [{ type: 'string', format: 'date-time' }, { type: 'number' }],
+        description: 'When this client started (ISO 8601 or epoch milliseconds)',
+      },
       strategies: { type: 'array', items: string, description: 'Strategies this application implements' },
     },
   },
@@ -115,13 +153,22 @@ export const COMPONENT_SCHEMAS: Record<string, Schema> = {
     description: 'A toggle without a variant answers `{ name: "disabled", enabled: false }`.',
     required: ['name', 'enabled'],
     additionalProperties: false,
-    properties: { name: string, enabled: boolean, feature_enabled: boolean, featureEnabled: boolean, payload: payloadSchema },
+    properties: {
+      name: string,
+      enabled: boolean,
+      feature_enabled: boolean,
+      featureEnabled: boolean,
+      payload: payloadSchema,
+    },
   },
   constraintSchema,
   segmentSchema,
   errorSchema: {
     type: 'object',
     required: ['error'],
-    properties: { error: string, validation: { type: 'array', items: { type: 'object' }, description: 'What failed validation.' } },
+    properties: {
+      error: string,
+      validation: { type: 'array', items: { type: 'object' }, description: 'What failed validation.' },
+    },
   },
 }

@@ -33,7 +33,14 @@ const UNLEASH_HEADERS: AnswerHeaders = {
     'ETag',
     etag,
   ],
-  notModified: (cors, etag) => [...(cors.vary ? ['Vary', cors.vary] : []), ...cors.pairs, 'Cache-control', 'no-cache', 'ETag', etag],
+  notModified: (cors, etag) => [
+    ...(cors.vary ? ['Vary', cors.vary] : []),
+    ...cors.pairs,
+    'Cache-control',
+    'no-cache',
+    'ETag',
+    etag,
+  ],
 }
 
 interface FrontendRequest extends ReadRequest {
@@ -45,13 +52,18 @@ interface FrontendRequest extends ReadRequest {
  * `enabled`: /api/frontend as Unleash 8.2 (enabled flags only); `all`: /all as Edge (every flag,
  * SDK semantics); `one`: /features/<name>, the flag named by the router's `name` parameter.
  */
-export function frontendDialect(config: VisibilityConfig, selection: FrontendSelection, flagName: (event: H3Event) => string | undefined): AnswerDialect<FrontendRequest> {
+export function frontendDialect(
+  config: VisibilityConfig,
+  selection: FrontendSelection,
+  flagName: (event: H3Event) => string | undefined,
+): AnswerDialect<FrontendRequest> {
   return {
     namespace: 'frontend',
     headers: UNLEASH_HEADERS,
     read(event) {
       const name = selection === 'one' ? flagName(event) : undefined
-      if (selection === 'one' && name === undefined) throw new ProxyError('API_NOT_FOUND', 'No flag of that name: give one flag name after /features/')
+      if (selection === 'one' && name === undefined)
+        throw new ProxyError('API_NOT_FOUND', 'No flag of that name: give one flag name after /features/')
       // A flag name comes from the path: only an existing flag's answer is ever kept under it.
       const variant = `${selection}|${event.method === 'POST' ? 'P' : 'G'}|${name === undefined ? '' : `${name.length}:${name}`}`
       return afterText(requestText(event), (raw) => ({ variant, raw, name }))
@@ -67,13 +79,19 @@ export function frontendDialect(config: VisibilityConfig, selection: FrontendSel
     evaluate(flags, { context }, { name }, trace) {
       let body: string
       if (name !== undefined) {
-        const [toggle] = flags.countedVariants.has(name) ? flags.engine.evaluateAll(context, { names: [name], trace }) : []
+        const [toggle] = flags.countedVariants.has(name)
+          ? flags.engine.evaluateAll(context, { names: [name], trace })
+          : []
         // A flag the caller may not see is answered as an unknown one (evaluation/visibility.ts).
-        if (!toggle || (!toggle.enabled && !seesDisabledFlags(config, true))) throw new ProxyError('API_NOT_FOUND', `No flag named "${name}" for this token`)
+        if (!toggle || (!toggle.enabled && !seesDisabledFlags(config, true)))
+          throw new ProxyError('API_NOT_FOUND', `No flag named "${name}" for this token`)
         body = flags.serializer.toggle(toggle, 'listed')
       } else {
         const engine = selection === 'all' ? flags.engine : flags.frontendEngine
-        body = flags.serializer.body(engine.evaluateAll(context, { includeDisabled: selection === 'all', trace }), 'listed')
+        body = flags.serializer.body(
+          engine.evaluateAll(context, { includeDisabled: selection === 'all', trace }),
+          'listed',
+        )
       }
       return { body, bytes: Buffer.byteLength(body), etag: weakEtag(body) }
     },

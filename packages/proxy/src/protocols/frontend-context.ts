@@ -20,7 +20,8 @@ export function postedContext(raw: string): Record<string, unknown> {
   return checkContext(body.context, '/body/context')
 }
 
-const isScalar = (value: unknown) => typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean'
+const isScalar = (value: unknown) =>
+  typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean'
 
 /** Unleash 8.2's 400 for a body its context schema refuses. */
 function badData(path: string, expected: string, sent: unknown, format = false): ProxyError {
@@ -89,6 +90,7 @@ export function frontendContext(raw: Record<string, unknown>, clientAddress: str
 /** A copy with numbers and booleans as strings (Unleash takes `"userId": 7` as `"7"`). */
 function stringifyScalars(values: Record<string, unknown>): Record<string, unknown> {
   const out: Record<string, unknown> = {}
-  for (const [key, value] of Object.entries(values)) out[key] = typeof value === 'number' || typeof value === 'boolean' ? String(value) : value
+  for (const [key, value] of Object.entries(values))
+    out[key] = typeof value === 'number' || typeof value === 'boolean' ? String(value) : value
   return out
 }

@@ -37,13 +37,29 @@ const BULK_HEADERS: AnswerHeaders = {
     'Content-Length',
     String(length),
   ],
-  notModified: (cors, etag) => [...cors.pairs, ...(cors.vary ? ['Vary', cors.vary] : []), 'Cache-Control', 'no-cache', 'ETag', etag],
+  notModified: (cors, etag) => [
+    ...cors.pairs,
+    ...(cors.vary ? ['Vary', cors.vary] : []),
+    'Cache-Control',
+    'no-cache',
+    'ETag',
+    etag,
+  ],
 }
 
 /** A single flag's answer: never kept, never compressed, no ETag. */
 const SINGLE_HEADERS: AnswerHeaders = {
   compresses: false,
-  ok: (cors, _etag, length) => [...cors.pairs, ...(cors.vary ? ['Vary', cors.vary] : []), 'Content-Type', JSON_CONTENT_TYPE, 'Cache-Control', 'no-store', 'Content-Length', String(length)],
+  ok: (cors, _etag, length) => [
+    ...cors.pairs,
+    ...(cors.vary ? ['Vary', cors.vary] : []),
+    'Content-Type',
+    JSON_CONTENT_TYPE,
+    'Cache-Control',
+    'no-store',
+    'Content-Length',
+    String(length),
+  ],
   notModified: () => [],
 }
 
@@ -60,7 +76,11 @@ export function ofrepBulkDialect(config: OfrepConfig): AnswerDialect {
     },
     evaluate(flags, { context }, _request, trace, event) {
       const evaluated = flags.engine.evaluateAllDetails(context, { trace })
-      return ofrepBulk(seesDisabledFlags(config, event.context.caller !== undefined) ? evaluated : evaluated.filter((details) => details.toggle.enabled))
+      return ofrepBulk(
+        seesDisabledFlags(config, event.context.caller !== undefined)
+          ? evaluated
+          : evaluated.filter((details) => details.toggle.enabled),
+      )
     },
   }
 }
@@ -70,13 +90,18 @@ interface SingleRequest extends ReadRequest {
 }
 
 /** `flagKey`: the flag named by the router's `name` parameter. `staticUsage`: where client-key callers' evaluations are counted. */
-export function ofrepSingleDialect(config: OfrepConfig, staticUsage: UsageSink | undefined, flagKey: (event: H3Event) => string | undefined): AnswerDialect<SingleRequest> {
+export function ofrepSingleDialect(
+  config: OfrepConfig,
+  staticUsage: UsageSink | undefined,
+  flagKey: (event: H3Event) => string | undefined,
+): AnswerDialect<SingleRequest> {
   return {
     namespace: undefined,
     headers: SINGLE_HEADERS,
     async read(event, flags) {
       const key = flagKey(event)
-      if (key === undefined) throw new ProxyError('OFREP_FLAG_NOT_FOUND', 'No flag key after /ofrep/v1/evaluate/flags/', { key: '' })
+      if (key === undefined)
+        throw new ProxyError('OFREP_FLAG_NOT_FOUND', 'No flag key after /ofrep/v1/evaluate/flags/', { key: '' })
       const raw = await bodyText(event, key)
       // Only flags of the caller's scope exist for it (a token's projects narrow its flag set).
       if (!flags.countedVariants.has(key)) throw notFound(key)
@@ -121,7 +146,8 @@ async function bodyText(event: H3Event, key: string | undefined): Promise<string
     return await requestText(event)
   } catch (error) {
     // A body that does not decompress is unparseable; 413 and 415 keep their status.
-    if (error instanceof ProxyError && error.code === 'INVALID_JSON') throw new ProxyError('OFREP_PARSE_ERROR', error.message, { key })
+    if (error instanceof ProxyError && error.code === 'INVALID_JSON')
+      throw new ProxyError('OFREP_PARSE_ERROR', error.message, { key })
     throw error
   }
 }
@@ -133,9 +159,14 @@ function parseRequest(raw: string, key: string | undefined): Record<string, unkn
   try {
     body = JSON.parse(raw)
   } catch (error) {
-    throw new ProxyError('OFREP_PARSE_ERROR', `The body is not JSON: ${error instanceof Error ? error.message : String(error)}`, { key })
+    throw new ProxyError(
+      'OFREP_PARSE_ERROR',
+      `The body is not JSON: ${error instanceof Error ? error.message : String(error)}`,
+      { key },
+    )
   }
-  if (!isObject(body)) throw new ProxyError('OFREP_PARSE_ERROR', 'The body must be a JSON object: {"context": {...}}', { key })
+  if (!isObject(body))
+    throw new ProxyError('OFREP_PARSE_ERROR', 'The body must be a JSON object: {"context": {...}}', { key })
   const context = body.context
   if (context === undefined || context === null) return {}
   if (!isObject(context)) throw new ProxyError('OFREP_INVALID_CONTEXT', '"context" must be an object', { key })
@@ -151,7 +182,12 @@ function parseRequest(raw: string, key: string | undefined): Record<string, unkn
  * client key's as on /proxy (the enrichers, SERVICE_APP_NAME, ENVIRONMENT), a frontend token's
  * as on /api/frontend (`default` environment and `frontend-api` app unless the context names them).
  */
-async function evaluationContext(config: OfrepConfig, event: H3Event, raw: Record<string, unknown>, clientAddress: string | undefined): Promise<DialectContext> {
+async function evaluationContext(
+  config: OfrepConfig,
+  event: H3Event,
+  raw: Record<string, unknown>,
+  clientAddress: string | undefined,
+): Promise<DialectContext> {
   let context: Context = ofrepContext(raw, clientAddress)
   if (event.context.caller) {
     context.environment ??= 'default'

@@ -8,7 +8,14 @@ import type { ProxyConfig } from '../config/types.js'
 import type { AnswerDialect, DialectContext, ReadRequest } from '../answers/dialect.js'
 import { afterText, requestText } from '../answers/request-text.js'
 import type { AnswerHeaders } from '../answers/send-answer.js'
-import { type EvaluationRequest, enrich, normalizeContext, parseQuery, validateBody, validateQueryContext } from '../evaluation/context.js'
+import {
+  type EvaluationRequest,
+  enrich,
+  normalizeContext,
+  parseQuery,
+  validateBody,
+  validateQueryContext,
+} from '../evaluation/context.js'
 import { parseStrictJson } from '../http/body.js'
 import { ProxyError } from '../http/errors.js'
 import { CACHE_CONTROL, JSON_CONTENT_TYPE } from '../http/respond.js'
@@ -32,7 +39,14 @@ const OLD_PROXY_HEADERS: AnswerHeaders = {
     'content-length',
     String(length),
   ],
-  notModified: (cors, etag) => [...cors.pairs, ...(cors.vary ? ['vary', cors.vary] : []), 'cache-control', CACHE_CONTROL, 'etag', etag],
+  notModified: (cors, etag) => [
+    ...cors.pairs,
+    ...(cors.vary ? ['vary', cors.vary] : []),
+    'cache-control',
+    CACHE_CONTROL,
+    'etag',
+    etag,
+  ],
 }
 
 interface OldProxyContext extends DialectContext {
@@ -40,7 +54,11 @@ interface OldProxyContext extends DialectContext {
 }
 
 /** `all`: /proxy/all (every flag, disabled ones too), else /proxy. `usage` counts a listed POST's toggles. */
-export function oldProxyDialect(config: OldProxyConfig, usage: UsageSink, all: boolean): AnswerDialect<ReadRequest, OldProxyContext> {
+export function oldProxyDialect(
+  config: OldProxyConfig,
+  usage: UsageSink,
+  all: boolean,
+): AnswerDialect<ReadRequest, OldProxyContext> {
   const enriched = config.enrichers.length > 0
   return {
     namespace: 'proxy',
@@ -50,7 +68,10 @@ export function oldProxyDialect(config: OldProxyConfig, usage: UsageSink, all: b
       return afterText(requestText(event), (raw) => ({ variant, raw }))
     },
     context({ raw }, event, clientAddress) {
-      const request: EvaluationRequest = event.method === 'POST' ? validateBody(parseStrictJson(raw)) : { context: validateQueryContext(parseQuery(raw)), toggles: undefined }
+      const request: EvaluationRequest =
+        event.method === 'POST'
+          ? validateBody(parseStrictJson(raw))
+          : { context: validateQueryContext(parseQuery(raw)), toggles: undefined }
       const context = normalizeContext(request.context, clientAddress)
       // The old proxy (PR #155): without a sessionId, one random id per request keeps the enabled
       // state and the variant of default stickiness consistent within the response.
@@ -58,7 +79,8 @@ export function oldProxyDialect(config: OldProxyConfig, usage: UsageSink, all: b
       if (sessionInjected) context.sessionId = String(Math.random())
       // The enrichers run before the 501 of a disabled /all, as in the old proxy.
       const finish = (context: Context): OldProxyContext => {
-        if (all && !config.enableAllEndpoint) throw new ProxyError('ALL_ENDPOINT_DISABLED', 'the /all endpoint is disabled')
+        if (all && !config.enableAllEndpoint)
+          throw new ProxyError('ALL_ENDPOINT_DISABLED', 'the /all endpoint is disabled')
         context.appName ??= config.serviceAppName
         context.environment = config.environment ?? context.environment ?? 'default'
         return { context, sessionInjected, enriched, toggles: request.toggles }

@@ -13,14 +13,27 @@ export function bulkRows(rows: unknown[], environment: string): Map<AppIdentity 
   for (const row of rows.slice(0, MAX_ROWS)) {
     if (!isObject(row) || typeof row.featureName !== 'string') continue
     if (row.environment !== undefined && row.environment !== environment) continue
-    const app = typeof row.appName === 'string' ? { appName: row.appName, instanceId: typeof row.instanceId === 'string' ? row.instanceId : 'default', environment } : undefined
+    const app =
+      typeof row.appName === 'string'
+        ? {
+            appName: row.appName,
+            instanceId: typeof row.instanceId === 'string' ? row.instanceId : 'default',
+            environment,
+          }
+        : undefined
     const key = app ? JSON.stringify([app.appName, app.instanceId]) : ''
     let group = byKey.get(key)
     if (!group) byKey.set(key, (group = { app, toggles: Object.create(null) as ToggleBucket }))
-    const counts = (group.toggles[row.featureName] ??= { yes: 0, no: 0, variants: Object.create(null) as Record<string, number> })
+    const counts = (group.toggles[row.featureName] ??= {
+      yes: 0,
+      no: 0,
+      variants: Object.create(null) as Record<string, number>,
+    })
     counts.yes += wholeCount(row.yes)
     counts.no += wholeCount(row.no)
-    if (isObject(row.variants)) for (const [variant, n] of Object.entries(row.variants)) counts.variants[variant] = (counts.variants[variant] ?? 0) + wholeCount(n)
+    if (isObject(row.variants))
+      for (const [variant, n] of Object.entries(row.variants))
+        counts.variants[variant] = (counts.variants[variant] ?? 0) + wholeCount(n)
   }
   return new Map([...byKey.values()].map(({ app, toggles }) => [app, toggles]))
 }
@@ -31,8 +44,15 @@ export function bulkRegistrations(applications: unknown[], environment: string):
   for (const entry of applications.slice(0, MAX_REGISTRATIONS)) {
     if (!isObject(entry) || typeof entry.appName !== 'string' || typeof entry.instanceId !== 'string') continue
     if (entry.environment !== undefined && entry.environment !== environment) continue
-    const strategies = Array.isArray(entry.strategies) ? entry.strategies.filter((name): name is string => typeof name === 'string') : []
-    const registration: AppRegistration = { appName: entry.appName, instanceId: entry.instanceId, environment, strategies }
+    const strategies = Array.isArray(entry.strategies)
+      ? entry.strategies.filter((name): name is string => typeof name === 'string')
+      : []
+    const registration: AppRegistration = {
+      appName: entry.appName,
+      instanceId: entry.instanceId,
+      environment,
+      strategies,
+    }
     if (typeof entry.sdkVersion === 'string') registration.sdkVersion = entry.sdkVersion
     if (entry.sdkType === 'frontend' || entry.sdkType === 'backend') registration.sdkType = entry.sdkType
     if (typeof entry.interval === 'number') registration.interval = entry.interval
@@ -44,4 +64,5 @@ export function bulkRegistrations(applications: unknown[], environment: string):
 
 // --- Internal helpers ---
 
-const wholeCount = (value: unknown) => (typeof value === 'number' && Number.isSafeInteger(value) && value > 0 ? value : 0)
+const wholeCount = (value: unknown) =>
+  typeof value === 'number' && Number.isSafeInteger(value) && value > 0 ? value : 0

@@ -17,17 +17,62 @@ import { clientFilter, featuresBody, strongEtag, type TaggedBody } from '../answ
 import { bulkRegistrations, bulkRows } from './bulk-metrics.js'
 import { postedApp, readJson, validateMetrics, validateRegistration } from './client-metrics.js'
 
-const EXAMPLE_METRICS = JSON.stringify({ appName: 'example', instanceId: 'i', bucket: { start: '2026-01-01T00:00:00.000Z', stop: '2026-01-01T00:01:00.000Z', toggles: {} } })
-const EXAMPLE_REGISTRATION = JSON.stringify({ appName: 'example', interval: 15000, started: '2026-01-01T00:00:00.000Z', strategies: ['default'] })
+const EXAMPLE_METRICS = JSON.stringify({
+  appName: 'example',
+  instanceId: 'i',
+  bucket: { start: '2026-01-01T00:00:00.000Z', stop: '2026-01-01T00:01:00.000Z', toggles: {} },
+})
+const EXAMPLE_REGISTRATION = JSON.stringify({
+  appName: 'example',
+  interval: 15000,
+  started: '2026-01-01T00:00:00.000Z',
+  strategies: ['default'],
+})
 
 export function clientApiRoutes(): RouteDeclaration[] {
   const base = { access: 'client-token', cors: 'none' } as const
   return [
-    { ...base, methods: ['GET', 'HEAD', 'POST'], path: '/api/client/features', waitsForFlags: true, example: { status: 200 }, handle: handleFeatures },
-    { ...base, methods: ['GET', 'HEAD'], path: '/api/client/features', prefix: 'below', waitsForFlags: true, example: { status: 200, path: '/api/client/features/example' }, handle: handleFeature },
-    { ...base, methods: ['POST'], path: '/api/client/metrics', waitsForFlags: false, example: { status: 202, body: EXAMPLE_METRICS }, handle: handleMetrics },
-    { ...base, methods: ['POST'], path: '/api/client/metrics/bulk', waitsForFlags: false, example: { status: 202, body: '{"applications":[],"metrics":[]}' }, handle: handleBulkMetrics },
-    { ...base, methods: ['POST'], path: '/api/client/register', waitsForFlags: false, example: { status: 202, body: EXAMPLE_REGISTRATION }, handle: handleRegister },
+    {
+      ...base,
+      methods: ['GET', 'HEAD', 'POST'],
+      path: '/api/client/features',
+      waitsForFlags: true,
+      example: { status: 200 },
+      handle: handleFeatures,
+    },
+    {
+      ...base,
+      methods: ['GET', 'HEAD'],
+      path: '/api/client/features',
+      prefix: 'below',
+      waitsForFlags: true,
+      example: { status: 200, path: '/api/client/features/example' },
+      handle: handleFeature,
+    },
+    {
+      ...base,
+      methods: ['POST'],
+      path: '/api/client/metrics',
+      waitsForFlags: false,
+      example: { status: 202, body: EXAMPLE_METRICS },
+      handle: handleMetrics,
+    },
+    {
+      ...base,
+      methods: ['POST'],
+      path: '/api/client/metrics/bulk',
+      waitsForFlags: false,
+      example: { status: 202, body: '{"applications":[],"metrics":[]}' },
+      handle: handleBulkMetrics,
+    },
+    {
+      ...base,
+      methods: ['POST'],
+      path: '/api/client/register',
+      waitsForFlags: false,
+      example: { status: 202, body: EXAMPLE_REGISTRATION },
+      handle: handleRegister,
+    },
   ]
 }
 
@@ -96,11 +141,13 @@ async function handleMetrics(event: H3Event): Promise<void> {
  */
 async function handleBulkMetrics(event: H3Event): Promise<void> {
   const body = await readJson(event)
-  if (!isObject(body) || !Array.isArray(body.metrics)) throw new ProxyError('API_BAD_REQUEST', 'The body must be { "applications": [...], "metrics": [...] }')
+  if (!isObject(body) || !Array.isArray(body.metrics))
+    throw new ProxyError('API_BAD_REQUEST', 'The body must be { "applications": [...], "metrics": [...] }')
   const { view, token } = event.context.caller!
   for (const [app, toggles] of bulkRows(body.metrics, token.environment)) view.usage.merge(toggles, app)
   if (Array.isArray(body.applications)) {
-    for (const registration of bulkRegistrations(body.applications, token.environment)) view.usage.register(registration)
+    for (const registration of bulkRegistrations(body.applications, token.environment))
+      view.usage.register(registration)
   }
   accepted(event.node.res)
 }

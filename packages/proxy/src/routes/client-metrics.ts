@@ -13,24 +13,50 @@ import type { RouteDeclaration } from '../routing/route-declaration.js'
 import type { AppIdentity, AppRegistration } from '@vexil/sync'
 import type { UsageSink } from '../scope/scope-view.js'
 
-
 function required(schema: string, body: Record<string, unknown>, fields: string[], path = '/body'): void {
   for (const field of fields) {
     if (body[field] === undefined) {
-      throw validationError(path, 'required', { missingProperty: field }, `must have required property '${field}'`, `#/components/schemas/${schema}/required`)
+      throw validationError(
+        path,
+        'required',
+        { missingProperty: field },
+        `must have required property '${field}'`,
+        `#/components/schemas/${schema}/required`,
+      )
     }
   }
 }
 
 function expectString(schema: string, value: unknown, path: string): void {
-  if (typeof value !== 'string') throw validationError(path, 'type', { type: 'string' }, 'must be string', `#/components/schemas/${schema}${path.replace('/body', '/properties')}/type`)
+  if (typeof value !== 'string')
+    throw validationError(
+      path,
+      'type',
+      { type: 'string' },
+      'must be string',
+      `#/components/schemas/${schema}${path.replace('/body', '/properties')}/type`,
+    )
 }
 
 /** ajv `coerceTypes` for a non-negative integer: "2" is 2. */
 function count(value: unknown, path: string): number {
   const number = typeof value === 'string' && value.trim() !== '' ? Number(value) : value
-  if (typeof number !== 'number' || !Number.isInteger(number)) throw validationError(path, 'type', { type: 'integer' }, 'must be integer', '#/components/schemas/registerMetricsSchema/properties/bucket/properties/toggles/additionalProperties/type')
-  if (number < 0) throw validationError(path, 'minimum', { comparison: '>=', limit: 0 }, 'must be >= 0', '#/components/schemas/registerMetricsSchema/properties/bucket/properties/toggles/additionalProperties/minimum')
+  if (typeof number !== 'number' || !Number.isInteger(number))
+    throw validationError(
+      path,
+      'type',
+      { type: 'integer' },
+      'must be integer',
+      '#/components/schemas/registerMetricsSchema/properties/bucket/properties/toggles/additionalProperties/type',
+    )
+  if (number < 0)
+    throw validationError(
+      path,
+      'minimum',
+      { comparison: '>=', limit: 0 },
+      'must be >= 0',
+      '#/components/schemas/registerMetricsSchema/properties/bucket/properties/toggles/additionalProperties/minimum',
+    )
   return number
 }
 
@@ -38,28 +64,69 @@ type PostedToggles = Record<string, { yes: number; no: number; variants: Record<
 
 export function validateMetrics(body: unknown): PostedToggles {
   const schema = 'registerMetricsSchema'
-  if (!isObject(body)) throw validationError('/body', 'type', { type: 'object' }, 'must be object', `#/components/schemas/${schema}/type`)
+  if (!isObject(body))
+    throw validationError('/body', 'type', { type: 'object' }, 'must be object', `#/components/schemas/${schema}/type`)
   required(schema, body, ['appName', 'instanceId', 'bucket'])
   expectString(schema, body.appName, '/body/appName')
   expectString(schema, body.instanceId, '/body/instanceId')
   if (body.environment !== undefined) expectString(schema, body.environment, '/body/environment')
   const bucket = body.bucket
-  if (!isObject(bucket)) throw validationError('/body/bucket', 'type', { type: 'object' }, 'must be object', `#/components/schemas/${schema}/properties/bucket/type`)
+  if (!isObject(bucket))
+    throw validationError(
+      '/body/bucket',
+      'type',
+      { type: 'object' },
+      'must be object',
+      `#/components/schemas/${schema}/properties/bucket/type`,
+    )
   required(schema, bucket, ['start', 'stop', 'toggles'], '/body/bucket')
   for (const field of ['start', 'stop'] as const) {
-    if (!isDateTime(bucket[field])) throw validationError(`/body/bucket/${field}`, 'format', { format: 'date-time' }, 'must match format "date-time"', `#/components/schemas/${schema}/properties/bucket/properties/${field}/format`)
+    if (!isDateTime(bucket[field]))
+      throw validationError(
+        `/body/bucket/${field}`,
+        'format',
+        { format: 'date-time' },
+        'must match format "date-time"',
+        `#/components/schemas/${schema}/properties/bucket/properties/${field}/format`,
+      )
   }
-  if (!isObject(bucket.toggles)) throw validationError('/body/bucket/toggles', 'type', { type: 'object' }, 'must be object', `#/components/schemas/${schema}/properties/bucket/properties/toggles/type`)
+  if (!isObject(bucket.toggles))
+    throw validationError(
+      '/body/bucket/toggles',
+      'type',
+      { type: 'object' },
+      'must be object',
+      `#/components/schemas/${schema}/properties/bucket/properties/toggles/type`,
+    )
   const toggles: PostedToggles = Object.create(null) as PostedToggles
   for (const [name, counts] of Object.entries(bucket.toggles)) {
     const path = `/body/bucket/toggles/${name}`
-    if (!isObject(counts)) throw validationError(path, 'type', { type: 'object' }, 'must be object', `#/components/schemas/${schema}/properties/bucket/properties/toggles/additionalProperties/type`)
+    if (!isObject(counts))
+      throw validationError(
+        path,
+        'type',
+        { type: 'object' },
+        'must be object',
+        `#/components/schemas/${schema}/properties/bucket/properties/toggles/additionalProperties/type`,
+      )
     const variants: Record<string, number> = Object.create(null) as Record<string, number>
     if (counts.variants !== undefined) {
-      if (!isObject(counts.variants)) throw validationError(`${path}/variants`, 'type', { type: 'object' }, 'must be object', `#/components/schemas/${schema}/properties/bucket/properties/toggles/additionalProperties/properties/variants/type`)
-      for (const [variant, n] of Object.entries(counts.variants)) variants[variant] = count(n, `${path}/variants/${variant}`)
+      if (!isObject(counts.variants))
+        throw validationError(
+          `${path}/variants`,
+          'type',
+          { type: 'object' },
+          'must be object',
+          `#/components/schemas/${schema}/properties/bucket/properties/toggles/additionalProperties/properties/variants/type`,
+        )
+      for (const [variant, n] of Object.entries(counts.variants))
+        variants[variant] = count(n, `${path}/variants/${variant}`)
     }
-    toggles[name] = { yes: counts.yes === undefined ? 0 : count(counts.yes, `${path}/yes`), no: counts.no === undefined ? 0 : count(counts.no, `${path}/no`), variants }
+    toggles[name] = {
+      yes: counts.yes === undefined ? 0 : count(counts.yes, `${path}/yes`),
+      no: counts.no === undefined ? 0 : count(counts.no, `${path}/no`),
+      variants,
+    }
   }
   return toggles
 }
@@ -73,19 +140,42 @@ export function postedApp(body: Record<string, unknown>, environment: string | u
 
 export function validateRegistration(body: unknown, environment?: string): AppRegistration {
   const schema = 'registerClientSchema'
-  if (!isObject(body)) throw validationError('/body', 'type', { type: 'object' }, 'must be object', `#/components/schemas/${schema}/type`)
+  if (!isObject(body))
+    throw validationError('/body', 'type', { type: 'object' }, 'must be object', `#/components/schemas/${schema}/type`)
   required(schema, body, ['appName', 'interval', 'started', 'strategies'])
   expectString(schema, body.appName, '/body/appName')
-  if (typeof body.interval !== 'number' && !(typeof body.interval === 'string' && body.interval.trim() !== '' && !Number.isNaN(Number(body.interval)))) {
-    throw validationError('/body/interval', 'type', { type: 'number' }, 'must be number', `#/components/schemas/${schema}/properties/interval/type`)
+  if (
+    typeof body.interval !== 'number' &&
+    !(typeof body.interval === 'string' && body.interval.trim() !== '' && !Number.isNaN(Number(body.interval)))
+  ) {
+    throw validationError(
+      '/body/interval',
+      'type',
+      { type: 'number' },
+      'must be number',
+      `#/components/schemas/${schema}/properties/interval/type`,
+    )
   }
   if (!isDateTime(body.started) && typeof body.started !== 'number') {
-    throw validationError('/body/started', 'anyOf', {}, 'must match a schema in anyOf', `#/components/schemas/${schema}/properties/started/anyOf`)
+    throw validationError(
+      '/body/started',
+      'anyOf',
+      {},
+      'must match a schema in anyOf',
+      `#/components/schemas/${schema}/properties/started/anyOf`,
+    )
   }
   if (!Array.isArray(body.strategies) || body.strategies.some((s) => typeof s !== 'string')) {
-    throw validationError('/body/strategies', 'type', { type: 'array' }, 'must be array', `#/components/schemas/${schema}/properties/strategies/type`)
+    throw validationError(
+      '/body/strategies',
+      'type',
+      { type: 'array' },
+      'must be array',
+      `#/components/schemas/${schema}/properties/strategies/type`,
+    )
   }
-  for (const field of ['instanceId', 'sdkVersion', 'environment']) if (body[field] !== undefined) expectString(schema, body[field], `/body/${field}`)
+  for (const field of ['instanceId', 'sdkVersion', 'environment'])
+    if (body[field] !== undefined) expectString(schema, body[field], `/body/${field}`)
   const registration: AppRegistration = {
     ...postedApp({ ...body, instanceId: body.instanceId ?? 'default' }, environment),
     sdkType: 'backend',
@@ -103,8 +193,17 @@ export async function readJson(event: H3Event): Promise<unknown> {
   return parseStrictJson(await readBodyText(event))
 }
 
-const EXAMPLE_METRICS = JSON.stringify({ appName: 'example', instanceId: 'example', bucket: { start: '2024-01-01T00:00:00.000Z', stop: '2024-01-01T00:00:10.000Z', toggles: {} } })
-const EXAMPLE_REGISTRATION = JSON.stringify({ appName: 'example', interval: 10000, started: '2024-01-01T00:00:00.000Z', strategies: ['default'] })
+const EXAMPLE_METRICS = JSON.stringify({
+  appName: 'example',
+  instanceId: 'example',
+  bucket: { start: '2024-01-01T00:00:00.000Z', stop: '2024-01-01T00:00:10.000Z', toggles: {} },
+})
+const EXAMPLE_REGISTRATION = JSON.stringify({
+  appName: 'example',
+  interval: 10000,
+  started: '2024-01-01T00:00:00.000Z',
+  strategies: ['default'],
+})
 
 interface ClientMetricsDependencies {
   usage: UsageSink

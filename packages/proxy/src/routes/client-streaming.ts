@@ -61,7 +61,10 @@ interface Connection {
   unsubscribe: () => void
 }
 
-export function clientStreamingRoutes(options: ClientStreamsOptions): { routes: RouteDeclaration[]; streams: ClientStreams } {
+export function clientStreamingRoutes(options: ClientStreamsOptions): {
+  routes: RouteDeclaration[]
+  streams: ClientStreams
+} {
   const { enabled, logger } = options
   const connections = new Set<Connection>()
   // One history per scope, made when its first stream opens; scopes live as long as the proxy.
@@ -70,7 +73,11 @@ export function clientStreamingRoutes(options: ClientStreamsOptions): { routes: 
   let timer: NodeJS.Timeout | undefined
 
   const refuseWhenOff = () => {
-    if (!enabled) throw new ProxyError('API_NOT_FOUND', 'Streaming is turned off on this proxy (STREAMING=false): poll /api/client/features')
+    if (!enabled)
+      throw new ProxyError(
+        'API_NOT_FOUND',
+        'Streaming is turned off on this proxy (STREAMING=false): poll /api/client/features',
+      )
   }
 
   /**
@@ -80,7 +87,8 @@ export function clientStreamingRoutes(options: ClientStreamsOptions): { routes: 
    */
   function tick(): void {
     for (const connection of connections) {
-      if (options.tokens.known(connection.token.secret) !== connection.token || !connection.scope.current) end(connection)
+      if (options.tokens.known(connection.token.secret) !== connection.token || !connection.scope.current)
+        end(connection)
       else connection.stream.keepAlive()
     }
   }
@@ -115,7 +123,10 @@ export function clientStreamingRoutes(options: ClientStreamsOptions): { routes: 
     if (closed) throw new ProxyError('SCOPE_NOT_READY', 'The proxy is stopping')
     if (connections.size >= options.maxConnections) {
       res.setHeader('retry-after', '60')
-      throw new ProxyError('TOO_MANY_STREAMS', `This proxy has ${options.maxConnections} open streams (STREAMING_MAX_CONNECTIONS); poll /api/client/features instead`)
+      throw new ProxyError(
+        'TOO_MANY_STREAMS',
+        `This proxy has ${options.maxConnections} open streams (STREAMING_MAX_CONNECTIONS); poll /api/client/features instead`,
+      )
     }
     const { token, view } = caller!
     // Read and subscribed in one turn: no set can be published between the two.
@@ -124,15 +135,28 @@ export function clientStreamingRoutes(options: ClientStreamsOptions): { routes: 
     const stream = openEventStream(res)
     const lastEventId = req.headers['last-event-id']
     let history = histories.get(view.flags)
-    if (!history) histories.set(view.flags, (history = createStreamHistory(view.flags, { limits: options.history, now: options.now, logger })))
+    if (!history)
+      histories.set(
+        view.flags,
+        (history = createStreamHistory(view.flags, { limits: options.history, now: options.now, logger })),
+      )
     const unfollow = history.follow(filter, current)
     // The first message is sent even when empty: the SDK counts the stream as connected on it.
     if (lastEventId === viewId(current, filter)) stream.send('unleash-connected', '{"events":[]}')
     else {
-      const message = (typeof lastEventId === 'string' && history.replay(filter, current, lastEventId)) || hydrationMessage(current, filter)
+      const message =
+        (typeof lastEventId === 'string' && history.replay(filter, current, lastEventId)) ||
+        hydrationMessage(current, filter)
       stream.send('unleash-connected', message.text, message.id)
     }
-    const connection: Connection = { stream, token, filter, scope: view.flags, sent: current, unsubscribe: () => undefined }
+    const connection: Connection = {
+      stream,
+      token,
+      filter,
+      scope: view.flags,
+      sent: current,
+      unsubscribe: () => undefined,
+    }
     const unsubscribe = view.flags.subscribe((set) => push(connection, set))
     connection.unsubscribe = () => {
       unsubscribe()

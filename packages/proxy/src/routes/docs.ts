@@ -18,7 +18,8 @@ export function docsRoutes(docs: () => (event: H3Event) => unknown): RouteDeclar
       handle: async (event) => {
         const answer = await docs()(event)
         // Paths under /docs that name no document or file.
-        if (answer === undefined && !event.node.res.writableEnded) throw new ProxyError('NOT_FOUND', `Cannot ${event.method} ${event.context.url!.rawPath}`)
+        if (answer === undefined && !event.node.res.writableEnded)
+          throw new ProxyError('NOT_FOUND', `Cannot ${event.method} ${event.context.url!.rawPath}`)
         return answer
       },
     },

@@ -47,24 +47,40 @@ function anonymize(secret: string): string {
 const json = (value: unknown) => JSON.stringify(value)
 
 /** `value` as JSON with `status` (for HEAD, the headers alone). */
-const sendJson = (event: H3Event, status: number, value: unknown) => sendText(event.node.res, status, JSON_CONTENT_TYPE, json(value), event.method === 'HEAD')
+const sendJson = (event: H3Event, status: number, value: unknown) =>
+  sendText(event.node.res, status, JSON_CONTENT_TYPE, json(value), event.method === 'HEAD')
 
 export function edgeOperationsRoutes(deps: EdgeOperationsDependencies): RouteDeclaration[] {
   const open = { access: 'open', waitsForFlags: false, cors: 'none', example: { status: 200 } } as const
   return [
-    { ...open, methods: ['GET', 'HEAD'], path: '/internal-backstage/health', handle: (event) => sendJson(event, 200, { status: 'OK' }) },
+    {
+      ...open,
+      methods: ['GET', 'HEAD'],
+      path: '/internal-backstage/health',
+      handle: (event) => sendJson(event, 200, { status: 'OK' }),
+    },
     {
       ...open,
       methods: ['GET', 'HEAD'],
       path: '/internal-backstage/ready',
       example: { status: 200, statusBeforeReady: 503 },
-      handle: (event) => (deps.ready() ? sendJson(event, 200, { status: 'READY' }) : sendJson(event, 503, { error: 'Edge is not ready to serve requests', status: 'NOTREADY' })),
+      handle: (event) =>
+        deps.ready()
+          ? sendJson(event, 200, { status: 'READY' })
+          : sendJson(event, 503, { error: 'Edge is not ready to serve requests', status: 'NOTREADY' }),
     },
     {
       ...open,
       methods: ['GET', 'HEAD'],
       path: '/internal-backstage/metrics',
-      handle: async (event) => sendText(event.node.res, 200, deps.registry.contentType, await deps.registry.metrics(), event.method === 'HEAD'),
+      handle: async (event) =>
+        sendText(
+          event.node.res,
+          200,
+          deps.registry.contentType,
+          await deps.registry.metrics(),
+          event.method === 'HEAD',
+        ),
     },
     {
       ...open,
@@ -78,7 +94,16 @@ export function edgeOperationsRoutes(deps: EdgeOperationsDependencies): RouteDec
             lastFetch: sync.lastFetch > 0 ? new Date(sync.lastFetch).toISOString() : null,
             lastUpdate: sync.flags.current ? new Date(sync.flags.current.loadedAt).toISOString() : null,
           })),
-          tokenValidationStatus: deps.tokens.tokens().filter((token) => token.type !== 'admin').map((token) => ({ token: anonymize(token.secret), type: token.type, environment: token.environment, projects: token.projects, status: 'Validated' })),
+          tokenValidationStatus: deps.tokens
+            .tokens()
+            .filter((token) => token.type !== 'admin')
+            .map((token) => ({
+              token: anonymize(token.secret),
+              type: token.type,
+              environment: token.environment,
+              projects: token.projects,
+              status: 'Validated',
+            })),
           invalidTokenCount: deps.tokens.invalidCount,
         }),
     },
@@ -89,19 +114,31 @@ export function edgeOperationsRoutes(deps: EdgeOperationsDependencies): RouteDec
       example: { status: 200, body: '{"tokens":[]}' },
       handle: async (event) => {
         const list = readTokenList(await readJson(event))
-        if (!list) throw new ProxyError('API_BAD_REQUEST', `The body must be { "tokens": [<at most ${MAX_VALIDATE} strings>] }`)
+        if (!list)
+          throw new ProxyError('API_BAD_REQUEST', `The body must be { "tokens": [<at most ${MAX_VALIDATE} strings>] }`)
         // Only what can be a token is asked about upstream.
         const secrets = [...new Set(list)].filter((secret) => readTokenSecret(secret) === secret)
         // As Edge, anyone may ask; the tokens a caller sends wait in its own share of the queue.
         const caller = callerKey(deps.clientAddress(event))
-        const results = await Promise.all(secrets.map((secret) => deps.tokens.known(secret) ?? deps.tokens.resolve(secret, caller)))
+        const results = await Promise.all(
+          secrets.map((secret) => deps.tokens.known(secret) ?? deps.tokens.resolve(secret, caller)),
+        )
         // Admin tokens are known (to be refused as the wrong type) but never listed.
-        const valid = results.filter((result): result is KnownToken => typeof result === 'object' && result.type !== 'admin')
+        const valid = results.filter(
+          (result): result is KnownToken => typeof result === 'object' && result.type !== 'admin',
+        )
         sendText(
           event.node.res,
           200,
           JSON_CONTENT_TYPE,
-          json({ tokens: valid.map((token) => ({ token: token.secret, type: token.type, projects: token.projects, environment: token.environment })) }),
+          json({
+            tokens: valid.map((token) => ({
+              token: token.secret,
+              type: token.type,
+              projects: token.projects,
+              environment: token.environment,
+            })),
+          }),
         )
       },
     },

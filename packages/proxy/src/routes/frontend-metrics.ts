@@ -8,7 +8,6 @@ import { sendText } from '../http/respond.js'
 import type { H3Event } from 'h3'
 import { postedApp, readJson, validateMetrics } from './client-metrics.js'
 
-
 function requireAppName(body: unknown): Record<string, unknown> {
   if (!isObject(body) || typeof body.appName !== 'string' || body.appName === '') {
     throw new ProxyError('API_BAD_REQUEST', 'The request body must be a JSON object with an "appName" string')
@@ -20,8 +19,14 @@ function requireAppName(body: unknown): Record<string, unknown> {
 function checkMetricsAppName(body: unknown): unknown {
   if (!isObject(body)) return body
   const path = '/body/appName'
-  if (body.appName === undefined) throw badDataError([{ path, message: `The \`${path}\` property is required. It was not present on the data you sent.` }])
-  if (body.appName === '') throw badDataError([{ message: `The \`${path}\` property must NOT have fewer than 1 characters. You sent "".`, path }])
+  if (body.appName === undefined)
+    throw badDataError([
+      { path, message: `The \`${path}\` property is required. It was not present on the data you sent.` },
+    ])
+  if (body.appName === '')
+    throw badDataError([
+      { message: `The \`${path}\` property must NOT have fewer than 1 characters. You sent "".`, path },
+    ])
   return body
 }
 

@@ -17,7 +17,8 @@ const EXAMPLE = { status: 200, path: '?userId=42', body: '{"context":{"userId":"
 
 /** Every frontend route, under both of Edge's prefixes. */
 export function frontendRoutes(deps: FrontendDependencies): RouteDeclaration[] {
-  const answer = (selection: FrontendSelection): RouteDeclaration['handle'] => answerPipeline(frontendDialect(deps.config, selection, flagNameOf), deps)
+  const answer = (selection: FrontendSelection): RouteDeclaration['handle'] =>
+    answerPipeline(frontendDialect(deps.config, selection, flagNameOf), deps)
   const answers = { enabled: answer('enabled'), all: answer('all'), one: answer('one') }
   const routes: RouteDeclaration[] = []
   for (const prefix of ['/api/frontend', '/api/proxy']) {
@@ -70,5 +71,16 @@ export function frontendRoutes(deps: FrontendDependencies): RouteDeclaration[] {
   return routes
 }
 
-const EXAMPLE_METRICS = JSON.stringify({ appName: 'example', instanceId: 'i', bucket: { start: '2026-01-01T00:00:00.000Z', stop: '2026-01-01T00:01:00.000Z', toggles: {} } })
-const EXAMPLE_REGISTRATION = JSON.stringify({ appName: 'example', instanceId: 'i', sdkVersion: 'unleash-client-js:3.0.0', strategies: [], started: '2026-01-01T00:00:00.000Z', interval: 15000 })
+const EXAMPLE_METRICS = JSON.stringify({
+  appName: 'example',
+  instanceId: 'i',
+  bucket: { start: '2026-01-01T00:00:00.000Z', stop: '2026-01-01T00:01:00.000Z', toggles: {} },
+})
+const EXAMPLE_REGISTRATION = JSON.stringify({
+  appName: 'example',
+  instanceId: 'i',
+  sdkVersion: 'unleash-client-js:3.0.0',
+  strategies: [],
+  started: '2026-01-01T00:00:00.000Z',
+  interval: 15000,
+})

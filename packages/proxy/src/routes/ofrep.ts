@@ -20,7 +20,12 @@ const EXAMPLE_BODY = '{"context":{"targetingKey":"42"}}'
 export function ofrepRoutes(deps: OfrepDependencies): RouteDeclaration[] {
   const bulk = answerPipeline(ofrepBulkDialect(deps.config), deps)
   const single = answerPipeline(ofrepSingleDialect(deps.config, deps.staticUsage, flagNameOf), deps)
-  const route = (path: string, prefix: RouteDeclaration['prefix'], handle: RouteDeclaration['handle'], examplePath?: string): RouteDeclaration => ({
+  const route = (
+    path: string,
+    prefix: RouteDeclaration['prefix'],
+    handle: RouteDeclaration['handle'],
+    examplePath?: string,
+  ): RouteDeclaration => ({
     methods: ['POST'],
     path,
     ...(prefix ? { prefix } : {}),

@@ -32,7 +32,8 @@ export function operationalRoutes(registry: MetricsSource, healthy: () => boolea
       access: 'open',
       waitsForFlags: true,
       example: { status: 200 },
-      handle: async (event) => sendText(event.node.res, 200, registry.contentType, await registry.metrics(), event.method === 'HEAD'),
+      handle: async (event) =>
+        sendText(event.node.res, 200, registry.contentType, await registry.metrics(), event.method === 'HEAD'),
     },
   ]
 }

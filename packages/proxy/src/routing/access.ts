@@ -11,13 +11,24 @@
 // and, for OFREP, either a client key (answered from the /proxy scope) or a frontend token (from
 // its own scope), read from X-API-Key or Authorization (`Bearer ` optional) by the router:
 //   client-key-or-frontend-token /ofrep/v1/*
-export const ACCESS_KINDS = ['client-key', 'server-token', 'client-key-or-server-token', 'open', 'frontend-token', 'client-token', 'client-key-or-frontend-token'] as const
+export const ACCESS_KINDS = [
+  'client-key',
+  'server-token',
+  'client-key-or-server-token',
+  'open',
+  'frontend-token',
+  'client-token',
+  'client-key-or-frontend-token',
+] as const
 export const TOKEN_ACCESS_KINDS = { 'frontend-token': 'frontend', 'client-token': 'client' } as const
 export type TokenAccess = keyof typeof TOKEN_ACCESS_KINDS
 export type Access = (typeof ACCESS_KINDS)[number]
 
 /** `(access, key) => allowed`; anything but a declared kind and a matching key is refused. */
-export function compileAccessCheck(clientKeys: readonly string[], serverTokens: readonly string[]): (access: Access, key: string | undefined) => boolean {
+export function compileAccessCheck(
+  clientKeys: readonly string[],
+  serverTokens: readonly string[],
+): (access: Access, key: string | undefined) => boolean {
   const clients = new Set(clientKeys)
   const servers = new Set(serverTokens)
   return (access, key) => {

@@ -16,6 +16,7 @@ export function offlineTokenGate(gate: TokenGate): TokenGate {
 }
 
 function asEdge(error: unknown): never {
-  if (error instanceof ProxyError && (error.code === 'TOKEN_REQUIRED' || error.code === 'TOKEN_WRONG_TYPE')) throw new ProxyError('EDGE_FORBIDDEN', error.message)
+  if (error instanceof ProxyError && (error.code === 'TOKEN_REQUIRED' || error.code === 'TOKEN_WRONG_TYPE'))
+    throw new ProxyError('EDGE_FORBIDDEN', error.message)
   throw error
 }

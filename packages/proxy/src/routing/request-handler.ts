@@ -8,7 +8,14 @@
 import { type EventHandler, type H3Event, defineEventHandler, isError } from 'h3'
 import type { RequestUrl } from '../answers/request-state.js'
 import { hasBody } from '../http/body.js'
-import { applyCors, applyPreflight, type CorsHeaders, type ResolvedCors, sendFrontendPreflight, sendOfrepPreflight } from '../http/cors.js'
+import {
+  applyCors,
+  applyPreflight,
+  type CorsHeaders,
+  type ResolvedCors,
+  sendFrontendPreflight,
+  sendOfrepPreflight,
+} from '../http/cors.js'
 import { ERROR_DIALECTS, ProxyError } from '../http/errors.js'
 import { sendError } from '../http/respond.js'
 import type { Logger } from '../logger.js'
@@ -57,7 +64,11 @@ export function createRequestHandler(options: RequestHandlerOptions): EventHandl
   function preflight(event: H3Event, policy: RoutePolicy): boolean {
     const { req, res } = event.node
     if (policy.cors === 'frontend' && options.frontendCorsHeaders) {
-      sendFrontendPreflight(res, options.frontendCorsHeaders(req.headers.origin), req.headers['access-control-request-headers'])
+      sendFrontendPreflight(
+        res,
+        options.frontendCorsHeaders(req.headers.origin),
+        req.headers['access-control-request-headers'],
+      )
       return true
     }
     if (policy.cors === 'ofrep' && options.ofrepCorsHeaders) {

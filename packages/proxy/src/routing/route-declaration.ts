@@ -76,11 +76,19 @@ export function checkDeclaration(route: RouteDeclaration): void {
   const fail = (problem: string) => {
     throw new RouteDeclarationError(`Route ${name}: ${problem}`)
   }
-  if (!Array.isArray(methods) || methods.length === 0 || !methods.every((m) => (ROUTE_METHODS as readonly unknown[]).includes(m))) {
+  if (
+    !Array.isArray(methods) ||
+    methods.length === 0 ||
+    !methods.every((m) => (ROUTE_METHODS as readonly unknown[]).includes(m))
+  ) {
     fail(`methods must be a non-empty list of ${ROUTE_METHODS.join(', ')}`)
   }
   // Literal segments only: h3's router would read ":name" and "*" as parameters.
-  if (typeof route.path !== 'string' || !/^\/[^A-Z:*]*$/.test(route.path) || (route.path.length > 1 && route.path.endsWith('/'))) {
+  if (
+    typeof route.path !== 'string' ||
+    !/^\/[^A-Z:*]*$/.test(route.path) ||
+    (route.path.length > 1 && route.path.endsWith('/'))
+  ) {
     fail('path must start with "/", be lower case, have no trailing slash and no ":" or "*"')
   }
   if (!(ACCESS_KINDS as readonly unknown[]).includes(route.access)) {
@@ -89,7 +97,13 @@ export function checkDeclaration(route: RouteDeclaration): void {
   if (typeof route.waitsForFlags !== 'boolean') fail('waitsForFlags must be declared (true or false)')
   if (typeof route.handle !== 'function') fail('handle must be a function')
   const example: unknown = route.example
-  if (typeof example !== 'object' || example === null || !Number.isInteger(route.example.status) || route.example.status < 200 || route.example.status > 399) {
+  if (
+    typeof example !== 'object' ||
+    example === null ||
+    !Number.isInteger(route.example.status) ||
+    route.example.status < 200 ||
+    route.example.status > 399
+  ) {
     fail('example must describe a request that succeeds ({ status: 2xx or 3xx, path?, body? })')
   }
 }

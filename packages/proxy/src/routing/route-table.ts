@@ -49,7 +49,8 @@ export function createRouteTable(): RouteTable {
       map.set(route.path, made)
       return made
     }
-    if (entry.policy.cors !== cors || entry.policy.errors !== errors) throw new RouteDeclarationError(`Route ${route.path}: declared twice with different CORS or error shapes`)
+    if (entry.policy.cors !== cors || entry.policy.errors !== errors)
+      throw new RouteDeclarationError(`Route ${route.path}: declared twice with different CORS or error shapes`)
     ;(entry.policy.methods as RouteMethod[]).push(...route.methods)
     return entry
   }
@@ -76,7 +77,8 @@ export function createRouteTable(): RouteTable {
       const map = route.prefix === 'below' ? below : route.prefix ? subtrees : exact
       const entry = entryIn(map, route)
       for (const method of route.methods) {
-        if (entry.handlers.has(method)) throw new RouteDeclarationError(`Route ${method} ${route.path} is declared twice`)
+        if (entry.handlers.has(method))
+          throw new RouteDeclarationError(`Route ${method} ${route.path} is declared twice`)
         entry.handlers.set(method, handler)
       }
       const policy = entry.policy

@@ -12,7 +12,13 @@ import { ProxyError } from '../http/errors.js'
 import type { FlagSet } from '../scope/flag-set.js'
 import type {} from '../answers/request-state.js'
 import { type Access, TOKEN_ACCESS_KINDS, type TokenAccess } from './access.js'
-import { checkDeclaration, type RouteDeclaration, RouteDeclarationError, type RouteDescription, type RouteInstrument } from './route-declaration.js'
+import {
+  checkDeclaration,
+  type RouteDeclaration,
+  RouteDeclarationError,
+  type RouteDescription,
+  type RouteInstrument,
+} from './route-declaration.js'
 import { createRouteTable, type RoutePolicy } from './route-table.js'
 import { withoutBearer } from '../tokens/api-token.js'
 import type { TokenCaller, TokenGate } from './token-gate.js'
@@ -50,7 +56,14 @@ export function createProxyRouter(declarations: readonly RouteDeclaration[], opt
   for (const route of declarations) {
     checkDeclaration(route)
     for (const method of route.methods) {
-      routes.push({ method, path: route.path, prefix: route.prefix ?? false, access: route.access, waitsForFlags: route.waitsForFlags, example: route.example })
+      routes.push({
+        method,
+        path: route.path,
+        prefix: route.prefix ?? false,
+        access: route.access,
+        waitsForFlags: route.waitsForFlags,
+        example: route.example,
+      })
     }
     table.add(route, routeHandler(route, options))
   }
@@ -73,13 +86,20 @@ function routeHandler(route: RouteDeclaration, options: ProxyRouterOptions): Eve
   const { keyHeader, permits, currentFlags, instrument } = options
   const { access, waitsForFlags, ownCors } = route
   const corsHeaders =
-    route.cors === 'none' ? noCors : route.cors === 'frontend' ? options.frontendCorsHeaders : route.cors === 'ofrep' ? options.ofrepCorsHeaders : options.corsHeaders
+    route.cors === 'none'
+      ? noCors
+      : route.cors === 'frontend'
+        ? options.frontendCorsHeaders
+        : route.cors === 'ofrep'
+          ? options.ofrepCorsHeaders
+          : options.corsHeaders
   if (!corsHeaders) throw new RouteDeclarationError(`Route ${route.path}: no ${route.cors} CORS configured`)
   const handle = instrument ? instrument(withoutHandle(route), route.handle) : route.handle
   const tokenType = access in TOKEN_ACCESS_KINDS ? TOKEN_ACCESS_KINDS[access as TokenAccess] : undefined
   const gate = options.tokenGate
   const keyOrToken = access === 'client-key-or-frontend-token'
-  if ((tokenType || keyOrToken) && !gate) throw new RouteDeclarationError(`Route ${route.path}: token access needs a token gate`)
+  if ((tokenType || keyOrToken) && !gate)
+    throw new RouteDeclarationError(`Route ${route.path}: token access needs a token gate`)
   return defineEventHandler((event) => {
     const { req, res } = event.node
     const cors = corsHeaders(req.headers.origin)
@@ -108,7 +128,8 @@ function routeHandler(route: RouteDeclaration, options: ProxyRouterOptions): Eve
     event.context.flags = currentFlags()
     if (waitsForFlags && !event.context.flags) throw new ProxyError('NOT_READY', 'not ready')
     const header = req.headers[keyHeader]
-    if (!permits(access, typeof header === 'string' ? header : undefined)) throw new ProxyError('UNAUTHORIZED', 'unauthorized')
+    if (!permits(access, typeof header === 'string' ? header : undefined))
+      throw new ProxyError('UNAUTHORIZED', 'unauthorized')
     // h3's router matched one of the methods the route declares.
     return handle(event)
   })
@@ -118,7 +139,10 @@ function routeHandler(route: RouteDeclaration, options: ProxyRouterOptions): Eve
     context.caller = caller
     context.flags = caller.view.flags.current
     if (waitsForFlags && !context.flags) {
-      throw new ProxyError('SCOPE_NOT_READY', `No flags yet for environment "${caller.token.environment}": the proxy has not fetched them from the upstream`)
+      throw new ProxyError(
+        'SCOPE_NOT_READY',
+        `No flags yet for environment "${caller.token.environment}": the proxy has not fetched them from the upstream`,
+      )
     }
     return handle(event)
   }

@@ -20,9 +20,17 @@ export type { TokenCaller } from '../answers/request-state.js'
 const MAX_REMEMBERED_CHARS = 1_048_576
 
 /** `event`: the request, whose caller's address takes the share of the validation queue. */
-export type TokenGate = (type: TokenType, header: string | undefined, event?: H3Event) => TokenCaller | Promise<TokenCaller>
+export type TokenGate = (
+  type: TokenType,
+  header: string | undefined,
+  event?: H3Event,
+) => TokenCaller | Promise<TokenCaller>
 
-export function createTokenGate(registry: TokenRegistry, scopes: TokenScopes, clientAddress?: ClientAddress): TokenGate {
+export function createTokenGate(
+  registry: TokenRegistry,
+  scopes: TokenScopes,
+  clientAddress?: ClientAddress,
+): TokenGate {
   function admit(type: TokenType, token: KnownToken): TokenCaller {
     if (token.type !== type) throw new ProxyError('TOKEN_WRONG_TYPE', 'wrong token type')
     const view = scopes.view(token)
@@ -66,10 +74,12 @@ export function createTokenGate(registry: TokenRegistry, scopes: TokenScopes, cl
     // A known token is answered without waiting (the hot path).
     const known = registry.known(secret)
     if (known) return remember(admit(type, known))
-    return registry.resolve(secret, event && clientAddress ? callerKey(clientAddress(event)) : undefined).then((result) => {
-      if (result === 'invalid') throw new ProxyError('TOKEN_REQUIRED', 'unknown token')
-      if (result === 'unavailable') throw new ProxyError('TOKEN_UNVERIFIED', 'token not checked')
-      return remember(admit(type, result))
-    })
+    return registry
+      .resolve(secret, event && clientAddress ? callerKey(clientAddress(event)) : undefined)
+      .then((result) => {
+        if (result === 'invalid') throw new ProxyError('TOKEN_REQUIRED', 'unknown token')
+        if (result === 'unavailable') throw new ProxyError('TOKEN_UNVERIFIED', 'token not checked')
+        return remember(admit(type, result))
+      })
   }
 }

@@ -28,21 +28,13 @@ Options (each also read from its variable):
 Every other proxy variable (HOST, PROXY_BASE_PATH, CORS_*, LOG_LEVEL, ...) applies as for vexil proxy.`
 
 /** Runs offline mode until SIGINT or SIGTERM; resolves with the exit code. */
-export async function runOfflineCli(argv: string[], env: Record<string, string | undefined> = process.env): Promise<number> {
-  let values
+export async function runOfflineCli(
+  argv: string[],
+  env: Record<string, string | undefined> = process.env,
+): Promise<number> {
+  let values: ReturnType<typeof parseOfflineArgs>
   try {
-    values = parseArgs({
-      args: argv,
-      options: {
-        'bootstrap-file': { type: 'string', short: 'b' },
-        'client-tokens': { type: 'string', short: 'c', multiple: true },
-        'frontend-tokens': { type: 'string', short: 'f', multiple: true },
-        'reload-interval': { type: 'string', short: 'r' },
-        port: { type: 'string', short: 'p' },
-        help: { type: 'boolean', short: 'h' },
-      },
-      strict: true,
-    }).values
+    values = parseOfflineArgs(argv)
   } catch (error) {
     return fail(`${(error as Error).message}\n\n${HELP}`)
   }
@@ -64,14 +56,17 @@ export async function runOfflineCli(argv: string[], env: Record<string, string |
       },
       env,
     )
-    if (config.workers > 1) config.logger.warn(`WORKERS=${config.workers} is not used in offline mode: one process serves the file`)
+    if (config.workers > 1)
+      config.logger.warn(`WORKERS=${config.workers} is not used in offline mode: one process serves the file`)
     proxy = await serveProxy(config, {}, false)
   } catch (error) {
     if (error instanceof ConfigError) return fail(`Invalid configuration: ${error.message}`)
     return fail(`Offline mode could not start: ${error instanceof Error ? error.message : String(error)}`)
   }
   const base = proxy.url.replace(/\/proxy$/, '')
-  process.stdout.write(`Vexil offline mode listening on ${base}: /api/client/*, /api/frontend, /ofrep/v1 from ${proxy.config.offline!.bootstrapFile}\n`)
+  process.stdout.write(
+    `Vexil offline mode listening on ${base}: /api/client/*, /api/frontend, /ofrep/v1 from ${proxy.config.offline!.bootstrapFile}\n`,
+  )
   const signal = await nextShutdownSignal()
   proxy.config.logger.info(`Received ${signal}: stopping`)
   await proxy.close()
@@ -81,4 +76,20 @@ export async function runOfflineCli(argv: string[], env: Record<string, string |
 function fail(message: string): number {
   process.stderr.write(`${message}\n`)
   return 1
+}
+
+/** Edge's `offline` options (strict: an unknown option is an error). */
+function parseOfflineArgs(argv: string[]) {
+  return parseArgs({
+    args: argv,
+    options: {
+      'bootstrap-file': { type: 'string', short: 'b' },
+      'client-tokens': { type: 'string', short: 'c', multiple: true },
+      'frontend-tokens': { type: 'string', short: 'f', multiple: true },
+      'reload-interval': { type: 'string', short: 'r' },
+      port: { type: 'string', short: 'p' },
+      help: { type: 'boolean', short: 'h' },
+    },
+    strict: true,
+  }).values
 }

@@ -11,7 +11,12 @@ import { systemTimers } from '@vexil/sync'
 const BOOTSTRAP_ATTEMPTS = 3
 
 function hasFeatures(payload: unknown): payload is { features: unknown[] } {
-  return payload !== null && typeof payload === 'object' && Array.isArray((payload as { features?: unknown }).features) && (payload as { features: unknown[] }).features.length > 0
+  return (
+    payload !== null &&
+    typeof payload === 'object' &&
+    Array.isArray((payload as { features?: unknown }).features) &&
+    (payload as { features: unknown[] }).features.length > 0
+  )
 }
 
 interface FallbackOptions {
@@ -24,7 +29,9 @@ const upstreamAnswered = (flags: ScopeFlags) => flags.current?.source === 'upstr
 export async function loadBackup(options: FallbackOptions, storage: StorageProvider, key: string): Promise<boolean> {
   const backup = await readBackup(storage, key)
   if (backup.status === 'unreadable') {
-    options.logger.warn(`The stored backup of the flags is unreadable (${backup.reason}); the next fetch will replace it`)
+    options.logger.warn(
+      `The stored backup of the flags is unreadable (${backup.reason}); the next fetch will replace it`,
+    )
     return false
   }
   // As the old proxy: only a backup with at least one flag makes the proxy ready.
@@ -32,7 +39,11 @@ export async function loadBackup(options: FallbackOptions, storage: StorageProvi
   return options.flags.offer({ payload: backup.payload, source: 'backup' }) !== undefined
 }
 
-export async function loadBootstrap(options: FallbackOptions, upstream: Upstream, bootstrap: { url?: string; authorization?: string; data?: unknown[]; segments?: unknown[] }): Promise<boolean> {
+export async function loadBootstrap(
+  options: FallbackOptions,
+  upstream: Upstream,
+  bootstrap: { url?: string; authorization?: string; data?: unknown[]; segments?: unknown[] },
+): Promise<boolean> {
   if (bootstrap.data) {
     const payload = { version: 2, features: bootstrap.data, segments: bootstrap.segments ?? [] }
     if (!hasFeatures(payload)) return false

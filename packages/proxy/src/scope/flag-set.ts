@@ -66,7 +66,9 @@ export function createFlagSet(input: FlagSetInput, options: FlagSetOptions): Fla
   const engine = input.base && isDelta(input.payload) ? input.base.engine.fork() : options.newEngine()
   const warnings = engine.load(input.payload)
   const state: ClientFeaturesPayload<StoredFeature, StoredSegment> = engine.getState()
-  const impressionData: ReadonlySet<string> = new Set(state.features.filter((f) => Object.hasOwn(f, 'impressionData')).map((f) => f.name))
+  const impressionData: ReadonlySet<string> = new Set(
+    state.features.filter((f) => Object.hasOwn(f, 'impressionData')).map((f) => f.name),
+  )
   let serverSide: FlagSet['serverSide'] | undefined
   let frontendEngine: Engine | undefined
   return Object.freeze({
@@ -95,10 +97,19 @@ export function createFlagSet(input: FlagSetInput, options: FlagSetOptions): Fla
   })
 }
 
-function enabledOnly(state: ClientFeaturesPayload<StoredFeature, StoredSegment>, engine: Engine, newEngine: () => Engine): Engine {
+function enabledOnly(
+  state: ClientFeaturesPayload<StoredFeature, StoredSegment>,
+  engine: Engine,
+  newEngine: () => Engine,
+): Engine {
   const disabled = new Set(state.features.filter((f) => f.enabled !== true).map((f) => f.name))
   const dependsOnDisabled = state.features.some(
-    (f) => f.enabled === true && Array.isArray(f.dependencies) && f.dependencies.some((d) => d !== null && typeof d === 'object' && disabled.has((d as { feature?: unknown }).feature as string)),
+    (f) =>
+      f.enabled === true &&
+      Array.isArray(f.dependencies) &&
+      f.dependencies.some(
+        (d) => d !== null && typeof d === 'object' && disabled.has((d as { feature?: unknown }).feature as string),
+      ),
   )
   if (!dependsOnDisabled) return engine
   const enabled = newEngine()

@@ -53,7 +53,7 @@ export function createOfflineFeed(options: OfflineFeedOptions): OfflineFeed {
       return
     }
     lastText = text
-    let parsed
+    let parsed: ReturnType<typeof parseOfflineFlags>
     try {
       parsed = parseOfflineFlags(text)
     } catch (error) {
@@ -61,7 +61,8 @@ export function createOfflineFeed(options: OfflineFeedOptions): OfflineFeed {
     }
     flags.offer({ payload: parsed.payload, source: 'bootstrap' })
     lastRead = Date.now()
-    if (lastProblem !== undefined) logger.warn(`The offline file ${path} reads as flags again: ${parsed.payload.features.length} flags served`)
+    if (lastProblem !== undefined)
+      logger.warn(`The offline file ${path} reads as flags again: ${parsed.payload.features.length} flags served`)
     else logger.info(`Read ${parsed.payload.features.length} flags from the offline file ${path}`)
     lastProblem = undefined
   }

@@ -29,9 +29,13 @@ export function parseOfflineFlags(text: string): OfflineFlags {
   } catch (error) {
     throw new OfflineFileError(`is not JSON: ${(error as Error).message}`)
   }
-  if (!isObject(parsed)) throw new OfflineFileError(`must hold a JSON object, ${FORMATS}; found ${Array.isArray(parsed) ? 'an array' : String(parsed)}`)
+  if (!isObject(parsed))
+    throw new OfflineFileError(
+      `must hold a JSON object, ${FORMATS}; found ${Array.isArray(parsed) ? 'an array' : String(parsed)}`,
+    )
   const simpleProblem = simpleMapProblem(parsed)
-  if (simpleProblem === undefined) return { payload: fromSimpleMap(parsed as Record<string, SimpleFlag>), environment: undefined }
+  if (simpleProblem === undefined)
+    return { payload: fromSimpleMap(parsed as Record<string, SimpleFlag>), environment: undefined }
   const clientProblem = clientFeaturesProblem(parsed)
   if (clientProblem === undefined) {
     const query = parsed.query
@@ -39,12 +43,15 @@ export function parseOfflineFlags(text: string): OfflineFlags {
     return { payload: parsed as OfflineFlags['payload'], environment }
   }
   // The message answers the format the file looks like it meant.
-  throw new OfflineFileError(`is neither of the offline formats (${FORMATS}): ${'features' in parsed || 'version' in parsed ? clientProblem : simpleProblem}`)
+  throw new OfflineFileError(
+    `is neither of the offline formats (${FORMATS}): ${'features' in parsed || 'version' in parsed ? clientProblem : simpleProblem}`,
+  )
 }
 
 // --- Internal helpers ---
 
-const FORMATS = 'Edge\'s simple map {"name": {"enabled": true, "variant": "v"}} or Unleash\'s client features {"version": 2, "features": [...]}'
+const FORMATS =
+  'Edge\'s simple map {"name": {"enabled": true, "variant": "v"}} or Unleash\'s client features {"version": 2, "features": [...]}'
 
 interface SimpleFlag {
   enabled: boolean
@@ -56,16 +63,19 @@ function simpleMapProblem(value: Json): string | undefined {
   for (const [name, entry] of Object.entries(value)) {
     if (!isObject(entry)) return `"${name}" must be an object such as {"enabled": true}`
     if (typeof entry.enabled !== 'boolean') return `"${name}".enabled must be true or false`
-    if (entry.variant !== undefined && entry.variant !== null && typeof entry.variant !== 'string') return `"${name}".variant must be a string`
+    if (entry.variant !== undefined && entry.variant !== null && typeof entry.variant !== 'string')
+      return `"${name}".variant must be a string`
   }
   return undefined
 }
 
 /** Why `value` is not Unleash's client features (a whole-number `version` and a `features` array). */
 function clientFeaturesProblem(value: Json): string | undefined {
-  if (typeof value.version !== 'number' || !Number.isInteger(value.version) || value.version < 0) return 'version must be a whole number'
+  if (typeof value.version !== 'number' || !Number.isInteger(value.version) || value.version < 0)
+    return 'version must be a whole number'
   if (!Array.isArray(value.features)) return 'features must be an array'
-  if (value.segments !== undefined && value.segments !== null && !Array.isArray(value.segments)) return 'segments must be an array'
+  if (value.segments !== undefined && value.segments !== null && !Array.isArray(value.segments))
+    return 'segments must be an array'
   return undefined
 }
 
@@ -75,7 +85,9 @@ function fromSimpleMap(map: Record<string, SimpleFlag>): OfflineFlags['payload']
     enabled: flag.enabled,
     project: 'default',
     strategies: [{ name: 'default', parameters: {}, constraints: [], variants: [] }],
-    ...(typeof flag.variant === 'string' ? { variants: [{ name: flag.variant, weight: 1000, weightType: 'fix', stickiness: 'default' }] } : {}),
+    ...(typeof flag.variant === 'string'
+      ? { variants: [{ name: flag.variant, weight: 1000, weightType: 'fix', stickiness: 'default' }] }
+      : {}),
   }))
   return { version: 2, features }
 }

@@ -35,7 +35,14 @@ export function createOfflineSync(options: OfflineSyncOptions): ProxySync & { re
   const { text, flags: first } = readAtStart(path)
   // The environment the file says it is of (client features' query), else Unleash's default one.
   const scope: TokenScope = { environment: first.environment ?? 'default', projects: ['*'] }
-  const flags = createScopeFlags({ newEngine, responseCaches, logger, storage: undefined, storageKey: '', name: `the offline file ${path}` })
+  const flags = createScopeFlags({
+    newEngine,
+    responseCaches,
+    logger,
+    storage: undefined,
+    storageKey: '',
+    name: `the offline file ${path}`,
+  })
   flags.offer({ payload: first.payload, source: 'bootstrap' })
   const usage = createUsageAggregator({ countedVariants: (name) => flags.current?.countedVariants.get(name) })
   const tokens = createOfflineTokens(offline, scope)
@@ -49,7 +56,14 @@ export function createOfflineSync(options: OfflineSyncOptions): ProxySync & { re
     },
   })
   scopes.setStaticSource({ key: scopeKey(scope), scope, flags, usage })
-  const feed = createOfflineFeed({ path, flags, logger, intervalMs: offline.reloadIntervalMs, timers: config.timers, text })
+  const feed = createOfflineFeed({
+    path,
+    flags,
+    logger,
+    intervalMs: offline.reloadIntervalMs,
+    timers: config.timers,
+    text,
+  })
   warnAboutUnusable(logger, config, offline)
 
   return {
@@ -91,10 +105,18 @@ function readAtStart(path: string): { text: string; flags: OfflineFlags } {
 
 /** Settings offline mode does not use, and listed tokens no SDK can send, said once at start. */
 function warnAboutUnusable(logger: Logger, config: ProxyConfig, offline: OfflineConfig): void {
-  const ignored = [config.serviceUrl && 'SERVICE_URL/UPSTREAM_URL', config.serviceApiToken && 'SERVICE_API_TOKEN', config.tokens.length > 0 && 'TOKENS'].filter(Boolean)
+  const ignored = [
+    config.serviceUrl && 'SERVICE_URL/UPSTREAM_URL',
+    config.serviceApiToken && 'SERVICE_API_TOKEN',
+    config.tokens.length > 0 && 'TOKENS',
+  ].filter(Boolean)
   if (ignored.length > 0) logger.warn(`Offline mode has no upstream: ${ignored.join(', ')} ignored`)
-  const unreadable = [...offline.clientTokens, ...offline.frontendTokens].filter((token) => readTokenSecret(token) !== token)
+  const unreadable = [...offline.clientTokens, ...offline.frontendTokens].filter(
+    (token) => readTokenSecret(token) !== token,
+  )
   if (unreadable.length > 0) {
-    logger.warn(`${unreadable.length} listed token(s) are not Unleash API tokens (<project>:<environment>.<secret>) and can never be accepted (Edge cannot read them either)`)
+    logger.warn(
+      `${unreadable.length} listed token(s) are not Unleash API tokens (<project>:<environment>.<secret>) and can never be accepted (Edge cannot read them either)`,
+    )
   }
 }

@@ -21,17 +21,27 @@ export function scopeBackupKey(scope: TokenScope): string {
 }
 
 /** Offers the backup to `flags` when it was written for `scope`; whether it was. */
-export async function loadScopeBackup(flags: ScopeFlags, logger: Logger, storage: StorageProvider, scope: TokenScope): Promise<boolean> {
+export async function loadScopeBackup(
+  flags: ScopeFlags,
+  logger: Logger,
+  storage: StorageProvider,
+  scope: TokenScope,
+): Promise<boolean> {
   const key = scopeBackupKey(scope)
   const backup = await readBackup(storage, key)
   if (backup.status === 'unreadable') {
-    logger.warn(`The stored backup of the flags of ${key} is unreadable (${backup.reason}); the next fetch will replace it`)
+    logger.warn(
+      `The stored backup of the flags of ${key} is unreadable (${backup.reason}); the next fetch will replace it`,
+    )
     return false
   }
   if (backup.status === 'none') return false
-  const { [BACKUP_SCOPE_PROPERTY]: written, ...payload } = backup.payload as typeof backup.payload & Record<string, unknown>
+  const { [BACKUP_SCOPE_PROPERTY]: written, ...payload } = backup.payload as typeof backup.payload &
+    Record<string, unknown>
   if (!isScope(written) || scopeKey(written) !== scopeKey(scope)) {
-    logger.warn(`The stored backup ${key} was written for another scope (or none); it is not used, and the next fetch will replace it`)
+    logger.warn(
+      `The stored backup ${key} was written for another scope (or none); it is not used, and the next fetch will replace it`,
+    )
     return false
   }
   // As the old proxy: only a backup with at least one flag makes the scope ready.
@@ -45,5 +55,11 @@ const encode = (part: string) => encodeURIComponent(part).replaceAll('*', '%2A')
 
 function isScope(value: unknown): value is TokenScope {
   const scope = value as TokenScope | null
-  return scope !== null && typeof scope === 'object' && typeof scope.environment === 'string' && Array.isArray(scope.projects) && scope.projects.every((p) => typeof p === 'string')
+  return (
+    scope !== null &&
+    typeof scope === 'object' &&
+    typeof scope.environment === 'string' &&
+    Array.isArray(scope.projects) &&
+    scope.projects.every((p) => typeof p === 'string')
+  )
 }

@@ -69,12 +69,21 @@ export function createScopeFlags(options: ScopeFlagsOptions): ScopeFlags {
 
   function publish(candidate: PayloadCandidate): FlagSet {
     const previous = current
-    const set = createFlagSet({ ...candidate, revision: (previous?.revision ?? 0) + 1, loadedAt: now(), base: previous }, options)
+    const set = createFlagSet(
+      { ...candidate, revision: (previous?.revision ?? 0) + 1, loadedAt: now(), base: previous },
+      options,
+    )
     current = set
     // Requests still answering from the previous set find its cache empty and cache nothing more.
     previous?.responseCache?.retire()
     const { source } = candidate
-    if (options.announce !== false) for (const warning of set.warnings) logger.warn(source === 'upstream' ? `Flag payload: ${warningLine(warning)}` : `Flag payload (${source}): ${warningLine(warning)}`)
+    if (options.announce !== false)
+      for (const warning of set.warnings)
+        logger.warn(
+          source === 'upstream'
+            ? `Flag payload: ${warningLine(warning)}`
+            : `Flag payload (${source}): ${warningLine(warning)}`,
+        )
     if (!previous && options.announce !== false && options.name !== undefined) {
       logger.info(`Ready: ${set.engine.size} flags loaded from the ${source} for ${options.name}.`)
     } else if (!previous && options.announce !== false) {

@@ -7,7 +7,13 @@ import type { ResponseCaches } from '../cache/response-cache.js'
 import type { Logger } from '../logger.js'
 import type { StorageProvider } from '../storage/types.js'
 import { loadBackup } from './fallbacks.js'
-import { createFeed, createUsageAggregator, createUsageReporter, type PollerOptions, type UsageAggregator } from '@vexil/sync'
+import {
+  createFeed,
+  createUsageAggregator,
+  createUsageReporter,
+  type PollerOptions,
+  type UsageAggregator,
+} from '@vexil/sync'
 import type { Upstream } from '../upstream/upstream.js'
 import type { TokenScope } from '../tokens/api-token.js'
 import { loadScopeBackup } from './scope-backup.js'
@@ -54,11 +60,38 @@ interface ScopeSync {
 
 export function createScopeSync(options: ScopeSyncOptions): ScopeSync {
   const { config, logger, upstream, storage, storageKey } = options
-  const flags = createScopeFlags({ newEngine: options.newEngine, responseCaches: options.responseCaches, logger, storage, storageKey, name: options.name, backupScope: options.backupScope })
+  const flags = createScopeFlags({
+    newEngine: options.newEngine,
+    responseCaches: options.responseCaches,
+    logger,
+    storage,
+    storageKey,
+    name: options.name,
+    backupScope: options.backupScope,
+  })
   const usage = createUsageAggregator({ countedVariants: (name) => flags.current?.countedVariants.get(name) })
   const feed = (client: Upstream) =>
-    createFeed({ upstream: client, flags, logger, refreshInterval: config.refreshInterval, streaming: config.streaming, onFetch: options.onFetch, onRefused: options.onRefused, timers: config.timers })
-  const report = (client: Upstream) => createUsageReporter({ upstream: client, aggregator: usage, logger, credential: 'SERVICE_API_TOKEN', perApp: true, interval: config.metricsInterval, jitter: config.metricsJitter, timers: config.timers })
+    createFeed({
+      upstream: client,
+      flags,
+      logger,
+      refreshInterval: config.refreshInterval,
+      streaming: config.streaming,
+      onFetch: options.onFetch,
+      onRefused: options.onRefused,
+      timers: config.timers,
+    })
+  const report = (client: Upstream) =>
+    createUsageReporter({
+      upstream: client,
+      aggregator: usage,
+      logger,
+      credential: 'SERVICE_API_TOKEN',
+      perApp: true,
+      interval: config.metricsInterval,
+      jitter: config.metricsJitter,
+      timers: config.timers,
+    })
   let poller = feed(upstream)
   let reporter = report(upstream)
   let started = false
@@ -75,15 +108,22 @@ export function createScopeSync(options: ScopeSyncOptions): ScopeSync {
       const first = poller.start()
       reporter.start()
       const { backupScope } = options
-      const backup = !storage ? Promise.resolve(false) : backupScope ? loadScopeBackup(flags, logger, storage, backupScope) : loadBackup({ flags, logger }, storage, storageKey)
+      const backup = !storage
+        ? Promise.resolve(false)
+        : backupScope
+          ? loadScopeBackup(flags, logger, storage, backupScope)
+          : loadBackup({ flags, logger }, storage, storageKey)
       const fallbacks = fallback ? backup.then(fallback) : backup
       const afterFirst = first.then(async () => {
         if (!flags.current) await fallbacks
       })
       if (!config.startWithBackup) return afterFirst
-      await Promise.race([afterFirst, fallbacks.then(async () => {
-        if (!flags.current) await afterFirst
-      })])
+      await Promise.race([
+        afterFirst,
+        fallbacks.then(async () => {
+          if (!flags.current) await afterFirst
+        }),
+      ])
     },
     rehome(next) {
       if (closed) return

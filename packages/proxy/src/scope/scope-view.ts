@@ -133,9 +133,14 @@ export function createScopeView(scope: TokenScope, options: FlagSetOptions & { l
  * The payload with only the features of `projects` (all for `*`) and the segments they use; a
  * feature without a project is left out, as Edge does.
  */
-function filterToProjects(payload: ClientFeaturesPayload<StoredFeature, StoredSegment>, projects: readonly string[]): ClientFeaturesPayload {
+function filterToProjects(
+  payload: ClientFeaturesPayload<StoredFeature, StoredSegment>,
+  projects: readonly string[],
+): ClientFeaturesPayload {
   if (projects[0] === '*') return payload
   const wanted = new Set(projects)
-  const features = payload.features.filter((feature) => typeof feature.project === 'string' && wanted.has(feature.project))
+  const features = payload.features.filter(
+    (feature) => typeof feature.project === 'string' && wanted.has(feature.project),
+  )
   return { ...payload, features, segments: usedSegments(features, payload.segments ?? []) }
 }

@@ -45,8 +45,14 @@ export function createStaticScopeSource(options: StaticScopeSourceOptions): Stat
     if ((next && scopeKey(next)) === (scope && scopeKey(scope))) return
     const had = scope
     scope = next
-    if (next) logger.info(`SERVICE_API_TOKEN is a client token of environment "${next.environment}" (projects ${next.projects.join(', ')}): its flags also serve that scope's tokens`)
-    else if (had) logger.warn(`SERVICE_API_TOKEN's flags no longer serve the tokens of environment "${had.environment}" (${why}); they keep serving /proxy`)
+    if (next)
+      logger.info(
+        `SERVICE_API_TOKEN is a client token of environment "${next.environment}" (projects ${next.projects.join(', ')}): its flags also serve that scope's tokens`,
+      )
+    else if (had)
+      logger.warn(
+        `SERVICE_API_TOKEN's flags no longer serve the tokens of environment "${had.environment}" (${why}); they keep serving /proxy`,
+      )
     options.onChange(next)
   }
 
@@ -56,11 +62,15 @@ export function createStaticScopeSource(options: StaticScopeSourceOptions): Stat
     try {
       listed = readValidatedTokens(await upstream.validateTokens([secret])).find((token) => token.secret === secret)
     } catch (error) {
-      logger.debug(`SERVICE_API_TOKEN's scope could not be checked with the upstream: ${error instanceof Error ? error.message : String(error)}`)
+      logger.debug(
+        `SERVICE_API_TOKEN's scope could not be checked with the upstream: ${error instanceof Error ? error.message : String(error)}`,
+      )
       return
     }
-    if (listed?.type === 'client') return set({ environment: listed.environment, projects: normalizeProjects(listed.projects) }, '')
-    if (!scope) logger.info('The upstream does not list SERVICE_API_TOKEN as a client token: its flags serve /proxy only')
+    if (listed?.type === 'client')
+      return set({ environment: listed.environment, projects: normalizeProjects(listed.projects) }, '')
+    if (!scope)
+      logger.info('The upstream does not list SERVICE_API_TOKEN as a client token: its flags serve /proxy only')
     set(undefined, 'the upstream no longer lists SERVICE_API_TOKEN as a client token')
   }
 

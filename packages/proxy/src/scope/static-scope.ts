@@ -46,9 +46,16 @@ export interface StaticScope {
 
 export function createStaticScope(options: StaticScopeOptions): StaticScope {
   const { config, logger, upstream } = options
-  const storage = options.storage === null ? undefined : (options.storage ?? config.storage.provider ?? createStorageFromConfig(storageSettings(config)))
+  const storage =
+    options.storage === null
+      ? undefined
+      : (options.storage ?? config.storage.provider ?? createStorageFromConfig(storageSettings(config)))
   // The default file storage no longer reads the shared temp folder: say so if a backup is there.
-  const defaultFileStorage = options.storage === undefined && !config.storage.provider && config.storage.kind === 'file' && !config.storage.fileDirectory
+  const defaultFileStorage =
+    options.storage === undefined &&
+    !config.storage.provider &&
+    config.storage.kind === 'file' &&
+    !config.storage.fileDirectory
   // The old proxy's backup file name used the app name, with "/" replaced.
   const storageKey = config.serviceAppName
   let refusedListener: (() => void) | undefined
@@ -56,7 +63,17 @@ export function createStaticScope(options: StaticScopeOptions): StaticScope {
     logger.error('/proxy keeps serving the last good configuration (docs/old-proxy-compatibility.md section 0)')
     refusedListener?.()
   }
-  const sync = createScopeSync({ config, logger, upstream, storage, storageKey, newEngine: options.newEngine, responseCaches: options.responseCaches, onFetch: options.onFetch, onRefused })
+  const sync = createScopeSync({
+    config,
+    logger,
+    upstream,
+    storage,
+    storageKey,
+    newEngine: options.newEngine,
+    responseCaches: options.responseCaches,
+    onFetch: options.onFetch,
+    onRefused,
+  })
   const { flags } = sync
   const fallbackOptions = { flags, logger }
   let started: Promise<void> | undefined
@@ -74,7 +91,9 @@ export function createStaticScope(options: StaticScopeOptions): StaticScope {
         if (defaultFileStorage) void warnAboutLegacyBackup(logger, storageKey)
         // The backup, then the bootstrap URL, are read in parallel with the first fetch; neither
         // replaces flags the upstream already sent.
-        const bootstrapUrl = config.bootstrap?.url ? () => loadBootstrap(fallbackOptions, upstream, config.bootstrap!) : undefined
+        const bootstrapUrl = config.bootstrap?.url
+          ? () => loadBootstrap(fallbackOptions, upstream, config.bootstrap!)
+          : undefined
         await sync.start(bootstrapUrl)
       })()
       return started

@@ -67,7 +67,10 @@ export function createTokenScopes(options: TokenScopesOptions): TokenScopes {
   const retries = new Set<NodeJS.Timeout>()
   let closed = false
 
-  const sources = (): ScopeSource[] => [...(staticSource ? [staticSource] : []), ...syncs.map((sync) => sourceOf.get(sync)!)]
+  const sources = (): ScopeSource[] => [
+    ...(staticSource ? [staticSource] : []),
+    ...syncs.map((sync) => sourceOf.get(sync)!),
+  ]
   const usable = (token: KnownToken) => token.type === 'client' && (refusedUntil.get(token.secret) ?? 0) <= Date.now()
 
   /** The source covering `scope` with the fewest projects (the least to filter). */
@@ -110,7 +113,10 @@ export function createTokenScopes(options: TokenScopesOptions): TokenScopes {
     for (const view of views.values()) {
       if (view.source && current.has(view.source)) continue
       const next = coveringSource(view.scope)
-      if (!next && view.source) logger.error(`No valid client token can fetch the flags of ${scopeName(view.scope)} any more: they are not served (503) until one is known`)
+      if (!next && view.source)
+        logger.error(
+          `No valid client token can fetch the flags of ${scopeName(view.scope)} any more: they are not served (503) until one is known`,
+        )
       else if (next && !view.source) logger.info(`The flags of ${scopeName(view.scope)} are served again`)
       view.bind(next)
     }
@@ -130,9 +136,14 @@ export function createTokenScopes(options: TokenScopesOptions): TokenScopes {
       const next = known().find((token) => token.secret !== secret && usable(token) && scopeKey(token) === sync.key)
       if (next) {
         sync.rehome(next)
-        logger.info(`The token the flags of ${scopeName(sync.scope)} were fetched with is no longer valid; they are fetched with another token of that scope`)
+        logger.info(
+          `The token the flags of ${scopeName(sync.scope)} were fetched with is no longer valid; they are fetched with another token of that scope`,
+        )
       } else {
-        endSync(sync, 'the token it fetched with is no longer valid upstream and no other client token of that scope is known')
+        endSync(
+          sync,
+          'the token it fetched with is no longer valid upstream and no other client token of that scope is known',
+        )
       }
     }
     settle()

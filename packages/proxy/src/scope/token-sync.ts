@@ -57,7 +57,13 @@ export { scopeBackupKey } from './scope-backup.js'
 export function createTokenSync(options: TokenSyncOptions): TokenSync {
   let token = options.token
   const scope: TokenScope = { environment: token.environment, projects: token.projects }
-  const sync = createScopeSync({ ...options, storageKey: scopeBackupKey(scope), backupScope: scope, name: scopeName(scope), onRefused: () => options.onRefused?.(self) })
+  const sync = createScopeSync({
+    ...options,
+    storageKey: scopeBackupKey(scope),
+    backupScope: scope,
+    name: scopeName(scope),
+    onRefused: () => options.onRefused?.(self),
+  })
   let started: Promise<void> | undefined
 
   const self: TokenSync = {

@@ -86,11 +86,23 @@ export function createUpstreamSync(options: UpstreamSyncOptions): UpstreamSync {
   const upstreamFor = options.upstreamFor ?? ((token: string) => createHttpUpstream(config, { token, filters: false }))
   // The old proxy's configuration: one static scope behind /proxy (none with only TOKENS).
   const scope: StaticScope | undefined = config.serviceApiToken
-    ? createStaticScope({ config, logger, upstream, storage: options.storage, newEngine, responseCaches, onFetch: options.onFetch })
+    ? createStaticScope({
+        config,
+        logger,
+        upstream,
+        storage: options.storage,
+        newEngine,
+        responseCaches,
+        onFetch: options.onFetch,
+      })
     : undefined
   // Token scopes keep their backups beside the static scope's, in the storage configured.
   const ownStorage = !scope && options.storage !== null
-  const scopeStorage = scope ? scope.storage : options.storage === null ? undefined : (options.storage ?? config.storage.provider ?? createStorageFromConfig(storageSettings(config)))
+  const scopeStorage = scope
+    ? scope.storage
+    : options.storage === null
+      ? undefined
+      : (options.storage ?? config.storage.provider ?? createStorageFromConfig(storageSettings(config)))
   let started = false
   const scopes = createTokenScopes({
     logger,
@@ -124,7 +136,9 @@ export function createUpstreamSync(options: UpstreamSyncOptions): UpstreamSync {
         logger,
         upstream,
         onChange: (validated) => {
-          scopes.setStaticSource(validated && { key: scopeKey(validated), scope: validated, flags: scope.flags, usage: scope.usage })
+          scopes.setStaticSource(
+            validated && { key: scopeKey(validated), scope: validated, flags: scope.flags, usage: scope.usage },
+          )
           options.onStaticScope?.(validated)
         },
       })
@@ -155,7 +169,9 @@ export function createUpstreamSync(options: UpstreamSyncOptions): UpstreamSync {
   async function saveTokens(storage: StorageProvider): Promise<void> {
     while (tokensChanged) {
       tokensChanged = false
-      await saveKnownTokens(storage, tokens.tokens()).catch((error) => logger.warn('Could not write the backup of the known API tokens', error))
+      await saveKnownTokens(storage, tokens.tokens()).catch((error) =>
+        logger.warn('Could not write the backup of the known API tokens', error),
+      )
     }
     savingTokens = undefined
   }
@@ -169,7 +185,9 @@ export function createUpstreamSync(options: UpstreamSyncOptions): UpstreamSync {
       return Math.max(scope?.lastFetch ?? 0, ...scopes.syncs.map((sync) => sync.lastFetch))
     },
     get ready() {
-      return staticReady() && scopes.syncs.every((sync) => sync.flags.current !== undefined) && scopes.unserved.length === 0
+      return (
+        staticReady() && scopes.syncs.every((sync) => sync.flags.current !== undefined) && scopes.unserved.length === 0
+      )
     },
     get staticReady() {
       return staticReady()

@@ -28,7 +28,8 @@ export interface StorageConfig {
  */
 export function storageConfigProblems(config: StorageConfig): string[] {
   const provider = config.provider || 'file'
-  if (!PROVIDERS.includes(provider)) return [`STORAGE_PROVIDER must be one of ${PROVIDERS.join(', ')}, got ${JSON.stringify(provider)}`]
+  if (!PROVIDERS.includes(provider))
+    return [`STORAGE_PROVIDER must be one of ${PROVIDERS.join(', ')}, got ${JSON.stringify(provider)}`]
   if (provider !== 'redis') return []
   if (!config.redisUrl) return ['REDIS_URL is required when STORAGE_PROVIDER is redis']
   const problem = redisUrlProblem(config.redisUrl)
@@ -41,7 +42,8 @@ export function storageConfigProblems(config: StorageConfig): string[] {
  */
 export function createStorageFromConfig(config: StorageConfig): StorageProvider {
   const problems = storageConfigProblems(config)
-  if (problems.length > 0) throw new StorageError('STORAGE_CONFIG_INVALID', `Invalid storage configuration: ${problems.join('; ')}`)
+  if (problems.length > 0)
+    throw new StorageError('STORAGE_CONFIG_INVALID', `Invalid storage configuration: ${problems.join('; ')}`)
   switch (config.provider || 'file') {
     case 'memory':
       return createMemoryStorage()

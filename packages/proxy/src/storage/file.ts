@@ -59,7 +59,9 @@ export function createFileStorage(options: FileStorageOptions = {}): FileStorage
       } catch (error) {
         if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined
         if (error instanceof StorageError) throw error
-        throw new StorageError('STORAGE_UNAVAILABLE', `could not read backup ${file}: ${(error as Error).message}`, { cause: error })
+        throw new StorageError('STORAGE_UNAVAILABLE', `could not read backup ${file}: ${(error as Error).message}`, {
+          cause: error,
+        })
       }
       return parsePayload(text, file)
     },
@@ -72,7 +74,9 @@ export function createFileStorage(options: FileStorageOptions = {}): FileStorage
           checkedDefault = true
         }
       } catch (error) {
-        throw new StorageError('STORAGE_UNAVAILABLE', `could not write backup ${file}: ${(error as Error).message}`, { cause: error })
+        throw new StorageError('STORAGE_UNAVAILABLE', `could not write backup ${file}: ${(error as Error).message}`, {
+          cause: error,
+        })
       }
       await writeAtomically(file, JSON.stringify(payload))
     },
@@ -91,7 +95,11 @@ async function readOwnFile(file: string): Promise<string> {
     return await readPrivateFile(file)
   } catch (error) {
     const { code, message } = error as NodeJS.ErrnoException
-    if (code === UNTRUSTED) throw new StorageError('STORAGE_UNTRUSTED', `backup ${file} was not read: ${message}, so it may not be this proxy's. The next fetch from the upstream replaces it.`)
+    if (code === UNTRUSTED)
+      throw new StorageError(
+        'STORAGE_UNTRUSTED',
+        `backup ${file} was not read: ${message}, so it may not be this proxy's. The next fetch from the upstream replaces it.`,
+      )
     throw error
   }
 }
@@ -107,6 +115,8 @@ async function writeAtomically(file: string, text: string): Promise<void> {
   try {
     await writePrivateFile(file, text)
   } catch (error) {
-    throw new StorageError('STORAGE_UNAVAILABLE', `could not write backup ${file}: ${(error as Error).message}`, { cause: error })
+    throw new StorageError('STORAGE_UNAVAILABLE', `could not write backup ${file}: ${(error as Error).message}`, {
+      cause: error,
+    })
   }
 }

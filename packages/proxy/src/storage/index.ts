@@ -8,5 +8,10 @@ export { createFileStorage, type FileStorage, type FileStorageOptions } from './
 export { backupFileName } from './file-name.js'
 export { createRedisStorage, DEFAULT_REDIS_KEY_PREFIX, type RedisStorageOptions } from './redis.js'
 
-export { createStorageFromConfig, type StorageConfig, storageConfigProblems, type StorageProviderName } from './config.js'
+export {
+  createStorageFromConfig,
+  type StorageConfig,
+  storageConfigProblems,
+  type StorageProviderName,
+} from './config.js'
 export { type BackupRead, readBackup } from './read-backup.js'

@@ -22,7 +22,11 @@ export function createKvStorage(kv: KvNamespace, keyPrefix = DEFAULT_KV_KEY_PREF
     try {
       return await call()
     } catch (error) {
-      throw new StorageError('STORAGE_UNAVAILABLE', `could not ${action} KV key ${key}: ${error instanceof Error ? error.message : String(error)}`, { cause: error })
+      throw new StorageError(
+        'STORAGE_UNAVAILABLE',
+        `could not ${action} KV key ${key}: ${error instanceof Error ? error.message : String(error)}`,
+        { cause: error },
+      )
     }
   }
   return {

@@ -12,7 +12,9 @@ export function parsePayload(text: string, where: string): ClientFeaturesPayload
   try {
     value = JSON.parse(text)
   } catch (error) {
-    throw new StorageError('STORAGE_CORRUPT', `backup ${where} is not valid JSON: ${(error as Error).message}`, { cause: error })
+    throw new StorageError('STORAGE_CORRUPT', `backup ${where} is not valid JSON: ${(error as Error).message}`, {
+      cause: error,
+    })
   }
   const problem = payloadProblem(value)
   if (problem) throw new StorageError('STORAGE_CORRUPT', `backup ${where} is not a features payload: ${problem}`)
@@ -21,10 +23,12 @@ export function parsePayload(text: string, where: string): ClientFeaturesPayload
 
 /** Why `value` is not a `ClientFeaturesPayload`, or `undefined` when it is one (shallowly). */
 export function payloadProblem(value: unknown): string | undefined {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) return `expected an object, got ${describe(value)}`
+  if (typeof value !== 'object' || value === null || Array.isArray(value))
+    return `expected an object, got ${describe(value)}`
   const { features, segments } = value as Record<string, unknown>
   if (!Array.isArray(features)) return `"features" must be an array, got ${describe(features)}`
-  if (segments !== undefined && !Array.isArray(segments)) return `"segments" must be an array, got ${describe(segments)}`
+  if (segments !== undefined && !Array.isArray(segments))
+    return `"segments" must be an array, got ${describe(segments)}`
   return undefined
 }
 

@@ -58,13 +58,18 @@ export function createRedisStorage(options: RedisStorageOptions): Required<Stora
   let closing: Promise<void> | undefined
 
   async function run<T>(action: string, key: string, command: (redis: Redis) => Promise<T>): Promise<T> {
-    if (closing) throw new StorageError('STORAGE_UNAVAILABLE', `could not ${action} redis key ${key}: the storage is closed`)
+    if (closing)
+      throw new StorageError('STORAGE_UNAVAILABLE', `could not ${action} redis key ${key}: the storage is closed`)
     try {
       return await command(await connect())
     } catch (error) {
       // While disconnected, ioredis only says that the retries ran out; the socket error says why.
-      const reason = lastConnectionError ? `Redis is unreachable (${lastConnectionError.message})` : (error as Error).message
-      throw new StorageError('STORAGE_UNAVAILABLE', `could not ${action} redis key ${key} on ${where}: ${reason}`, { cause: error })
+      const reason = lastConnectionError
+        ? `Redis is unreachable (${lastConnectionError.message})`
+        : (error as Error).message
+      throw new StorageError('STORAGE_UNAVAILABLE', `could not ${action} redis key ${key} on ${where}: ${reason}`, {
+        cause: error,
+      })
     }
   }
 
@@ -94,7 +99,9 @@ export function redisUrlProblem(url: string): string | undefined {
   } catch {
     return 'must be a redis:// or rediss:// URL, got something that is not a URL'
   }
-  return protocol === 'redis:' || protocol === 'rediss:' ? undefined : `must be a redis:// or rediss:// URL, got a "${protocol}" URL`
+  return protocol === 'redis:' || protocol === 'rediss:'
+    ? undefined
+    : `must be a redis:// or rediss:// URL, got a "${protocol}" URL`
 }
 
 // --- Internal helpers ---
@@ -106,10 +113,12 @@ function redisStorageProblems(options: RedisStorageOptions): string[] {
     const problem = redisUrlProblem(options.url)
     if (problem) problems.push(`url ${problem}`)
   }
-  if (options.keyPrefix !== undefined && typeof options.keyPrefix !== 'string') problems.push('keyPrefix must be a string')
+  if (options.keyPrefix !== undefined && typeof options.keyPrefix !== 'string')
+    problems.push('keyPrefix must be a string')
   for (const name of ['connectTimeoutMs', 'commandTimeoutMs'] as const) {
     const value = options[name]
-    if (value !== undefined && !(Number.isFinite(value) && value > 0)) problems.push(`${name} must be a positive number of milliseconds, got ${value}`)
+    if (value !== undefined && !(Number.isFinite(value) && value > 0))
+      problems.push(`${name} must be a positive number of milliseconds, got ${value}`)
   }
   return problems
 }

@@ -7,7 +7,11 @@
  *   not answering within its timeouts, provider closed).
  * - `STORAGE_CONFIG_INVALID`: bad options, thrown synchronously by a factory at startup.
  */
-export type StorageErrorCode = 'STORAGE_CORRUPT' | 'STORAGE_UNTRUSTED' | 'STORAGE_UNAVAILABLE' | 'STORAGE_CONFIG_INVALID'
+export type StorageErrorCode =
+  | 'STORAGE_CORRUPT'
+  | 'STORAGE_UNTRUSTED'
+  | 'STORAGE_UNAVAILABLE'
+  | 'STORAGE_CONFIG_INVALID'
 
 /**
  * What the built-in providers reject with. "Nothing stored" is never an error (`get` resolves

@@ -7,5 +7,8 @@ export function callerKey(address: string | undefined): string {
   if (address === undefined) return ''
   if (!address.includes(':') || !ipaddr.IPv6.isValid(address)) return address
   const parts = ipaddr.IPv6.parse(address).parts
-  return `${parts.slice(0, 4).map((part) => part.toString(16)).join(':')}::/64`
+  return `${parts
+    .slice(0, 4)
+    .map((part) => part.toString(16))
+    .join(':')}::/64`
 }

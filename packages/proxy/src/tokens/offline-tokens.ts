@@ -5,7 +5,10 @@ import type { OfflineConfig } from '../config/offline.js'
 import type { KnownToken, TokenScope } from './api-token.js'
 import type { TokenRegistry } from './token-registry.js'
 
-export function createOfflineTokens(offline: Pick<OfflineConfig, 'clientTokens' | 'frontendTokens'>, scope: TokenScope): TokenRegistry {
+export function createOfflineTokens(
+  offline: Pick<OfflineConfig, 'clientTokens' | 'frontendTokens'>,
+  scope: TokenScope,
+): TokenRegistry {
   const listed = new Map<string, KnownToken>()
   for (const secret of offline.clientTokens) listed.set(secret, { ...scope, secret, type: 'client' })
   for (const secret of offline.frontendTokens) listed.set(secret, { ...scope, secret, type: 'frontend' })

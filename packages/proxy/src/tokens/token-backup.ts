@@ -21,7 +21,11 @@ export async function loadKnownTokens(storage: StorageProvider, logger: Logger):
 }
 
 export async function saveKnownTokens(storage: StorageProvider, tokens: readonly KnownToken[]): Promise<void> {
-  const document = { version: 2, features: [], tokens: tokens.map(({ secret, type, environment, projects }) => ({ secret, type, environment, projects })) }
+  const document = {
+    version: 2,
+    features: [],
+    tokens: tokens.map(({ secret, type, environment, projects }) => ({ secret, type, environment, projects })),
+  }
   await storage.set(TOKEN_BACKUP_KEY, document as never)
 }
 

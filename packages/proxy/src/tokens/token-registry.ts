@@ -102,7 +102,13 @@ export function createTokenRegistry(options: TokenRegistryOptions): TokenRegistr
     const previous = valid.get(token.secret)
     const next = { ...token, projects: normalizeProjects(token.projects) }
     unmarkInvalid(token.secret)
-    if (previous && previous.environment === next.environment && previous.type === next.type && previous.projects.join() === next.projects.join()) return
+    if (
+      previous &&
+      previous.environment === next.environment &&
+      previous.type === next.type &&
+      previous.projects.join() === next.projects.join()
+    )
+      return
     valid.set(token.secret, next)
     options.onChange?.(token.secret, next)
   }
@@ -112,7 +118,8 @@ export function createTokenRegistry(options: TokenRegistryOptions): TokenRegistr
     unmarkInvalid(secret)
     invalid.set(secret, now())
     invalidChars += secret.length
-    while (invalid.size > maxInvalid || invalidChars > maxInvalidChars) unmarkInvalid(invalid.keys().next().value as string)
+    while (invalid.size > maxInvalid || invalidChars > maxInvalidChars)
+      unmarkInvalid(invalid.keys().next().value as string)
   }
 
   function unmarkInvalid(secret: string): void {
@@ -130,7 +137,9 @@ export function createTokenRegistry(options: TokenRegistryOptions): TokenRegistr
       const listed = answer.filter((token) => asked.has(token.secret) && isServed(token.type))
       return new Map((check ? await accepted(listed, check) : listed).map((token) => [token.secret, token]))
     } catch (error) {
-      logger.warn(`Could not validate ${secrets.length} API token(s) with the upstream: ${error instanceof Error ? error.message : String(error)}`)
+      logger.warn(
+        `Could not validate ${secrets.length} API token(s) with the upstream: ${error instanceof Error ? error.message : String(error)}`,
+      )
       return undefined
     }
   }
@@ -206,7 +215,11 @@ export function createTokenRegistry(options: TokenRegistryOptions): TokenRegistr
   }
 
   const revalidate = () =>
-    validateAll([...valid.keys()], (secret) => logger.warn(`An API token for ${valid.get(secret)?.environment ?? '?'} is no longer valid upstream; it is refused from now on`))
+    validateAll([...valid.keys()], (secret) =>
+      logger.warn(
+        `An API token for ${valid.get(secret)?.environment ?? '?'} is no longer valid upstream; it is refused from now on`,
+      ),
+    )
 
   return {
     known: (secret) => valid.get(secret),
@@ -227,7 +240,11 @@ export function createTokenRegistry(options: TokenRegistryOptions): TokenRegistr
     },
     async start() {
       const restored = [...valid.keys()].filter((secret) => !configured.has(secret))
-      await validateAll([...configured], (secret) => logger.error(`A configured API token (${secret.slice(0, secret.indexOf('.') + 1)}…) is not valid upstream: it is refused`))
+      await validateAll([...configured], (secret) =>
+        logger.error(
+          `A configured API token (${secret.slice(0, secret.indexOf('.') + 1)}…) is not valid upstream: it is refused`,
+        ),
+      )
       // Tokens from the backup are asked about once now (not awaited: the upstream may be down).
       if (restored.length > 0) void validateAll(restored, () => undefined)
       const schedule = () => {

@@ -20,8 +20,22 @@ export function readValidatedTokens(res: HttpResponse): KnownToken[] {
   for (const entry of list) {
     if (entry === null || typeof entry !== 'object') continue
     const { token, type, projects, environment } = entry as Record<string, unknown>
-    const kind = type === 'client' || type === 'backend' ? 'client' : type === 'frontend' ? 'frontend' : type === 'admin' ? 'admin' : undefined
-    if (typeof token !== 'string' || !kind || typeof environment !== 'string' || environment === '' || (environment === '*' && kind !== 'admin')) continue
+    const kind =
+      type === 'client' || type === 'backend'
+        ? 'client'
+        : type === 'frontend'
+          ? 'frontend'
+          : type === 'admin'
+            ? 'admin'
+            : undefined
+    if (
+      typeof token !== 'string' ||
+      !kind ||
+      typeof environment !== 'string' ||
+      environment === '' ||
+      (environment === '*' && kind !== 'admin')
+    )
+      continue
     const projectList = Array.isArray(projects) ? projects.filter((p): p is string => typeof p === 'string') : []
     if (projectList.length === 0) continue
     tokens.push({ secret: token, type: kind, environment, projects: projectList })

@@ -19,7 +19,9 @@ export function createOpenEventSource(dispatcher: Dispatcher): OpenEventSource {
     }
     const silent = (error: unknown) => {
       const code = (error as { code?: string }).code
-      return code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT' ? new StreamClosedError(`had no data for ${options.readTimeoutMs} ms`) : (error as Error)
+      return code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT'
+        ? new StreamClosedError(`had no data for ${options.readTimeoutMs} ms`)
+        : (error as Error)
     }
     dispatcher
       .request({

@@ -25,7 +25,11 @@ export function createSendRequest(dispatcher: Dispatcher): SendRequest {
       throw timeoutOr(error, target, options)
     }
     try {
-      return { status: res.statusCode, headers: res.headers, body: await readText(res.body, res.headers['content-encoding']) }
+      return {
+        status: res.statusCode,
+        headers: res.headers,
+        body: await readText(res.body, res.headers['content-encoding']),
+      }
     } catch (error) {
       throw timeoutOr(error, target, options)
     }

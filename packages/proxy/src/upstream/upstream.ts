@@ -3,7 +3,15 @@
 // filters as query parameters) through undici by default (dispatcher.ts: forward proxy, CAs,
 // client certificate), plus the two calls only the proxy makes.
 import { randomUUID } from 'node:crypto'
-import { createUpstreamClient, type HttpResponse, identityHeaders, type OpenEventSource, type SendRequest, type UpstreamClient, type UpstreamClientOptions } from '@vexil/sync'
+import {
+  createUpstreamClient,
+  type HttpResponse,
+  identityHeaders,
+  type OpenEventSource,
+  type SendRequest,
+  type UpstreamClient,
+  type UpstreamClientOptions,
+} from '@vexil/sync'
 import type { ProxyConfig } from '../config/types.js'
 import { createUpstreamTransport, type UpstreamTransport } from './transport.js'
 
@@ -48,7 +56,10 @@ export function featuresUrl(config: Pick<ProxyConfig, 'serviceUrl'> & Filters, r
 
 /** The API root without a trailing slash; a trailing `/features` is dropped, as the SDK did. */
 function apiBase(serviceUrl: string): string {
-  return serviceUrl.replace(/\/+$/, '').replace(/\/client\/features$/, '').replace(/\/features$/, '')
+  return serviceUrl
+    .replace(/\/+$/, '')
+    .replace(/\/client\/features$/, '')
+    .replace(/\/features$/, '')
 }
 
 /** `/edge/validate` sits beside `/api`, not under it (SERVICE_URL names the API root, `.../api`). */
@@ -75,7 +86,8 @@ export function createHttpUpstream(config: ProxyConfig, identity: UpstreamIdenti
     timeoutMs: TIMEOUT_MS,
     rejectUnauthorized: config.rejectUnauthorized,
     send,
-    openEventSource: identity.openEventSource ?? ((url, stream, handlers) => node().openEventSource(url, stream, handlers)),
+    openEventSource:
+      identity.openEventSource ?? ((url, stream, handlers) => node().openEventSource(url, stream, handlers)),
     headers: config.upstreamNetwork.headers,
   }
   /** The SDK's identifying headers without the upstream token, which only goes to the upstream itself. */
@@ -85,7 +97,12 @@ export function createHttpUpstream(config: ProxyConfig, identity: UpstreamIdenti
     fetchBootstrap: (bootstrapUrl, authorization) =>
       send(bootstrapUrl, {
         method: 'GET',
-        headers: { ...anonymous, accept: 'application/json', 'accept-encoding': 'gzip, deflate, br', ...(authorization ? { authorization } : {}) },
+        headers: {
+          ...anonymous,
+          accept: 'application/json',
+          'accept-encoding': 'gzip, deflate, br',
+          ...(authorization ? { authorization } : {}),
+        },
         timeoutMs: TIMEOUT_MS,
         rejectUnauthorized: config.rejectUnauthorized,
       }),

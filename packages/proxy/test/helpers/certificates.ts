@@ -27,12 +27,43 @@ export function makeCertificates(dir: string): TestCertificates {
   const signed = (name: string, subject: string, extensions: string) => {
     writeFileSync(file(`${name}.ext`), extensions)
     openssl('req', '-new', ...EC, '-keyout', `${name}.key`, '-out', `${name}.csr`, '-subj', subject)
-    openssl('x509', '-req', '-in', `${name}.csr`, '-CA', 'ca.crt', '-CAkey', 'ca.key', '-CAcreateserial', '-out', `${name}.crt`, '-days', '2', '-extfile', `${name}.ext`)
+    openssl(
+      'x509',
+      '-req',
+      '-in',
+      `${name}.csr`,
+      '-CA',
+      'ca.crt',
+      '-CAkey',
+      'ca.key',
+      '-CAcreateserial',
+      '-out',
+      `${name}.crt`,
+      '-days',
+      '2',
+      '-extfile',
+      `${name}.ext`,
+    )
   }
-  signed('server', '/CN=localhost', 'subjectAltName=IP:127.0.0.1,DNS:localhost,DNS:upstream.test\nextendedKeyUsage=serverAuth\n')
+  signed(
+    'server',
+    '/CN=localhost',
+    'subjectAltName=IP:127.0.0.1,DNS:localhost,DNS:upstream.test\nextendedKeyUsage=serverAuth\n',
+  )
   signed('client', '/CN=vexil-proxy', 'extendedKeyUsage=clientAuth\n')
   const p12Passphrase = 'p12-secret'
-  openssl('pkcs12', '-export', '-inkey', 'client.key', '-in', 'client.crt', '-out', 'client.p12', '-passout', `pass:${p12Passphrase}`)
+  openssl(
+    'pkcs12',
+    '-export',
+    '-inkey',
+    'client.key',
+    '-in',
+    'client.crt',
+    '-out',
+    'client.p12',
+    '-passout',
+    `pass:${p12Passphrase}`,
+  )
   openssl('genpkey', '-algorithm', 'EC', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-out', 'other.key')
   return {
     ca: file('ca.crt'),

@@ -39,11 +39,18 @@ export interface TlsFront {
 }
 
 /** HTTPS on a free port, relayed as plain TCP to `targetPort`; `clientCa`: require a client certificate it signed. */
-export async function startTlsFront(targetPort: number, tls: { key: Buffer; cert: Buffer; clientCa?: Buffer }): Promise<TlsFront> {
+export async function startTlsFront(
+  targetPort: number,
+  tls: { key: Buffer; cert: Buffer; clientCa?: Buffer },
+): Promise<TlsFront> {
   const clients: Array<string | undefined> = []
   const sockets = new Set<Socket>()
   const server = createTlsServer(
-    { key: tls.key, cert: tls.cert, ...(tls.clientCa ? { ca: tls.clientCa, requestCert: true, rejectUnauthorized: true } : {}) },
+    {
+      key: tls.key,
+      cert: tls.cert,
+      ...(tls.clientCa ? { ca: tls.clientCa, requestCert: true, rejectUnauthorized: true } : {}),
+    },
     (socket: TLSSocket) => {
       const cn = socket.getPeerCertificate().subject?.CN
       clients.push(Array.isArray(cn) ? cn[0] : cn)

@@ -17,7 +17,10 @@ export interface Seen {
 
 /** An `onRequest` for startTestProxy that appends each request to `seen` once it is answered. */
 export function recordInto(seen: Seen[]): (req: IncomingMessage, res: ServerResponse) => void {
-  return (req, res) => res.on('finish', () => seen.push({ method: req.method ?? '', path: req.url ?? '', headers: req.headers, status: res.statusCode }))
+  return (req, res) =>
+    res.on('finish', () =>
+      seen.push({ method: req.method ?? '', path: req.url ?? '', headers: req.headers, status: res.statusCode }),
+    )
 }
 
 /** `exports` (an ES module's source, importing from npm) bundled for the browser as a script defining `globalName`. */

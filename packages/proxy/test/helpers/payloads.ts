@@ -10,19 +10,37 @@ export function samplePayload(): ClientFeaturesPayload {
     features: [
       feature('zebra-flag', { strategies: [{ name: 'default' }] }),
       feature('Ärger-über-Öl-ß', {
-        strategies: [{ name: 'flexibleRollout', parameters: { rollout: '50', stickiness: 'userId', groupId: 'Ärger' }, segments: [1] }],
+        strategies: [
+          {
+            name: 'flexibleRollout',
+            parameters: { rollout: '50', stickiness: 'userId', groupId: 'Ärger' },
+            segments: [1],
+          },
+        ],
       }),
       feature('新功能-🚀', {
         enabled: false,
-        variants: [{ name: 'グリーン', weight: 1000, stickiness: 'default', payload: { type: 'json', value: '{"emoji":"🎉"}' } }],
+        variants: [
+          { name: 'グリーン', weight: 1000, stickiness: 'default', payload: { type: 'json', value: '{"emoji":"🎉"}' } },
+        ],
       }),
       feature('alpha', {
-        strategies: [{ name: 'userWithId', parameters: { userIds: 'a,b,c' }, constraints: [{ contextName: 'region', operator: 'IN', values: ['עברית', 'العربية'] }] }],
+        strategies: [
+          {
+            name: 'userWithId',
+            parameters: { userIds: 'a,b,c' },
+            constraints: [{ contextName: 'region', operator: 'IN', values: ['עברית', 'العربية'] }],
+          },
+        ],
         dependencies: [{ feature: 'zebra-flag', enabled: true }],
       }),
     ],
     segments: [
-      { id: 1, name: 'beta-testers', constraints: [{ contextName: 'userId', operator: 'STR_STARTS_WITH', values: ['beta-'], caseInsensitive: true }] },
+      {
+        id: 1,
+        name: 'beta-testers',
+        constraints: [{ contextName: 'userId', operator: 'STR_STARTS_WITH', values: ['beta-'], caseInsensitive: true }],
+      },
       { id: 2, constraints: [] },
     ],
   }
@@ -34,7 +52,12 @@ export function largePayload(minBytes = 5 * 1024 * 1024): ClientFeaturesPayload 
   let size = 0
   for (let i = 0; size < minBytes; i++) {
     const flag = feature(`large-flag-${String(i).padStart(6, '0')}`, {
-      strategies: [{ name: 'userWithId', parameters: { userIds: Array.from({ length: 40 }, (_, u) => `user-${i}-${u}`).join(',') } }],
+      strategies: [
+        {
+          name: 'userWithId',
+          parameters: { userIds: Array.from({ length: 40 }, (_, u) => `user-${i}-${u}`).join(',') },
+        },
+      ],
       description: `flag number ${i} ✓`,
     })
     size += JSON.stringify(flag).length + 1
@@ -52,5 +75,14 @@ export function crashPayloads(): ClientFeaturesPayload[] {
 // --- Internal helpers ---
 
 function feature(name: string, overrides: Partial<FeatureDefinition> = {}): FeatureDefinition {
-  return { name, enabled: true, type: 'release', project: 'default', stale: false, impressionData: false, strategies: [], ...overrides }
+  return {
+    name,
+    enabled: true,
+    type: 'release',
+    project: 'default',
+    stale: false,
+    impressionData: false,
+    strategies: [],
+    ...overrides,
+  }
 }

@@ -3,7 +3,14 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import { afterEach } from 'vitest'
 import { type FakeUpstream, startFakeUpstream } from '@vexil/test-fixtures/fake-upstream.ts'
 import type { AddressInfo } from 'node:net'
-import { createProxyApp, createProxyConfig, type ProxyApp, type ProxyAppOptions, type ProxyOptions, type RouteDescription } from '@vexil/proxy'
+import {
+  createProxyApp,
+  createProxyConfig,
+  type ProxyApp,
+  type ProxyAppOptions,
+  type ProxyOptions,
+  type RouteDescription,
+} from '@vexil/proxy'
 import { createAppSync } from '../../src/app.js'
 import type { CurrentFlags } from '../../src/scope/scope-flags.js'
 import type { StorageProvider } from '../../src/storage/types.js'
@@ -28,14 +35,26 @@ export interface TestProxy {
  * as declared. The sync is the app's own default (createAppSync), less Prometheus's count of
  * upstream fetches, which only the app can feed.
  */
-export function createInspectedProxyApp(options: ProxyAppOptions): { proxy: ProxyApp; flags: CurrentFlags; routes: readonly RouteDescription[] } {
+export function createInspectedProxyApp(options: ProxyAppOptions): {
+  proxy: ProxyApp
+  flags: CurrentFlags
+  routes: readonly RouteDescription[]
+} {
   const sync = createAppSync(options)
   const routes: RouteDescription[] = []
   const proxy = createProxyApp({
     ...options,
     sync,
     instrumentRoute: (route, handle) => {
-      for (const method of route.methods) routes.push({ method, path: route.path, prefix: route.prefix ?? false, access: route.access, waitsForFlags: route.waitsForFlags, example: route.example })
+      for (const method of route.methods)
+        routes.push({
+          method,
+          path: route.path,
+          prefix: route.prefix ?? false,
+          access: route.access,
+          waitsForFlags: route.waitsForFlags,
+          example: route.example,
+        })
       return options.instrumentRoute?.(route, handle) ?? handle
     },
   })
@@ -63,7 +82,15 @@ export async function startTestProxy(upstreamUrl: string, options: TestProxyOpti
   const { storage = null, waitReady = true, env = {}, onRequest, instrumentRoute, ...proxyOptions } = options
   const logs: string[] = []
   const config = await createProxyConfig(
-    { serviceUrl: upstreamUrl, serviceApiToken: 'upstream-token-secret', clientKeys: [CLIENT_KEY], refreshInterval: 60_000, metricsInterval: 0, logger: memoryLogger(logs), ...proxyOptions },
+    {
+      serviceUrl: upstreamUrl,
+      serviceApiToken: 'upstream-token-secret',
+      clientKeys: [CLIENT_KEY],
+      refreshInterval: 60_000,
+      metricsInterval: 0,
+      logger: memoryLogger(logs),
+      ...proxyOptions,
+    },
     env,
   )
   const { proxy, flags, routes } = createInspectedProxyApp({ config, storage, instrumentRoute })
@@ -129,7 +156,11 @@ export function useServers() {
  * A fake upstream serving `features` to a client token and knowing a frontend token, both of
  * `environment` and every project: what a proxy needs to answer both kinds of caller.
  */
-export async function startUpstreamWithTokens(features: unknown, tokens: { client: string; frontend: string }, environment = 'development'): Promise<FakeUpstream> {
+export async function startUpstreamWithTokens(
+  features: unknown,
+  tokens: { client: string; frontend: string },
+  environment = 'development',
+): Promise<FakeUpstream> {
   const upstream = await startFakeUpstream(features)
   upstream.setFeaturesFor(tokens.client, features)
   upstream.setValidTokens([

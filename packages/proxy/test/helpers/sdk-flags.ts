@@ -10,13 +10,30 @@ export function sdkFlags(): ClientFeaturesPayload {
     version: 2,
     features: [
       { name: 'sdk.always', enabled: true, strategies: [{ name: 'default' }] },
-      { name: 'sdk.vip', enabled: true, strategies: [{ name: 'userWithId', parameters: { userIds: 'vip-7731,vip-7732' } }] },
-      { name: 'sdk.region', enabled: true, strategies: [{ name: 'default', constraints: [{ contextName: 'region', operator: 'IN', values: ['nordics-4410'] }] }] },
+      {
+        name: 'sdk.vip',
+        enabled: true,
+        strategies: [{ name: 'userWithId', parameters: { userIds: 'vip-7731,vip-7732' } }],
+      },
+      {
+        name: 'sdk.region',
+        enabled: true,
+        strategies: [
+          { name: 'default', constraints: [{ contextName: 'region', operator: 'IN', values: ['nordics-4410'] }] },
+        ],
+      },
       {
         name: 'sdk.checkout',
         enabled: true,
         strategies: [{ name: 'default' }],
-        variants: [{ name: 'blue', weight: 1000, stickiness: 'default', payload: { type: 'json', value: '{"color":"blue","size":3}' } }],
+        variants: [
+          {
+            name: 'blue',
+            weight: 1000,
+            stickiness: 'default',
+            payload: { type: 'json', value: '{"color":"blue","size":3}' },
+          },
+        ],
       },
       { name: 'sdk.later', enabled: false, strategies: [{ name: 'default' }] },
     ],
@@ -32,7 +49,11 @@ export function changedSdkFlags(): ClientFeaturesPayload {
     features: payload.features.map((feature) => {
       if (feature.name === 'sdk.later') return { ...feature, enabled: true }
       if (feature.name === 'sdk.always') return { ...feature, enabled: false }
-      if (feature.name === 'sdk.checkout') return { ...feature, variants: [{ name: 'green', weight: 1000, stickiness: 'default', payload: { type: 'string', value: 'go' } }] }
+      if (feature.name === 'sdk.checkout')
+        return {
+          ...feature,
+          variants: [{ name: 'green', weight: 1000, stickiness: 'default', payload: { type: 'string', value: 'go' } }],
+        }
       return feature
     }),
   }
@@ -66,7 +87,9 @@ export function createTally() {
  */
 export function forwardedCounts(counts: ToggleCounts): ToggleCounts {
   const known = new Set(sdkFlags().features.map((feature) => feature.name))
-  return Object.fromEntries(Object.entries(counts).map(([name, c]) => [name, known.has(name) ? c : { yes: c.yes, no: c.no, variants: {} }]))
+  return Object.fromEntries(
+    Object.entries(counts).map(([name, c]) => [name, known.has(name) ? c : { yes: c.yes, no: c.no, variants: {} }]),
+  )
 }
 
 /** The toggle counts of every metrics body the fake upstream received, summed. */
@@ -78,7 +101,8 @@ export function sumMetrics(bodies: string[]): ToggleCounts {
       const total = (sum[name] ??= { yes: 0, no: 0, variants: {} })
       total.yes += counts.yes
       total.no += counts.no
-      for (const [variant, n] of Object.entries(counts.variants)) total.variants[variant] = (total.variants[variant] ?? 0) + n
+      for (const [variant, n] of Object.entries(counts.variants))
+        total.variants[variant] = (total.variants[variant] ?? 0) + n
     }
   }
   return sum

@@ -18,7 +18,9 @@ interface CompiledFilters {
  * bumps it, on whichever instance: migration 009), so each signal only runs the compiled tests
  * (STYLE 1). Owned by one action runner; `compile` is injectable for tests.
  */
-export function createCompiledFilters(compile: (filters: ActionSetRow['payload']) => PayloadTest = compileSignalFilter): CompiledFilters {
+export function createCompiledFilters(
+  compile: (filters: ActionSetRow['payload']) => PayloadTest = compileSignalFilter,
+): CompiledFilters {
   const compiled = createLruCache<number, { version: number; test: PayloadTest }>({ maxEntries: MAX_SETS })
   return {
     testFor(set) {

@@ -20,8 +20,18 @@ interface RunContext {
  * each behind a savepoint so a failing one undoes only itself, stopping at the first failure;
  * then records the run with the signal and the set as they were and each action's state.
  */
-export async function runActionSet(tx: Queryable, run: RunContext, set: ActionSetRow, actions: ActionRow[], signal: unknown, signalId: number): Promise<void> {
-  const states: (ReturnType<typeof toAction> & { state: ActionState; details?: string })[] = actions.map((row) => ({ ...toAction(row), state: 'not started' }))
+export async function runActionSet(
+  tx: Queryable,
+  run: RunContext,
+  set: ActionSetRow,
+  actions: ActionRow[],
+  signal: unknown,
+  signalId: number,
+): Promise<void> {
+  const states: (ReturnType<typeof toAction> & { state: ActionState; details?: string })[] = actions.map((row) => ({
+    ...toAction(row),
+    state: 'not started',
+  }))
   const actor = await runActor(tx, set.actor_id)
   for (const [i, entry] of states.entries()) {
     entry.state = 'started'
@@ -44,13 +54,17 @@ export async function runActionSet(tx: Queryable, run: RunContext, set: ActionSe
       break
     }
   }
-  await insertActionSetEvent(tx, {
-    actionSetId: set.id,
-    signalId,
-    state: states.some((entry) => entry.state === 'failed') ? 'failed' : 'success',
-    signal,
-    actionSet: { ...toActionSet(set, []), actions: states },
-  }, run.clock())
+  await insertActionSetEvent(
+    tx,
+    {
+      actionSetId: set.id,
+      signalId,
+      state: states.some((entry) => entry.state === 'failed') ? 'failed' : 'success',
+      signal,
+      actionSet: { ...toActionSet(set, []), actions: states },
+    },
+    run.clock(),
+  )
 }
 
 // --- Internal helpers ---

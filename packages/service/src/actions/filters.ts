@@ -16,7 +16,10 @@ export function compileSignalFilter(filters: Record<string, PayloadFilter>): (pa
   if (paths.length === 0) return () => true
   const engine = createEngine()
   const constraints = paths.map((path, i) => ({ ...filters[path], contextName: `f${i}` }))
-  const warnings = engine.load({ version: 2, features: [{ name: FLAG, enabled: true, strategies: [{ name: 'default', constraints }] }] })
+  const warnings = engine.load({
+    version: 2,
+    features: [{ name: FLAG, enabled: true, strategies: [{ name: 'default', constraints }] }],
+  })
   // Filters are validated when an action set is saved; a filter the engine refuses never matches.
   // A number or version the engine cannot read is not refused: that filter is false (true when
   // inverted), as it always was.

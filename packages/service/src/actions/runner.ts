@@ -61,7 +61,10 @@ export function createActionRunner(options: ActionRunnerOptions): ActionRunner {
     let claimed: number | undefined
     try {
       return await db.transaction(async (tx) => {
-        const [lock] = await tx.query<{ locked: boolean }>('SELECT pg_try_advisory_xact_lock(6, hashtext($1)) AS locked', ['signal-action-runner'])
+        const [lock] = await tx.query<{ locked: boolean }>(
+          'SELECT pg_try_advisory_xact_lock(6, hashtext($1)) AS locked',
+          ['signal-action-runner'],
+        )
         if (!lock?.locked) return 'busy'
         const signal = await claimNextSignal(tx)
         if (!signal) return 'empty'
@@ -71,11 +74,15 @@ export function createActionRunner(options: ActionRunnerOptions): ActionRunner {
         return 'handled'
       })
     } catch (error) {
-      logger.error(`signal actions: handling signal ${claimed ?? '(none claimed)'} failed`, error instanceof Error ? error.stack : error)
+      logger.error(
+        `signal actions: handling signal ${claimed ?? '(none claimed)'} failed`,
+        error instanceof Error ? error.stack : error,
+      )
       if (claimed !== undefined && !closed) {
         const reason = error instanceof Error ? error.message : String(error)
         const gaveUp = await recordSignalFailure(db, claimed, reason, maxAttempts).catch(() => false)
-        if (gaveUp) logger.error(`signal actions: gave up on signal ${claimed} after ${maxAttempts} attempts: ${reason}`)
+        if (gaveUp)
+          logger.error(`signal actions: gave up on signal ${claimed} after ${maxAttempts} attempts: ${reason}`)
       }
       return 'failed'
     }
@@ -83,7 +90,10 @@ export function createActionRunner(options: ActionRunnerOptions): ActionRunner {
 
   async function runMatchingSets(tx: Queryable, signal: ReturnType<typeof toEndpointSignal>): Promise<void> {
     const sets = await enabledActionSetsFor(tx, signal.sourceId)
-    const actions = await actionsOf(tx, sets.map((set) => set.id))
+    const actions = await actionsOf(
+      tx,
+      sets.map((set) => set.id),
+    )
     for (const set of sets) {
       if (!filters.testFor(set)(signal.payload)) continue
       await runActionSet(tx, options, set, actions.get(set.id) ?? [], signal, signal.id)

@@ -25,15 +25,21 @@ export function preparePrivateFolder(dataDir: string, logger: Pick<Logger, 'warn
     if ((mode & 0o077) === 0) return
     chmodSync(dataDir, 0o700)
     if ((mode & 0o022) !== 0) {
-      logger.warn(`DATA_DIR ${dataDir} was writable by ${writers(mode)} (mode ${shown}): tightened to 0700. Files put there before this start were kept; check them if others use this machine.`)
+      logger.warn(
+        `DATA_DIR ${dataDir} was writable by ${writers(mode)} (mode ${shown}): tightened to 0700. Files put there before this start were kept; check them if others use this machine.`,
+      )
     }
     return
   }
   if ((mode & 0o002) !== 0) {
-    throw new Error(`DATA_DIR ${dataDir} is not used: it belongs to user ${uid} and anyone may write to it (mode ${shown}), so another user could replace the database. Use a folder of your own, or one inside it (it is created 0700).`)
+    throw new Error(
+      `DATA_DIR ${dataDir} is not used: it belongs to user ${uid} and anyone may write to it (mode ${shown}), so another user could replace the database. Use a folder of your own, or one inside it (it is created 0700).`,
+    )
   }
   if ((mode & 0o024) !== 0) {
-    logger.warn(`DATA_DIR ${dataDir} belongs to user ${uid} and is ${(mode & 0o020) !== 0 ? 'writable by its group' : 'readable by others'} (mode ${shown}); it was left as it is. A folder inside it would be created 0700.`)
+    logger.warn(
+      `DATA_DIR ${dataDir} belongs to user ${uid} and is ${(mode & 0o020) !== 0 ? 'writable by its group' : 'readable by others'} (mode ${shown}); it was left as it is. A folder inside it would be created 0700.`,
+    )
   }
 }
 

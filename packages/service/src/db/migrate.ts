@@ -52,18 +52,21 @@ export async function appliedVersions(db: Database): Promise<number[]> {
 function splitStatements(sql: string): string[] {
   const statements: string[] = []
   let current = ''
-  sql.replace(/--[^\n]*/g, '').split('$$').forEach((part, i) => {
-    if (i % 2 === 1) {
-      current += `$$${part}$$`
-      return
-    }
-    const [first = '', ...rest] = part.split(';')
-    current += first
-    for (const piece of rest) {
-      statements.push(current)
-      current = piece
-    }
-  })
+  sql
+    .replace(/--[^\n]*/g, '')
+    .split('$$')
+    .forEach((part, i) => {
+      if (i % 2 === 1) {
+        current += `$$${part}$$`
+        return
+      }
+      const [first = '', ...rest] = part.split(';')
+      current += first
+      for (const piece of rest) {
+        statements.push(current)
+        current = piece
+      }
+    })
   statements.push(current)
   return statements.map((statement) => statement.trim()).filter((statement) => statement.length > 0)
 }

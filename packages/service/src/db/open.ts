@@ -15,5 +15,7 @@ export interface OpenDatabaseOptions {
 /** Picks the driver: `databaseUrl` means a PostgreSQL server, otherwise PGlite. */
 export function openDatabase(options: OpenDatabaseOptions): Promise<Database> {
   if (options.databaseUrl) return createPostgresDatabase({ connectionString: options.databaseUrl })
-  return createPgliteDatabase(options.dataDir ? { dataDir: options.dataDir, ...(options.logger ? { logger: options.logger } : {}) } : {})
+  return createPgliteDatabase(
+    options.dataDir ? { dataDir: options.dataDir, ...(options.logger ? { logger: options.logger } : {}) } : {},
+  )
 }

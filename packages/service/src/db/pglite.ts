@@ -19,8 +19,10 @@ export async function createPgliteDatabase(options: PgliteOptions = {}): Promise
   if (options.dataDir) preparePrivateFolder(options.dataDir, options.logger ?? createConsoleLogger('warn'))
   const pg = new PGlite(options.dataDir)
   await pg.waitReady
-  const run = (q: SqlRunner): Queryable['query'] =>
-    async (sql, params) => (await q.query(sql, params as unknown[] | undefined)).rows as never
+  const run =
+    (q: SqlRunner): Queryable['query'] =>
+    async (sql, params) =>
+      (await q.query(sql, params as unknown[] | undefined)).rows as never
   let closed = false
   return {
     driver: 'pglite',

@@ -27,8 +27,10 @@ export async function createPostgresDatabase(options: PostgresOptions): Promise<
   // Fail at startup, with the driver's message, rather than on the first request.
   const probe = await pool.connect()
   probe.release()
-  const run = (client: pg.Pool | pg.PoolClient): Queryable['query'] =>
-    async (sql, params) => (await client.query(sql, params as unknown[] | undefined)).rows
+  const run =
+    (client: pg.Pool | pg.PoolClient): Queryable['query'] =>
+    async (sql, params) =>
+      (await client.query(sql, params as unknown[] | undefined)).rows
   let closed = false
   return {
     driver: 'postgres',

@@ -24,10 +24,20 @@ export async function actionSetView(q: Queryable, row: store.ActionSetRow): Prom
 }
 
 /** A new action set in the project: limits, names and references checked (check-action-set.ts). */
-export async function createActionSet(change: Change, project: string, body: ActionSetBody, limits: SignalConfig): Promise<ActionSetView> {
+export async function createActionSet(
+  change: Change,
+  project: string,
+  body: ActionSetBody,
+  limits: SignalConfig,
+): Promise<ActionSetView> {
   const { tx, clock } = change
   await requireProject(tx, project)
-  await enforceLimit(tx, { scope: `action-sets:${project}`, resource: 'action set', limit: limits.actionSetsPerProjectLimit, count: () => store.countActionSets(tx, project) })
+  await enforceLimit(tx, {
+    scope: `action-sets:${project}`,
+    resource: 'action set',
+    limit: limits.actionSetsPerProjectLimit,
+    count: () => store.countActionSets(tx, project),
+  })
   await refuseTakenName(tx, project, body.name)
   const input = await checkActionSet(tx, project, body, { limits, now: clock() })
   const saved = await actionSetView(tx, await store.insertActionSet(tx, project, input, clock(), change.actor.userId))
@@ -36,7 +46,13 @@ export async function createActionSet(change: Change, project: string, body: Act
 }
 
 /** Replaces the set's fields and actions; it keeps its actor unless the body names another. */
-export async function updateActionSet(change: Change, project: string, id: number, body: ActionSetBody, limits: SignalConfig): Promise<ActionSetView> {
+export async function updateActionSet(
+  change: Change,
+  project: string,
+  id: number,
+  body: ActionSetBody,
+  limits: SignalConfig,
+): Promise<ActionSetView> {
   const { tx, clock } = change
   const before = await actionSetView(tx, await requireActionSet(tx, project, id))
   await refuseTakenName(tx, project, body.name, id)
@@ -46,7 +62,12 @@ export async function updateActionSet(change: Change, project: string, id: numbe
   return saved
 }
 
-export async function setActionSetEnabled(change: Change, project: string, id: number, enabled: boolean): Promise<ActionSetView> {
+export async function setActionSetEnabled(
+  change: Change,
+  project: string,
+  id: number,
+  enabled: boolean,
+): Promise<ActionSetView> {
   const before = await actionSetView(change.tx, await requireActionSet(change.tx, project, id))
   const saved = await actionSetView(change.tx, await store.setActionSetEnabled(change.tx, id, enabled))
   await recordEvent(change, { type: 'actions-updated', project, data: saved, preData: before })
@@ -62,5 +83,6 @@ export async function deleteActionSet(change: Change, project: string, id: numbe
 // --- Internal helpers ---
 
 async function refuseTakenName(q: Queryable, project: string, name: string, exceptId?: number): Promise<void> {
-  if (await store.actionSetNameTaken(q, project, name, exceptId)) throw nameExists(`An action set named "${name}" already exists in project "${project}".`)
+  if (await store.actionSetNameTaken(q, project, name, exceptId))
+    throw nameExists(`An action set named "${name}" already exists in project "${project}".`)
 }

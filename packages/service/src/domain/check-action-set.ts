@@ -21,17 +21,26 @@ export async function checkActionSet(
 ): Promise<ActionSetInput> {
   const { limits } = options
   const filters = Object.values(body.match.payload)
-  if (filters.length > limits.filtersPerActionSetLimit) throw exceedsLimit('action set filters', limits.filtersPerActionSetLimit)
-  if (filters.some((filter) => (filter.values?.length ?? 0) > limits.valuesPerFilterLimit)) throw exceedsLimit('action set filter values', limits.valuesPerFilterLimit)
-  if (body.actions.length > limits.actionsPerActionSetLimit) throw exceedsLimit('action set actions', limits.actionsPerActionSetLimit)
+  if (filters.length > limits.filtersPerActionSetLimit)
+    throw exceedsLimit('action set filters', limits.filtersPerActionSetLimit)
+  if (filters.some((filter) => (filter.values?.length ?? 0) > limits.valuesPerFilterLimit))
+    throw exceedsLimit('action set filter values', limits.valuesPerFilterLimit)
+  if (body.actions.length > limits.actionsPerActionSetLimit)
+    throw exceedsLimit('action set actions', limits.actionsPerActionSetLimit)
   if (!(await getSignalEndpoint(tx, body.match.sourceId))) throw notFound(`Signal endpoint ${body.match.sourceId}`)
   for (const [i, { executionParams: params }] of body.actions.entries()) {
-    if (params.project !== project) throw badData(`body.actions.${i}.executionParams.project must be the action set's project "${project}", got "${params.project}".`)
+    if (params.project !== project)
+      throw badData(
+        `body.actions.${i}.executionParams.project must be the action set's project "${project}", got "${params.project}".`,
+      )
     await requireFeature(tx, project, params.featureName)
     await requireProjectEnvironment(tx, project, params.environment)
   }
   if (body.actorId !== undefined) await requireServiceAccount(tx, body.actorId)
-  const keep = options.currentActorId !== undefined && (await isServiceAccount(tx, options.currentActorId)) ? options.currentActorId : undefined
+  const keep =
+    options.currentActorId !== undefined && (await isServiceAccount(tx, options.currentActorId))
+      ? options.currentActorId
+      : undefined
   return {
     name: body.name,
     description: body.description,

@@ -12,12 +12,23 @@ import { fixVariantWeights } from './variant-weights.js'
 export type DefaultStrategy = defaults.DefaultStrategy
 
 /** What enabling a flag of the project adds in an environment where it has no strategy: the project's own, else the built-in. */
-export async function projectDefaultStrategy(q: Queryable, project: ProjectRow, environment: string): Promise<DefaultStrategy> {
-  return (await defaults.getDefaultStrategy(q, project.id, environment)) ?? builtInDefaultStrategy(project.default_stickiness)
+export async function projectDefaultStrategy(
+  q: Queryable,
+  project: ProjectRow,
+  environment: string,
+): Promise<DefaultStrategy> {
+  return (
+    (await defaults.getDefaultStrategy(q, project.id, environment)) ??
+    builtInDefaultStrategy(project.default_stickiness)
+  )
 }
 
 /** The project's default strategy in one of its environments (404 for an unknown project or an environment not in it). */
-export async function readDefaultStrategy(q: Queryable, projectId: string, environment: string): Promise<DefaultStrategy> {
+export async function readDefaultStrategy(
+  q: Queryable,
+  projectId: string,
+  environment: string,
+): Promise<DefaultStrategy> {
   const project = await requireProject(q, projectId)
   await requireProjectEnvironment(q, projectId, environment)
   return projectDefaultStrategy(q, project, environment)
@@ -28,11 +39,17 @@ export async function readDefaultStrategy(q: Queryable, projectId: string, envir
  * flexibleRollout (400 otherwise); its segments must exist and its variants' weights add up, as
  * for a flag's strategy, so enabling a flag never fails on it later.
  */
-export async function setDefaultStrategy(change: Change, projectId: string, environment: string, body: StrategyBody): Promise<DefaultStrategy> {
+export async function setDefaultStrategy(
+  change: Change,
+  projectId: string,
+  environment: string,
+  body: StrategyBody,
+): Promise<DefaultStrategy> {
   const { tx } = change
   const project = await requireProject(tx, projectId)
   await requireProjectEnvironment(tx, projectId, environment)
-  if (body.name !== 'flexibleRollout') throw badData(`body.name: only "flexibleRollout" can be an environment's default strategy, got "${body.name}".`)
+  if (body.name !== 'flexibleRollout')
+    throw badData(`body.name: only "flexibleRollout" can be an environment's default strategy, got "${body.name}".`)
   const missing = await missingSegments(tx, body.segments)
   if (missing.length > 0) throw badData(`body.segments: segment ${missing.join(', ')} does not exist.`)
   const strategy: DefaultStrategy = {
@@ -46,6 +63,12 @@ export async function setDefaultStrategy(change: Change, projectId: string, envi
   }
   const before = await defaults.getDefaultStrategy(tx, projectId, environment)
   await defaults.setDefaultStrategy(tx, projectId, environment, strategy)
-  await recordEvent(change, { type: 'default-strategy-updated', project: project.id, environment, data: strategy, preData: before ?? null })
+  await recordEvent(change, {
+    type: 'default-strategy-updated',
+    project: project.id,
+    environment,
+    data: strategy,
+    preData: before ?? null,
+  })
   return strategy
 }

@@ -11,7 +11,8 @@ interface EnvironmentUpdate {
 
 /** A new environment (409 when the name is taken). */
 export async function createEnvironment(change: Change, input: NewEnvironment): Promise<void> {
-  if (await environments.getEnvironment(change.tx, input.name)) throw nameExists(`An environment named "${input.name}" already exists.`)
+  if (await environments.getEnvironment(change.tx, input.name))
+    throw nameExists(`An environment named "${input.name}" already exists.`)
   await environments.insertEnvironment(change.tx, input, change.clock())
   await recordEvent(change, { type: 'environment-created', environment: input.name, data: input })
 }
@@ -19,7 +20,12 @@ export async function createEnvironment(change: Change, input: NewEnvironment): 
 export async function updateEnvironment(change: Change, name: string, update: EnvironmentUpdate): Promise<void> {
   const before = await requireEnvironmentRow(change, name)
   await environments.updateEnvironment(change.tx, name, update.type, update.sortOrder)
-  await recordEvent(change, { type: 'environment-updated', environment: name, data: update, preData: environments.toEnvironment(before) })
+  await recordEvent(change, {
+    type: 'environment-updated',
+    environment: name,
+    data: update,
+    preData: environments.toEnvironment(before),
+  })
 }
 
 /** Turns an environment on or off (what new projects get by default). */
@@ -34,7 +40,11 @@ export async function deleteEnvironment(change: Change, name: string): Promise<v
   const row = await requireEnvironmentRow(change, name)
   if (row.protected) throw invalidOperation(`The environment "${name}" is protected and can not be deleted.`)
   await environments.deleteEnvironment(change.tx, name)
-  await recordEvent(change, { type: 'environment-deleted', environment: name, preData: environments.toEnvironment(row) })
+  await recordEvent(change, {
+    type: 'environment-deleted',
+    environment: name,
+    preData: environments.toEnvironment(row),
+  })
 }
 
 // --- Internal helpers ---

@@ -38,15 +38,28 @@ export async function untagFlag(change: Change, name: string, tag: tags.Tag): Pr
 // --- Internal helpers ---
 
 async function addTag(change: Change, name: string, tag: tags.Tag): Promise<boolean> {
-  if (!(await tags.getTagType(change.tx, tag.type))) throw badData(`body.type: the tag type "${tag.type}" does not exist.`)
+  if (!(await tags.getTagType(change.tx, tag.type)))
+    throw badData(`body.type: the tag type "${tag.type}" does not exist.`)
   await tags.ensureTag(change.tx, tag, change.clock())
   return tags.tagFeature(change.tx, name, tag, change.clock())
 }
 
 function recordTagged(change: Change, row: FeatureRow, tag: tags.Tag): Promise<void> {
-  return recordEvent(change, { type: 'feature-tagged', project: row.project, featureName: row.name, data: tag, tags: [tag] })
+  return recordEvent(change, {
+    type: 'feature-tagged',
+    project: row.project,
+    featureName: row.name,
+    data: tag,
+    tags: [tag],
+  })
 }
 
 function recordUntagged(change: Change, row: FeatureRow, tag: tags.Tag): Promise<void> {
-  return recordEvent(change, { type: 'feature-untagged', project: row.project, featureName: row.name, preData: tag, tags: [tag] })
+  return recordEvent(change, {
+    type: 'feature-untagged',
+    project: row.project,
+    featureName: row.name,
+    preData: tag,
+    tags: [tag],
+  })
 }

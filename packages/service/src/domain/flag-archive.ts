@@ -21,7 +21,12 @@ export async function reviveFlag(change: Change, name: string, project?: string)
 export async function deleteFlag(change: Change, name: string, project?: string): Promise<void> {
   const row = await requireArchived(change, name, project)
   await features.deleteFeature(change.tx, name)
-  await recordEvent(change, { type: 'feature-deleted', project: row.project, featureName: name, preData: features.toFeature(row) })
+  await recordEvent(change, {
+    type: 'feature-deleted',
+    project: row.project,
+    featureName: name,
+    preData: features.toFeature(row),
+  })
 }
 
 // --- Internal helpers ---

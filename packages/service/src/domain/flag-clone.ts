@@ -1,5 +1,11 @@
 import type { StrategyBody } from '../schemas/strategy.js'
-import { featureEnvironments, type FeatureRow, insertFeature, setEnvironmentVariants, toFeature } from '../store/features.js'
+import {
+  featureEnvironments,
+  type FeatureRow,
+  insertFeature,
+  setEnvironmentVariants,
+  toFeature,
+} from '../store/features.js'
 import { insertStrategy, listStrategies, toStrategy } from '../store/strategies.js'
 import { type Change, recordEvent } from './change.js'
 import { refuseTakenName } from './flags.js'
@@ -24,8 +30,19 @@ export async function cloneFlag(change: Change, input: CloneInput): Promise<Feat
   const { project, name } = input
   const source = await requireFeature(tx, project, input.source)
   await refuseTakenName(tx, name)
-  const clone = await insertFeature(tx, project, { name, type: source.type, description: source.description, impressionData: source.impression_data }, clock(), actor.userId)
-  await recordEvent(change, { type: 'feature-created', project, featureName: name, data: { ...toFeature(clone), clonedFrom: source.name } })
+  const clone = await insertFeature(
+    tx,
+    project,
+    { name, type: source.type, description: source.description, impressionData: source.impression_data },
+    clock(),
+    actor.userId,
+  )
+  await recordEvent(change, {
+    type: 'feature-created',
+    project,
+    featureName: name,
+    data: { ...toFeature(clone), clonedFrom: source.name },
+  })
   for (const environment of await featureEnvironments(tx, source.name)) {
     if (environment.variants.length > 0) await setEnvironmentVariants(tx, name, environment.name, environment.variants)
   }
@@ -43,8 +60,20 @@ export async function cloneFlag(change: Change, input: CloneInput): Promise<Feat
       variants: strategy.variants as StrategyBody['variants'],
       segments: strategy.segments,
     }
-    const inserted = await insertStrategy(tx, { feature: name, project, environment: strategy.environment }, copy, clock(), actor.userId)
-    await recordEvent(change, { type: 'feature-strategy-add', project, featureName: name, environment: strategy.environment, data: toStrategy(inserted) })
+    const inserted = await insertStrategy(
+      tx,
+      { feature: name, project, environment: strategy.environment },
+      copy,
+      clock(),
+      actor.userId,
+    )
+    await recordEvent(change, {
+      type: 'feature-strategy-add',
+      project,
+      featureName: name,
+      environment: strategy.environment,
+      data: toStrategy(inserted),
+    })
   }
   return clone
 }

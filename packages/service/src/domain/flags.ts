@@ -31,20 +31,38 @@ export async function createFlag(change: Change, project: string, input: NewFlag
     await ensureTag(tx, tag, clock())
     await tagFeature(tx, input.name, tag, clock())
   }
-  await recordEvent(change, { type: 'feature-created', project, featureName: input.name, data: features.toFeature(inserted), tags: input.tags })
+  await recordEvent(change, {
+    type: 'feature-created',
+    project,
+    featureName: input.name,
+    data: features.toFeature(inserted),
+    tags: input.tags,
+  })
   return inserted
 }
 
 /** 409 when a flag of that name exists, archived or not: names are unique across projects. */
 export async function refuseTakenName(q: Queryable, name: string): Promise<void> {
-  if (await features.getFeature(q, name)) throw nameExists(`A flag named "${name}" already exists (it may be archived).`)
+  if (await features.getFeature(q, name))
+    throw nameExists(`A flag named "${name}" already exists (it may be archived).`)
 }
 
 /** Changes a flag's metadata; a change of `stale` also writes its own stale event. */
-export async function updateFlag(change: Change, project: string, name: string, update: FlagUpdate): Promise<features.FeatureRow> {
+export async function updateFlag(
+  change: Change,
+  project: string,
+  name: string,
+  update: FlagUpdate,
+): Promise<features.FeatureRow> {
   const before = await requireFeature(change.tx, project, name, { lock: true })
   const after = await features.updateFeature(change.tx, name, update)
-  await recordEvent(change, { type: 'feature-metadata-updated', project, featureName: name, data: features.toFeature(after), preData: features.toFeature(before) })
+  await recordEvent(change, {
+    type: 'feature-metadata-updated',
+    project,
+    featureName: name,
+    data: features.toFeature(after),
+    preData: features.toFeature(before),
+  })
   if (before.stale !== after.stale) await recordStale(change, after)
   return after
 }
@@ -73,5 +91,10 @@ async function setStale(change: Change, row: features.FeatureRow, stale: boolean
 }
 
 function recordStale(change: Change, row: features.FeatureRow): Promise<void> {
-  return recordEvent(change, { type: row.stale ? 'feature-stale-on' : 'feature-stale-off', project: row.project, featureName: row.name, data: { stale: row.stale } })
+  return recordEvent(change, {
+    type: row.stale ? 'feature-stale-on' : 'feature-stale-off',
+    project: row.project,
+    featureName: row.name,
+    data: { stale: row.stale },
+  })
 }

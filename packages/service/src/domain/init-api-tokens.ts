@@ -19,7 +19,12 @@ const INIT_TOKENS_LOCK = 424243
  * is the token, as in Unleash. Every instance on one database must list the same tokens: each
  * start applies its own list.
  */
-export async function syncInitApiTokens(db: Database, config: ServiceConfig, clock: Clock, logger: Logger): Promise<void> {
+export async function syncInitApiTokens(
+  db: Database,
+  config: ServiceConfig,
+  clock: Clock,
+  logger: Logger,
+): Promise<void> {
   await db.transaction(async (tx) => {
     await tx.query(`SELECT pg_advisory_xact_lock(${INIT_TOKENS_LOCK})`)
     const listed: string[] = []
@@ -28,7 +33,14 @@ export async function syncInitApiTokens(db: Database, config: ServiceConfig, clo
       listed.push(secret)
       await insertApiToken(
         tx,
-        { secret, tokenName: 'admin-init-token', type: 'admin', environment: '*', projects: ['*'], initVariable: 'INIT_ADMIN_API_TOKENS' },
+        {
+          secret,
+          tokenName: 'admin-init-token',
+          type: 'admin',
+          environment: '*',
+          projects: ['*'],
+          initVariable: 'INIT_ADMIN_API_TOKENS',
+        },
         clock(),
       )
     }
@@ -43,16 +55,26 @@ export async function syncInitApiTokens(db: Database, config: ServiceConfig, clo
       }
       await insertApiToken(
         tx,
-        { secret, tokenName: 'client-init-token', type: 'client', environment: token.environment, projects: [token.project], initVariable: 'INIT_CLIENT_API_TOKENS' },
+        {
+          secret,
+          tokenName: 'client-init-token',
+          type: 'client',
+          environment: token.environment,
+          projects: [token.project],
+          initVariable: 'INIT_CLIENT_API_TOKENS',
+        },
         clock(),
       )
     }
     for (const row of await deleteUnlistedInitTokens(tx, listed)) {
-      await recordEvent({ tx, actor: { name: 'system' }, clock }, {
-        type: 'api-token-deleted',
-        environment: row.type === 'admin' ? null : row.environment,
-        preData: toApiToken(row),
-      })
+      await recordEvent(
+        { tx, actor: { name: 'system' }, clock },
+        {
+          type: 'api-token-deleted',
+          environment: row.type === 'admin' ? null : row.environment,
+          preData: toApiToken(row),
+        },
+      )
       logger.info(`deleted API token ${row.id} (${row.display}): it is no longer listed in ${row.init_variable}`)
     }
   })

@@ -15,13 +15,21 @@ interface NewPersonalToken {
  * A personal access token for a person (never a service account or system user). Only its hash
  * is stored: the secret is returned once, here.
  */
-export async function issuePersonalToken(change: Change, input: NewPersonalToken): Promise<{ row: tokens.PersonalTokenRow; secret: string }> {
-  if (input.expiresAt && input.expiresAt.getTime() <= change.clock().getTime()) throw badData('body.expiresAt must be in the future.')
+export async function issuePersonalToken(
+  change: Change,
+  input: NewPersonalToken,
+): Promise<{ row: tokens.PersonalTokenRow; secret: string }> {
+  if (input.expiresAt && input.expiresAt.getTime() <= change.clock().getTime())
+    throw badData('body.expiresAt must be in the future.')
   const secret = newPersonalTokenSecret()
   const user = await getUser(change.tx, input.userId)
   if (!user) throw notFound(`User ${input.userId}`)
   refuseMachineAccount(user, 'have a personal access token')
-  const row = await tokens.insertPersonalToken(change.tx, { userId: input.userId, secret, description: input.description, expiresAt: input.expiresAt ?? null }, change.clock())
+  const row = await tokens.insertPersonalToken(
+    change.tx,
+    { userId: input.userId, secret, description: input.description, expiresAt: input.expiresAt ?? null },
+    change.clock(),
+  )
   await recordEvent(change, { type: 'pat-created', data: tokens.toPersonalToken(row) })
   return { row, secret }
 }

@@ -21,14 +21,20 @@ export async function createProject(change: Change, input: NewProject): Promise<
 export async function updateProject(change: Change, input: projects.ProjectInput): Promise<void> {
   const before = await requireProject(change.tx, input.id)
   await projects.updateProject(change.tx, input, change.clock())
-  await recordEvent(change, { type: 'project-updated', project: input.id, data: input, preData: projects.toProject(before) })
+  await recordEvent(change, {
+    type: 'project-updated',
+    project: input.id,
+    data: input,
+    preData: projects.toProject(before),
+  })
 }
 
 /** Deletes a project with no live flags (its archived ones go with it); never `default`. */
 export async function deleteProject(change: Change, id: string): Promise<void> {
   const project = await requireProject(change.tx, id)
   if (id === 'default') throw invalidOperation('You can not delete the default project!')
-  if ((project.feature_count ?? 0) > 0) throw invalidOperation('You can not delete a project with active feature flags.')
+  if ((project.feature_count ?? 0) > 0)
+    throw invalidOperation('You can not delete a project with active feature flags.')
   await projects.deleteProject(change.tx, id)
   await recordEvent(change, { type: 'project-deleted', project: id })
 }

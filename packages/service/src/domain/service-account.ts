@@ -15,9 +15,14 @@ export async function defaultActorId(tx: Queryable, now: Date): Promise<number> 
     `INSERT INTO users (name, username, root_role, is_service, created_at) VALUES ('Signal actions', $1, 'Admin', true, $2) ON CONFLICT DO NOTHING`,
     [ACTIONS_SERVICE_ACCOUNT, now],
   )
-  const [row] = await tx.query<UserRow>('SELECT * FROM users WHERE lower(username) = $1 AND deleted_at IS NULL', [ACTIONS_SERVICE_ACCOUNT])
+  const [row] = await tx.query<UserRow>('SELECT * FROM users WHERE lower(username) = $1 AND deleted_at IS NULL', [
+    ACTIONS_SERVICE_ACCOUNT,
+  ])
   if (!row?.is_service) {
-    throw new ServiceError('ConflictError', `A user named "${ACTIONS_SERVICE_ACCOUNT}" exists and is not a service account; name an actorId.`)
+    throw new ServiceError(
+      'ConflictError',
+      `A user named "${ACTIONS_SERVICE_ACCOUNT}" exists and is not a service account; name an actorId.`,
+    )
   }
   return row.id
 }
@@ -29,13 +34,15 @@ export async function isServiceAccount(tx: Queryable, id: number): Promise<boole
 
 /** 400 unless `id` is a live service account (the actor an action set may name). */
 export async function requireServiceAccount(tx: Queryable, id: number): Promise<void> {
-  if (!(await isServiceAccount(tx, id))) throw badData(`body.actorId must be the id of a service account; ${id} is not one.`)
+  if (!(await isServiceAccount(tx, id)))
+    throw badData(`body.actorId must be the id of a service account; ${id} is not one.`)
 }
 
 /** The actor written to the event log for a run, or why there is none. */
 export async function runActor(tx: Queryable, id: number): Promise<Actor | string> {
   const [row] = await tx.query<UserRow>('SELECT * FROM users WHERE id = $1', [id])
-  if (!row || row.deleted_at) return `The action set's actor (user ${id}) has been deleted; update the action set to run as another one.`
+  if (!row || row.deleted_at)
+    return `The action set's actor (user ${id}) has been deleted; update the action set to run as another one.`
   return { name: row.username ?? row.name ?? row.email ?? `user-${row.id}`, userId: row.id }
 }
 

@@ -17,20 +17,39 @@ async function requireSignalToken(q: Queryable, endpointId: number, tokenId: num
  * A new token for the endpoint; at most `limit` per endpoint (spec section 8). Only its hash is
  * stored: the secret is returned once, here.
  */
-export async function createSignalToken(change: Change, endpointId: number, name: string, limit: number): Promise<{ row: store.SignalTokenRow; secret: string }> {
+export async function createSignalToken(
+  change: Change,
+  endpointId: number,
+  name: string,
+  limit: number,
+): Promise<{ row: store.SignalTokenRow; secret: string }> {
   const { tx } = change
   const secret = newSignalTokenSecret()
   await requireSignalEndpoint(tx, endpointId)
-  await enforceLimit(tx, { scope: `signal-endpoint-tokens:${endpointId}`, resource: 'signal endpoint token', limit, count: () => store.countSignalTokens(tx, endpointId) })
+  await enforceLimit(tx, {
+    scope: `signal-endpoint-tokens:${endpointId}`,
+    resource: 'signal endpoint token',
+    limit,
+    count: () => store.countSignalTokens(tx, endpointId),
+  })
   const row = await store.insertSignalToken(tx, { endpointId, name, secret }, change.clock(), change.actor.userId)
   await recordEvent(change, { type: 'signal-endpoint-token-created', data: store.toSignalToken(row) })
   return { row, secret }
 }
 
-export async function renameSignalToken(change: Change, endpointId: number, tokenId: number, name: string): Promise<store.SignalTokenRow> {
+export async function renameSignalToken(
+  change: Change,
+  endpointId: number,
+  tokenId: number,
+  name: string,
+): Promise<store.SignalTokenRow> {
   const before = await requireSignalToken(change.tx, endpointId, tokenId)
   const after = await store.renameSignalToken(change.tx, before.id, name)
-  await recordEvent(change, { type: 'signal-endpoint-token-updated', data: store.toSignalToken(after), preData: store.toSignalToken(before) })
+  await recordEvent(change, {
+    type: 'signal-endpoint-token-updated',
+    data: store.toSignalToken(after),
+    preData: store.toSignalToken(before),
+  })
   return after
 }
 

@@ -21,25 +21,50 @@ export async function requireStrategyTarget(q: Queryable, target: StrategyTarget
 }
 
 /** The strategy, which must belong to the flag and environment of the path. */
-export async function requireStrategy(q: Queryable, target: StrategyTarget, id: string): Promise<strategies.StrategyRow> {
+export async function requireStrategy(
+  q: Queryable,
+  target: StrategyTarget,
+  id: string,
+): Promise<strategies.StrategyRow> {
   const row = await strategies.getStrategy(q, id)
-  if (!row || row.feature_name !== target.feature || row.environment !== target.environment) throw notFound(`Strategy "${id}"`)
+  if (!row || row.feature_name !== target.feature || row.environment !== target.environment)
+    throw notFound(`Strategy "${id}"`)
   return row
 }
 
-export async function addStrategy(change: Change, target: StrategyTarget, body: StrategyBody): Promise<strategies.StrategyRow> {
+export async function addStrategy(
+  change: Change,
+  target: StrategyTarget,
+  body: StrategyBody,
+): Promise<strategies.StrategyRow> {
   await requireStrategyTarget(change.tx, target, true)
-  const inserted = await strategies.insertStrategy(change.tx, target, await prepare(change.tx, body, target), change.clock(), change.actor.userId)
+  const inserted = await strategies.insertStrategy(
+    change.tx,
+    target,
+    await prepare(change.tx, body, target),
+    change.clock(),
+    change.actor.userId,
+  )
   await recordEvent(change, { type: 'feature-strategy-add', ...where(target), data: strategies.toStrategy(inserted) })
   return inserted
 }
 
-export async function updateStrategy(change: Change, target: StrategyTarget, id: string, replacement: StrategyReplacement): Promise<strategies.StrategyRow> {
+export async function updateStrategy(
+  change: Change,
+  target: StrategyTarget,
+  id: string,
+  replacement: StrategyReplacement,
+): Promise<strategies.StrategyRow> {
   await requireStrategyTarget(change.tx, target, true)
   const before = await requireStrategy(change.tx, target, id)
   const next = typeof replacement === 'function' ? replacement(before) : replacement
   const after = await strategies.updateStrategy(change.tx, before.id, await prepare(change.tx, next, target))
-  await recordEvent(change, { type: 'feature-strategy-update', ...where(target), data: strategies.toStrategy(after), preData: strategies.toStrategy(before) })
+  await recordEvent(change, {
+    type: 'feature-strategy-update',
+    ...where(target),
+    data: strategies.toStrategy(after),
+    preData: strategies.toStrategy(before),
+  })
   return after
 }
 
@@ -51,7 +76,11 @@ export async function deleteStrategy(change: Change, target: StrategyTarget, id:
 }
 
 /** Sets the sortOrder of the listed strategies (each must be the flag's, in the environment). */
-export async function reorderStrategies(change: Change, target: StrategyTarget, order: { id: string; sortOrder: number }[]): Promise<void> {
+export async function reorderStrategies(
+  change: Change,
+  target: StrategyTarget,
+  order: { id: string; sortOrder: number }[],
+): Promise<void> {
   await requireStrategyTarget(change.tx, target, true)
   for (const item of order) {
     await requireStrategy(change.tx, target, item.id)

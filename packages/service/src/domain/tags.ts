@@ -4,8 +4,10 @@ import { type Change, recordEvent } from './change.js'
 
 /** A new tag of an existing type (409 when it exists). */
 export async function createTag(change: Change, tag: tags.Tag): Promise<void> {
-  if (!(await tags.getTagType(change.tx, tag.type))) throw badData(`body.type: the tag type "${tag.type}" does not exist.`)
-  if (!(await tags.ensureTag(change.tx, tag, change.clock()))) throw nameExists(`The tag "${tag.type}:${tag.value}" already exists.`)
+  if (!(await tags.getTagType(change.tx, tag.type)))
+    throw badData(`body.type: the tag type "${tag.type}" does not exist.`)
+  if (!(await tags.ensureTag(change.tx, tag, change.clock())))
+    throw nameExists(`The tag "${tag.type}:${tag.value}" already exists.`)
   await recordEvent(change, { type: 'tag-created', data: tag })
 }
 

@@ -32,8 +32,13 @@ export async function setFlagsEnabled(change: Change, input: ToggleInput & { fea
 }
 
 /** What an action does: a toggle of a flag in the action set's own project only (Unleash #5982). */
-export async function runToggleAction(change: Change, setProject: string, input: ToggleInput & { feature: string }): Promise<void> {
-  if (input.project !== setProject) throw badData(`The action's project "${input.project}" is not the action set's project "${setProject}".`)
+export async function runToggleAction(
+  change: Change,
+  setProject: string,
+  input: ToggleInput & { feature: string },
+): Promise<void> {
+  if (input.project !== setProject)
+    throw badData(`The action's project "${input.project}" is not the action set's project "${setProject}".`)
   await setFlagEnabled(change, input)
 }
 
@@ -43,26 +48,52 @@ export async function runToggleAction(change: Change, setProject: string, input:
  * filled in as any added strategy is (groupId = the flag's name when empty); `activateDisabled`
  * turns disabled strategies back on, and an event is written only when the state changes.
  */
-async function toggleFeature(change: Change, feature: FeatureRow, environment: string, enabled: boolean, activateDisabled = false): Promise<void> {
+async function toggleFeature(
+  change: Change,
+  feature: FeatureRow,
+  environment: string,
+  enabled: boolean,
+  activateDisabled = false,
+): Promise<void> {
   const { tx, actor, clock } = change
   const where = { project: feature.project, featureName: feature.name, environment }
   if (enabled) {
     const strategies = await listStrategies(tx, feature.name, environment)
     if (strategies.length === 0) {
       const project = await requireProject(tx, feature.project)
-      const body = completeStrategy(await projectDefaultStrategy(tx, project, environment), feature.name, project.default_stickiness)
-      const strategy = await insertStrategy(tx, { feature: feature.name, project: feature.project, environment }, body, clock(), actor.userId)
+      const body = completeStrategy(
+        await projectDefaultStrategy(tx, project, environment),
+        feature.name,
+        project.default_stickiness,
+      )
+      const strategy = await insertStrategy(
+        tx,
+        { feature: feature.name, project: feature.project, environment },
+        body,
+        clock(),
+        actor.userId,
+      )
       await recordEvent(change, { type: 'feature-strategy-add', ...where, data: toStrategy(strategy) })
     } else if (activateDisabled) {
       for (const strategy of strategies.filter((s) => s.disabled)) {
         const after = await setStrategyDisabled(tx, strategy.id, false)
-        await recordEvent(change, { type: 'feature-strategy-update', ...where, data: toStrategy(after), preData: toStrategy(strategy) })
+        await recordEvent(change, {
+          type: 'feature-strategy-update',
+          ...where,
+          data: toStrategy(after),
+          preData: toStrategy(strategy),
+        })
       }
     }
   }
   const before = await setEnabled(tx, feature.name, environment, enabled)
   if (before === enabled) return
-  await recordEvent(change, { type: enabled ? 'feature-environment-enabled' : 'feature-environment-disabled', ...where, data: { enabled }, preData: { enabled: before } })
+  await recordEvent(change, {
+    type: enabled ? 'feature-environment-enabled' : 'feature-environment-disabled',
+    ...where,
+    data: { enabled },
+    preData: { enabled: before },
+  })
   if (enabled) {
     const type = (await getEnvironment(tx, environment))?.type
     await recordLifecycle(tx, feature.name, type === 'production' ? 'live' : 'pre-live', clock())

@@ -5,7 +5,8 @@ import { refuseMachineAccount } from './service-account.js'
 
 /** A new user; email and username are each unique (409). */
 export async function createUser(change: Change, input: users.UserInput): Promise<users.UserRow> {
-  if (await users.identityTaken(change.tx, input)) throw nameExists('A user with that email or username already exists.')
+  if (await users.identityTaken(change.tx, input))
+    throw nameExists('A user with that email or username already exists.')
   const row = await users.insertUser(change.tx, input, change.clock())
   await recordEvent(change, { type: 'user-created', data: users.toUser(row) })
   return row
@@ -14,7 +15,8 @@ export async function createUser(change: Change, input: users.UserInput): Promis
 /** Changes a person's name, email or root role (403 for a service account or system user). */
 export async function updateUser(change: Change, id: number, update: Partial<users.UserInput>): Promise<users.UserRow> {
   const before = await requirePerson(change, id, 'be edited through the user admin API')
-  if (update.email && (await users.identityTaken(change.tx, { email: update.email }, id))) throw nameExists('A user with that email already exists.')
+  if (update.email && (await users.identityTaken(change.tx, { email: update.email }, id)))
+    throw nameExists('A user with that email already exists.')
   const after = await users.updateUser(change.tx, id, update)
   await recordEvent(change, { type: 'user-updated', data: users.toUser(after), preData: users.toUser(before) })
   return after

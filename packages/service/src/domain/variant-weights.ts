@@ -19,12 +19,17 @@ export function fixVariantWeights<T extends Weighted>(variants: T[], field = 'va
     names.add(variant.name)
   }
   const variable = variants.filter((variant) => variant.weightType !== 'fix')
-  const fixedTotal = variants.filter((variant) => variant.weightType === 'fix').reduce((sum, variant) => sum + variant.weight, 0)
+  const fixedTotal = variants
+    .filter((variant) => variant.weightType === 'fix')
+    .reduce((sum, variant) => sum + variant.weight, 0)
   if (variable.length === 0) {
-    if (fixedTotal !== TOTAL) throw badData(`${field}: there must be at least one "variable" variant, or fixed weights must add up to 1000.`)
+    if (fixedTotal !== TOTAL)
+      throw badData(`${field}: there must be at least one "variable" variant, or fixed weights must add up to 1000.`)
     return variants
   }
   if (fixedTotal > TOTAL) throw badData(`${field}: the fixed weights add up to ${fixedTotal}, more than 1000.`)
   const weights = shareVariantWeights(variants)
-  return variants.map((variant, i) => (variant.weightType === 'fix' ? variant : { ...variant, weight: weights[i] as number }))
+  return variants.map((variant, i) =>
+    variant.weightType === 'fix' ? variant : { ...variant, weight: weights[i] as number },
+  )
 }

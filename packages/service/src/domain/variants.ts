@@ -40,7 +40,10 @@ export async function setFlagVariants(change: Change, input: VariantsInput): Pro
 }
 
 /** `setFlagVariants` for a listed set of environments (`variants-batch`): each must exist, checked first. */
-export async function setFlagVariantsIn(change: Change, input: VariantsInput & { environments: string[] }): Promise<VariantInput[]> {
+export async function setFlagVariantsIn(
+  change: Change,
+  input: VariantsInput & { environments: string[] },
+): Promise<VariantInput[]> {
   for (const environment of input.environments) await requireEnvironment(change.tx, environment)
   return setFlagVariants(change, input)
 }

@@ -8,10 +8,23 @@ export interface InstanceInsights {
   flags: { total: number }
   userTrends: { date: string; total: number; active: number; inactive: number }[]
   flagTrends: FlagCounts[]
-  projectFlagTrends: (FlagCounts & { week: string; project: string; health: number; timeToProduction?: number; users: number })[]
+  projectFlagTrends: (FlagCounts & {
+    week: string
+    project: string
+    health: number
+    timeToProduction?: number
+    users: number
+  })[]
   metricsSummaryTrends: {
-    week: string; date: string; project: string; totalRequests: number; totalYes: number; totalNo: number
-    totalApps: number; totalFlags: number; totalEnvironments: number
+    week: string
+    date: string
+    project: string
+    totalRequests: number
+    totalYes: number
+    totalNo: number
+    totalApps: number
+    totalFlags: number
+    totalEnvironments: number
   }[]
   environmentTypeTrends: { date: string; week: string; environmentType: string; totalUpdates: number }[]
 }
@@ -36,7 +49,12 @@ export async function instanceInsights(db: Database, now: Date, window: store.Tr
   return {
     users: { total: users.total, active: users.active, inactive: users.total - users.active },
     flags: { total: flags },
-    userTrends: userTrends.map((row) => ({ date: endOfDay(row.day), total: row.total, active: row.active, inactive: row.total - row.active })),
+    userTrends: userTrends.map((row) => ({
+      date: endOfDay(row.day),
+      total: row.total,
+      active: row.active,
+      inactive: row.total - row.active,
+    })),
     flagTrends: flagTrends.map(flagCounts),
     projectFlagTrends: projectFlagTrends.map((row) => {
       const counts = flagCounts(row)

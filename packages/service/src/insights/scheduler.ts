@@ -58,7 +58,9 @@ export function createInsightsScheduler(options: InsightsSchedulerOptions): Insi
   }
   const snapshot = () => (stopped ? Promise.resolve() : takeInsightsSnapshot(db, clock()))
   const logged = (run: Promise<void>, when: string) =>
-    run.catch((error: unknown) => logger.error(`insights snapshot (${when}) failed`, error instanceof Error ? error.stack : error))
+    run.catch((error: unknown) =>
+      logger.error(`insights snapshot (${when}) failed`, error instanceof Error ? error.stack : error),
+    )
 
   const schedule = () => {
     if (stopped) return

@@ -47,23 +47,40 @@ export function createApiRouter(
   const routes: RouteSpec[] = []
   const add = (method: Method) => (path: string, access: Access, handler: Handler) => {
     if (!(ACCESS_KINDS as readonly unknown[]).includes(access)) {
-      throw new Error(`Route ${method} ${path} has no access declaration (one of ${ACCESS_KINDS.join(', ')}), got ${String(access)}`)
+      throw new Error(
+        `Route ${method} ${path} has no access declaration (one of ${ACCESS_KINDS.join(', ')}), got ${String(access)}`,
+      )
     }
     if (typeof handler !== 'function') throw new Error(`Route ${method} ${path} has no handler`)
-    if (routes.some((route) => route.method === method && route.path === path)) throw new Error(`Route ${method} ${path} is registered twice`)
+    if (routes.some((route) => route.method === method && route.path === path))
+      throw new Error(`Route ${method} ${path} is registered twice`)
     const route: RouteSpec = { method, path, access }
     routes.push(route)
-    router.add(path, eventHandler(async (event) => {
-      await authorize(event, access)
-      onHandle?.(route, event)
-      return handler(event)
-    }), method.toLowerCase() as Lowercase<Method>)
+    router.add(
+      path,
+      eventHandler(async (event) => {
+        await authorize(event, access)
+        onHandle?.(route, event)
+        return handler(event)
+      }),
+      method.toLowerCase() as Lowercase<Method>,
+    )
   }
-  const api: ApiRouter = { get: add('GET'), post: add('POST'), put: add('PUT'), patch: add('PATCH'), delete: add('DELETE'), routes }
+  const api: ApiRouter = {
+    get: add('GET'),
+    post: add('POST'),
+    put: add('PUT'),
+    patch: add('PATCH'),
+    delete: add('DELETE'),
+    routes,
+  }
   // Every path matches something, so h3 never builds its own 404 for a miss: that error puts the
   // path in a status message and prints a console warning for each path holding characters a
   // status line cannot (a scanner could fill the log). A miss passes on, as before, to the admin
   // UI and then to the service's 404 (app.ts). Not a route: it decides nothing.
-  router.use('/**', eventHandler(() => undefined))
+  router.use(
+    '/**',
+    eventHandler(() => undefined),
+  )
   return { api, handler: router.handler }
 }

@@ -9,7 +9,9 @@ import type { ApiRouter } from './api-router.js'
 const MAX_TOKENS_PER_REQUEST = 1_000
 
 const validateSchema = z.object({
-  tokens: z.array(z.string().max(1_024)).max(MAX_TOKENS_PER_REQUEST, `may list at most ${MAX_TOKENS_PER_REQUEST} tokens`),
+  tokens: z
+    .array(z.string().max(1_024))
+    .max(MAX_TOKENS_PER_REQUEST, `may list at most ${MAX_TOKENS_PER_REQUEST} tokens`),
 })
 
 /**
@@ -21,16 +23,27 @@ const validateSchema = z.object({
  * `client`, the type Unleash 8.2 answers and every Edge version reads.
  */
 export function registerEdgeRoutes(api: ApiRouter, ctx: ServiceContext): void {
-  api.post('/edge/validate', 'public', eventHandler(async (event) => {
-    const { tokens } = await readBodyWith(event, validateSchema)
-    const wanted = [...new Set(tokens)]
-    const found = wanted.length === 0 ? new Map() : await findApiTokensBySecrets(ctx.db, wanted)
-    const now = ctx.clock().getTime()
-    const valid = wanted.flatMap((token) => {
-      const row = found.get(token)
-      if (!row || row.type === 'admin' || (row.expires_at && row.expires_at.getTime() <= now)) return []
-      return [{ token, type: row.type === 'frontend' ? 'frontend' : 'client', projects: row.projects, environment: row.environment }]
-    })
-    return { tokens: valid }
-  }))
+  api.post(
+    '/edge/validate',
+    'public',
+    eventHandler(async (event) => {
+      const { tokens } = await readBodyWith(event, validateSchema)
+      const wanted = [...new Set(tokens)]
+      const found = wanted.length === 0 ? new Map() : await findApiTokensBySecrets(ctx.db, wanted)
+      const now = ctx.clock().getTime()
+      const valid = wanted.flatMap((token) => {
+        const row = found.get(token)
+        if (!row || row.type === 'admin' || (row.expires_at && row.expires_at.getTime() <= now)) return []
+        return [
+          {
+            token,
+            type: row.type === 'frontend' ? 'frontend' : 'client',
+            projects: row.projects,
+            environment: row.environment,
+          },
+        ]
+      })
+      return { tokens: valid }
+    }),
+  )
 }

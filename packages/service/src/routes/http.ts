@@ -13,7 +13,8 @@ export function param(event: H3Event, name: string): string {
 export function intParam(event: H3Event, name: string): number {
   const text = param(event, name)
   // The value is not repeated: whatever was sent in its place (a secret, markup) stays out of the answer.
-  if (!/^\d{1,15}$/.test(text)) throw badData(`The path parameter "${name}" must be a whole number of at most 15 digits.`)
+  if (!/^\d{1,15}$/.test(text))
+    throw badData(`The path parameter "${name}" must be a whole number of at most 15 digits.`)
   return Number(text)
 }
 

@@ -23,15 +23,26 @@ export function registerSignalIngestRoutes(api: ApiRouter, ctx: ServiceContext, 
   const { ratePerSecond, payloadLimitBytes } = ctx.config.signals
   const limiter = createSignalRateLimiter(ctx.db, ratePerSecond, ctx.clock)
 
-  api.post('/api/signal-endpoint/:name', 'signal', eventHandler(async (event) => {
-    // The route's `signal` access (auth.ts) answered 404 for an unknown endpoint and 401 for a wrong token.
-    const { endpoint, token } = signalCaller(event)
-    rateLimit(event, await limiter.take(endpoint.id))
-    const payload = await readSignalPayload(event, payloadLimitBytes)
-    const signal = await insertSignal(ctx.db, { endpointId: endpoint.id, tokenId: token.id, payload }, ctx.clock())
-    listener?.wake()
-    return { id: signal.id, source: signal.source, sourceId: endpoint.id, sourceName: endpoint.name, tokenName: token.name, createdAt: iso(signal.created_at) }
-  }))
+  api.post(
+    '/api/signal-endpoint/:name',
+    'signal',
+    eventHandler(async (event) => {
+      // The route's `signal` access (auth.ts) answered 404 for an unknown endpoint and 401 for a wrong token.
+      const { endpoint, token } = signalCaller(event)
+      rateLimit(event, await limiter.take(endpoint.id))
+      const payload = await readSignalPayload(event, payloadLimitBytes)
+      const signal = await insertSignal(ctx.db, { endpointId: endpoint.id, tokenId: token.id, payload }, ctx.clock())
+      listener?.wake()
+      return {
+        id: signal.id,
+        source: signal.source,
+        sourceId: endpoint.id,
+        sourceName: endpoint.name,
+        tokenName: token.name,
+        createdAt: iso(signal.created_at),
+      }
+    }),
+  )
 }
 
 /** `RateLimit-*` headers (IETF draft, as express-rate-limit's standardHeaders); 429 with `Retry-After` when refused. */
@@ -44,5 +55,8 @@ function rateLimit(event: H3Event, decision: RateLimitDecision): void {
   })
   if (decision.allowed) return
   setResponseHeaders(event, { 'retry-after': decision.resetSeconds })
-  throw new ServiceError('RateLimitError', `Too many signals: this endpoint takes at most ${decision.limit} per second. Retry after ${decision.resetSeconds} s.`)
+  throw new ServiceError(
+    'RateLimitError',
+    `Too many signals: this endpoint takes at most ${decision.limit} per second. Retry after ${decision.resetSeconds} s.`,
+  )
 }

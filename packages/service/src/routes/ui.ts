@@ -119,7 +119,11 @@ export function createUiHandler(options: UiHandlerOptions = {}) {
 
     const index = await load(join(root, 'index.html'))
     if (!index) {
-      setResponseHeaders(event, { ...PAGE_HEADERS, 'content-type': CONTENT_TYPES['.html'] as string, 'cache-control': 'no-cache' })
+      setResponseHeaders(event, {
+        ...PAGE_HEADERS,
+        'content-type': CONTENT_TYPES['.html'] as string,
+        'cache-control': 'no-cache',
+      })
       return NOT_BUILT_PAGE
     }
     setResponseHeaders(event, PAGE_HEADERS)
@@ -131,7 +135,13 @@ export function createUiHandler(options: UiHandlerOptions = {}) {
 
 function isApiPath(path: string): boolean {
   const pathname = path.toLowerCase()
-  return pathname === '/api' || pathname.startsWith('/api/') || pathname.startsWith('/api;') || pathname === '/health' || pathname.startsWith('/health/')
+  return (
+    pathname === '/api' ||
+    pathname.startsWith('/api/') ||
+    pathname.startsWith('/api;') ||
+    pathname === '/health' ||
+    pathname.startsWith('/health/')
+  )
 }
 
 /**

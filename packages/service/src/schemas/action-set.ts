@@ -18,11 +18,16 @@ export interface PayloadFilter {
  * strategy constraint without `contextName` and checked by the constraint schema (the path
  * plays the context name), so single-value operators need `value` and list ones take `values`.
  */
-const payloadFiltersSchema = z.record(z.string(), z.unknown())
+const payloadFiltersSchema = z
+  .record(z.string(), z.unknown())
   .superRefine((filters, ctx) => {
     for (const [path, filter] of Object.entries(filters)) {
       if (!path.trim()) {
-        ctx.addIssue({ code: 'custom', path: [], message: 'has an empty key: a filter needs a path such as data.severity' })
+        ctx.addIssue({
+          code: 'custom',
+          path: [],
+          message: 'has an empty key: a filter needs a path such as data.severity',
+        })
         continue
       }
       const operator = (filter as { operator?: unknown } | null)?.operator
@@ -31,16 +36,23 @@ const payloadFiltersSchema = z.record(z.string(), z.unknown())
         continue
       }
       const parsed = constraintSchema.safeParse({ ...(filter as object), contextName: path })
-      for (const issue of parsed.error?.issues ?? []) ctx.addIssue({ code: 'custom', path: [path, ...issue.path.map(String)], message: issue.message })
+      for (const issue of parsed.error?.issues ?? [])
+        ctx.addIssue({ code: 'custom', path: [path, ...issue.path.map(String)], message: issue.message })
     }
   })
-  .transform((filters) => Object.fromEntries(Object.entries(filters).map(([path, filter]): [string, PayloadFilter] => {
-    const { contextName: _path, ...rest } = constraintSchema.parse({ ...(filter as object), contextName: path })
-    return [path, rest]
-  })))
+  .transform((filters) =>
+    Object.fromEntries(
+      Object.entries(filters).map(([path, filter]): [string, PayloadFilter] => {
+        const { contextName: _path, ...rest } = constraintSchema.parse({ ...(filter as object), contextName: path })
+        return [path, rest]
+      }),
+    ),
+  )
 
 const actionSchema = z.object({
-  action: z.enum(['TOGGLE_FEATURE_ON', 'TOGGLE_FEATURE_OFF'], { error: () => 'must be one of TOGGLE_FEATURE_ON, TOGGLE_FEATURE_OFF' }),
+  action: z.enum(['TOGGLE_FEATURE_ON', 'TOGGLE_FEATURE_OFF'], {
+    error: () => 'must be one of TOGGLE_FEATURE_ON, TOGGLE_FEATURE_OFF',
+  }),
   sortOrder: z.number().int().min(1).optional(),
   executionParams: z.object({
     project: z.string().min(1, 'is required'),
@@ -50,21 +62,23 @@ const actionSchema = z.object({
 })
 
 /** An action set as created or replaced (Unleash's createActionSetSchema). */
-export const actionSetSchema = z.object({
-  name: z.string().trim().min(1, 'is required').max(255, 'must be at most 255 characters'),
-  description: z.string().nullish(),
-  enabled: z.boolean().optional(),
-  actorId: z.number().int().optional(),
-  match: z.object({
-    source: z.literal('signal-endpoint', { error: () => 'must be "signal-endpoint"' }),
-    sourceId: z.number().int(),
-    payload: payloadFiltersSchema.default({}),
-  }),
-  actions: z.array(actionSchema).min(1, 'must list at least one action'),
-}).transform((body) => ({
-  ...body,
-  // Run order: sortOrder, then as listed; a missing sortOrder is the action's position.
-  actions: body.actions.map((action, i) => ({ ...action, sortOrder: action.sortOrder ?? i + 1 })),
-}))
+export const actionSetSchema = z
+  .object({
+    name: z.string().trim().min(1, 'is required').max(255, 'must be at most 255 characters'),
+    description: z.string().nullish(),
+    enabled: z.boolean().optional(),
+    actorId: z.number().int().optional(),
+    match: z.object({
+      source: z.literal('signal-endpoint', { error: () => 'must be "signal-endpoint"' }),
+      sourceId: z.number().int(),
+      payload: payloadFiltersSchema.default({}),
+    }),
+    actions: z.array(actionSchema).min(1, 'must list at least one action'),
+  })
+  .transform((body) => ({
+    ...body,
+    // Run order: sortOrder, then as listed; a missing sortOrder is the action's position.
+    actions: body.actions.map((action, i) => ({ ...action, sortOrder: action.sortOrder ?? i + 1 })),
+  }))
 
 export type ActionSetBody = z.output<typeof actionSetSchema>

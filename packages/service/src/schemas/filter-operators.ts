@@ -5,8 +5,19 @@
  * bundling the engine.
  */
 export const FILTER_OPERATORS = [
-  'IN', 'NOT_IN',
-  'STR_CONTAINS', 'STR_STARTS_WITH', 'STR_ENDS_WITH',
-  'NUM_EQ', 'NUM_GT', 'NUM_GTE', 'NUM_LT', 'NUM_LTE',
-  'SEMVER_EQ', 'SEMVER_GT', 'SEMVER_GTE', 'SEMVER_LT', 'SEMVER_LTE',
+  'IN',
+  'NOT_IN',
+  'STR_CONTAINS',
+  'STR_STARTS_WITH',
+  'STR_ENDS_WITH',
+  'NUM_EQ',
+  'NUM_GT',
+  'NUM_GTE',
+  'NUM_LT',
+  'NUM_LTE',
+  'SEMVER_EQ',
+  'SEMVER_GT',
+  'SEMVER_GTE',
+  'SEMVER_LT',
+  'SEMVER_LTE',
 ] as const

@@ -49,9 +49,33 @@ export async function seedDemo(db: Database, options: { dataDir: string; clock: 
   })
   const credentials = (await readCredentials(options.dataDir)) ?? (await writeCredentials(options.dataDir))
   await db.transaction(async (tx) => {
-    await insertApiToken(tx, { secret: credentials.adminToken, tokenName: 'demo-admin', type: 'admin', environment: '*', projects: ['*'] }, clock())
-    await insertApiToken(tx, { secret: credentials.clientToken, tokenName: 'demo-client', type: 'client', environment: 'development', projects: ['*'] }, clock())
-    await insertApiToken(tx, { secret: credentials.frontendToken, tokenName: 'demo-frontend', type: 'frontend', environment: 'development', projects: ['*'] }, clock())
+    await insertApiToken(
+      tx,
+      { secret: credentials.adminToken, tokenName: 'demo-admin', type: 'admin', environment: '*', projects: ['*'] },
+      clock(),
+    )
+    await insertApiToken(
+      tx,
+      {
+        secret: credentials.clientToken,
+        tokenName: 'demo-client',
+        type: 'client',
+        environment: 'development',
+        projects: ['*'],
+      },
+      clock(),
+    )
+    await insertApiToken(
+      tx,
+      {
+        secret: credentials.frontendToken,
+        tokenName: 'demo-frontend',
+        type: 'frontend',
+        environment: 'development',
+        projects: ['*'],
+      },
+      clock(),
+    )
   })
   return credentials
 }
@@ -61,16 +85,26 @@ export async function seedDemo(db: Database, options: { dataDir: string; clock: 
 /** Made through the same domain operations as the admin API, so the demo has the same rows and events. */
 async function createDemoProject(change: Change): Promise<void> {
   const project = DEMO_PROJECT
-  await createProject(change, { id: project, name: 'Demo', description: 'Flags of every strategy kind, made on first start' })
+  await createProject(change, {
+    id: project,
+    name: 'Demo',
+    description: 'Flags of every strategy kind, made on first start',
+  })
   const segment = await createSegment(change, { ...DEMO_SEGMENT, project })
   const environment = 'development'
   for (const flag of DEMO_FLAGS) {
     const feature = flag.name
     await createFlag(change, project, { name: feature, description: flag.description, type: flag.type ?? 'release' })
     const { useSegment, ...strategy } = flag.strategy
-    await addStrategy(change, { project, feature, environment }, { constraints: [], variants: [], ...strategy, segments: useSegment ? [segment.id] : [] })
-    if (flag.variants) await setFlagVariants(change, { project, feature, variants: flag.variants, environments: [environment] })
-    if (flag.parent) await addDependency(change, project, feature, { feature: flag.parent, enabled: true, variants: [] })
+    await addStrategy(
+      change,
+      { project, feature, environment },
+      { constraints: [], variants: [], ...strategy, segments: useSegment ? [segment.id] : [] },
+    )
+    if (flag.variants)
+      await setFlagVariants(change, { project, feature, variants: flag.variants, environments: [environment] })
+    if (flag.parent)
+      await addDependency(change, project, feature, { feature: flag.parent, enabled: true, variants: [] })
     await setFlagEnabled(change, { project, feature, environment, enabled: true })
   }
 }
@@ -85,7 +119,12 @@ async function readCredentials(dataDir: string): Promise<DemoCredentials | undef
   try {
     const parsed = JSON.parse(await readFile(join(dataDir, DEMO_CREDENTIALS_FILE), 'utf8')) as Partial<DemoCredentials>
     if (parsed.adminToken && parsed.clientToken && parsed.proxyClientKey) {
-      const credentials = { adminToken: parsed.adminToken, clientToken: parsed.clientToken, proxyClientKey: parsed.proxyClientKey, frontendToken: parsed.frontendToken ?? '' }
+      const credentials = {
+        adminToken: parsed.adminToken,
+        clientToken: parsed.clientToken,
+        proxyClientKey: parsed.proxyClientKey,
+        frontendToken: parsed.frontendToken ?? '',
+      }
       // A data folder from before the frontend token: add one, keep the rest.
       if (!credentials.frontendToken) {
         credentials.frontendToken = `*:development.${randomSecret()}`

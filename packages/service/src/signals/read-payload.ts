@@ -15,7 +15,10 @@ export async function readSignalPayload(event: H3Event, limitBytes: number): Pro
   const chunked = getRequestHeader(event, 'transfer-encoding') !== undefined
   if (!chunked && (length === undefined || Number(length) === 0)) return {}
   if (!isJson(getRequestHeader(event, 'content-type'))) {
-    throw new ServiceError('ContentTypeError', 'A signal body must be JSON: send it with Content-Type: application/json.')
+    throw new ServiceError(
+      'ContentTypeError',
+      'A signal body must be JSON: send it with Content-Type: application/json.',
+    )
   }
   if (Number(length) > limitBytes) throw tooLarge(limitBytes)
   const bytes = await readBodyBytes(event.node.req, limitBytes, () => tooLarge(limitBytes))

@@ -61,9 +61,15 @@ export async function findApiTokenBySecret(q: Queryable, secret: string): Promis
 }
 
 /** The tokens among `secrets` (one query, however many), by secret. */
-export async function findApiTokensBySecrets(q: Queryable, secrets: readonly string[]): Promise<Map<string, ApiTokenRow>> {
+export async function findApiTokensBySecrets(
+  q: Queryable,
+  secrets: readonly string[],
+): Promise<Map<string, ApiTokenRow>> {
   const bySecretHash = new Map(secrets.map((secret) => [hashSecret(secret), secret]))
-  const rows = await q.query<ApiTokenRow & { secret_hash: string }>('SELECT * FROM api_tokens WHERE secret_hash = ANY($1)', [[...bySecretHash.keys()]])
+  const rows = await q.query<ApiTokenRow & { secret_hash: string }>(
+    'SELECT * FROM api_tokens WHERE secret_hash = ANY($1)',
+    [[...bySecretHash.keys()]],
+  )
   return new Map(rows.map((row) => [bySecretHash.get(row.secret_hash) as string, row]))
 }
 
@@ -83,8 +89,17 @@ export async function insertApiToken(q: Queryable, input: ApiTokenInput, now: Da
   await q.query(
     `INSERT INTO api_tokens (secret_hash, display, token_name, type, environment, projects, expires_at, created_at, init_variable)
      VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) ON CONFLICT (secret_hash) DO NOTHING`,
-    [hashSecret(input.secret), displayToken(input.secret), input.tokenName, input.type, input.environment, input.projects, input.expiresAt ?? null, now,
-      input.initVariable ?? null],
+    [
+      hashSecret(input.secret),
+      displayToken(input.secret),
+      input.tokenName,
+      input.type,
+      input.environment,
+      input.projects,
+      input.expiresAt ?? null,
+      now,
+      input.initVariable ?? null,
+    ],
   )
   return (await findApiTokenBySecret(q, input.secret)) as ApiTokenRow
 }

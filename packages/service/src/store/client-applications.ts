@@ -24,13 +24,28 @@ export async function registerClient(q: Queryable, registration: Registration, n
      VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $9)
      ON CONFLICT (app_name, instance_id, environment) DO UPDATE SET sdk_version = EXCLUDED.sdk_version, client_ip = EXCLUDED.client_ip,
        strategies = EXCLUDED.strategies, started = EXCLUDED.started, "interval" = EXCLUDED."interval", last_seen = EXCLUDED.last_seen`,
-    [registration.appName, registration.instanceId, registration.environment, registration.sdkVersion, registration.clientIp,
-      json(registration.strategies), registration.started, registration.interval, now],
+    [
+      registration.appName,
+      registration.instanceId,
+      registration.environment,
+      registration.sdkVersion,
+      registration.clientIp,
+      json(registration.strategies),
+      registration.started,
+      registration.interval,
+      now,
+    ],
   )
 }
 
 /** Marks an instance seen when it posts metrics (the SDK may never have registered). */
-export async function touchClientInstance(q: Queryable, appName: string, instanceId: string, environment: string, now: Date): Promise<void> {
+export async function touchClientInstance(
+  q: Queryable,
+  appName: string,
+  instanceId: string,
+  environment: string,
+  now: Date,
+): Promise<void> {
   await q.query(
     `INSERT INTO client_applications (app_name, created_at, updated_at, seen_at) VALUES ($1, $2, $2, $2)
      ON CONFLICT (app_name) DO UPDATE SET seen_at = EXCLUDED.seen_at`,
@@ -45,12 +60,26 @@ export async function touchClientInstance(q: Queryable, appName: string, instanc
 
 /** Unleash's applicationsSchema items, with each application's instances. */
 export async function listApplications(q: Queryable) {
-  const apps = await q.query<{ app_name: string; description: string | null; url: string | null; color: string | null; icon: string | null; strategies: string[]; created_at: Date; seen_at: Date | null }>(
-    'SELECT * FROM client_applications ORDER BY app_name',
-  )
-  const instances = await q.query<{ app_name: string; instance_id: string; environment: string; sdk_version: string | null; client_ip: string | null; started: Date | null; interval: number | null; last_seen: Date }>(
-    'SELECT * FROM client_instances ORDER BY app_name, instance_id',
-  )
+  const apps = await q.query<{
+    app_name: string
+    description: string | null
+    url: string | null
+    color: string | null
+    icon: string | null
+    strategies: string[]
+    created_at: Date
+    seen_at: Date | null
+  }>('SELECT * FROM client_applications ORDER BY app_name')
+  const instances = await q.query<{
+    app_name: string
+    instance_id: string
+    environment: string
+    sdk_version: string | null
+    client_ip: string | null
+    started: Date | null
+    interval: number | null
+    last_seen: Date
+  }>('SELECT * FROM client_instances ORDER BY app_name, instance_id')
   return apps.map((app) => ({
     appName: app.app_name,
     description: app.description,

@@ -33,13 +33,18 @@ const MAX_DELTA_ROWS = 1_000
  * Events carry definitions as they are now, not as they were at each change: a client applying
  * them in order ends at exactly the scope's payload at `revision`, which is what it needs.
  */
-export function readClientDelta(db: Database, query: ClientFeaturesQuery, since: number | undefined): Promise<ClientDelta> {
+export function readClientDelta(
+  db: Database,
+  query: ClientFeaturesQuery,
+  since: number | undefined,
+): Promise<ClientDelta> {
   return db.transaction(async (tx) => {
     await tx.query('SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY')
     const [row] = await tx.query<{ value: number; delta_floor: number }>('SELECT value, delta_floor FROM revision')
     const revision = row?.value ?? 0
     if (since === revision) return { revision, events: [] }
-    if (since === undefined || since < (row?.delta_floor ?? 0) || since > revision) return hydration(tx, query, revision)
+    if (since === undefined || since < (row?.delta_floor ?? 0) || since > revision)
+      return hydration(tx, query, revision)
     const changes = await tx.query<ChangeRow>(
       `SELECT type, feature_name, project, environment, data, pre_data FROM events
        WHERE revision > $1 AND revision <= $2 AND (environment IS NULL OR environment = $3)
@@ -70,7 +75,8 @@ interface Changed {
 }
 
 /** Event types that never change what `/api/client/features` serves. */
-const UNSERVED = /^(user|api-token|pat|signal-endpoint|signal-endpoint-token|actions)-|^(tag-created|tag-type-created|tag-type-updated|project-created|project-updated|default-strategy-updated|environment-created|segment-created)$/
+const UNSERVED =
+  /^(user|api-token|pat|signal-endpoint|signal-endpoint-token|actions)-|^(tag-created|tag-type-created|tag-type-updated|project-created|project-updated|default-strategy-updated|environment-created|segment-created)$/
 
 /**
  * The flags and segments the event rows changed, or `'hydrate'` when one of them changes the
@@ -97,20 +103,34 @@ function classify(rows: ChangeRow[]): Changed | 'hydrate' {
 
 async function hydration(tx: Queryable, query: ClientFeaturesQuery, revision: number): Promise<ClientDelta> {
   const { payload } = await loadClientFeatures(tx, query)
-  return { revision, events: [{ type: 'hydration', eventId: revision, features: payload.features, segments: payload.segments }] }
+  return {
+    revision,
+    events: [{ type: 'hydration', eventId: revision, features: payload.features, segments: payload.segments }],
+  }
 }
 
-async function deltaEvents(tx: Queryable, query: ClientFeaturesQuery, revision: number, changed: Changed): Promise<DeltaEvent[]> {
+async function deltaEvents(
+  tx: Queryable,
+  query: ClientFeaturesQuery,
+  revision: number,
+  changed: Changed,
+): Promise<DeltaEvent[]> {
   // A changed segment matters to this scope only when one of its flags uses it: that takes the
   // whole scope, read once (segment edits are rare; their constraints stay out of other scopes).
   // Otherwise only the changed flags are read.
-  const { payload } = await loadClientFeatures(tx, changed.segments.size > 0 ? query : { ...query, names: [...changed.flags.keys()] })
+  const { payload } = await loadClientFeatures(
+    tx,
+    changed.segments.size > 0 ? query : { ...query, names: [...changed.flags.keys()] },
+  )
   const features = payload.features.filter((feature) => changed.flags.has(feature.name))
   // Sent first: the changed segments the scope uses, and every segment an updated flag uses, in
   // case the client has not seen it (as Unleash does).
   const wanted = new Set(changed.segments)
-  for (const feature of features) for (const strategy of feature.strategies) for (const id of strategy.segments ?? []) wanted.add(id)
-  const events: DeltaEvent[] = payload.segments.filter((segment) => wanted.has(segment.id)).map((segment) => ({ type: 'segment-updated', eventId: revision, segment }))
+  for (const feature of features)
+    for (const strategy of feature.strategies) for (const id of strategy.segments ?? []) wanted.add(id)
+  const events: DeltaEvent[] = payload.segments
+    .filter((segment) => wanted.has(segment.id))
+    .map((segment) => ({ type: 'segment-updated', eventId: revision, segment }))
   const present = new Set<string>()
   for (const feature of features) {
     present.add(feature.name)
@@ -128,5 +148,7 @@ async function deltaEvents(tx: Queryable, query: ClientFeaturesQuery, revision: 
  * so a client learns no flag names from projects its token does not cover.
  */
 function inScope(query: ClientFeaturesQuery, name: string, project: string): boolean {
-  return (!query.projects || query.projects.includes(project)) && (!query.namePrefix || name.startsWith(query.namePrefix))
+  return (
+    (!query.projects || query.projects.includes(project)) && (!query.namePrefix || name.startsWith(query.namePrefix))
+  )
 }

@@ -36,7 +36,12 @@ interface StrategyRow {
 
 /** A query's key: the same scope and filters, in the same order, give the same answer (caches, stream groups). */
 export function scopeKey(query: ClientFeaturesQuery): string {
-  return JSON.stringify([query.environment, query.projects ?? null, query.namePrefix ?? null, query.tags?.map((tag) => [tag.type, tag.value]) ?? null])
+  return JSON.stringify([
+    query.environment,
+    query.projects ?? null,
+    query.namePrefix ?? null,
+    query.tags?.map((tag) => [tag.type, tag.value]) ?? null,
+  ])
 }
 
 /** The `/api/client/features` payload (built by `readClientFeatures`). */

@@ -40,20 +40,29 @@ export async function addClientMetrics(q: Queryable, bucket: MetricsBucket, limi
   const names = Object.keys(bucket.toggles)
   if (names.length === 0) return 0
   const projects = bucket.projects.includes('*') ? null : [...bucket.projects]
-  const inScope = new Set((await q.query<{ name: string }>(
-    `SELECT f.name FROM features f
+  const inScope = new Set(
+    (
+      await q.query<{ name: string }>(
+        `SELECT f.name FROM features f
      JOIN project_environments pe ON pe.project_id = f.project AND pe.environment_name = $2
      WHERE f.name = ANY($1::text[]) AND ($3::text[] IS NULL OR f.project = ANY($3::text[]))`,
-    [names, bucket.environment, projects],
-  )).map((row) => row.name))
+        [names, bucket.environment, projects],
+      )
+    ).map((row) => row.name),
+  )
   // Sorted, so concurrent posts lock the same rows in the same order (no deadlock).
-  const counted = names.filter((name) => inScope.has(name)).slice(0, limits.toggles).sort()
+  const counted = names
+    .filter((name) => inScope.has(name))
+    .slice(0, limits.toggles)
+    .sort()
   if (counted.length === 0) return 0
-  const variants = counted.flatMap((name) =>
-    Object.entries((bucket.toggles[name] as MetricsBucket['toggles'][string]).variants)
-      .slice(0, limits.variantsPerToggle)
-      .map(([variant, count]) => ({ name, variant, count })),
-  ).sort((a, b) => (a.name === b.name ? compare(a.variant, b.variant) : compare(a.name, b.name)))
+  const variants = counted
+    .flatMap((name) =>
+      Object.entries((bucket.toggles[name] as MetricsBucket['toggles'][string]).variants)
+        .slice(0, limits.variantsPerToggle)
+        .map(([variant, count]) => ({ name, variant, count })),
+    )
+    .sort((a, b) => (a.name === b.name ? compare(a.variant, b.variant) : compare(a.name, b.name)))
   const hour = hourOf(bucket.start)
   const key = [bucket.appName, bucket.environment, hour]
   await q.query(
@@ -62,7 +71,12 @@ export async function addClientMetrics(q: Queryable, bucket: MetricsBucket, limi
      ON CONFLICT (feature_name, app_name, environment, timestamp) DO UPDATE SET
        yes = LEAST(client_metrics_hourly.yes::numeric + EXCLUDED.yes, ${MAX_COUNT})::bigint,
        no = LEAST(client_metrics_hourly.no::numeric + EXCLUDED.no, ${MAX_COUNT})::bigint`,
-    [...key, counted, counted.map((name) => bucket.toggles[name]?.yes ?? 0), counted.map((name) => bucket.toggles[name]?.no ?? 0)],
+    [
+      ...key,
+      counted,
+      counted.map((name) => bucket.toggles[name]?.yes ?? 0),
+      counted.map((name) => bucket.toggles[name]?.no ?? 0),
+    ],
   )
   if (variants.length > 0) {
     await q.query(
@@ -74,7 +88,10 @@ export async function addClientMetrics(q: Queryable, bucket: MetricsBucket, limi
     )
   }
   // GREATEST skips NULL: a first report sets lastSeenAt, an older bucket never moves it back.
-  await q.query('UPDATE features SET last_seen_at = GREATEST(last_seen_at, $2) WHERE name = ANY($1::text[])', [counted, bucket.lastSeen])
+  await q.query('UPDATE features SET last_seen_at = GREATEST(last_seen_at, $2) WHERE name = ANY($1::text[])', [
+    counted,
+    bucket.lastSeen,
+  ])
   await q.query(
     'UPDATE feature_environments SET last_seen_at = GREATEST(last_seen_at, $3) WHERE feature_name = ANY($1::text[]) AND environment = $2',
     [counted, bucket.environment, bucket.lastSeen],
@@ -84,7 +101,14 @@ export async function addClientMetrics(q: Queryable, bucket: MetricsBucket, limi
 
 /** Unleash's raw feature metrics (`/api/admin/client-metrics/features/:name/raw`), newest hour first. */
 export async function featureMetrics(q: Queryable, feature: string, since: Date) {
-  const rows = await q.query<{ app_name: string; environment: string; timestamp: Date; yes: number; no: number; variants: Record<string, number> | null }>(
+  const rows = await q.query<{
+    app_name: string
+    environment: string
+    timestamp: Date
+    yes: number
+    no: number
+    variants: Record<string, number> | null
+  }>(
     `SELECT m.app_name, m.environment, m.timestamp, m.yes, m.no,
        (SELECT jsonb_object_agg(v.variant, v.count) FROM client_metrics_hourly_variants v
          WHERE v.feature_name = m.feature_name AND v.app_name = m.app_name AND v.environment = m.environment AND v.timestamp = m.timestamp) AS variants

@@ -21,7 +21,10 @@ export function parentsOf(q: Queryable, child: string): Promise<DependencyRow[]>
 }
 
 export async function childrenOf(q: Queryable, parent: string): Promise<string[]> {
-  const rows = await q.query<{ child: string }>('SELECT child FROM dependent_features WHERE parent = $1 ORDER BY child', [parent])
+  const rows = await q.query<{ child: string }>(
+    'SELECT child FROM dependent_features WHERE parent = $1 ORDER BY child',
+    [parent],
+  )
   return rows.map((row) => row.child)
 }
 
@@ -37,9 +40,9 @@ export async function setDependency(q: Queryable, row: DependencyRow): Promise<v
 }
 
 export async function deleteDependency(q: Queryable, child: string, parent?: string): Promise<number> {
-  const rows = await q.query('DELETE FROM dependent_features WHERE child = $1 AND ($2::text IS NULL OR parent = $2) RETURNING 1', [
-    child,
-    parent ?? null,
-  ])
+  const rows = await q.query(
+    'DELETE FROM dependent_features WHERE child = $1 AND ($2::text IS NULL OR parent = $2) RETURNING 1',
+    [child, parent ?? null],
+  )
   return rows.length
 }

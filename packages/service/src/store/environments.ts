@@ -45,13 +45,21 @@ export async function getEnvironment(q: Queryable, name: string): Promise<Enviro
 }
 
 export async function insertEnvironment(q: Queryable, input: EnvironmentInput, now: Date): Promise<void> {
-  await q.query(
-    `INSERT INTO environments (name, type, enabled, sort_order, created_at) VALUES ($1, $2, $3, $4, $5)`,
-    [input.name, input.type, input.enabled ?? true, input.sortOrder ?? 9999, now],
-  )
+  await q.query(`INSERT INTO environments (name, type, enabled, sort_order, created_at) VALUES ($1, $2, $3, $4, $5)`, [
+    input.name,
+    input.type,
+    input.enabled ?? true,
+    input.sortOrder ?? 9999,
+    now,
+  ])
 }
 
-export async function updateEnvironment(q: Queryable, name: string, type: string, sortOrder: number | undefined): Promise<void> {
+export async function updateEnvironment(
+  q: Queryable,
+  name: string,
+  type: string,
+  sortOrder: number | undefined,
+): Promise<void> {
   await q.query(`UPDATE environments SET type = $2, sort_order = COALESCE($3, sort_order) WHERE name = $1`, [
     name,
     type,

@@ -63,15 +63,31 @@ export function listFeatures(q: Queryable, project: string, archived: boolean): 
 }
 
 export function listAllFeatures(q: Queryable, archived: boolean): Promise<FeatureRow[]> {
-  return q.query<FeatureRow>(`SELECT * FROM features WHERE (archived_at IS NOT NULL) = $1 ORDER BY created_at, name`, [archived])
+  return q.query<FeatureRow>(`SELECT * FROM features WHERE (archived_at IS NOT NULL) = $1 ORDER BY created_at, name`, [
+    archived,
+  ])
 }
 
 /** Inserts the flag, disabled in each of its project's environments, and its `initial` lifecycle stage. */
-export async function insertFeature(q: Queryable, project: string, input: FeatureInput, now: Date, userId?: number): Promise<FeatureRow> {
+export async function insertFeature(
+  q: Queryable,
+  project: string,
+  input: FeatureInput,
+  now: Date,
+  userId?: number,
+): Promise<FeatureRow> {
   const [row] = await q.query<FeatureRow>(
     `INSERT INTO features (name, project, type, description, impression_data, created_at, created_by_user_id)
      VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING *`,
-    [input.name, project, input.type ?? 'release', input.description ?? null, input.impressionData ?? false, now, userId ?? null],
+    [
+      input.name,
+      project,
+      input.type ?? 'release',
+      input.description ?? null,
+      input.impressionData ?? false,
+      now,
+      userId ?? null,
+    ],
   )
   await q.query(
     `INSERT INTO feature_environments (feature_name, environment, enabled)
@@ -91,7 +107,14 @@ export async function updateFeature(
     `UPDATE features SET type = COALESCE($2, type), description = CASE WHEN $3::boolean THEN $4 ELSE description END,
        impression_data = COALESCE($5, impression_data), stale = COALESCE($6, stale)
      WHERE name = $1 RETURNING *`,
-    [name, patch.type ?? null, patch.description !== undefined, patch.description ?? null, patch.impressionData ?? null, patch.stale ?? null],
+    [
+      name,
+      patch.type ?? null,
+      patch.description !== undefined,
+      patch.description ?? null,
+      patch.impressionData ?? null,
+      patch.stale ?? null,
+    ],
   )
   return row as FeatureRow
 }
@@ -132,7 +155,12 @@ export async function setEnabled(q: Queryable, name: string, environment: string
   return before[0]?.enabled ?? false
 }
 
-export async function setEnvironmentVariants(q: Queryable, name: string, environment: string, variants: unknown[]): Promise<void> {
+export async function setEnvironmentVariants(
+  q: Queryable,
+  name: string,
+  environment: string,
+  variants: unknown[],
+): Promise<void> {
   await q.query(
     `INSERT INTO feature_environments (feature_name, environment, variants) VALUES ($1, $2, $3)
      ON CONFLICT (feature_name, environment) DO UPDATE SET variants = EXCLUDED.variants`,
@@ -142,9 +170,8 @@ export async function setEnvironmentVariants(q: Queryable, name: string, environ
 
 /** Lifecycle stages for insights, first time reached: initial, pre-live, live, archived. */
 export async function recordLifecycle(q: Queryable, name: string, stage: string, now: Date): Promise<void> {
-  await q.query(`INSERT INTO feature_lifecycles (feature, stage, created_at) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING`, [
-    name,
-    stage,
-    now,
-  ])
+  await q.query(
+    `INSERT INTO feature_lifecycles (feature, stage, created_at) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING`,
+    [name, stage, now],
+  )
 }

@@ -91,7 +91,12 @@ export async function snapshotMetrics(q: Queryable, day: string, at: Date, since
  * Per environment type and ISO week (same range as the metrics): event-log rows that name an
  * environment, i.e. configuration changes there. Unleash counts the same rows with a trigger.
  */
-export async function snapshotEnvironmentTypes(q: Queryable, day: string, at: Date, since: string | undefined): Promise<void> {
+export async function snapshotEnvironmentTypes(
+  q: Queryable,
+  day: string,
+  at: Date,
+  since: string | undefined,
+): Promise<void> {
   await q.query(
     `INSERT INTO environment_type_trends (week_start, environment_type, total_updates, through)
      SELECT week_start, type, updates, LEAST(week_start + 6, $1::date) FROM (

@@ -10,12 +10,41 @@ export interface TrendWindow {
   to: string
 }
 
-interface UserTrendRow { day: string; total: number; active: number }
-interface FlagCountsRow { total: number; stale: number; potentially_stale: number }
-export interface FlagTrendRow extends FlagCountsRow { day: string }
-interface ProjectFlagTrendRow extends FlagTrendRow { week: string; project: string; time_to_production: number | null; users: number }
-interface MetricsTrendRow { week: string; day: string; project: string; yes: number; no: number; apps: number; flags: number; environments: number }
-interface EnvironmentTypeTrendRow { week: string; day: string; environment_type: string; updates: number }
+interface UserTrendRow {
+  day: string
+  total: number
+  active: number
+}
+interface FlagCountsRow {
+  total: number
+  stale: number
+  potentially_stale: number
+}
+export interface FlagTrendRow extends FlagCountsRow {
+  day: string
+}
+interface ProjectFlagTrendRow extends FlagTrendRow {
+  week: string
+  project: string
+  time_to_production: number | null
+  users: number
+}
+interface MetricsTrendRow {
+  week: string
+  day: string
+  project: string
+  yes: number
+  no: number
+  apps: number
+  flags: number
+  environments: number
+}
+interface EnvironmentTypeTrendRow {
+  week: string
+  day: string
+  environment_type: string
+  updates: number
+}
 
 const DAY = (column: string) => `to_char(${column}::timestamp, 'YYYY-MM-DD')`
 const WEEK = (column: string) => `to_char(${column}::timestamp, 'IYYY-IW')`
@@ -31,7 +60,9 @@ export async function countUsers(q: Queryable, now: Date): Promise<{ total: numb
 }
 
 export async function countFlags(q: Queryable): Promise<number> {
-  const [row] = await q.query<{ total: number }>('SELECT count(*)::int AS total FROM features WHERE archived_at IS NULL')
+  const [row] = await q.query<{ total: number }>(
+    'SELECT count(*)::int AS total FROM features WHERE archived_at IS NULL',
+  )
   return row?.total ?? 0
 }
 

@@ -64,13 +64,19 @@ export async function insertPersonalToken(
 }
 
 export async function deletePersonalToken(q: Queryable, userId: number, id: number): Promise<boolean> {
-  const rows = await q.query('DELETE FROM personal_access_tokens WHERE user_id = $1 AND id = $2 RETURNING 1', [userId, id])
+  const rows = await q.query('DELETE FROM personal_access_tokens WHERE user_id = $1 AND id = $2 RETURNING 1', [
+    userId,
+    id,
+  ])
   return rows.length > 0
 }
 
 /** Deletes any user's token (an admin revoking it); returns its owner, or undefined when there was none. */
 export async function revokePersonalToken(q: Queryable, id: number): Promise<{ userId: number } | undefined> {
-  const [row] = await q.query<{ user_id: number }>('DELETE FROM personal_access_tokens WHERE id = $1 RETURNING user_id', [id])
+  const [row] = await q.query<{ user_id: number }>(
+    'DELETE FROM personal_access_tokens WHERE id = $1 RETURNING user_id',
+    [id],
+  )
   return row ? { userId: row.user_id } : undefined
 }
 

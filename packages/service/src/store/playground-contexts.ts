@@ -38,7 +38,10 @@ export async function recentContexts(db: Database): Promise<RecentContext[]> {
     'SELECT context, last_used_at FROM playground_contexts ORDER BY used DESC LIMIT $1',
     [RECENT_CONTEXTS],
   )
-  return rows.map((row) => ({ context: JSON.parse(row.context) as Record<string, unknown>, lastUsedAt: iso(row.last_used_at) as string }))
+  return rows.map((row) => ({
+    context: JSON.parse(row.context) as Record<string, unknown>,
+    lastUsedAt: iso(row.last_used_at) as string,
+  }))
 }
 
 /**
@@ -49,7 +52,9 @@ function canonicalJson(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`
   if (value !== null && typeof value === 'object') {
     const record = value as Record<string, unknown>
-    const entries = Object.keys(record).sort().filter((key) => record[key] !== undefined)
+    const entries = Object.keys(record)
+      .sort()
+      .filter((key) => record[key] !== undefined)
     return `{${entries.map((key) => `${JSON.stringify(key)}:${canonicalJson(record[key])}`).join(',')}}`
   }
   return JSON.stringify(value) ?? 'null'

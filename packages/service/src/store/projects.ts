@@ -49,7 +49,12 @@ export async function getProject(q: Queryable, id: string): Promise<ProjectRow |
 }
 
 /** Creates the project in the given environments (Unleash: all enabled ones by default). */
-export async function insertProject(q: Queryable, input: ProjectInput, environments: string[] | undefined, now: Date): Promise<void> {
+export async function insertProject(
+  q: Queryable,
+  input: ProjectInput,
+  environments: string[] | undefined,
+  now: Date,
+): Promise<void> {
   await q.query(
     `INSERT INTO projects (id, name, description, mode, default_stickiness, created_at, updated_at) VALUES ($1, $2, $3, $4, $5, $6, $6)`,
     [input.id, input.name, input.description ?? null, input.mode ?? 'open', input.defaultStickiness ?? 'default', now],
@@ -100,10 +105,7 @@ export async function removeProjectEnvironment(q: Queryable, project: string, en
     `DELETE FROM feature_environments WHERE environment = $2 AND feature_name IN (SELECT name FROM features WHERE project = $1)`,
     [project, environment],
   )
-  await q.query(
-    `DELETE FROM feature_strategies WHERE environment = $2 AND project_name = $1`,
-    [project, environment],
-  )
+  await q.query(`DELETE FROM feature_strategies WHERE environment = $2 AND project_name = $1`, [project, environment])
   const rows = await q.query(
     `DELETE FROM project_environments WHERE project_id = $1 AND environment_name = $2 RETURNING 1`,
     [project, environment],

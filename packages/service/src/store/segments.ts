@@ -62,7 +62,12 @@ export async function missingSegments(q: Queryable, ids: number[]): Promise<numb
   return ids.filter((id) => !found.has(id))
 }
 
-export async function insertSegment(q: Queryable, input: SegmentInput, createdBy: string, now: Date): Promise<SegmentRow> {
+export async function insertSegment(
+  q: Queryable,
+  input: SegmentInput,
+  createdBy: string,
+  now: Date,
+): Promise<SegmentRow> {
   const [row] = await q.query<{ id: number }>(
     `INSERT INTO segments (name, description, project, constraints, created_at, created_by) VALUES ($1, $2, $3, $4, $5, $6) RETURNING id`,
     [input.name, input.description ?? null, input.project ?? null, json(input.constraints), now, createdBy],
@@ -86,7 +91,14 @@ export async function deleteSegment(q: Queryable, id: number): Promise<void> {
 
 /** The strategies that use the segment (Unleash's segmentStrategiesSchema items). */
 export async function segmentStrategies(q: Queryable, id: number) {
-  const rows = await q.query<{ id: string; project_name: string; feature_name: string; strategy_name: string; title: string | null; environment: string }>(
+  const rows = await q.query<{
+    id: string
+    project_name: string
+    feature_name: string
+    strategy_name: string
+    title: string | null
+    environment: string
+  }>(
     `SELECT s.id, s.project_name, s.feature_name, s.strategy_name, s.title, s.environment FROM feature_strategy_segment fss
      JOIN feature_strategies s ON s.id = fss.feature_strategy_id WHERE fss.segment_id = $1 ORDER BY s.feature_name, s.environment`,
     [id],

@@ -73,7 +73,12 @@ export async function signalEndpointNameTaken(q: Queryable, name: string, except
   return (await q.query('SELECT 1 FROM signal_endpoints WHERE name = $1 AND id <> $2', [name, exceptId])).length > 0
 }
 
-export async function insertSignalEndpoint(q: Queryable, input: SignalEndpointInput, now: Date, userId?: number): Promise<SignalEndpointRow> {
+export async function insertSignalEndpoint(
+  q: Queryable,
+  input: SignalEndpointInput,
+  now: Date,
+  userId?: number,
+): Promise<SignalEndpointRow> {
   const [row] = await q.query<SignalEndpointRow>(
     `INSERT INTO signal_endpoints (name, description, enabled, created_at, created_by_user_id) VALUES ($1, $2, $3, $4, $5) RETURNING *`,
     [input.name, input.description ?? null, input.enabled ?? true, now, userId ?? null],
@@ -82,7 +87,11 @@ export async function insertSignalEndpoint(q: Queryable, input: SignalEndpointIn
 }
 
 /** Replaces name and description; `enabled` only when given. */
-export async function updateSignalEndpoint(q: Queryable, id: number, input: SignalEndpointInput): Promise<SignalEndpointRow> {
+export async function updateSignalEndpoint(
+  q: Queryable,
+  id: number,
+  input: SignalEndpointInput,
+): Promise<SignalEndpointRow> {
   const [row] = await q.query<SignalEndpointRow>(
     `UPDATE signal_endpoints SET name = $2, description = $3, enabled = COALESCE($4, enabled) WHERE id = $1 RETURNING *`,
     [id, input.name, input.description ?? null, input.enabled ?? null],
@@ -102,12 +111,28 @@ export function listSignalTokens(q: Queryable, endpointIds?: number[]): Promise<
   )
 }
 
-export async function getSignalToken(q: Queryable, endpointId: number, id: number): Promise<SignalTokenRow | undefined> {
-  return (await q.query<SignalTokenRow>('SELECT * FROM signal_endpoint_tokens WHERE signal_endpoint_id = $1 AND id = $2', [endpointId, id]))[0]
+export async function getSignalToken(
+  q: Queryable,
+  endpointId: number,
+  id: number,
+): Promise<SignalTokenRow | undefined> {
+  return (
+    await q.query<SignalTokenRow>('SELECT * FROM signal_endpoint_tokens WHERE signal_endpoint_id = $1 AND id = $2', [
+      endpointId,
+      id,
+    ])
+  )[0]
 }
 
 export async function countSignalTokens(q: Queryable, endpointId: number): Promise<number> {
-  return (await q.query<{ n: number }>('SELECT count(*)::int AS n FROM signal_endpoint_tokens WHERE signal_endpoint_id = $1', [endpointId]))[0]?.n ?? 0
+  return (
+    (
+      await q.query<{ n: number }>(
+        'SELECT count(*)::int AS n FROM signal_endpoint_tokens WHERE signal_endpoint_id = $1',
+        [endpointId],
+      )
+    )[0]?.n ?? 0
+  )
 }
 
 export async function insertSignalToken(
@@ -124,7 +149,10 @@ export async function insertSignalToken(
 }
 
 export async function renameSignalToken(q: Queryable, id: number, name: string): Promise<SignalTokenRow> {
-  const [row] = await q.query<SignalTokenRow>('UPDATE signal_endpoint_tokens SET name = $2 WHERE id = $1 RETURNING *', [id, name])
+  const [row] = await q.query<SignalTokenRow>('UPDATE signal_endpoint_tokens SET name = $2 WHERE id = $1 RETURNING *', [
+    id,
+    name,
+  ])
   return row as SignalTokenRow
 }
 

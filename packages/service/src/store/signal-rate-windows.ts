@@ -12,7 +12,12 @@ interface RateWindow {
  * orders racing instances): the window goes on while `now` is less than `windowMs` from its start,
  * either way (instances' clocks differ a little); otherwise `now` opens a new one.
  */
-export async function countInRateWindow(q: Queryable, endpointId: number, now: Date, windowMs: number): Promise<RateWindow> {
+export async function countInRateWindow(
+  q: Queryable,
+  endpointId: number,
+  now: Date,
+  windowMs: number,
+): Promise<RateWindow> {
   const [row] = await q.query<RateWindow>(
     `INSERT INTO signal_rate_windows AS w (endpoint_id, started_at, count) VALUES ($1, $2, 1)
      ON CONFLICT (endpoint_id) DO UPDATE SET

@@ -54,7 +54,11 @@ const SELECT = `SELECT s.*, t.name AS token_name, e.name AS source_name, e.descr
   LEFT JOIN signal_endpoint_tokens t ON t.id = s.created_by_source_token_id`
 
 /** Queues a signal for the action runner (`announced = false`). */
-export async function insertSignal(q: Queryable, input: { endpointId: number; tokenId: number; payload: unknown }, now: Date): Promise<SignalRow> {
+export async function insertSignal(
+  q: Queryable,
+  input: { endpointId: number; tokenId: number; payload: unknown },
+  now: Date,
+): Promise<SignalRow> {
   const [row] = await q.query<SignalRow>(
     `INSERT INTO signals (source, source_id, payload, created_at, created_by_source_token_id) VALUES ('signal-endpoint', $1, $2, $3, $4) RETURNING *`,
     [input.endpointId, json(input.payload), now, input.tokenId],
@@ -63,15 +67,29 @@ export async function insertSignal(q: Queryable, input: { endpointId: number; to
 }
 
 /** One endpoint's signals, newest first. */
-export function listEndpointSignals(q: Queryable, endpointId: number, limit: number, offset: number): Promise<SignalRow[]> {
-  return q.query<SignalRow>(`${SELECT} WHERE s.source_id = $1 ORDER BY s.id DESC LIMIT $2 OFFSET $3`, [endpointId, limit, offset])
+export function listEndpointSignals(
+  q: Queryable,
+  endpointId: number,
+  limit: number,
+  offset: number,
+): Promise<SignalRow[]> {
+  return q.query<SignalRow>(`${SELECT} WHERE s.source_id = $1 ORDER BY s.id DESC LIMIT $2 OFFSET $3`, [
+    endpointId,
+    limit,
+    offset,
+  ])
 }
 
 /** Signals of every endpoint received in [from, to), newest first, with the total count. */
 export async function searchSignals(q: Queryable, query: SignalQuery): Promise<{ rows: SignalRow[]; total: number }> {
-  const where = 'WHERE ($1::timestamptz IS NULL OR s.created_at >= $1) AND ($2::timestamptz IS NULL OR s.created_at < $2)'
+  const where =
+    'WHERE ($1::timestamptz IS NULL OR s.created_at >= $1) AND ($2::timestamptz IS NULL OR s.created_at < $2)'
   const range = [query.from ?? null, query.to ?? null]
-  const rows = await q.query<SignalRow>(`${SELECT} ${where} ORDER BY s.id DESC LIMIT $3 OFFSET $4`, [...range, query.limit, query.offset])
+  const rows = await q.query<SignalRow>(`${SELECT} ${where} ORDER BY s.id DESC LIMIT $3 OFFSET $4`, [
+    ...range,
+    query.limit,
+    query.offset,
+  ])
   const [count] = await q.query<{ total: number }>(`SELECT count(*)::int AS total FROM signals s ${where}`, range)
   return { rows, total: count?.total ?? 0 }
 }
@@ -85,7 +103,9 @@ export async function claimNextSignal(tx: Queryable): Promise<SignalRow | undefi
     'SELECT * FROM signals WHERE announced = false ORDER BY id LIMIT 1 FOR UPDATE SKIP LOCKED',
   )
   if (!claimed) return undefined
-  const [token] = await tx.query<{ name: string }>('SELECT name FROM signal_endpoint_tokens WHERE id = $1', [claimed.created_by_source_token_id])
+  const [token] = await tx.query<{ name: string }>('SELECT name FROM signal_endpoint_tokens WHERE id = $1', [
+    claimed.created_by_source_token_id,
+  ])
   return { ...claimed, token_name: token?.name ?? null }
 }
 
@@ -97,7 +117,12 @@ export async function markSignalAnnounced(q: Queryable, id: number): Promise<voi
  * Counts a failed attempt at handling a signal; at `maxAttempts` the signal is announced (left
  * out of the queue) with `failure` kept. Returns whether it was given up on.
  */
-export async function recordSignalFailure(q: Queryable, id: number, failure: string, maxAttempts: number): Promise<boolean> {
+export async function recordSignalFailure(
+  q: Queryable,
+  id: number,
+  failure: string,
+  maxAttempts: number,
+): Promise<boolean> {
   const [row] = await q.query<{ announced: boolean }>(
     `UPDATE signals SET attempts = attempts + 1, announced = attempts + 1 >= $3, failure = CASE WHEN attempts + 1 >= $3 THEN $2 ELSE failure END
      WHERE id = $1 RETURNING announced`,

@@ -57,14 +57,33 @@ export interface StrategyTarget {
 }
 
 /** Inserts a strategy; without a sortOrder it goes last. Returns the stored row. */
-export async function insertStrategy(q: Queryable, target: StrategyTarget, body: StrategyBody, now: Date, userId?: number): Promise<StrategyRow> {
+export async function insertStrategy(
+  q: Queryable,
+  target: StrategyTarget,
+  body: StrategyBody,
+  now: Date,
+  userId?: number,
+): Promise<StrategyRow> {
   const id = randomUUID()
   await q.query(
     `INSERT INTO feature_strategies (id, feature_name, project_name, environment, strategy_name, title, disabled, parameters, constraints, variants, sort_order, created_at, created_by_user_id)
      VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10,
        COALESCE($11, (SELECT COALESCE(max(sort_order) + 1, 0) FROM feature_strategies WHERE feature_name = $2 AND environment = $4)), $12, $13)`,
-    [id, target.feature, target.project, target.environment, body.name, body.title ?? null, body.disabled ?? false,
-      json(body.parameters), json(body.constraints), json(body.variants), body.sortOrder ?? null, now, userId ?? null],
+    [
+      id,
+      target.feature,
+      target.project,
+      target.environment,
+      body.name,
+      body.title ?? null,
+      body.disabled ?? false,
+      json(body.parameters),
+      json(body.constraints),
+      json(body.variants),
+      body.sortOrder ?? null,
+      now,
+      userId ?? null,
+    ],
   )
   await setStrategySegments(q, id, body.segments)
   return (await getStrategy(q, id)) as StrategyRow
@@ -74,7 +93,16 @@ export async function updateStrategy(q: Queryable, id: string, body: StrategyBod
   await q.query(
     `UPDATE feature_strategies SET strategy_name = $2, title = $3, disabled = $4, parameters = $5, constraints = $6, variants = $7,
        sort_order = COALESCE($8, sort_order) WHERE id = $1`,
-    [id, body.name, body.title ?? null, body.disabled ?? false, json(body.parameters), json(body.constraints), json(body.variants), body.sortOrder ?? null],
+    [
+      id,
+      body.name,
+      body.title ?? null,
+      body.disabled ?? false,
+      json(body.parameters),
+      json(body.constraints),
+      json(body.variants),
+      body.sortOrder ?? null,
+    ],
   )
   await setStrategySegments(q, id, body.segments)
   return (await getStrategy(q, id)) as StrategyRow
@@ -96,6 +124,9 @@ export async function setSortOrder(q: Queryable, id: string, sortOrder: number):
 async function setStrategySegments(q: Queryable, id: string, segments: number[]): Promise<void> {
   await q.query('DELETE FROM feature_strategy_segment WHERE feature_strategy_id = $1', [id])
   for (const segment of new Set(segments)) {
-    await q.query('INSERT INTO feature_strategy_segment (feature_strategy_id, segment_id) VALUES ($1, $2)', [id, segment])
+    await q.query('INSERT INTO feature_strategy_segment (feature_strategy_id, segment_id) VALUES ($1, $2)', [
+      id,
+      segment,
+    ])
   }
 }

@@ -22,11 +22,20 @@ export async function getTagType(q: Queryable, name: string): Promise<TagTypeRow
 }
 
 export async function insertTagType(q: Queryable, row: TagTypeRow, now: Date): Promise<void> {
-  await q.query('INSERT INTO tag_types (name, description, icon, created_at) VALUES ($1, $2, $3, $4)', [row.name, row.description, row.icon, now])
+  await q.query('INSERT INTO tag_types (name, description, icon, created_at) VALUES ($1, $2, $3, $4)', [
+    row.name,
+    row.description,
+    row.icon,
+    now,
+  ])
 }
 
 export async function updateTagType(q: Queryable, row: TagTypeRow): Promise<void> {
-  await q.query('UPDATE tag_types SET description = $2, icon = $3 WHERE name = $1', [row.name, row.description, row.icon])
+  await q.query('UPDATE tag_types SET description = $2, icon = $3 WHERE name = $1', [
+    row.name,
+    row.description,
+    row.icon,
+  ])
 }
 
 export async function deleteTagType(q: Queryable, name: string): Promise<void> {
@@ -34,7 +43,9 @@ export async function deleteTagType(q: Queryable, name: string): Promise<void> {
 }
 
 export function listTags(q: Queryable, type?: string): Promise<Tag[]> {
-  return q.query<Tag>('SELECT type, value FROM tags WHERE ($1::text IS NULL OR type = $1) ORDER BY type, value', [type ?? null])
+  return q.query<Tag>('SELECT type, value FROM tags WHERE ($1::text IS NULL OR type = $1) ORDER BY type, value', [
+    type ?? null,
+  ])
 }
 
 export async function tagExists(q: Queryable, tag: Tag): Promise<boolean> {
@@ -43,11 +54,10 @@ export async function tagExists(q: Queryable, tag: Tag): Promise<boolean> {
 
 /** Creates the tag if new; returns whether it was created. */
 export async function ensureTag(q: Queryable, tag: Tag, now: Date): Promise<boolean> {
-  const rows = await q.query('INSERT INTO tags (type, value, created_at) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING RETURNING 1', [
-    tag.type,
-    tag.value,
-    now,
-  ])
+  const rows = await q.query(
+    'INSERT INTO tags (type, value, created_at) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING RETURNING 1',
+    [tag.type, tag.value, now],
+  )
   return rows.length > 0
 }
 
@@ -56,7 +66,10 @@ export async function deleteTag(q: Queryable, tag: Tag): Promise<void> {
 }
 
 export function featureTags(q: Queryable, feature: string): Promise<Tag[]> {
-  return q.query<Tag>('SELECT tag_type AS type, tag_value AS value FROM feature_tag WHERE feature_name = $1 ORDER BY tag_type, tag_value', [feature])
+  return q.query<Tag>(
+    'SELECT tag_type AS type, tag_value AS value FROM feature_tag WHERE feature_name = $1 ORDER BY tag_type, tag_value',
+    [feature],
+  )
 }
 
 /** Tags the feature; returns false when it already had the tag. */
@@ -69,10 +82,9 @@ export async function tagFeature(q: Queryable, feature: string, tag: Tag, now: D
 }
 
 export async function untagFeature(q: Queryable, feature: string, tag: Tag): Promise<boolean> {
-  const rows = await q.query('DELETE FROM feature_tag WHERE feature_name = $1 AND tag_type = $2 AND tag_value = $3 RETURNING 1', [
-    feature,
-    tag.type,
-    tag.value,
-  ])
+  const rows = await q.query(
+    'DELETE FROM feature_tag WHERE feature_name = $1 AND tag_type = $2 AND tag_value = $3 RETURNING 1',
+    [feature, tag.type, tag.value],
+  )
   return rows.length > 0
 }

@@ -3,9 +3,26 @@ import { iso } from './rows.js'
 
 /** Unleash's predefined root roles, with their ids. */
 export const ROOT_ROLES = [
-  { id: 1, name: 'Admin', type: 'root', description: 'Users with the root admin role have superuser access to Unleash and can perform any operation within the Unleash platform.' },
-  { id: 2, name: 'Editor', type: 'root', description: 'Users with the root editor role have access to most features in Unleash, but can not manage users and roles in the root scope.' },
-  { id: 3, name: 'Viewer', type: 'root', description: 'Users with the root viewer role can only read root resources in Unleash.' },
+  {
+    id: 1,
+    name: 'Admin',
+    type: 'root',
+    description:
+      'Users with the root admin role have superuser access to Unleash and can perform any operation within the Unleash platform.',
+  },
+  {
+    id: 2,
+    name: 'Editor',
+    type: 'root',
+    description:
+      'Users with the root editor role have access to most features in Unleash, but can not manage users and roles in the root scope.',
+  },
+  {
+    id: 3,
+    name: 'Viewer',
+    type: 'root',
+    description: 'Users with the root viewer role can only read root resources in Unleash.',
+  },
 ] as const
 
 type RootRoleName = (typeof ROOT_ROLES)[number]['name']
@@ -58,14 +75,20 @@ export function machineAccountKind(row: UserRow): 'service account' | 'system us
 }
 
 export function listUsers(q: Queryable): Promise<UserRow[]> {
-  return q.query<UserRow>('SELECT * FROM users WHERE deleted_at IS NULL AND NOT is_service AND NOT is_system ORDER BY id')
+  return q.query<UserRow>(
+    'SELECT * FROM users WHERE deleted_at IS NULL AND NOT is_service AND NOT is_system ORDER BY id',
+  )
 }
 
 export async function getUser(q: Queryable, id: number): Promise<UserRow | undefined> {
   return (await q.query<UserRow>('SELECT * FROM users WHERE id = $1 AND deleted_at IS NULL', [id]))[0]
 }
 
-export async function identityTaken(q: Queryable, input: { email?: string | null; username?: string | null }, exceptId = -1): Promise<boolean> {
+export async function identityTaken(
+  q: Queryable,
+  input: { email?: string | null; username?: string | null },
+  exceptId = -1,
+): Promise<boolean> {
   const rows = await q.query(
     `SELECT 1 FROM users WHERE deleted_at IS NULL AND id <> $3 AND ((lower(email) = lower($1)) OR (lower(username) = lower($2)))`,
     [input.email ?? null, input.username ?? null, exceptId],

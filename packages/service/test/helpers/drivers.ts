@@ -24,7 +24,8 @@ export interface Driver {
  */
 export async function databaseDrivers(file: string): Promise<Driver[]> {
   const server = await startPostgresServer()
-  if (!server) console.warn(`[${file}] PostgreSQL is not installed: the postgres driver run is skipped (it fails under CI=true).`)
+  if (!server)
+    console.warn(`[${file}] PostgreSQL is not installed: the postgres driver run is skipped (it fails under CI=true).`)
   afterAll(() => server?.stop())
   let lastUrl: string | undefined
   const connect = (url: string) => createPostgresDatabase({ connectionString: url })

@@ -14,23 +14,91 @@ export type BodySpec =
   | { kind: 'bytes'; bytes: number[] }
 
 /** What JSON.stringify can not write, as markers `bodyBytes` replaces in the text. */
-const RAW = ['1e309', '-1e309', '99999999999999999999', '1e-400', '-0.0', '1E2', 'NaN', '0x10', '01', 'undefined', '[1,]', '"\\ud800"', '"\\udfff\\ud800"', '"\\u0000"']
+const RAW = [
+  '1e309',
+  '-1e309',
+  '99999999999999999999',
+  '1e-400',
+  '-0.0',
+  '1E2',
+  'NaN',
+  '0x10',
+  '01',
+  'undefined',
+  '[1,]',
+  '"\\ud800"',
+  '"\\udfff\\ud800"',
+  '"\\u0000"',
+]
 const raw = (text: string) => `«raw:${Buffer.from(text).toString('base64')}»`
-const deep = fc.tuple(fc.constantFrom('[', '{"a":'), fc.integer({ min: 50, max: 30_000 })).map(([open, n]) => raw(open === '[' ? `${'['.repeat(n)}${']'.repeat(n)}` : `${open.repeat(n)}1${'}'.repeat(n)}`))
+const deep = fc
+  .tuple(fc.constantFrom('[', '{"a":'), fc.integer({ min: 50, max: 30_000 }))
+  .map(([open, n]) => raw(open === '[' ? `${'['.repeat(n)}${']'.repeat(n)}` : `${open.repeat(n)}1${'}'.repeat(n)}`))
 
 /** Keys that trouble code treating a parsed object as a plain value. */
-const HOSTILE_KEYS = ['__proto__', 'constructor', 'prototype', 'toString', 'valueOf', 'toJSON', 'hasOwnProperty', 'then', 'length', '', '\u0000', 'a.b', '0']
+const HOSTILE_KEYS = [
+  '__proto__',
+  'constructor',
+  'prototype',
+  'toString',
+  'valueOf',
+  'toJSON',
+  'hasOwnProperty',
+  'then',
+  'length',
+  '',
+  '\u0000',
+  'a.b',
+  '0',
+]
 
 const oddNumber = fc.oneof(
-  fc.constantFrom(0, -1, -0, 1.5, 2 ** 31, 2 ** 31 - 1, -(2 ** 31) - 1, 2 ** 53 + 1, -8_640_000_000_000_000, 8_640_000_000_000_001, 1e308, -1e308, 5e-324),
+  fc.constantFrom(
+    0,
+    -1,
+    -0,
+    1.5,
+    2 ** 31,
+    2 ** 31 - 1,
+    -(2 ** 31) - 1,
+    2 ** 53 + 1,
+    -8_640_000_000_000_000,
+    8_640_000_000_000_001,
+    1e308,
+    -1e308,
+    5e-324,
+  ),
   fc.integer({ min: -10, max: 10_000 }),
 )
 const oddString = fc.oneof(
   { weight: 3, arbitrary: fc.constantFrom(...ODD_TEXTS, ...ODD_DATES, ...ODD_NUMBERS, '2099-01-01T00:00:00Z') },
-  { weight: 2, arbitrary: fc.constantFrom('\u0000', 'a\u0000b', '\ud800', 'a\udfffb', '\udc00\ud800', '😀', '\u202e', 'a'.repeat(101), 'a'.repeat(256)) },
+  {
+    weight: 2,
+    arbitrary: fc.constantFrom(
+      '\u0000',
+      'a\u0000b',
+      '\ud800',
+      'a\udfffb',
+      '\udc00\ud800',
+      '😀',
+      '\u202e',
+      'a'.repeat(101),
+      'a'.repeat(256),
+    ),
+  },
   { weight: 2, arbitrary: oddText },
-  { weight: 1, arbitrary: fc.tuple(fc.constantFrom('x', '日', '\u0000'), fc.integer({ min: 1_000, max: 60_000 })).map(([c, n]) => c.repeat(n)) },
-  { weight: 2, arbitrary: fc.tuple(fc.integer(), fc.integer({ min: 3_000, max: 6_000 })).map(([seed, length]) => incompressible(seed, length)) },
+  {
+    weight: 1,
+    arbitrary: fc
+      .tuple(fc.constantFrom('x', '日', '\u0000'), fc.integer({ min: 1_000, max: 60_000 }))
+      .map(([c, n]) => c.repeat(n)),
+  },
+  {
+    weight: 2,
+    arbitrary: fc
+      .tuple(fc.integer(), fc.integer({ min: 3_000, max: 6_000 }))
+      .map(([seed, length]) => incompressible(seed, length)),
+  },
 )
 
 /** Hostile JSON values: odd numbers and dates, control characters, huge texts, deep nesting, prototype keys. */
@@ -75,15 +143,51 @@ const mutation: fc.Arbitrary<Mutation> = fc.record({
 
 /** A body for a route with these shapes: mostly a mutated shape, sometimes none or not JSON at all. */
 export function bodyFor(shapes: unknown[]): fc.Arbitrary<BodySpec> {
-  const as = fc.oneof({ weight: 8, arbitrary: fc.constant('json' as const) }, { weight: 3, arbitrary: fc.constantFrom('form' as const, 'multipart' as const, 'cut' as const, 'padded' as const) })
+  const as = fc.oneof(
+    { weight: 8, arbitrary: fc.constant('json' as const) },
+    { weight: 3, arbitrary: fc.constantFrom('form' as const, 'multipart' as const, 'cut' as const, 'padded' as const) },
+  )
   const shaped = fc
-    .record({ shape: fc.constantFrom(...shapes), mutations: fc.array(mutation, { minLength: 1, maxLength: 3 }), as, cut: fc.nat() })
-    .map(({ shape, mutations, as, cut }): BodySpec => ({ kind: 'shaped', value: mutations.reduce(mutate, structuredClone(shape)), as, cut }))
+    .record({
+      shape: fc.constantFrom(...shapes),
+      mutations: fc.array(mutation, { minLength: 1, maxLength: 3 }),
+      as,
+      cut: fc.nat(),
+    })
+    .map(
+      ({ shape, mutations, as, cut }): BodySpec => ({
+        kind: 'shaped',
+        value: mutations.reduce(mutate, structuredClone(shape)),
+        as,
+        cut,
+      }),
+    )
   return fc.oneof(
     { weight: 2, arbitrary: fc.constant<BodySpec>({ kind: 'none' }) },
     { weight: 10, arbitrary: shaped },
-    { weight: 1, arbitrary: fc.constantFrom('', 'not json', '{', '}', 'null', '""', '[]', '{"a":1}{"b":2}', '\ufeff{}', '{"__proto__":{"isAdmin":true}}', '{"constructor":{"prototype":{"x":1}}}', 'a=1&b[]=2&__proto__[x]=1').map((text): BodySpec => ({ kind: 'text', text })) },
-    { weight: 1, arbitrary: fc.array(fc.nat(255), { maxLength: 64 }).map((bytes): BodySpec => ({ kind: 'bytes', bytes })) },
+    {
+      weight: 1,
+      arbitrary: fc
+        .constantFrom(
+          '',
+          'not json',
+          '{',
+          '}',
+          'null',
+          '""',
+          '[]',
+          '{"a":1}{"b":2}',
+          '\ufeff{}',
+          '{"__proto__":{"isAdmin":true}}',
+          '{"constructor":{"prototype":{"x":1}}}',
+          'a=1&b[]=2&__proto__[x]=1',
+        )
+        .map((text): BodySpec => ({ kind: 'text', text })),
+    },
+    {
+      weight: 1,
+      arbitrary: fc.array(fc.nat(255), { maxLength: 64 }).map((bytes): BodySpec => ({ kind: 'bytes', bytes })),
+    },
   )
 }
 
@@ -96,7 +200,16 @@ export function bodyBytes(body: BodySpec, pgValues: Playground, n: number): Buff
   if (body.kind === 'bytes') return Buffer.from(body.bytes)
   if (body.kind === 'text') return Buffer.from(body.text)
   const json = resolveMarkers(JSON.stringify(body.value) ?? '', pgValues, n)
-  const text = body.as === 'form' ? formOf(body.value, pgValues, n, MAX_BODY) : body.as === 'multipart' ? multipartOf(json) : body.as === 'cut' ? json.slice(0, body.cut % (json.length + 1)) : body.as === 'padded' ? json + ' '.repeat(body.cut % 90_000) : json
+  const text =
+    body.as === 'form'
+      ? formOf(body.value, pgValues, n, MAX_BODY)
+      : body.as === 'multipart'
+        ? multipartOf(json)
+        : body.as === 'cut'
+          ? json.slice(0, body.cut % (json.length + 1))
+          : body.as === 'padded'
+            ? json + ' '.repeat(body.cut % 90_000)
+            : json
   const bytes = Buffer.from(text)
   return bytes.length > MAX_BODY ? bytes.subarray(0, MAX_BODY) : bytes
 }
@@ -113,14 +226,17 @@ function objectOf(entries: [string, unknown][]): Record<string, unknown> {
 /** Every place in `value`, as key paths (the root is `[]`). */
 function placesIn(value: unknown, at: (string | number)[] = []): (string | number)[][] {
   const places = [at]
-  if (value !== null && typeof value === 'object') for (const [key, child] of Object.entries(value)) places.push(...placesIn(child, [...at, Array.isArray(value) ? Number(key) : key]))
+  if (value !== null && typeof value === 'object')
+    for (const [key, child] of Object.entries(value))
+      places.push(...placesIn(child, [...at, Array.isArray(value) ? Number(key) : key]))
   return places
 }
 
 function mutate(value: unknown, { at, op, key, value: odd, string, number }: Mutation): unknown {
   const places = placesIn(value)
   const place = places[at % places.length] as (string | number)[]
-  const like = (node: unknown): unknown => (typeof node === 'string' ? string : typeof node === 'number' ? number : typeof node === 'boolean' ? !node : node)
+  const like = (node: unknown): unknown =>
+    typeof node === 'string' ? string : typeof node === 'number' ? number : typeof node === 'boolean' ? !node : node
   if (op === 'every') {
     const picked = valueAt(value, place)
     return everyLeaf(value, picked !== null && typeof picked !== 'object' ? typeof picked : 'string', like)
@@ -129,7 +245,8 @@ function mutate(value: unknown, { at, op, key, value: odd, string, number }: Mut
     if (op === 'like') return like(node)
     if (op === 'set') return odd
     if (op === 'wrap') return [node]
-    if (op === 'addKey' && node !== null && typeof node === 'object') return Array.isArray(node) ? [...node, odd] : objectOf([...Object.entries(node), [key, odd]])
+    if (op === 'addKey' && node !== null && typeof node === 'object')
+      return Array.isArray(node) ? [...node, odd] : objectOf([...Object.entries(node), [key, odd]])
     return node
   }
   if (place.length === 0) return op === 'delete' ? undefined : replace(value)
@@ -173,7 +290,8 @@ function formOf(value: unknown, pgValues: Playground, n: number, max: number): s
   let length = 0
   const walk = (node: unknown, key: string) => {
     if (length > max) return
-    if (node !== null && typeof node === 'object') for (const [k, child] of Object.entries(node)) walk(child, key ? `${key}[${k}]` : k)
+    if (node !== null && typeof node === 'object')
+      for (const [k, child] of Object.entries(node)) walk(child, key ? `${key}[${k}]` : k)
     else {
       const pair = `${encode(key)}=${encode(resolveMarkers(JSON.stringify(String(node)), pgValues, n).replace(/^"|"$/g, ''))}`
       pairs.push(pair)

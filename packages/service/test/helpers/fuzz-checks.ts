@@ -14,17 +14,36 @@ const REFUSALS = [400, 401, 403, 404, 405, 413, 415, 429]
  * The invariants for one answer, given the routes whose handler ran for it and a text only
  * fixtures hold; returns the problems found.
  */
-export function checkAnswer(request: FuzzRequest, response: FuzzResponse, handled: RouteSpec[], credential: FuzzCredential, fixtureText: string): string[] {
+export function checkAnswer(
+  request: FuzzRequest,
+  response: FuzzResponse,
+  handled: RouteSpec[],
+  credential: FuzzCredential,
+  fixtureText: string,
+): string[] {
   const problems: string[] = []
   if (response.status >= 500) problems.push(`${response.status}: ${response.text.slice(0, 300)}`)
   const intruders = handled.filter((route) => !admits(route.access, credential))
-  if (intruders.length > 0) problems.push(`a handler ran for a caller its route does not admit: ${intruders.map((r) => `${r.method} ${r.path}`).join(', ')}`)
-  if (!credential.grants.includes('admin') && !credential.grants.includes('user') && response.text.includes(fixtureText)) {
-    problems.push(`answered fixture data (${fixtureText}) to a caller without admin access: ${response.text.slice(0, 300)}`)
+  if (intruders.length > 0)
+    problems.push(
+      `a handler ran for a caller its route does not admit: ${intruders.map((r) => `${r.method} ${r.path}`).join(', ')}`,
+    )
+  if (
+    !credential.grants.includes('admin') &&
+    !credential.grants.includes('user') &&
+    response.text.includes(fixtureText)
+  ) {
+    problems.push(
+      `answered fixture data (${fixtureText}) to a caller without admin access: ${response.text.slice(0, 300)}`,
+    )
   }
   if (credential.anonymous && !handled.some((route) => route.access === 'public') && !isUiRequest(request)) {
-    if (!REFUSALS.includes(response.status)) problems.push(`answered ${response.status} to a caller without a valid token: ${response.text.slice(0, 300)}`)
-    if (!isErrorShape(response.text)) problems.push(`answered a caller without a valid token something other than an error: ${response.text.slice(0, 300)}`)
+    if (!REFUSALS.includes(response.status))
+      problems.push(`answered ${response.status} to a caller without a valid token: ${response.text.slice(0, 300)}`)
+    if (!isErrorShape(response.text))
+      problems.push(
+        `answered a caller without a valid token something other than an error: ${response.text.slice(0, 300)}`,
+      )
   }
   return problems
 }

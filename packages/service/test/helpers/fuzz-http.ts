@@ -26,23 +26,29 @@ export interface FuzzResponse {
 /** Sends `fuzz` to the server at `port`; rejects when no answer ends within `timeoutMs` (a hang). */
 export function sendRaw(port: number, agent: Agent, fuzz: FuzzRequest, timeoutMs: number): Promise<FuzzResponse> {
   return new Promise((resolve, reject) => {
-    const headers = { ...fuzz.headers, ...(fuzz.body && !fuzz.chunked ? { 'content-length': String(fuzz.body.length) } : {}) }
-    const req = request({ host: '127.0.0.1', port, method: fuzz.method, path: fuzz.path, agent, headers, setHost: false }, (res) => {
-      // A stream (/api/client/streaming) never ends by itself: its status and headers are the answer.
-      if (res.headers['content-type'] === 'text/event-stream') {
-        clearTimeout(timer)
-        res.destroy()
-        resolve({ status: res.statusCode ?? 0, headers: res.headers, text: '' })
-        return
-      }
-      const chunks: Buffer[] = []
-      res.on('data', (chunk: Buffer) => chunks.push(chunk))
-      res.on('end', () => {
-        clearTimeout(timer)
-        resolve({ status: res.statusCode ?? 0, headers: res.headers, text: Buffer.concat(chunks).toString('utf8') })
-      })
-      res.on('error', fail)
-    })
+    const headers = {
+      ...fuzz.headers,
+      ...(fuzz.body && !fuzz.chunked ? { 'content-length': String(fuzz.body.length) } : {}),
+    }
+    const req = request(
+      { host: '127.0.0.1', port, method: fuzz.method, path: fuzz.path, agent, headers, setHost: false },
+      (res) => {
+        // A stream (/api/client/streaming) never ends by itself: its status and headers are the answer.
+        if (res.headers['content-type'] === 'text/event-stream') {
+          clearTimeout(timer)
+          res.destroy()
+          resolve({ status: res.statusCode ?? 0, headers: res.headers, text: '' })
+          return
+        }
+        const chunks: Buffer[] = []
+        res.on('data', (chunk: Buffer) => chunks.push(chunk))
+        res.on('end', () => {
+          clearTimeout(timer)
+          resolve({ status: res.statusCode ?? 0, headers: res.headers, text: Buffer.concat(chunks).toString('utf8') })
+        })
+        res.on('error', fail)
+      },
+    )
     // A hard deadline for the whole exchange: a socket timeout would restart with every trickled byte.
     const timer = setTimeout(() => req.destroy(new Error(`no answer within ${timeoutMs} ms`)), timeoutMs)
     function fail(error: Error) {

@@ -75,8 +75,28 @@ const SPELLINGS: ((path: string) => string)[] = [
 ]
 
 const OFF_TABLE_PATHS = [
-  '/', '*', '/api', '/api/', '/api/admin', '/api/admin/', '/api/client', '/api/admin/nope', '/API/ADMIN/PROJECTS', '/health/', '/HEALTH', '/index.html', '/assets/x.js', '/favicon.ico',
-  '/%', '/%00', '/api/%zz', '/api/admin/%2e%2e/client/features', '//api/admin/projects', '/api/admin/projects/../../health', '/a?b#c', '/api/admin/projects?x=1#frag',
+  '/',
+  '*',
+  '/api',
+  '/api/',
+  '/api/admin',
+  '/api/admin/',
+  '/api/client',
+  '/api/admin/nope',
+  '/API/ADMIN/PROJECTS',
+  '/health/',
+  '/HEALTH',
+  '/index.html',
+  '/assets/x.js',
+  '/favicon.ico',
+  '/%',
+  '/%00',
+  '/api/%zz',
+  '/api/admin/%2e%2e/client/features',
+  '//api/admin/projects',
+  '/api/admin/projects/../../health',
+  '/a?b#c',
+  '/api/admin/projects?x=1#frag',
 ]
 
 const WRITE_METHODS = new Set(['POST', 'PUT', 'PATCH'])
@@ -86,19 +106,33 @@ const WRITE_METHODS = new Set(['POST', 'PUT', 'PATCH'])
  * credential it admits, its method, the playground in every parameter, a JSON body of its shape
  * mutated) or anything at all, each part drawn on its own.
  */
-export function specFor(route: RouteSpec | undefined, credentials: FuzzCredential[], port: number): fc.Arbitrary<RequestSpec> {
+export function specFor(
+  route: RouteSpec | undefined,
+  credentials: FuzzCredential[],
+  port: number,
+): fc.Arbitrary<RequestSpec> {
   const anyCredential = fc.nat(credentials.length - 1)
   const admitted = credentials.flatMap((c, i) => (route && admits(route.access, c) ? [i] : []))
   const names = route ? [...route.path.matchAll(/:(\w+)/g)].map((m) => m[1] as string) : []
-  const playground = (name: string): fc.Arbitrary<ParamSpec> => fc.constant({ playground: playgroundField(route as RouteSpec, name) })
-  const anyParam = (name: string): fc.Arbitrary<ParamSpec> => fc.oneof(
-    { weight: 3, arbitrary: playground(name) },
-    { weight: 3, arbitrary: wireParam.map((wire) => ({ wire })) },
-    { weight: 1, arbitrary: fc.constantFrom<keyof Playground>('project', 'flag', 'segmentId', 'userId', 'endpointName', 'apiTokenId').map((field) => ({ playground: field })) },
-  )
+  const playground = (name: string): fc.Arbitrary<ParamSpec> =>
+    fc.constant({ playground: playgroundField(route as RouteSpec, name) })
+  const anyParam = (name: string): fc.Arbitrary<ParamSpec> =>
+    fc.oneof(
+      { weight: 3, arbitrary: playground(name) },
+      { weight: 3, arbitrary: wireParam.map((wire) => ({ wire })) },
+      {
+        weight: 1,
+        arbitrary: fc
+          .constantFrom<keyof Playground>('project', 'flag', 'segmentId', 'userId', 'endpointName', 'apiTokenId')
+          .map((field) => ({ playground: field })),
+      },
+    )
   const common = {
     route: fc.constant(route),
-    rawPath: fc.oneof(fc.constantFrom(...OFF_TABLE_PATHS), fc.array(wireParam, { minLength: 1, maxLength: 5 }).map((parts) => `/${parts.join('/')}`)),
+    rawPath: fc.oneof(
+      fc.constantFrom(...OFF_TABLE_PATHS),
+      fc.array(wireParam, { minLength: 1, maxLength: 5 }).map((parts) => `/${parts.join('/')}`),
+    ),
     query: queryString,
     authSpelling: fc.nat(4),
     host: host(port),
@@ -108,9 +142,17 @@ export function specFor(route: RouteSpec | undefined, credentials: FuzzCredentia
   }
   const wide = fc.record({
     ...common,
-    method: route ? fc.oneof({ weight: 4, arbitrary: fc.constant<string>(route.method) }, { weight: 1, arbitrary: fc.constantFrom(...OTHER_METHODS) }) : fc.constantFrom(...OTHER_METHODS),
+    method: route
+      ? fc.oneof(
+          { weight: 4, arbitrary: fc.constant<string>(route.method) },
+          { weight: 1, arbitrary: fc.constantFrom(...OTHER_METHODS) },
+        )
+      : fc.constantFrom(...OTHER_METHODS),
     params: fc.record(Object.fromEntries(names.map((name) => [name, anyParam(name)]))),
-    spelling: fc.oneof({ weight: 4, arbitrary: fc.constant(0) }, { weight: 1, arbitrary: fc.nat(SPELLINGS.length - 1) }),
+    spelling: fc.oneof(
+      { weight: 4, arbitrary: fc.constant(0) },
+      { weight: 1, arbitrary: fc.nat(SPELLINGS.length - 1) },
+    ),
     credential: anyCredential,
     contentType,
   })
@@ -129,10 +171,34 @@ export function specFor(route: RouteSpec | undefined, credentials: FuzzCredentia
 /** The well-formed call of a route: its method, the playground, its shape's body, a credential it admits. */
 export function baselineSpec(route: RouteSpec, credentials: FuzzCredential[], port: number): RequestSpec {
   const preferred = ['admin token', 'client token', 'viewer personal token', 'signal token', 'no credential']
-  const credential = preferred.map((label) => credentials.findIndex((c) => c.label === label)).find((i) => i >= 0 && admits(route.access, credentials[i] as FuzzCredential)) ?? 0
-  const params = Object.fromEntries([...route.path.matchAll(/:(\w+)/g)].map((m) => [m[1] as string, { playground: playgroundField(route, m[1] as string) }]))
-  const body: BodySpec = WRITE_METHODS.has(route.method) ? { kind: 'shaped', value: shapesFor(route)[0], as: 'json', cut: 0 } : { kind: 'none' }
-  return { route, method: route.method, params, spelling: 0, rawPath: '', query: '', credential, authSpelling: 1, host: `127.0.0.1:${port}`, contentType: 'application/json', headers: {}, body, chunked: false }
+  const credential =
+    preferred
+      .map((label) => credentials.findIndex((c) => c.label === label))
+      .find((i) => i >= 0 && admits(route.access, credentials[i] as FuzzCredential)) ?? 0
+  const params = Object.fromEntries(
+    [...route.path.matchAll(/:(\w+)/g)].map((m) => [
+      m[1] as string,
+      { playground: playgroundField(route, m[1] as string) },
+    ]),
+  )
+  const body: BodySpec = WRITE_METHODS.has(route.method)
+    ? { kind: 'shaped', value: shapesFor(route)[0], as: 'json', cut: 0 }
+    : { kind: 'none' }
+  return {
+    route,
+    method: route.method,
+    params,
+    spelling: 0,
+    rawPath: '',
+    query: '',
+    credential,
+    authSpelling: 1,
+    host: `127.0.0.1:${port}`,
+    contentType: 'application/json',
+    headers: {},
+    body,
+    chunked: false,
+  }
 }
 
 /** The n-th request on the wire, playground values resolved now. */
@@ -140,7 +206,9 @@ export function materialize(spec: RequestSpec, credentials: FuzzCredential[], pg
   const route = spec.route
   const credential = credentials[spec.credential] as FuzzCredential
   const path = route
-    ? (SPELLINGS[spec.spelling] as (p: string) => string)(route.path.replace(/:(\w+)/g, (_, name: string) => paramText(spec.params[name] as ParamSpec, pg)))
+    ? (SPELLINGS[spec.spelling] as (p: string) => string)(
+        route.path.replace(/:(\w+)/g, (_, name: string) => paramText(spec.params[name] as ParamSpec, pg)),
+      )
     : spec.rawPath
   const headers: Record<string, string> = { ...spec.headers }
   const authorization = authHeader(credential, spec.authSpelling)
@@ -172,12 +240,20 @@ function paramText(param: ParamSpec, pg: Playground): string {
 function authHeader(credential: FuzzCredential, spelling: number): string | undefined {
   if (credential.anonymous || !credential.secret) return credential.header
   // The last: whitespace-padded up to a few KB, one token spelled many ways.
-  return [credential.secret, `Bearer ${credential.secret}`, `bearer   ${credential.secret}  `, `BEARER ${credential.secret}`, `Bearer${' \t'.repeat(2_000)}${credential.secret} `][spelling]
+  return [
+    credential.secret,
+    `Bearer ${credential.secret}`,
+    `bearer   ${credential.secret}  `,
+    `BEARER ${credential.secret}`,
+    `Bearer${' \t'.repeat(2_000)}${credential.secret} `,
+  ][spelling]
 }
 
 /** Node answers 431 past 16 KiB of request line and headers: stay below it (padding first, then the path). */
 function withinHeaderLimit(request: FuzzRequest): FuzzRequest {
-  const size = () => request.path.length + Object.entries(request.headers).reduce((sum, [name, value]) => sum + name.length + value.length + 4, 0)
+  const size = () =>
+    request.path.length +
+    Object.entries(request.headers).reduce((sum, [name, value]) => sum + name.length + value.length + 4, 0)
   const LIMIT = 15_000
   if (size() > LIMIT) delete request.headers['x-fuzz-pad']
   if (size() > LIMIT) delete request.headers['if-none-match']

@@ -78,30 +78,69 @@ export async function createFuzzWorld(seed: number): Promise<FuzzWorld> {
  * either, so only the playground's own ids reach anything. The last start stays below int4's limit.
  */
 async function shiftIdSequences(db: Database, base: number): Promise<void> {
-  const sequences = await db.query<{ name: string }>(`SELECT c.oid::regclass::text AS name FROM pg_class c WHERE c.relkind = 'S' ORDER BY 1`)
-  for (const [i, { name }] of sequences.entries()) await db.query('SELECT setval($1::regclass, $2)', [name, base + i * 10_000_000])
+  const sequences = await db.query<{ name: string }>(
+    `SELECT c.oid::regclass::text AS name FROM pg_class c WHERE c.relkind = 'S' ORDER BY 1`,
+  )
+  for (const [i, { name }] of sequences.entries())
+    await db.query('SELECT setval($1::regclass, $2)', [name, base + i * 10_000_000])
 }
 
 /** An admin call that must succeed: setup, not fuzz. */
-export async function ok(service: TestService, method: string, path: string, body?: unknown, token?: string): Promise<any> {
-  const response = await service.api(method, path, { ...(body === undefined ? {} : { body }), ...(token ? { token } : {}) })
-  if (response.status >= 300) throw new Error(`setup: ${method} ${path}: ${response.status} ${JSON.stringify(response.body)}`)
+export async function ok(
+  service: TestService,
+  method: string,
+  path: string,
+  body?: unknown,
+  token?: string,
+): Promise<any> {
+  const response = await service.api(method, path, {
+    ...(body === undefined ? {} : { body }),
+    ...(token ? { token } : {}),
+  })
+  if (response.status >= 300)
+    throw new Error(`setup: ${method} ${path}: ${response.status} ${JSON.stringify(response.body)}`)
   return response.body
 }
 
 async function makeCredentials(service: TestService): Promise<FuzzCredential[]> {
-  const valid = (label: string, secret: string, grants: Grant[]): FuzzCredential => ({ label, header: secret, secret, grants, anonymous: false })
-  const anonymous = (label: string, header: string | undefined): FuzzCredential => ({ label, header, grants: [], anonymous: true })
+  const valid = (label: string, secret: string, grants: Grant[]): FuzzCredential => ({
+    label,
+    header: secret,
+    secret,
+    grants,
+    anonymous: false,
+  })
+  const anonymous = (label: string, header: string | undefined): FuzzCredential => ({
+    label,
+    header,
+    grants: [],
+    anonymous: true,
+  })
   const personal = async (rootRole: string) => {
-    const user = await ok(service, 'POST', '/api/admin/user-admin', { email: `fuzz-${rootRole.toLowerCase()}@example.com`, rootRole })
-    return (await ok(service, 'POST', `/api/admin/user-admin/${user.id}/tokens`, { description: 'fuzz' })).secret as string
+    const user = await ok(service, 'POST', '/api/admin/user-admin', {
+      email: `fuzz-${rootRole.toLowerCase()}@example.com`,
+      rootRole,
+    })
+    return (await ok(service, 'POST', `/api/admin/user-admin/${user.id}/tokens`, { description: 'fuzz' }))
+      .secret as string
   }
   const apiToken = async (type: string, extra: Record<string, unknown> = {}) =>
     (await ok(service, 'POST', '/api/admin/api-tokens', { tokenName: `fuzz-${type}`, type, ...extra })).secret as string
   const revoked = await ok(service, 'POST', '/api/admin/api-tokens', { tokenName: 'fuzz-revoked', type: 'admin' })
   await ok(service, 'DELETE', `/api/admin/api-tokens/${revoked.id}`)
   const expired = newApiTokenSecret('*', '*')
-  await insertApiToken(service.db, { secret: expired, tokenName: 'fuzz-expired', type: 'admin', environment: '*', projects: ['*'], expiresAt: new Date(Date.now() - 60_000) }, new Date())
+  await insertApiToken(
+    service.db,
+    {
+      secret: expired,
+      tokenName: 'fuzz-expired',
+      type: 'admin',
+      environment: '*',
+      projects: ['*'],
+      expiresAt: new Date(Date.now() - 60_000),
+    },
+    new Date(),
+  )
   const admin = service.admin
   // Environment names may hold dots: a token's scope never comes from splitting its text.
   await ok(service, 'POST', '/api/admin/environments', { name: 'fuzz.eu', type: 'production' })

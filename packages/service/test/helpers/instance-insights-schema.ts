@@ -15,7 +15,10 @@ export const instanceInsightsSchema = all({
   users: all({ total: count, active: count, inactive: count }),
   flags: all({ total: count }),
   userTrends: { type: 'array', items: all({ date, total: count, active: count, inactive: count }) },
-  flagTrends: { type: 'array', items: all({ date, total: count, active: count, stale: count, potentiallyStale: count }) },
+  flagTrends: {
+    type: 'array',
+    items: all({ date, total: count, active: count, stale: count, potentiallyStale: count }),
+  },
   projectFlagTrends: {
     type: 'array',
     items: object(
@@ -55,7 +58,9 @@ export const instanceInsightsSchema = all({
 })
 
 // ajv-formats is CommonJS; under NodeNext its default export is the plugin function at runtime.
-const addFormats = ((addFormatsPlugin as unknown as { default?: unknown }).default ?? addFormatsPlugin) as (ajv: Ajv) => Ajv
+const addFormats = ((addFormatsPlugin as unknown as { default?: unknown }).default ?? addFormatsPlugin) as (
+  ajv: Ajv,
+) => Ajv
 const ajv = addFormats(new Ajv({ allErrors: true, strict: true }))
 const validate = ajv.compile(instanceInsightsSchema)
 

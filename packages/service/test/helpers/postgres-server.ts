@@ -22,7 +22,8 @@ export interface PostgresServer {
 export async function startPostgresServer(): Promise<PostgresServer | undefined> {
   const bin = findBinDir()
   if (!bin) {
-    if (process.env.CI) throw new Error('PostgreSQL is not installed (no /usr/lib/postgresql/*/bin/initdb); CI must install it.')
+    if (process.env.CI)
+      throw new Error('PostgreSQL is not installed (no /usr/lib/postgresql/*/bin/initdb); CI must install it.')
     return undefined
   }
   const dir = mkdtempSync(join(tmpdir(), 'vexil-pg-'))
@@ -34,7 +35,18 @@ export async function startPostgresServer(): Promise<PostgresServer | undefined>
   const data = join(dir, 'data')
   const port = await freePort()
   await exec('initdb', ['-D', data, '-U', 'postgres', '--auth=trust', '-E', 'UTF8', '--no-sync'])
-  await exec('pg_ctl', ['-D', data, '-l', join(dir, 'log'), '-w', '-t', '60', '-o', `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=200`, 'start'])
+  await exec('pg_ctl', [
+    '-D',
+    data,
+    '-l',
+    join(dir, 'log'),
+    '-w',
+    '-t',
+    '60',
+    '-o',
+    `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=200`,
+    'start',
+  ])
   const admin = `postgres://postgres@127.0.0.1:${port}/postgres`
   let counter = 0
   return {
@@ -58,7 +70,9 @@ export async function startPostgresServer(): Promise<PostgresServer | undefined>
 function findBinDir(): string | undefined {
   const root = '/usr/lib/postgresql'
   if (!existsSync(root)) return undefined
-  const versions = readdirSync(root).filter((v) => existsSync(join(root, v, 'bin', 'initdb'))).sort((a, b) => Number(b) - Number(a))
+  const versions = readdirSync(root)
+    .filter((v) => existsSync(join(root, v, 'bin', 'initdb')))
+    .sort((a, b) => Number(b) - Number(a))
   return versions[0] ? join(root, versions[0], 'bin') : undefined
 }
 
@@ -66,4 +80,3 @@ async function uidOf(user: string): Promise<{ uid: number; gid: number }> {
   const [uid, gid] = await Promise.all([run('id', ['-u', user]), run('id', ['-g', user])])
   return { uid: Number(uid.stdout.trim()), gid: Number(gid.stdout.trim()) }
 }
-

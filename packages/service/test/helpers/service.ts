@@ -31,7 +31,11 @@ export interface TestService {
   /** Makes a client token for the environment and projects. */
   clientToken(environment?: string, projects?: string[]): Promise<string>
   /** Calls the service; the admin token unless `token` is given (`null` = no header). */
-  api<T = any>(method: string, path: string, options?: { body?: unknown; token?: string | null; headers?: Record<string, string> }): Promise<ApiResponse<T>>
+  api<T = any>(
+    method: string,
+    path: string,
+    options?: { body?: unknown; token?: string | null; headers?: Record<string, string> },
+  ): Promise<ApiResponse<T>>
   close(): Promise<void>
 }
 
@@ -57,13 +61,20 @@ export async function startTestService(options: TestServiceOptions = {}): Promis
   const db = options.db ?? (await createPgliteDatabase())
   await migrate(db)
   const clock = options.clock ?? (() => new Date())
-  const config = parseServiceConfig(options.env ?? {}, { port: 0, host: '127.0.0.1', userSeenThrottleMs: options.userSeenThrottleMs ?? 60_000 })
-  const actionRunner = options.actionRunner === false ? undefined : createActionRunner({
-    db,
-    logger: silentLogger,
-    clock,
-    sweepIntervalMs: options.actionRunner?.sweepIntervalMs ?? config.signals.sweepIntervalMs,
+  const config = parseServiceConfig(options.env ?? {}, {
+    port: 0,
+    host: '127.0.0.1',
+    userSeenThrottleMs: options.userSeenThrottleMs ?? 60_000,
   })
+  const actionRunner =
+    options.actionRunner === false
+      ? undefined
+      : createActionRunner({
+          db,
+          logger: silentLogger,
+          clock,
+          sweepIntervalMs: options.actionRunner?.sweepIntervalMs ?? config.signals.sweepIntervalMs,
+        })
   const { app, routes, streams } = createServiceAppWithRoutes({
     db,
     config,
@@ -77,7 +88,11 @@ export async function startTestService(options: TestServiceOptions = {}): Promis
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
   const admin = newApiTokenSecret('*', '*')
-  await insertApiToken(db, { secret: admin, tokenName: 'test-admin', type: 'admin', environment: '*', projects: ['*'] }, clock())
+  await insertApiToken(
+    db,
+    { secret: admin, tokenName: 'test-admin', type: 'admin', environment: '*', projects: ['*'] },
+    clock(),
+  )
 
   const api: TestService['api'] = async (method, path, { body, token, headers = {} } = {}) => {
     const auth = token === undefined ? admin : token
@@ -123,7 +138,12 @@ export async function startTestService(options: TestServiceOptions = {}): Promis
 }
 
 /** Creates a flag in a project through the admin API and returns its name. */
-export async function createFlag(service: TestService, project: string, name: string, extra: Record<string, unknown> = {}): Promise<string> {
+export async function createFlag(
+  service: TestService,
+  project: string,
+  name: string,
+  extra: Record<string, unknown> = {},
+): Promise<string> {
   const response = await service.api('POST', `/api/admin/projects/${project}/features`, { body: { name, ...extra } })
   if (response.status !== 201) throw new Error(`creating ${name}: ${response.status} ${JSON.stringify(response.body)}`)
   return name

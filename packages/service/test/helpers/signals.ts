@@ -8,12 +8,19 @@ export interface TestEndpoint {
 }
 
 /** Creates a signal endpoint and its tokens through the admin API. */
-export async function createSignalEndpoint(service: TestService, name: string, tokenNames = ['primary']): Promise<TestEndpoint> {
+export async function createSignalEndpoint(
+  service: TestService,
+  name: string,
+  tokenNames = ['primary'],
+): Promise<TestEndpoint> {
   const endpoint = await service.api('POST', '/api/admin/signal-endpoints', { body: { name } })
-  if (endpoint.status !== 201) throw new Error(`creating endpoint ${name}: ${endpoint.status} ${JSON.stringify(endpoint.body)}`)
+  if (endpoint.status !== 201)
+    throw new Error(`creating endpoint ${name}: ${endpoint.status} ${JSON.stringify(endpoint.body)}`)
   const tokens: string[] = []
   for (const tokenName of tokenNames) {
-    const made = await service.api('POST', `/api/admin/signal-endpoints/${endpoint.body.id}/tokens`, { body: { name: tokenName } })
+    const made = await service.api('POST', `/api/admin/signal-endpoints/${endpoint.body.id}/tokens`, {
+      body: { name: tokenName },
+    })
     if (made.status !== 201) throw new Error(`creating token ${tokenName}: ${made.status} ${JSON.stringify(made.body)}`)
     tokens.push(made.body.token)
   }
@@ -34,7 +41,11 @@ export function sendSignal(
   const text = body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body)
   return service.api('POST', `/api/signal-endpoint/${endpointName}`, {
     token: null,
-    headers: { authorization: `Bearer ${token}`, ...(text !== undefined ? { 'content-type': 'application/json' } : {}), ...headers },
+    headers: {
+      authorization: `Bearer ${token}`,
+      ...(text !== undefined ? { 'content-type': 'application/json' } : {}),
+      ...headers,
+    },
     ...(text !== undefined ? { body: text } : {}),
   })
 }

@@ -46,6 +46,6 @@ export const rolloutBucket = (group: string, id: string): number => (murmur3(`${
 export function userIdFor(group: string, percentage: number, inside: boolean, prefix = 'user-'): string {
   for (let n = 0; ; n++) {
     const id = `${prefix}${n}`
-    if ((rolloutBucket(group, id) <= percentage) === inside) return id
+    if (rolloutBucket(group, id) <= percentage === inside) return id
   }
 }

@@ -26,7 +26,9 @@ export const UI_DIR = process.env.VEXIL_TEST_UI_DIR || DEFAULT_UI_DIR
 /** The UI tests drive the built UI: fail (never skip) when `npm run build` has not made it. */
 export function requireBuiltUi(): void {
   if (!existsSync(join(UI_DIR, 'index.html'))) {
-    throw new Error(`The admin UI is not built: ${UI_DIR}/index.html is missing. Run \`npm run build\` at the repository root first (npm ci does it).`)
+    throw new Error(
+      `The admin UI is not built: ${UI_DIR}/index.html is missing. Run \`npm run build\` at the repository root first (npm ci does it).`,
+    )
   }
 }
 
@@ -101,7 +103,11 @@ export async function sendSignal(url: string, endpoint: string, token: string, p
  * A page that records what went wrong: uncaught errors, console errors other than the browser's
  * own report of an expected 4xx, failed requests, and any request that left the service.
  */
-export async function openPage(browser: Browser, origin: string, viewport = DESKTOP): Promise<{ page: Page; problems: string[] }> {
+export async function openPage(
+  browser: Browser,
+  origin: string,
+  viewport = DESKTOP,
+): Promise<{ page: Page; problems: string[] }> {
   const context = await browser.newContext({ viewport, deviceScaleFactor: 1 })
   await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin })
   const page = await context.newPage()
@@ -110,13 +116,17 @@ export async function openPage(browser: Browser, origin: string, viewport = DESK
   const problems: string[] = []
   page.on('pageerror', (error) => problems.push(`page error: ${error.message}`))
   page.on('console', (message) => {
-    if (message.type() === 'error' && !/Failed to load resource: the server responded with a status of 4\d\d/.test(message.text())) {
+    if (
+      message.type() === 'error' &&
+      !/Failed to load resource: the server responded with a status of 4\d\d/.test(message.text())
+    ) {
       problems.push(`console error: ${message.text()}`)
     }
   })
   page.on('requestfailed', (request) => {
     // A navigation cancels what the previous page was still loading (its favicon): not a failure.
-    if (request.failure()?.errorText !== 'net::ERR_ABORTED') problems.push(`failed: ${request.url()} ${request.failure()?.errorText}`)
+    if (request.failure()?.errorText !== 'net::ERR_ABORTED')
+      problems.push(`failed: ${request.url()} ${request.failure()?.errorText}`)
   })
   page.on('response', (response) => {
     if (response.status() >= 500) problems.push(`${response.status()}: ${response.url()}`)
@@ -136,7 +146,10 @@ export async function signIn(page: Page, url: string, token: string): Promise<vo
 }
 
 /** Chromium with one recording page (openPage) signed in to `ui` with the demo admin token. */
-export async function signedInPage(ui: UiService, viewport = DESKTOP): Promise<{ browser: LaunchedBrowser; page: Page; problems: string[] }> {
+export async function signedInPage(
+  ui: UiService,
+  viewport = DESKTOP,
+): Promise<{ browser: LaunchedBrowser; page: Page; problems: string[] }> {
   const browser = await launchChromium()
   const { page, problems } = await openPage(browser.browser, ui.url, viewport)
   await signIn(page, ui.url, ui.adminToken)
@@ -151,6 +164,11 @@ export async function screenshot(page: Page, name: string): Promise<void> {
 
 /** The page is no wider than the window: nothing scrolls sideways. */
 export async function expectNoHorizontalScroll(page: Page): Promise<void> {
-  const widths = await page.evaluate(() => ({ scroll: document.documentElement.scrollWidth, window: window.innerWidth }))
-  expect(widths.scroll, `page is ${widths.scroll}px wide in a ${widths.window}px window`).toBeLessThanOrEqual(widths.window)
+  const widths = await page.evaluate(() => ({
+    scroll: document.documentElement.scrollWidth,
+    window: window.innerWidth,
+  }))
+  expect(widths.scroll, `page is ${widths.scroll}px wide in a ${widths.window}px window`).toBeLessThanOrEqual(
+    widths.window,
+  )
 }

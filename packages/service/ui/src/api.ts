@@ -91,7 +91,9 @@ export async function request<T>(token: string, method: string, path: string, bo
     throw new ApiError(
       response.status,
       typeof error.name === 'string' ? error.name : `HTTP ${response.status}`,
-      typeof error.message === 'string' ? error.message : `The service answered ${`${response.status} ${response.statusText || ''}`.trim()}.`,
+      typeof error.message === 'string'
+        ? error.message
+        : `The service answered ${`${response.status} ${response.statusText || ''}`.trim()}.`,
       Array.isArray(error.details) ? (error.details as ErrorDetail[]) : [],
     )
   }

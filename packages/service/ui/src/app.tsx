@@ -29,33 +29,69 @@ const part = (match: RegExpMatchArray, i: number) => decodeURIComponent(match[i]
 // Pages beyond the flags list load on first visit (components/lazy-page.tsx).
 const NewFlagPage = lazyPage('new flag', async () => (await import('./pages/flag/new-flag.tsx')).NewFlagPage)
 const FlagPage = lazyPage('flag', async () => (await import('./pages/flag/flag-page.tsx')).FlagPage)
-const StrategyFormPage = lazyPage('strategy', async () => (await import('./pages/strategies/strategy-form.tsx')).StrategyFormPage)
+const StrategyFormPage = lazyPage(
+  'strategy',
+  async () => (await import('./pages/strategies/strategy-form.tsx')).StrategyFormPage,
+)
 const SegmentsPage = lazyPage('segments', async () => (await import('./pages/segments/segments-page.tsx')).SegmentsPage)
-const SegmentFormPage = lazyPage('segment', async () => (await import('./pages/segments/segment-form.tsx')).SegmentFormPage)
+const SegmentFormPage = lazyPage(
+  'segment',
+  async () => (await import('./pages/segments/segment-form.tsx')).SegmentFormPage,
+)
 const ApiTokensPage = lazyPage('API tokens', async () => (await import('./pages/admin/api-tokens.tsx')).ApiTokensPage)
 const ProjectsPage = lazyPage('projects', async () => (await import('./pages/admin/projects.tsx')).ProjectsPage)
-const EnvironmentsPage = lazyPage('environments', async () => (await import('./pages/admin/environments.tsx')).EnvironmentsPage)
+const EnvironmentsPage = lazyPage(
+  'environments',
+  async () => (await import('./pages/admin/environments.tsx')).EnvironmentsPage,
+)
 const ArchivePage = lazyPage('archive', async () => (await import('./pages/admin/archive.tsx')).ArchivePage)
-const PlaygroundPage = lazyPage('playground', async () => (await import('./pages/playground/playground.tsx')).PlaygroundPage)
+const PlaygroundPage = lazyPage(
+  'playground',
+  async () => (await import('./pages/playground/playground.tsx')).PlaygroundPage,
+)
 
 const FLAG = String.raw`\/projects\/([^/]+)\/flags\/([^/]+)`
 
 const ROUTES: Route[] = [
   { pattern: /^\/flags$/, admin: true, render: () => <FlagsPage /> },
-  { pattern: /^\/flags\/new$/, admin: true, render: () => <NewFlagPage project={new URLSearchParams(window.location.search).get('project') ?? undefined} /> },
+  {
+    pattern: /^\/flags\/new$/,
+    admin: true,
+    render: () => <NewFlagPage project={new URLSearchParams(window.location.search).get('project') ?? undefined} />,
+  },
   { pattern: new RegExp(`^${FLAG}$`), admin: true, render: (m) => <FlagPage project={part(m, 1)} name={part(m, 2)} /> },
-  { pattern: new RegExp(`^${FLAG}\\/strategies\\/([^/]+)\\/new$`), admin: true, render: (m) => <StrategyFormPage project={part(m, 1)} name={part(m, 2)} environment={part(m, 3)} /> },
-  { pattern: new RegExp(`^${FLAG}\\/strategies\\/([^/]+)\\/([^/]+)\\/edit$`), admin: true, render: (m) => <StrategyFormPage project={part(m, 1)} name={part(m, 2)} environment={part(m, 3)} id={part(m, 4)} /> },
+  {
+    pattern: new RegExp(`^${FLAG}\\/strategies\\/([^/]+)\\/new$`),
+    admin: true,
+    render: (m) => <StrategyFormPage project={part(m, 1)} name={part(m, 2)} environment={part(m, 3)} />,
+  },
+  {
+    pattern: new RegExp(`^${FLAG}\\/strategies\\/([^/]+)\\/([^/]+)\\/edit$`),
+    admin: true,
+    render: (m) => <StrategyFormPage project={part(m, 1)} name={part(m, 2)} environment={part(m, 3)} id={part(m, 4)} />,
+  },
   { pattern: /^\/segments$/, admin: true, render: () => <SegmentsPage /> },
   { pattern: /^\/segments\/new$/, admin: true, render: () => <SegmentFormPage /> },
   { pattern: /^\/segments\/(\d+)\/edit$/, admin: true, render: (m) => <SegmentFormPage id={Number(m[1])} /> },
   { pattern: /^\/playground$/, admin: true, render: () => <PlaygroundPage /> },
   { pattern: /^\/integrations\/signal-endpoints$/, admin: true, render: () => <SignalEndpointsPage /> },
-  { pattern: /^\/integrations\/signal-endpoints\/(\d+)$/, admin: true, render: (m) => <SignalEndpointPage id={Number(m[1])} /> },
+  {
+    pattern: /^\/integrations\/signal-endpoints\/(\d+)$/,
+    admin: true,
+    render: (m) => <SignalEndpointPage id={Number(m[1])} />,
+  },
   { pattern: /^\/actions$/, admin: true, render: () => <ActionsPage /> },
   { pattern: /^\/actions\/([^/]+)\/new$/, admin: true, render: (m) => <ActionSetFormPage project={part(m, 1)} /> },
-  { pattern: /^\/actions\/([^/]+)\/(\d+)\/edit$/, admin: true, render: (m) => <ActionSetFormPage project={part(m, 1)} id={Number(m[2])} /> },
-  { pattern: /^\/actions\/([^/]+)\/(\d+)\/runs$/, admin: true, render: (m) => <ActionSetRunsPage project={part(m, 1)} id={Number(m[2])} /> },
+  {
+    pattern: /^\/actions\/([^/]+)\/(\d+)\/edit$/,
+    admin: true,
+    render: (m) => <ActionSetFormPage project={part(m, 1)} id={Number(m[2])} />,
+  },
+  {
+    pattern: /^\/actions\/([^/]+)\/(\d+)\/runs$/,
+    admin: true,
+    render: (m) => <ActionSetRunsPage project={part(m, 1)} id={Number(m[2])} />,
+  },
   { pattern: /^\/insights$/, admin: false, render: () => <InsightsPage /> },
   { pattern: /^\/api-tokens$/, admin: true, render: () => <ApiTokensPage /> },
   { pattern: /^\/projects$/, admin: true, render: () => <ProjectsPage /> },
@@ -123,7 +159,13 @@ export function App() {
 
   const token = state.kind === 'signed-in' ? state.session.token : undefined
   const api = useMemo(
-    () => (token ? createApi({ token, onUnauthorized: (error) => signOut(`Your session ended: ${error.message} Sign in again.`) }) : null),
+    () =>
+      token
+        ? createApi({
+            token,
+            onUnauthorized: (error) => signOut(`Your session ended: ${error.message} Sign in again.`),
+          })
+        : null,
     [token],
   )
 
@@ -131,7 +173,8 @@ export function App() {
   const onSignIn = location.path === '/signin'
   useEffect(() => {
     if (state.kind === 'signed-out' && !onSignIn) {
-      const next = location.path === '/' ? undefined : location.path + ((location.query.toString() ? `?${location.query}` : ''))
+      const next =
+        location.path === '/' ? undefined : location.path + (location.query.toString() ? `?${location.query}` : '')
       navigate(href('/signin', { next }), { replace: true })
     }
     if (state.kind === 'signed-in' && (onSignIn || location.path === '/')) {
@@ -141,12 +184,19 @@ export function App() {
     }
   }, [state.kind, location.path])
 
-  if (state.kind === 'checking') return <div class="splash"><Loading what="your session" /></div>
+  if (state.kind === 'checking')
+    return (
+      <div class="splash">
+        <Loading what="your session" />
+      </div>
+    )
   if (state.kind === 'unreachable') {
     return (
       <div class="splash">
         <ErrorNote error={state.error} />
-        <Button variant="primary" onClick={() => check(state.token)}>Try again</Button>
+        <Button variant="primary" onClick={() => check(state.token)}>
+          Try again
+        </Button>
       </div>
     )
   }
@@ -163,7 +213,9 @@ export function App() {
   return (
     <ApiContext.Provider value={api}>
       <Header me={me} path={location.path} onSignOut={() => signOut()} />
-      <main id="main" class="main">{page}</main>
+      <main id="main" class="main">
+        {page}
+      </main>
     </ApiContext.Provider>
   )
 }
@@ -177,7 +229,8 @@ function Header({ me, path, onSignOut }: { me: Me; path: string; onSignOut: () =
     const row = nav.current
     const item = row?.querySelector<HTMLElement>('[aria-current="page"]')
     if (!row || !item) return
-    if (item.offsetLeft < row.scrollLeft || item.offsetLeft + item.offsetWidth > row.scrollLeft + row.clientWidth) row.scrollLeft = item.offsetLeft - 16
+    if (item.offsetLeft < row.scrollLeft || item.offsetLeft + item.offsetWidth > row.scrollLeft + row.clientWidth)
+      row.scrollLeft = item.offsetLeft - 16
   }, [path])
   return (
     <header class="topbar">
@@ -188,16 +241,25 @@ function Header({ me, path, onSignOut }: { me: Me; path: string; onSignOut: () =
         </Link>
         {/* biome-ignore lint/a11y/useAriaPropsSupportedByRole: giving it a role changes what screen readers announce, a UI change of its own */}
         <div class="whoami" aria-label="Signed in as">
-          <span class="who" data-testid="who">{who}</span>
+          <span class="who" data-testid="who">
+            {who}
+          </span>
           <span class="what">{what}</span>
-          <Button size="small" variant="ghost" onClick={onSignOut}>Sign out</Button>
+          <Button size="small" variant="ghost" onClick={onSignOut}>
+            Sign out
+          </Button>
         </div>
       </div>
       <nav class="nav" aria-label="Main" ref={nav}>
         {NAV.filter((item) => admin || !item.admin).map((item) => {
           const active = path === item.href || item.under.some((prefix) => path.startsWith(prefix))
           return (
-            <Link key={item.href} href={item.href} class={active ? 'active' : ''} aria-current={active ? 'page' : undefined}>
+            <Link
+              key={item.href}
+              href={item.href}
+              class={active ? 'active' : ''}
+              aria-current={active ? 'page' : undefined}
+            >
               {item.label}
             </Link>
           )
@@ -211,7 +273,9 @@ function NotFound() {
   return (
     <div class="page">
       <h1>Page not found</h1>
-      <p>There is no page at this address. <Link href="/">Go to the start page</Link>.</p>
+      <p>
+        There is no page at this address. <Link href="/">Go to the start page</Link>.
+      </p>
     </div>
   )
 }

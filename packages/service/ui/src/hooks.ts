@@ -13,7 +13,11 @@ export interface Loaded<T> {
 
 /** Loads `load()` when `deps` change; answers of superseded loads are dropped. */
 export function useLoad<T>(load: () => Promise<T>, deps: unknown[]): Loaded<T> {
-  const [state, setState] = useState<{ data: T | undefined; error: ApiError | undefined; loading: boolean }>({ data: undefined, error: undefined, loading: true })
+  const [state, setState] = useState<{ data: T | undefined; error: ApiError | undefined; loading: boolean }>({
+    data: undefined,
+    error: undefined,
+    loading: true,
+  })
   const generation = useRef(0)
   const latest = useRef(load)
   latest.current = load
@@ -25,7 +29,8 @@ export function useLoad<T>(load: () => Promise<T>, deps: unknown[]): Loaded<T> {
       const data = await latest.current()
       if (mine === generation.current) setState({ data, error: undefined, loading: false })
     } catch (error) {
-      if (mine === generation.current) setState((previous) => ({ data: previous.data, error: asApiError(error), loading: false }))
+      if (mine === generation.current)
+        setState((previous) => ({ data: previous.data, error: asApiError(error), loading: false }))
     }
   }, [])
 

@@ -49,7 +49,15 @@ type AnchorProps = AnchorHTMLAttributes<HTMLAnchorElement> & { href: string; chi
 /** An `<a>` that navigates in place (a plain click) and behaves as a link otherwise (new tab...). */
 export function Link(props: AnchorProps) {
   const onClick = (event: TargetedMouseEvent<HTMLAnchorElement>) => {
-    if (event.defaultPrevented || event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return
+    if (
+      event.defaultPrevented ||
+      event.button !== 0 ||
+      event.metaKey ||
+      event.ctrlKey ||
+      event.shiftKey ||
+      event.altKey
+    )
+      return
     event.preventDefault()
     navigate(props.href)
     window.scrollTo(0, 0)

@@ -2,7 +2,14 @@
 import type { ConstraintDefinition } from '@vexil/engine'
 
 export interface Me {
-  user: { id: number | null; name: string | null; username: string | null; email: string | null; isAPI?: boolean; rootRole: number }
+  user: {
+    id: number | null
+    name: string | null
+    username: string | null
+    email: string | null
+    isAPI?: boolean
+    rootRole: number
+  }
   permissions: { permission: string }[]
 }
 
@@ -137,6 +144,13 @@ export interface Insights {
     health?: number
     timeToProduction?: number
   }[]
-  metricsSummaryTrends: { week: string; date: string; project: string; totalRequests: number; totalYes: number; totalNo: number }[]
+  metricsSummaryTrends: {
+    week: string
+    date: string
+    project: string
+    totalRequests: number
+    totalYes: number
+    totalNo: number
+  }[]
   environmentTypeTrends: { week: string; date: string; environmentType: string; totalUpdates: number }[]
 }

@@ -14,6 +14,7 @@ export function variantPayloadProblem(type: string, value: string): string | und
       return `Not valid JSON: ${error instanceof Error ? error.message : String(error)}.`
     }
   }
-  if (type === 'number' && !Number.isFinite(Number(value.trim()))) return 'Not a number: SDKs read this payload as one, such as 42 or 0.5.'
+  if (type === 'number' && !Number.isFinite(Number(value.trim())))
+    return 'Not a number: SDKs read this payload as one, such as 42 or 0.5.'
   return undefined
 }

@@ -40,7 +40,10 @@ export function createFileBackup(path: string, warn: WarnFunction): Backup {
         text = await readPrivateFile(path)
       } catch (error) {
         const { code, message } = error as NodeJS.ErrnoException
-        if (code === UNTRUSTED) warn(`the backup file ${path} was not read: ${message}, so it may not be this app's. The next fetch from the upstream replaces it.`)
+        if (code === UNTRUSTED)
+          warn(
+            `the backup file ${path} was not read: ${message}, so it may not be this app's. The next fetch from the upstream replaces it.`,
+          )
         else if (code !== 'ENOENT') warn(`could not read the backup file ${path}: ${message}`)
         return undefined
       }

@@ -28,18 +28,24 @@ export async function readPrivateFile(path: string): Promise<string> {
   try {
     handle = await open(path, READ_FLAGS)
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ELOOP') throw untrusted('it is a symbolic link, which this app never makes')
+    if ((error as NodeJS.ErrnoException).code === 'ELOOP')
+      throw untrusted('it is a symbolic link, which this app never makes')
     throw error
   }
   try {
     const stats = await handle.stat()
     // A folder is a path that cannot be read, as a plain read says; any other non-file was put there.
-    if (stats.isDirectory()) throw Object.assign(new Error('EISDIR: illegal operation on a directory, read'), { code: 'EISDIR' })
+    if (stats.isDirectory())
+      throw Object.assign(new Error('EISDIR: illegal operation on a directory, read'), { code: 'EISDIR' })
     if (!stats.isFile()) throw untrusted('it is not a regular file')
     if (CHECKS_OWNERSHIP) {
       const { mode, uid } = stats
-      if (process.getuid !== undefined && uid !== process.getuid()) throw untrusted(`it belongs to user ${uid}, not to this process's user ${process.getuid()}`)
-      if ((mode & 0o022) !== 0) throw untrusted(`it is writable by ${(mode & 0o020) !== 0 ? 'its group' : 'other users'} (mode ${(mode & 0o777).toString(8)})`)
+      if (process.getuid !== undefined && uid !== process.getuid())
+        throw untrusted(`it belongs to user ${uid}, not to this process's user ${process.getuid()}`)
+      if ((mode & 0o022) !== 0)
+        throw untrusted(
+          `it is writable by ${(mode & 0o020) !== 0 ? 'its group' : 'other users'} (mode ${(mode & 0o777).toString(8)})`,
+        )
     }
     return await handle.readFile('utf8')
   } finally {

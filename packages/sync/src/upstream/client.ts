@@ -46,14 +46,18 @@ export interface UpstreamClientOptions {
   /** When the client started, for the registration. Default: now. */
   started?: Date
   timeoutMs: number
-  /** node:http's TLS check (default true); `fetch` always verifies. */
+  /** The proxy transport's TLS check (default true); `fetch` always verifies. */
   rejectUnauthorized?: boolean
   send: SendRequest
   openEventSource: OpenEventSource
 }
 
 /** The identifying headers of every call; the token only with `withToken` (a bootstrap URL or `/edge/validate` get none). */
-export function identityHeaders(options: UpstreamClientOptions, interval: number | undefined, withToken = true): Record<string, string> {
+export function identityHeaders(
+  options: UpstreamClientOptions,
+  interval: number | undefined,
+  withToken = true,
+): Record<string, string> {
   return {
     'user-agent': options.appName,
     'unleash-appname': options.appName,
@@ -75,11 +79,19 @@ export function createUpstreamClient(options: UpstreamClientOptions): UpstreamCl
   const search = options.query ? `?${options.query}` : ''
   const platform = { ...runtimePlatform(), yggdrasilVersion: null, specVersion: CLIENT_SPEC_VERSION }
   const environment = options.environment !== undefined ? { environment: options.environment } : {}
-  const reporter = { appName: options.appName, instanceId: options.instanceId, environment: options.environment ?? tokenEnvironment(options.token) ?? 'default' }
+  const reporter = {
+    appName: options.appName,
+    instanceId: options.instanceId,
+    environment: options.environment ?? tokenEnvironment(options.token) ?? 'default',
+  }
   const post = (path: string, body: unknown, interval: number | undefined) =>
     send(`${apiUrl}${path}`, {
       method: 'POST',
-      headers: { ...identityHeaders(options, interval), 'content-type': 'application/json', accept: 'application/json' },
+      headers: {
+        ...identityHeaders(options, interval),
+        'content-type': 'application/json',
+        accept: 'application/json',
+      },
       body: JSON.stringify(body),
       timeoutMs,
       rejectUnauthorized,
@@ -88,7 +100,12 @@ export function createUpstreamClient(options: UpstreamClientOptions): UpstreamCl
     fetchFeatures: (etag) =>
       send(`${apiUrl}/client/features${search}`, {
         method: 'GET',
-        headers: { ...identityHeaders(options, options.refreshInterval), accept: 'application/json', 'accept-encoding': 'gzip, deflate, br', ...(etag ? { 'if-none-match': etag } : {}) },
+        headers: {
+          ...identityHeaders(options, options.refreshInterval),
+          accept: 'application/json',
+          'accept-encoding': 'gzip, deflate, br',
+          ...(etag ? { 'if-none-match': etag } : {}),
+        },
         timeoutMs,
         rejectUnauthorized,
       }),
@@ -96,7 +113,10 @@ export function createUpstreamClient(options: UpstreamClientOptions): UpstreamCl
       options.openEventSource(
         `${apiUrl}/client/streaming${search}`,
         {
-          headers: { ...identityHeaders(options, undefined), ...(lastEventId !== undefined ? { 'last-event-id': lastEventId } : {}) },
+          headers: {
+            ...identityHeaders(options, undefined),
+            ...(lastEventId !== undefined ? { 'last-event-id': lastEventId } : {}),
+          },
           rejectUnauthorized,
           readTimeoutMs: STREAM_READ_TIMEOUT_MS,
         },
@@ -119,7 +139,18 @@ export function createUpstreamClient(options: UpstreamClientOptions): UpstreamCl
         undefined,
       ),
     sendMetrics: (bucket) =>
-      post('/client/metrics', { appName: options.appName, instanceId: options.instanceId, connectionId: options.connectionId, ...environment, bucket, ...platform }, options.metricsInterval),
+      post(
+        '/client/metrics',
+        {
+          appName: options.appName,
+          instanceId: options.instanceId,
+          connectionId: options.connectionId,
+          ...environment,
+          bucket,
+          ...platform,
+        },
+        options.metricsInterval,
+      ),
     sendBulk: (bucket) => post('/client/metrics/bulk', bulkBody(bucket, reporter), options.metricsInterval),
   }
 }
@@ -133,7 +164,12 @@ function tokenEnvironment(token: string | undefined): string | undefined {
 
 /** The runtime the client runs on, as it registers upstream (Unleash shows it per SDK instance). */
 function runtimePlatform(): { platformName: string; platformVersion: string } {
-  const global = globalThis as { Bun?: { version: string }; Deno?: { version: { deno: string } }; navigator?: { userAgent?: string }; process?: { versions?: { node?: string } } }
+  const global = globalThis as {
+    Bun?: { version: string }
+    Deno?: { version: { deno: string } }
+    navigator?: { userAgent?: string }
+    process?: { versions?: { node?: string } }
+  }
   if (global.Bun) return { platformName: 'bun', platformVersion: global.Bun.version }
   if (global.Deno) return { platformName: 'deno', platformVersion: global.Deno.version.deno }
   if (global.navigator?.userAgent === 'Cloudflare-Workers') return { platformName: 'workerd', platformVersion: '' }

@@ -97,7 +97,9 @@ export function createFeed(options: FeedOptions): Poller {
     }
     const { events, features } = (payload ?? {}) as { events?: unknown; features?: unknown }
     if (!Array.isArray(events) && !Array.isArray(features)) {
-      logger?.error(`The upstream's stream sent a "${event.event}" message that is not a client features payload; reconnecting for a fresh hydration`)
+      logger?.error(
+        `The upstream's stream sent a "${event.event}" message that is not a client features payload; reconnecting for a fresh hydration`,
+      )
       lastEventId = undefined
       restart = 'sent an unreadable message'
       close?.()
@@ -146,7 +148,15 @@ export function createFeed(options: FeedOptions): Poller {
         void startPolling().then(settle)
         if (unsupported) return
         options.onFetch?.('failed')
-        reconnectLater(error instanceof StreamClosedError ? error.message : error ? `failed (${messageOf(error)})` : status === 200 ? 'closed' : `was refused (${status})`)
+        reconnectLater(
+          error instanceof StreamClosedError
+            ? error.message
+            : error
+              ? `failed (${messageOf(error)})`
+              : status === 200
+                ? 'closed'
+                : `was refused (${status})`,
+        )
       },
     })
   }

@@ -2,7 +2,14 @@
 // the upstream): the OpenFeature provider's way, and the proxy's in a Cloudflare Worker. The
 // runtime negotiates and decodes compression itself, and always verifies TLS.
 import { createEventStreamParser } from '../event-stream-parser.js'
-import { type EventSourceOptions, type EventSourceHandlers, type HttpResponse, type OpenEventSource, type SendRequest, StreamClosedError } from './http.js'
+import {
+  type EventSourceOptions,
+  type EventSourceHandlers,
+  type HttpResponse,
+  type OpenEventSource,
+  type SendRequest,
+  StreamClosedError,
+} from './http.js'
 
 /** `fetch` as the sync stack calls it. */
 export type FetchFunction = (url: string, init: RequestInit) => Promise<Response>
@@ -11,7 +18,12 @@ export function fetchRequest(fetch: FetchFunction): SendRequest {
   return async (url, options) => {
     let res: Response
     try {
-      res = await fetch(url, { method: options.method, headers: withoutEncoding(options.headers), body: options.body, signal: AbortSignal.timeout(options.timeoutMs) })
+      res = await fetch(url, {
+        method: options.method,
+        headers: withoutEncoding(options.headers),
+        body: options.body,
+        signal: AbortSignal.timeout(options.timeoutMs),
+      })
     } catch (error) {
       if (error instanceof Error && (error.name === 'TimeoutError' || error.name === 'AbortError')) {
         const target = new URL(url)
@@ -42,7 +54,11 @@ export function fetchEventSource(fetch: FetchFunction, connectTimeoutMs: number)
       const connecting = closeAfter(connectTimeoutMs, `did not answer within ${connectTimeoutMs} ms`)
       let res: Response
       try {
-        res = await fetch(url, { method: 'GET', headers: { ...withoutEncoding(options.headers), accept: 'text/event-stream', 'cache-control': 'no-cache' }, signal: controller.signal })
+        res = await fetch(url, {
+          method: 'GET',
+          headers: { ...withoutEncoding(options.headers), accept: 'text/event-stream', 'cache-control': 'no-cache' },
+          signal: controller.signal,
+        })
       } catch (error) {
         finish(asError(error))
         return

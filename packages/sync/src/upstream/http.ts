@@ -1,6 +1,6 @@
 // How the sync stack reaches its upstream, whatever the runtime: one request and answer shape,
 // and one server-sent-events connection shape. The runtime's `fetch` fills both here
-// (fetch-transport.ts); the proxy fills them with node:http to set TLS verification.
+// (fetch-transport.ts); the proxy fills them with undici, for its egress proxy, CA and client certificates.
 import type { StreamEvent } from '../event-stream-parser.js'
 
 export interface HttpResponse {
@@ -14,7 +14,7 @@ export interface HttpRequestOptions {
   headers: Record<string, string>
   body?: string
   timeoutMs: number
-  /** Verify the upstream's TLS certificate (node:http only: `fetch` always verifies). */
+  /** Verify the upstream's TLS certificate (the proxy's undici transport only: `fetch` always verifies). */
   rejectUnauthorized: boolean
 }
 

@@ -90,14 +90,27 @@ export function createPoller(options: PollerOptions): Poller {
       }
       if (!isPayload(payload)) {
         failures = Math.min(failures + 1, MAX_FAILURES)
-        logger?.error(`The upstream answered ${res.status} with a body that is not a client features payload; keeping the current flags`)
-        return [failed(res.status, `the upstream answered ${res.status} with something that is not a client features payload`), backoff()]
+        logger?.error(
+          `The upstream answered ${res.status} with a body that is not a client features payload; keeping the current flags`,
+        )
+        return [
+          failed(
+            res.status,
+            `the upstream answered ${res.status} with something that is not a client features payload`,
+          ),
+          backoff(),
+        ]
       }
       // Stopped while the request was out (the stream took over): an older answer must not
       // replace what the stream has applied since.
       if (stopped) return [OK, base]
       const header = res.headers.etag
-      flags.offer({ payload, source: 'upstream', etag: typeof header === 'string' ? header : undefined, text: res.body })
+      flags.offer({
+        payload,
+        source: 'upstream',
+        etag: typeof header === 'string' ? header : undefined,
+        text: res.body,
+      })
       upstreamAnswered = true
       lastFetch = Date.now()
       failures = Math.max(failures - 1, 0)
@@ -108,10 +121,14 @@ export function createPoller(options: PollerOptions): Poller {
       failures = MAX_FAILURES
       const outcome = failed(res.status, `the upstream refused ${credential} (${res.status}${detail(res.body)})`)
       if (options.onRefused) {
-        logger?.error(`The upstream answered ${res.status}: the API token is not allowed to read flags; retrying every ${backoff()} ms.`)
+        logger?.error(
+          `The upstream answered ${res.status}: the API token is not allowed to read flags; retrying every ${backoff()} ms.`,
+        )
         options.onRefused(res.status)
       } else {
-        logger?.error(`The upstream answered ${res.status}: the API token is not allowed to read flags. Serving the last good configuration; retrying every ${backoff()} ms.`)
+        logger?.error(
+          `The upstream answered ${res.status}: the API token is not allowed to read flags. Serving the last good configuration; retrying every ${backoff()} ms.`,
+        )
       }
       return [outcome, backoff()]
     }

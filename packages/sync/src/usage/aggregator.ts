@@ -10,7 +10,15 @@
 // MAX_OTHER_VARIANTS other names of at most MAX_VARIANT_NAME_LENGTH characters; per-app counts
 // up to MAX_APPS apps and MAX_APP_COUNT_BYTES, past which they are counted as the proxy's own;
 // every count stops at Number.MAX_SAFE_INTEGER (beyond it JSON numbers lose precision).
-import { appKey, COUNT_OVERHEAD_BYTES, isKeepable, MAX_APP_COUNT_BYTES, MAX_APPS, MAX_NAME_LENGTH, MAX_UNKNOWN_FLAGS } from './app-limits.js'
+import {
+  appKey,
+  COUNT_OVERHEAD_BYTES,
+  isKeepable,
+  MAX_APP_COUNT_BYTES,
+  MAX_APPS,
+  MAX_NAME_LENGTH,
+  MAX_UNKNOWN_FLAGS,
+} from './app-limits.js'
 import type { AppIdentity, AppRegistration, MetricsBucket, ToggleBucket, UsageBuckets } from './metrics-bucket.js'
 import { createRegistrations } from './registrations.js'
 
@@ -79,7 +87,8 @@ export function createUsageAggregator(options: UsageAggregatorOptions): UsageAgg
   const entry = (name: string, app: AppIdentity | undefined): ToggleCounts => {
     const table = app ? appTable(app, name) : own
     let counts = table.get(name)
-    if (!counts) table.set(name, (counts = { yes: 0, no: 0, variants: Object.create(null) as Record<string, number>, others: 0 }))
+    if (!counts)
+      table.set(name, (counts = { yes: 0, no: 0, variants: Object.create(null) as Record<string, number>, others: 0 }))
     return counts
   }
   const appTable = (app: AppIdentity, name: string): Table => {
@@ -136,7 +145,8 @@ export function createUsageAggregator(options: UsageAggregatorOptions): UsageAgg
         return undefined
       }
       const bucket: MetricsBucket = { start: start.toISOString(), stop: stop.toISOString(), toggles: bucketOf(own) }
-      if (apps.size > 0) bucket.apps = [...apps.values()].map(({ identity, toggles }) => ({ ...identity, toggles: bucketOf(toggles) }))
+      if (apps.size > 0)
+        bucket.apps = [...apps.values()].map(({ identity, toggles }) => ({ ...identity, toggles: bucketOf(toggles) }))
       if (registrations.size > 0) bucket.applications = registrations.take()
       own = new Map()
       apps = new Map()
@@ -165,5 +175,7 @@ export function createUsageAggregator(options: UsageAggregatorOptions): UsageAgg
 // --- Internal helpers ---
 
 function bucketOf(table: Table): ToggleBucket {
-  return Object.fromEntries([...table].map(([name, c]) => [name, { yes: c.yes, no: c.no, variants: { ...c.variants } }]))
+  return Object.fromEntries(
+    [...table].map(([name, c]) => [name, { yes: c.yes, no: c.no, variants: { ...c.variants } }]),
+  )
 }

@@ -27,5 +27,9 @@ export function appKey(app: AppIdentity): string {
 
 /** False when a field is too long to keep. */
 export function isKeepable(app: AppIdentity): boolean {
-  return app.appName.length <= MAX_NAME_LENGTH && app.instanceId.length <= MAX_NAME_LENGTH && (app.environment?.length ?? 0) <= MAX_NAME_LENGTH
+  return (
+    app.appName.length <= MAX_NAME_LENGTH &&
+    app.instanceId.length <= MAX_NAME_LENGTH &&
+    (app.environment?.length ?? 0) <= MAX_NAME_LENGTH
+  )
 }

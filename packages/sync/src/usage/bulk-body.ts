@@ -6,7 +6,16 @@ import type { AppIdentity, MetricsBucket, ToggleBucket } from './metrics-bucket.
 
 export interface BulkMetricsBody {
   applications: (Record<string, unknown> & AppIdentity & { environment: string })[]
-  metrics: { featureName: string; appName: string; instanceId: string; environment: string; timestamp: string; yes: number; no: number; variants: Record<string, number> }[]
+  metrics: {
+    featureName: string
+    appName: string
+    instanceId: string
+    environment: string
+    timestamp: string
+    yes: number
+    no: number
+    variants: Record<string, number>
+  }[]
 }
 
 /** Who reports: the proxy itself, and the environment of its upstream token. */
@@ -21,7 +30,16 @@ export function bulkBody(bucket: MetricsBucket, reporter: Reporter): BulkMetrics
   const metrics: BulkMetricsBody['metrics'] = []
   const rows = (app: AppIdentity, toggles: ToggleBucket) => {
     for (const [featureName, counts] of Object.entries(toggles)) {
-      metrics.push({ featureName, appName: app.appName, instanceId: app.instanceId, environment, timestamp: bucket.start, yes: counts.yes, no: counts.no, variants: counts.variants })
+      metrics.push({
+        featureName,
+        appName: app.appName,
+        instanceId: app.instanceId,
+        environment,
+        timestamp: bucket.start,
+        yes: counts.yes,
+        no: counts.no,
+        variants: counts.variants,
+      })
     }
   }
   rows(reporter, bucket.toggles)
@@ -43,7 +61,8 @@ export function flattenBucket(bucket: MetricsBucket): MetricsBucket {
       const into = (toggles[name] ??= { yes: 0, no: 0, variants: {} })
       into.yes = sum(into.yes, counts.yes)
       into.no = sum(into.no, counts.no)
-      for (const [variant, n] of Object.entries(counts.variants)) into.variants[variant] = sum(into.variants[variant] ?? 0, n)
+      for (const [variant, n] of Object.entries(counts.variants))
+        into.variants[variant] = sum(into.variants[variant] ?? 0, n)
     }
   }
   add(bucket.toggles)

@@ -19,7 +19,8 @@ export function knownFlags(state: ClientFeaturesPayload): KnownFlags {
     if (typeof feature?.name !== 'string') continue
     const names = new Set<string>(['disabled'])
     addNames(names, feature.variants)
-    if (Array.isArray(feature.strategies)) for (const strategy of feature.strategies) addNames(names, strategy?.variants)
+    if (Array.isArray(feature.strategies))
+      for (const strategy of feature.strategies) addNames(names, strategy?.variants)
     known.set(feature.name, names.size === 1 ? onlyDisabled : names)
   }
   return known

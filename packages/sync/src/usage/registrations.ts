@@ -1,7 +1,14 @@
 // The SDK registrations a proxy forwards upstream (Unleash's `applications`), one per
 // (appName, instanceId, environment): the latest wins. Bounded in count and in bytes; a
 // registration over a bound is dropped and counted.
-import { appKey, isKeepable, MAX_APPLICATION_BYTES, MAX_APPLICATIONS, MAX_NAME_LENGTH, MAX_REGISTERED_STRATEGIES } from './app-limits.js'
+import {
+  appKey,
+  isKeepable,
+  MAX_APPLICATION_BYTES,
+  MAX_APPLICATIONS,
+  MAX_NAME_LENGTH,
+  MAX_REGISTERED_STRATEGIES,
+} from './app-limits.js'
 import type { AppRegistration } from './metrics-bucket.js'
 
 export interface Registrations {
@@ -23,7 +30,12 @@ export function createRegistrations(): Registrations {
       const key = appKey(registration)
       const previous = kept.get(key)
       if (previous && implied) return true
-      const trimmed = { ...registration, strategies: registration.strategies.filter((name) => name.length <= MAX_NAME_LENGTH).slice(0, MAX_REGISTERED_STRATEGIES) }
+      const trimmed = {
+        ...registration,
+        strategies: registration.strategies
+          .filter((name) => name.length <= MAX_NAME_LENGTH)
+          .slice(0, MAX_REGISTERED_STRATEGIES),
+      }
       const size = JSON.stringify(trimmed).length
       const growth = size - (previous?.bytes ?? 0)
       if ((!previous && kept.size >= MAX_APPLICATIONS) || bytes + growth > MAX_APPLICATION_BYTES) return false

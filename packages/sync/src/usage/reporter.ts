@@ -110,17 +110,24 @@ export function createUsageReporter(options: UsageReporterOptions): UsageReporte
       logger.warn('Sending metrics failed; the counts are kept for the next send', error)
       return false
     }
-    const flags = (part.apps ?? []).reduce((n, app) => n + Object.keys(app.toggles).length, Object.keys(part.toggles).length)
+    const flags = (part.apps ?? []).reduce(
+      (n, app) => n + Object.keys(app.toggles).length,
+      Object.keys(part.toggles).length,
+    )
     switch (sendOutcome(status)) {
       case 'sent':
         failures = Math.max(failures - 1, 0)
         return true
       case 'drop':
-        logger.error(`The upstream refused the metrics of ${flags} flags with status ${status}; they are dropped, as sending them again would be refused again`)
+        logger.error(
+          `The upstream refused the metrics of ${flags} flags with status ${status}; they are dropped, as sending them again would be refused again`,
+        )
         return true
       case 'retry-after-auth':
         failures = MAX_FAILURES
-        logger.error(`The upstream refused the metrics with status ${status}: check ${credential}. The counts are kept and sent again later.`)
+        logger.error(
+          `The upstream refused the metrics with status ${status}: check ${credential}. The counts are kept and sent again later.`,
+        )
         return false
       case 'retry':
         failures = Math.min(failures + 1, MAX_FAILURES)
@@ -134,7 +141,9 @@ export function createUsageReporter(options: UsageReporterOptions): UsageReporte
       const { status } = await upstream.sendBulk!(part)
       if (status !== 404) return status
       bulk = false
-      logger.info('The upstream has no /client/metrics/bulk (older than Unleash 5.9): the apps behind the proxy are reported as the proxy itself from now on')
+      logger.info(
+        'The upstream has no /client/metrics/bulk (older than Unleash 5.9): the apps behind the proxy are reported as the proxy itself from now on',
+      )
     }
     return (await upstream.sendMetrics(flattenBucket(part))).status
   }

@@ -20,7 +20,9 @@ const OWN_APP_BYTES = 2 * MAX_NAME_LENGTH
  * being lost.
  */
 export function splitBucket(bucket: MetricsBucket, maxBytes: number): MetricsBucket[] {
-  const frame = byteLength(JSON.stringify({ start: bucket.start, stop: bucket.stop, toggles: {}, applications: [], metrics: [] }))
+  const frame = byteLength(
+    JSON.stringify({ start: bucket.start, stop: bucket.stop, toggles: {}, applications: [], metrics: [] }),
+  )
   const parts: Row[][] = [[]]
   let size = frame
   for (const row of rowsOf(bucket)) {
@@ -71,7 +73,8 @@ function bucketOf(bucket: MetricsBucket, rows: Row[]): MetricsBucket {
     }
   }
   const part: MetricsBucket = { start: bucket.start, stop: bucket.stop, toggles: { ...toggles } }
-  if (apps.size > 0) part.apps = [...apps].map(([app, appToggles]) => ({ ...withoutUndefined(app), toggles: { ...appToggles } }))
+  if (apps.size > 0)
+    part.apps = [...apps].map(([app, appToggles]) => ({ ...withoutUndefined(app), toggles: { ...appToggles } }))
   if (applications.length > 0) part.applications = applications
   return part
 }

@@ -45,7 +45,11 @@ export class UsageCounter implements UsageBuckets {
         if (!usage.referenced) this.toggles.delete(name)
         continue
       }
-      toggles[name] = { yes: usage.yes, no: usage.no, variants: usage.variants ? Object.fromEntries(usage.variants) : {} }
+      toggles[name] = {
+        yes: usage.yes,
+        no: usage.no,
+        variants: usage.variants ? Object.fromEntries(usage.variants) : {},
+      }
       counted = true
       usage.yes = 0
       usage.no = 0

@@ -53,7 +53,8 @@ export async function createWorkerProxy(env: WorkerEnv): Promise<WorkerProxy> {
   const variables = environmentOf(env)
   // One id per isolate unless configured: many isolates run at once, each reporting its own metrics.
   variables.SERVICE_INSTANCE_ID ??= variables.UNLEASH_INSTANCE_ID ?? `vexil-worker-${crypto.randomUUID()}`
-  if (variables.STREAMING && variables.STREAMING !== 'false') console.warn('STREAMING is off in a Worker: the proxy polls its upstream, and SDKs poll the proxy')
+  if (variables.STREAMING && variables.STREAMING !== 'false')
+    console.warn('STREAMING is off in a Worker: the proxy polls its upstream, and SDKs poll the proxy')
   // startWithBackup: a new isolate's first request answers from the KV copy when KV is faster
   // than the upstream (the first fetch goes on behind it, within the event's waitUntil).
   const config = await createProxyConfig({ timers, streaming: false, workers: 1, startWithBackup: true }, variables)
@@ -64,7 +65,12 @@ export async function createWorkerProxy(env: WorkerEnv): Promise<WorkerProxy> {
     config,
     upstream: createHttpUpstream(config, { send }),
     upstreamFor: (token) => createHttpUpstream(config, { token, filters: false, send }),
-    storage: kv ? createKvStorage({ get: (key, type) => io.track(kv.get(key, type)), put: (key, value) => io.track(kv.put(key, value)) }, variables.KV_KEY_PREFIX) : null,
+    storage: kv
+      ? createKvStorage(
+          { get: (key, type) => io.track(kv.get(key, type)), put: (key, value) => io.track(kv.put(key, value)) },
+          variables.KV_KEY_PREFIX,
+        )
+      : null,
     // swagger-ui-dist stays out of the bundle: with ENABLE_OAS the document is served, not the page.
     swaggerUi: false,
   })
@@ -72,7 +78,8 @@ export async function createWorkerProxy(env: WorkerEnv): Promise<WorkerProxy> {
   const handler = toWebHandler(app.app)
   /** The due tasks, then every call they (or the request) started, within this event's lifetime. */
   const settle = async () => {
-    if (timers.nextDue !== undefined && timers.nextDue <= Date.now()) await timers.runDue().catch((error: unknown) => config.logger.error('A sync task failed', error))
+    if (timers.nextDue !== undefined && timers.nextDue <= Date.now())
+      await timers.runDue().catch((error: unknown) => config.logger.error('A sync task failed', error))
     await io.drain()
   }
   return {
@@ -82,7 +89,13 @@ export async function createWorkerProxy(env: WorkerEnv): Promise<WorkerProxy> {
     async fetch(request, ctx) {
       const answer = await handler(request, { peerAddress: request.headers.get('cf-connecting-ip') ?? undefined })
       // A body the app compressed is sent as it is (a Worker would otherwise encode it again).
-      const response = answer.headers.has('content-encoding') ? new Response(answer.body, { status: answer.status, headers: answer.headers, encodeBody: 'manual' } as ResponseInit) : answer
+      const response = answer.headers.has('content-encoding')
+        ? new Response(answer.body, {
+            status: answer.status,
+            headers: answer.headers,
+            encodeBody: 'manual',
+          } as ResponseInit)
+        : answer
       if (io.pending > 0 || (timers.nextDue !== undefined && timers.nextDue <= Date.now())) ctx.waitUntil(settle())
       return response
     },
@@ -112,7 +125,7 @@ export default {
       // Bad configuration: say which variable, as the Node server does at start.
       const message = error instanceof Error ? error.message : String(error)
       console.error(`Vexil proxy could not start: ${message}`)
-      return Response.json({ error: 'The proxy is not configured correctly; see the Worker\'s logs' }, { status: 503 })
+      return Response.json({ error: "The proxy is not configured correctly; see the Worker's logs" }, { status: 503 })
     }
     return proxy.fetch(request, ctx)
   },
@@ -124,7 +137,11 @@ export default {
 // --- Internal helpers ---
 
 /** The calls in flight, so an event can wait for them (and for the calls their results start). */
-function createIoTracker(): { track<T>(promise: Promise<T>): Promise<T>; drain(): Promise<void>; readonly pending: number } {
+function createIoTracker(): {
+  track<T>(promise: Promise<T>): Promise<T>
+  drain(): Promise<void>
+  readonly pending: number
+} {
   const pending = new Set<Promise<unknown>>()
   return {
     track(promise) {

@@ -17,7 +17,11 @@ interface ClusterMetrics {
   collected(id: number, metrics: MetricsJson): void
 }
 
-export function createClusterMetrics(options: { local: Registry; workers: () => Array<Channel<PrimaryMessage>>; logger: Logger }): ClusterMetrics {
+export function createClusterMetrics(options: {
+  local: Registry
+  workers: () => Array<Channel<PrimaryMessage>>
+  logger: Logger
+}): ClusterMetrics {
   let nextId = 1
   const pending = new Map<number, (metrics: MetricsJson) => void>()
 
@@ -41,7 +45,10 @@ export function createClusterMetrics(options: { local: Registry; workers: () => 
     async scrape() {
       const [own, ...others] = await Promise.all([options.local.getMetricsAsJSON(), ...options.workers().map(collect)])
       const answered = others.filter((metrics): metrics is MetricsJson => metrics !== undefined)
-      if (answered.length < others.length) options.logger.warn(`${others.length - answered.length} worker(s) did not answer a Prometheus scrape in time: their figures are missing from it`)
+      if (answered.length < others.length)
+        options.logger.warn(
+          `${others.length - answered.length} worker(s) did not answer a Prometheus scrape in time: their figures are missing from it`,
+        )
       return AggregatorRegistry.aggregate([own, ...answered]).metrics()
     },
     collected(id, metrics) {

@@ -28,7 +28,11 @@ interface PrimaryReadiness {
 }
 
 /** `workers`: the reports of the live workers (undefined for one that has not reported yet); `size`: N. */
-export function clusterReadiness(size: number, workers: ReadonlyArray<WorkerReadiness | undefined>, primary: PrimaryReadiness): ClusterReadiness {
+export function clusterReadiness(
+  size: number,
+  workers: ReadonlyArray<WorkerReadiness | undefined>,
+  primary: PrimaryReadiness,
+): ClusterReadiness {
   const full = workers.length >= size && workers.every((worker) => worker !== undefined)
   const reports = workers as readonly WorkerReadiness[]
   return {

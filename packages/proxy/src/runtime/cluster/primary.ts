@@ -18,7 +18,13 @@ import { startSummary } from '../../config/start-summary.js'
 import { type KnownToken, scopeKey, type TokenScope } from '../../tokens/api-token.js'
 import { createClusterMetrics } from './cluster-metrics.js'
 import { type ClusterReadiness, clusterReadiness, type WorkerReadiness } from './cluster-readiness.js'
-import { type Channel, isClusterMessage, type PrimaryMessage, STATIC_SCOPE_KEY, type WorkerMessage } from './messages.js'
+import {
+  type Channel,
+  isClusterMessage,
+  type PrimaryMessage,
+  STATIC_SCOPE_KEY,
+  type WorkerMessage,
+} from './messages.js'
 import { createRestartPolicy } from './restart-policy.js'
 import { workerExecArgv } from './worker-exec-argv.js'
 import { engineHostname } from '../../config/parse.js'
@@ -45,7 +51,14 @@ export async function runProxyPrimary(config: ProxyConfig, argv: readonly string
   // What workers serve: the tokens, the token scopes in the order their syncs were made, flags.
   let syncTokens: KnownToken[] = []
   let staticScope: TokenScope | undefined
-  const flagsMessage = (key: string, set: FlagSet): PrimaryMessage => ({ vexil: 1, type: 'flags', key, payload: set.engine.getState(), source: set.source, etag: set.etag })
+  const flagsMessage = (key: string, set: FlagSet): PrimaryMessage => ({
+    vexil: 1,
+    type: 'flags',
+    key,
+    payload: set.engine.getState(),
+    source: set.source,
+    etag: set.etag,
+  })
   const sync = createUpstreamSync({
     config,
     logger,
@@ -86,7 +99,11 @@ export async function runProxyPrimary(config: ProxyConfig, argv: readonly string
     // The primary drops too: the bounds apply again as it adds the workers' buckets.
     usageDrops: () => usageDrops(sync),
   })
-  const metrics = createClusterMetrics({ local: prometheus.registry, workers: () => [...workers.values()].map((w) => w.channel), logger })
+  const metrics = createClusterMetrics({
+    local: prometheus.registry,
+    workers: () => [...workers.values()].map((w) => w.channel),
+    logger,
+  })
 
   let readiness: ClusterReadiness = { static: false, all: false }
   function updateReadiness(): void {
@@ -97,17 +114,21 @@ export async function runProxyPrimary(config: ProxyConfig, argv: readonly string
     )
     if (next.static === readiness.static && next.all === readiness.all) return
     readiness = next
-    logger.debug(`Cluster readiness: static scope ${next.static ? 'ready' : 'not ready'}, every scope ${next.all ? 'ready' : 'not ready'}`)
+    logger.debug(
+      `Cluster readiness: static scope ${next.static ? 'ready' : 'not ready'}, every scope ${next.all ? 'ready' : 'not ready'}`,
+    )
     broadcast({ vexil: 1, type: 'cluster-ready', ...next })
   }
 
   function snapshot(channel: Channel<PrimaryMessage>): void {
     const invalidCount = sync.tokens.invalidCount
-    for (const token of sync.tokens.tokens()) channel.send({ vexil: 1, type: 'token', secret: token.secret, token, invalidCount })
+    for (const token of sync.tokens.tokens())
+      channel.send({ vexil: 1, type: 'token', secret: token.secret, token, invalidCount })
     channel.send({ vexil: 1, type: 'static-scope', scope: staticScope })
     for (const token of syncTokens) channel.send({ vexil: 1, type: 'scope', token })
     if (sync.scope?.flags.current) channel.send(flagsMessage(STATIC_SCOPE_KEY, sync.scope.flags.current))
-    for (const tokenSync of sync.scopes.syncs) if (tokenSync.flags.current) channel.send(flagsMessage(tokenSync.key, tokenSync.flags.current))
+    for (const tokenSync of sync.scopes.syncs)
+      if (tokenSync.flags.current) channel.send(flagsMessage(tokenSync.key, tokenSync.flags.current))
     channel.send({ vexil: 1, type: 'cluster-ready', ...readiness })
     channel.send({ vexil: 1, type: 'synced' })
   }
@@ -131,7 +152,10 @@ export async function runProxyPrimary(config: ProxyConfig, argv: readonly string
         // Added to the counts the next report sends (restore merges a bucket, keeping the earliest start).
         const usage = usageOf(message.key)
         if (usage) usage.restore(message.bucket)
-        else logger.warn(`A worker sent usage counts for a scope this proxy does not sync (${message.key}); they are dropped`)
+        else
+          logger.warn(
+            `A worker sent usage counts for a scope this proxy does not sync (${message.key}); they are dropped`,
+          )
         return
       }
       case 'resolve':
@@ -164,9 +188,16 @@ export async function runProxyPrimary(config: ProxyConfig, argv: readonly string
   let listening = false
   let startupFailure: string | undefined
   const restarts = createRestartPolicy()
-  const allExited = () => new Promise<void>((resolve) => (workers.size === 0 ? resolve() : cluster.once('exit', () => void allExited().then(resolve))))
+  const allExited = () =>
+    new Promise<void>((resolve) =>
+      workers.size === 0 ? resolve() : cluster.once('exit', () => void allExited().then(resolve)),
+    )
 
-  cluster.setupPrimary({ exec: fileURLToPath(new URL('../../cli.js', import.meta.url)), args: [...argv], execArgv: workerExecArgv(process.execArgv, process.env.NODE_OPTIONS) })
+  cluster.setupPrimary({
+    exec: fileURLToPath(new URL('../../cli.js', import.meta.url)),
+    args: [...argv],
+    execArgv: workerExecArgv(process.execArgv, process.env.NODE_OPTIONS),
+  })
   function fork(): void {
     const worker = cluster.fork()
     workers.set(worker, { channel: channelOf(worker) })
@@ -195,7 +226,9 @@ export async function runProxyPrimary(config: ProxyConfig, argv: readonly string
       return
     }
     const delay = restarts.nextDelay()
-    logger.error(`Worker ${worker.process.pid} exited with ${how}; starting a new one${delay > 0 ? ` in ${delay} ms (it keeps dying)` : ''}`)
+    logger.error(
+      `Worker ${worker.process.pid} exited with ${how}; starting a new one${delay > 0 ? ` in ${delay} ms (it keeps dying)` : ''}`,
+    )
     setTimeout(() => {
       if (!stopping) fork()
     }, delay).unref()
@@ -207,7 +240,8 @@ export async function runProxyPrimary(config: ProxyConfig, argv: readonly string
   void nextShutdownSignal().then((signal) => signalled(signal))
   const reason = await stopRequested
   stopping = true
-  if (reason !== 'startup failure') logger.info(`Received ${reason}: stopping the workers, sending pending metrics and stopping`)
+  if (reason !== 'startup failure')
+    logger.info(`Received ${reason}: stopping the workers, sending pending metrics and stopping`)
   broadcast({ vexil: 1, type: 'shutdown' })
   const killer = setTimeout(() => {
     for (const worker of workers.keys()) worker.process.kill('SIGKILL')

@@ -40,8 +40,10 @@ interface WorkerSync extends ProxySync {
 export function createWorkerSync(options: WorkerSyncOptions): WorkerSync {
   const { config, logger, newEngine, responseCaches, channel } = options
   const send = (message: WorkerMessage) => channel.send(message)
-  const copyOf = () => createScopeFlags({ newEngine, responseCaches, logger, storage: undefined, storageKey: '', announce: false })
-  const counterFor = (flags: ScopeFlags) => createUsageAggregator({ countedVariants: (name) => flags.current?.countedVariants.get(name) })
+  const copyOf = () =>
+    createScopeFlags({ newEngine, responseCaches, logger, storage: undefined, storageKey: '', announce: false })
+  const counterFor = (flags: ScopeFlags) =>
+    createUsageAggregator({ countedVariants: (name) => flags.current?.countedVariants.get(name) })
 
   const staticFlags = config.serviceApiToken ? copyOf() : undefined
   const scope = staticFlags ? { flags: staticFlags, usage: counterFor(staticFlags) } : undefined
@@ -99,15 +101,26 @@ export function createWorkerSync(options: WorkerSyncOptions): WorkerSync {
     flags.offer({ payload: message.payload, source: message.source, etag: message.etag })
   }
 
-  const tokens = createWorkerTokenRegistry({ mode: config.tokenMode, configured: config.tokens, ask: (id, secret, caller) => send({ vexil: 1, type: 'resolve', id, secret, caller }) })
+  const tokens = createWorkerTokenRegistry({
+    mode: config.tokenMode,
+    configured: config.tokens,
+    ask: (id, secret, caller) => send({ vexil: 1, type: 'resolve', id, secret, caller }),
+  })
 
   // Readiness: what this worker serves, reported to the primary whenever it changes.
   let reported = ''
   const cluster = { static: false, all: false }
   const localStatic = () => staticFlags === undefined || staticFlags.current !== undefined
-  const localAll = () => localStatic() && scopes.syncs.every((sync) => sync.flags.current !== undefined) && scopes.unserved.length === 0
+  const localAll = () =>
+    localStatic() && scopes.syncs.every((sync) => sync.flags.current !== undefined) && scopes.unserved.length === 0
   function report(): void {
-    const state = { vexil: 1, type: 'state', static: localStatic(), all: localAll(), scopes: scopes.syncs.length } as const
+    const state = {
+      vexil: 1,
+      type: 'state',
+      static: localStatic(),
+      all: localAll(),
+      scopes: scopes.syncs.length,
+    } as const
     const text = `${state.static}/${state.all}/${state.scopes}`
     if (text === reported) return
     reported = text
@@ -161,7 +174,9 @@ export function createWorkerSync(options: WorkerSyncOptions): WorkerSync {
           })
           scrapes.delete(id)
           if (text !== undefined) return text
-          logger.warn('The primary did not answer a Prometheus scrape in time: answering with this worker\'s figures only')
+          logger.warn(
+            "The primary did not answer a Prometheus scrape in time: answering with this worker's figures only",
+          )
           return registry.metrics()
         },
       }
@@ -180,7 +195,15 @@ export function createWorkerSync(options: WorkerSyncOptions): WorkerSync {
           scopes.endSync(message.key)
           return report()
         case 'static-scope':
-          scopes.setStaticSource(scope && message.scope && { key: scopeKey(message.scope), scope: message.scope, flags: scope.flags, usage: scope.usage })
+          scopes.setStaticSource(
+            scope &&
+              message.scope && {
+                key: scopeKey(message.scope),
+                scope: message.scope,
+                flags: scope.flags,
+                usage: scope.usage,
+              },
+          )
           return report()
         case 'flags':
           offer(message)
@@ -195,7 +218,10 @@ export function createWorkerSync(options: WorkerSyncOptions): WorkerSync {
           cluster.all = message.all
           return
         case 'collect':
-          if (local) void local.getMetricsAsJSON().then((metrics) => send({ vexil: 1, type: 'collected', id: message.id, metrics }))
+          if (local)
+            void local
+              .getMetricsAsJSON()
+              .then((metrics) => send({ vexil: 1, type: 'collected', id: message.id, metrics }))
           else send({ vexil: 1, type: 'collected', id: message.id, metrics: [] })
           return
         case 'scraped':

@@ -20,7 +20,10 @@ export async function runProxyWorker(options: ProxyOptions, env?: Environment): 
     config,
     logger: config.logger,
     newEngine,
-    responseCaches: createResponseCaches({ maxEntries: config.responseCacheSize, maxBytes: config.responseCacheMaxBytes }),
+    responseCaches: createResponseCaches({
+      maxEntries: config.responseCacheSize,
+      maxBytes: config.responseCacheMaxBytes,
+    }),
     channel: {
       send(message: WorkerMessage) {
         // The primary may be gone (then this worker stops too).

@@ -17,6 +17,17 @@ export type { Migration } from './types.js'
 
 /** Every migration, in version order. Append new ones; never edit an applied one. */
 export const MIGRATIONS: readonly Migration[] = [
-  flags, access, eventsAndMetrics, signals, insights, initTokens, signalAttempts, revision, actionSetVersion, clientDeltas,
-  playgroundContexts, defaultStrategies, signalRateWindows,
+  flags,
+  access,
+  eventsAndMetrics,
+  signals,
+  insights,
+  initTokens,
+  signalAttempts,
+  revision,
+  actionSetVersion,
+  clientDeltas,
+  playgroundContexts,
+  defaultStrategies,
+  signalRateWindows,
 ]

@@ -16,11 +16,17 @@ const cloneSchema = z.object({ name: urlSafeName, replaceGroupId: z.boolean().de
  * replaced by the new name unless `replaceGroupId` is false.
  */
 export function registerCloneRoutes(api: ApiRouter, ctx: ServiceContext): void {
-  api.post('/api/admin/projects/:projectId/features/:featureName/clone', 'admin', eventHandler(async (event) => {
-    const project = param(event, 'projectId')
-    const body = await readBodyWith(event, cloneSchema)
-    const source = param(event, 'featureName')
-    const row = await change(ctx, event, (c) => cloneFlag(c, { project, source, name: body.name, replaceGroupId: body.replaceGroupId }))
-    return created(event, ['projects', project, 'features', row.name], await featureView(ctx.db, row))
-  }))
+  api.post(
+    '/api/admin/projects/:projectId/features/:featureName/clone',
+    'admin',
+    eventHandler(async (event) => {
+      const project = param(event, 'projectId')
+      const body = await readBodyWith(event, cloneSchema)
+      const source = param(event, 'featureName')
+      const row = await change(ctx, event, (c) =>
+        cloneFlag(c, { project, source, name: body.name, replaceGroupId: body.replaceGroupId }),
+      )
+      return created(event, ['projects', project, 'features', row.name], await featureView(ctx.db, row))
+    }),
+  )
 }

@@ -14,11 +14,17 @@ const DEFAULT_STRATEGY = '/api/admin/projects/:projectId/environments/:environme
  * here PUT sets it too (it replaces the whole strategy) and GET reads it.
  */
 export function registerDefaultStrategyRoutes(api: ApiRouter, ctx: ServiceContext): void {
-  api.get(DEFAULT_STRATEGY, 'admin', eventHandler((event) => readDefaultStrategy(ctx.db, param(event, 'projectId'), param(event, 'environment'))))
+  api.get(
+    DEFAULT_STRATEGY,
+    'admin',
+    eventHandler((event) => readDefaultStrategy(ctx.db, param(event, 'projectId'), param(event, 'environment'))),
+  )
 
   const update = eventHandler(async (event: H3Event) => {
     const body = await readBodyWith(event, strategyBodySchema)
-    return change(ctx, event, (c) => setDefaultStrategy(c, param(event, 'projectId'), param(event, 'environment'), body))
+    return change(ctx, event, (c) =>
+      setDefaultStrategy(c, param(event, 'projectId'), param(event, 'environment'), body),
+    )
   })
   api.put(DEFAULT_STRATEGY, 'admin', update)
   api.post(DEFAULT_STRATEGY, 'admin', update)

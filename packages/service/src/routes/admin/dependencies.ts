@@ -19,40 +19,60 @@ const dependencySchema = z.object({
 
 /** Parent-child flag dependencies (Unleash: one parent, same project, no grandchildren). */
 export function registerDependencyRoutes(api: ApiRouter, ctx: ServiceContext): void {
-  api.post(DEPENDENCIES, 'admin', eventHandler(async (event) => {
-    const project = param(event, 'projectId')
-    const body = await readBodyWith(event, dependencySchema)
-    await change(ctx, event, (c) => addDependency(c, project, param(event, 'featureName'), body))
-    return empty(event)
-  }))
+  api.post(
+    DEPENDENCIES,
+    'admin',
+    eventHandler(async (event) => {
+      const project = param(event, 'projectId')
+      const body = await readBodyWith(event, dependencySchema)
+      await change(ctx, event, (c) => addDependency(c, project, param(event, 'featureName'), body))
+      return empty(event)
+    }),
+  )
 
-  api.get(`${DEPENDENCIES}`, 'admin', eventHandler(async (event) => {
-    const child = await requireFeature(ctx.db, param(event, 'projectId'), param(event, 'featureName'))
-    return (await dependencies.parentsOf(ctx.db, child.name)).map(dependencies.toDependency)
-  }))
+  api.get(
+    `${DEPENDENCIES}`,
+    'admin',
+    eventHandler(async (event) => {
+      const child = await requireFeature(ctx.db, param(event, 'projectId'), param(event, 'featureName'))
+      return (await dependencies.parentsOf(ctx.db, child.name)).map(dependencies.toDependency)
+    }),
+  )
 
-  api.delete(`${DEPENDENCIES}/:parent`, 'admin', eventHandler(async (event) => {
-    const project = param(event, 'projectId')
-    const parent = param(event, 'parent')
-    await change(ctx, event, (c) => removeDependency(c, project, param(event, 'featureName'), parent))
-    return empty(event)
-  }))
+  api.delete(
+    `${DEPENDENCIES}/:parent`,
+    'admin',
+    eventHandler(async (event) => {
+      const project = param(event, 'projectId')
+      const parent = param(event, 'parent')
+      await change(ctx, event, (c) => removeDependency(c, project, param(event, 'featureName'), parent))
+      return empty(event)
+    }),
+  )
 
-  api.delete(DEPENDENCIES, 'admin', eventHandler(async (event) => {
-    const project = param(event, 'projectId')
-    await change(ctx, event, (c) => removeDependencies(c, project, param(event, 'featureName')))
-    return empty(event)
-  }))
+  api.delete(
+    DEPENDENCIES,
+    'admin',
+    eventHandler(async (event) => {
+      const project = param(event, 'projectId')
+      await change(ctx, event, (c) => removeDependencies(c, project, param(event, 'featureName')))
+      return empty(event)
+    }),
+  )
 
   // The flags that may become this flag's parent (Unleash's `parents` route).
-  api.get('/api/admin/projects/:projectId/features/:featureName/parents', 'admin', eventHandler(async (event) => {
-    const project = param(event, 'projectId')
-    const child = await requireFeature(ctx.db, project, param(event, 'featureName'))
-    const candidates = await listFeatures(ctx.db, project, false)
-    const withParents = new Set<string>()
-    for (const candidate of candidates) {
-      if ((await dependencies.parentsOf(ctx.db, candidate.name)).length > 0) withParents.add(candidate.name)
-    }
-    return candidates.map((row) => row.name).filter((name) => name !== child.name && !withParents.has(name))
-  }))
+  api.get(
+    '/api/admin/projects/:projectId/features/:featureName/parents',
+    'admin',
+    eventHandler(async (event) => {
+      const project = param(event, 'projectId')
+      const child = await requireFeature(ctx.db, project, param(event, 'featureName'))
+      const candidates = await listFeatures(ctx.db, project, false)
+      const withParents = new Set<string>()
+      for (const candidate of candidates) {
+        if ((await dependencies.parentsOf(ctx.db, candidate.name)).length > 0) withParents.add(candidate.name)
+      }
+      return candidates.map((row) => row.name).filter((name) => name !== child.name && !withParents.has(name))
+    }),
+  )
 }

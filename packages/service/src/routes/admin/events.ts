@@ -17,11 +17,19 @@ const eventQuerySchema = z.object({
 
 /** The event log, newest first (`/api/admin/events`, `/api/admin/events/:featureName`). */
 export function registerEventRoutes(api: ApiRouter, ctx: ServiceContext): void {
-  api.get('/api/admin/events', 'admin', eventHandler(async (event) => searchEvents(ctx.db, queryWith(event, eventQuerySchema))))
+  api.get(
+    '/api/admin/events',
+    'admin',
+    eventHandler(async (event) => searchEvents(ctx.db, queryWith(event, eventQuerySchema))),
+  )
 
-  api.get('/api/admin/events/:featureName', 'admin', eventHandler(async (event) => {
-    const featureName = param(event, 'featureName')
-    const { events } = await searchEvents(ctx.db, { ...queryWith(event, eventQuerySchema), feature: featureName })
-    return { version: 1, toggleName: featureName, events }
-  }))
+  api.get(
+    '/api/admin/events/:featureName',
+    'admin',
+    eventHandler(async (event) => {
+      const featureName = param(event, 'featureName')
+      const { events } = await searchEvents(ctx.db, { ...queryWith(event, eventQuerySchema), feature: featureName })
+      return { version: 1, toggleName: featureName, events }
+    }),
+  )
 }

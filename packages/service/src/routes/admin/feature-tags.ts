@@ -14,29 +14,45 @@ const TAGS = '/api/admin/features/:featureName/tags'
 
 /** Tags on one flag (`/api/admin/features/:featureName/tags`); tags are created on first use. */
 export function registerFeatureTagRoutes(api: ApiRouter, ctx: ServiceContext): void {
-  api.get(TAGS, 'admin', eventHandler(async (event) => {
-    const row = await requireTaggableFlag(ctx.db, param(event, 'featureName'))
-    return { version: 1, tags: await tags.featureTags(ctx.db, row.name) }
-  }))
+  api.get(
+    TAGS,
+    'admin',
+    eventHandler(async (event) => {
+      const row = await requireTaggableFlag(ctx.db, param(event, 'featureName'))
+      return { version: 1, tags: await tags.featureTags(ctx.db, row.name) }
+    }),
+  )
 
-  api.post(TAGS, 'admin', eventHandler(async (event) => {
-    const tag = await readBodyWith(event, tagSchema)
-    const name = param(event, 'featureName')
-    await change(ctx, event, (c) => tagFlag(c, name, tag))
-    return created(event, ['features', name, 'tags'], tag)
-  }))
+  api.post(
+    TAGS,
+    'admin',
+    eventHandler(async (event) => {
+      const tag = await readBodyWith(event, tagSchema)
+      const name = param(event, 'featureName')
+      await change(ctx, event, (c) => tagFlag(c, name, tag))
+      return created(event, ['features', name, 'tags'], tag)
+    }),
+  )
 
-  api.put(TAGS, 'admin', eventHandler(async (event) => {
-    const body = await readBodyWith(event, bulkSchema)
-    const name = param(event, 'featureName')
-    await change(ctx, event, (c) => retagFlag(c, name, body.addedTags, body.removedTags))
-    return { version: 1, tags: await tags.featureTags(ctx.db, name) }
-  }))
+  api.put(
+    TAGS,
+    'admin',
+    eventHandler(async (event) => {
+      const body = await readBodyWith(event, bulkSchema)
+      const name = param(event, 'featureName')
+      await change(ctx, event, (c) => retagFlag(c, name, body.addedTags, body.removedTags))
+      return { version: 1, tags: await tags.featureTags(ctx.db, name) }
+    }),
+  )
 
-  api.delete(`${TAGS}/:type/:value`, 'admin', eventHandler(async (event) => {
-    const name = param(event, 'featureName')
-    const tag = { type: param(event, 'type'), value: param(event, 'value') }
-    await change(ctx, event, (c) => untagFlag(c, name, tag))
-    return empty(event)
-  }))
+  api.delete(
+    `${TAGS}/:type/:value`,
+    'admin',
+    eventHandler(async (event) => {
+      const name = param(event, 'featureName')
+      const tag = { type: param(event, 'type'), value: param(event, 'value') }
+      await change(ctx, event, (c) => untagFlag(c, name, tag))
+      return empty(event)
+    }),
+  )
 }

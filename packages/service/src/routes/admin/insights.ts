@@ -40,9 +40,13 @@ export function registerInsightsRoutes(api: ApiRouter, ctx: ServiceContext): voi
 
   api.get('/api/admin/insights', 'user', eventHandler(insights))
 
-  api.get('/api/admin/dashboard/executive', 'user', eventHandler((event) => {
-    setResponseHeader(event, 'deprecation', DEPRECATED_SINCE)
-    setResponseHeader(event, 'link', '</api/admin/insights>; rel="successor-version"')
-    return insights(event)
-  }))
+  api.get(
+    '/api/admin/dashboard/executive',
+    'user',
+    eventHandler((event) => {
+      setResponseHeader(event, 'deprecation', DEPRECATED_SINCE)
+      setResponseHeader(event, 'link', '</api/admin/insights>; rel="successor-version"')
+      return insights(event)
+    }),
+  )
 }

@@ -13,18 +13,56 @@ const HOUR_MS = 3_600_000
 
 /** What SDKs reported: registered applications and a flag's hourly counts. */
 export function registerMetricsRoutes(api: ApiRouter, ctx: ServiceContext): void {
-  api.get('/api/admin/metrics/applications', 'admin', eventHandler(async () => ({ applications: await listApplications(ctx.db) })))
+  api.get(
+    '/api/admin/metrics/applications',
+    'admin',
+    eventHandler(async () => ({ applications: await listApplications(ctx.db) })),
+  )
 
-  api.get('/api/admin/client-metrics/features/:featureName/raw', 'admin', eventHandler(async (event) => {
-    const featureName = param(event, 'featureName')
-    const { hoursBack } = queryWith(event, z.object({ hoursBack: z.coerce.number().int().min(1).max(24 * 90).default(1) }))
-    if (!(await getFeature(ctx.db, featureName))) throw notFound(`Feature "${featureName}"`)
-    const since = new Date(ctx.clock().getTime() - hoursBack * HOUR_MS)
-    return { version: 1, maturity: 'stable', featureName, hoursBack, data: await featureMetrics(ctx.db, featureName, since) }
-  }))
+  api.get(
+    '/api/admin/client-metrics/features/:featureName/raw',
+    'admin',
+    eventHandler(async (event) => {
+      const featureName = param(event, 'featureName')
+      const { hoursBack } = queryWith(
+        event,
+        z.object({
+          hoursBack: z.coerce
+            .number()
+            .int()
+            .min(1)
+            .max(24 * 90)
+            .default(1),
+        }),
+      )
+      if (!(await getFeature(ctx.db, featureName))) throw notFound(`Feature "${featureName}"`)
+      const since = new Date(ctx.clock().getTime() - hoursBack * HOUR_MS)
+      return {
+        version: 1,
+        maturity: 'stable',
+        featureName,
+        hoursBack,
+        data: await featureMetrics(ctx.db, featureName, since),
+      }
+    }),
+  )
 
-  api.get('/api/admin/feature-types', 'admin', eventHandler(async () => {
-    const rows = await ctx.db.query<{ id: string; name: string; description: string; lifetime_days: number | null }>('SELECT * FROM feature_types ORDER BY id')
-    return { version: 1, types: rows.map((row) => ({ id: row.id, name: row.name, description: row.description, lifetimeDays: row.lifetime_days })) }
-  }))
+  api.get(
+    '/api/admin/feature-types',
+    'admin',
+    eventHandler(async () => {
+      const rows = await ctx.db.query<{ id: string; name: string; description: string; lifetime_days: number | null }>(
+        'SELECT * FROM feature_types ORDER BY id',
+      )
+      return {
+        version: 1,
+        types: rows.map((row) => ({
+          id: row.id,
+          name: row.name,
+          description: row.description,
+          lifetimeDays: row.lifetime_days,
+        })),
+      }
+    }),
+  )
 }

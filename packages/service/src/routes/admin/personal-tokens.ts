@@ -31,42 +31,88 @@ export function registerPersonalTokenRoutes(api: ApiRouter, ctx: ServiceContext)
   }
 
   // "Who am I": a user, or (as Unleash answers for an API token's ApiUser) the admin token by name.
-  api.get('/api/admin/user', 'user', eventHandler(async (event) => {
-    const principal = event.context.principal
-    if (principal?.kind === 'api-token') {
-      return { user: toApiTokenUser(principal.token), permissions: [{ permission: 'ADMIN' }], feedback: [], splash: {} }
-    }
-    const user = currentUser(event)
-    return { user: toUser(user), permissions: user.root_role === 'Admin' ? [{ permission: 'ADMIN' }] : [], feedback: [], splash: {} }
-  }))
+  api.get(
+    '/api/admin/user',
+    'user',
+    eventHandler(async (event) => {
+      const principal = event.context.principal
+      if (principal?.kind === 'api-token') {
+        return {
+          user: toApiTokenUser(principal.token),
+          permissions: [{ permission: 'ADMIN' }],
+          feedback: [],
+          splash: {},
+        }
+      }
+      const user = currentUser(event)
+      return {
+        user: toUser(user),
+        permissions: user.root_role === 'Admin' ? [{ permission: 'ADMIN' }] : [],
+        feedback: [],
+        splash: {},
+      }
+    }),
+  )
 
-  api.get('/api/admin/user/tokens', 'personal', eventHandler(async (event) => ({
-    pats: (await tokens.listPersonalTokens(ctx.db, currentUser(event).id)).map((row) => tokens.toPersonalToken(row)),
-  })))
+  api.get(
+    '/api/admin/user/tokens',
+    'personal',
+    eventHandler(async (event) => ({
+      pats: (await tokens.listPersonalTokens(ctx.db, currentUser(event).id)).map((row) => tokens.toPersonalToken(row)),
+    })),
+  )
 
-  api.post('/api/admin/user/tokens', 'personal', eventHandler((event) => issue(event, currentUser(event).id)))
+  api.post(
+    '/api/admin/user/tokens',
+    'personal',
+    eventHandler((event) => issue(event, currentUser(event).id)),
+  )
 
-  api.delete('/api/admin/user/tokens/:id', 'personal', eventHandler(async (event) => {
-    const user = currentUser(event)
-    const id = intParam(event, 'id')
-    await change(ctx, event, (c) => deleteOwnPersonalToken(c, user.id, id))
-    return empty(event)
-  }))
+  api.delete(
+    '/api/admin/user/tokens/:id',
+    'personal',
+    eventHandler(async (event) => {
+      const user = currentUser(event)
+      const id = intParam(event, 'id')
+      await change(ctx, event, (c) => deleteOwnPersonalToken(c, user.id, id))
+      return empty(event)
+    }),
+  )
 
-  api.post('/api/admin/user-admin/:id/tokens', 'admin', eventHandler((event) => issue(event, intParam(event, 'id'))))
+  api.post(
+    '/api/admin/user-admin/:id/tokens',
+    'admin',
+    eventHandler((event) => issue(event, intParam(event, 'id'))),
+  )
 
-  api.get('/api/admin/personal-tokens', 'admin', eventHandler(async () => ({ pats: await tokens.listAllPersonalTokens(ctx.db) })))
+  api.get(
+    '/api/admin/personal-tokens',
+    'admin',
+    eventHandler(async () => ({ pats: await tokens.listAllPersonalTokens(ctx.db) })),
+  )
 
-  api.delete('/api/admin/personal-tokens/:id', 'admin', eventHandler(async (event) => {
-    const id = intParam(event, 'id')
-    await change(ctx, event, (c) => revokePersonalToken(c, id))
-    return empty(event)
-  }))
+  api.delete(
+    '/api/admin/personal-tokens/:id',
+    'admin',
+    eventHandler(async (event) => {
+      const id = intParam(event, 'id')
+      await change(ctx, event, (c) => revokePersonalToken(c, id))
+      return empty(event)
+    }),
+  )
 }
 
 // --- Internal helpers ---
 
 /** An admin API token as the caller of `GET /api/admin/user` (only admin tokens reach it: auth.ts). */
 function toApiTokenUser(token: ApiTokenRow) {
-  return { id: null, name: token.token_name, username: token.token_name, email: null, isAPI: true, accountType: 'Admin token', rootRole: 1 }
+  return {
+    id: null,
+    name: token.token_name,
+    username: token.token_name,
+    email: null,
+    isAPI: true,
+    accountType: 'Admin token',
+    rootRole: 1,
+  }
 }

@@ -15,8 +15,11 @@ const isPlainObject = (value: unknown): value is Record<string, unknown> =>
   value !== null && typeof value === 'object' && !Array.isArray(value)
 
 // z.record would rebuild the object (and drop a `__proto__` key); the context is kept as sent.
-const contextSchema = z.custom<Record<string, unknown>>(isPlainObject, { error: 'must be an object (an Unleash context)' })
-  .refine((context) => Buffer.byteLength(JSON.stringify(context), 'utf8') <= MAX_CONTEXT_BYTES, { error: `must be at most ${MAX_CONTEXT_BYTES} bytes as JSON` })
+const contextSchema = z
+  .custom<Record<string, unknown>>(isPlainObject, { error: 'must be an object (an Unleash context)' })
+  .refine((context) => Buffer.byteLength(JSON.stringify(context), 'utf8') <= MAX_CONTEXT_BYTES, {
+    error: `must be at most ${MAX_CONTEXT_BYTES} bytes as JSON`,
+  })
 
 const featuresQuerySchema = z.object({ environment: z.string().min(1, 'is required') })
 
@@ -26,17 +29,29 @@ const featuresQuerySchema = z.object({ environment: z.string().min(1, 'is requir
  * environment (the same builder), so the playground answers what an SDK or the proxy would.
  */
 export function registerPlaygroundRoutes(api: ApiRouter, ctx: ServiceContext): void {
-  api.get('/api/admin/playground/features', 'admin', eventHandler(async (event) => {
-    const { environment } = queryWith(event, featuresQuerySchema)
-    await requireEnvironment(ctx.db, environment)
-    return readClientFeatures(ctx.db, { environment })
-  }))
+  api.get(
+    '/api/admin/playground/features',
+    'admin',
+    eventHandler(async (event) => {
+      const { environment } = queryWith(event, featuresQuerySchema)
+      await requireEnvironment(ctx.db, environment)
+      return readClientFeatures(ctx.db, { environment })
+    }),
+  )
 
-  api.get('/api/admin/playground/contexts', 'admin', eventHandler(async () => ({ contexts: await recentContexts(ctx.db) })))
+  api.get(
+    '/api/admin/playground/contexts',
+    'admin',
+    eventHandler(async () => ({ contexts: await recentContexts(ctx.db) })),
+  )
 
-  api.post('/api/admin/playground/contexts', 'admin', eventHandler(async (event) => {
-    const { context } = await readBodyWith(event, z.object({ context: contextSchema }))
-    await rememberContext(ctx.db, context, ctx.clock())
-    return empty(event, 204)
-  }))
+  api.post(
+    '/api/admin/playground/contexts',
+    'admin',
+    eventHandler(async (event) => {
+      const { context } = await readBodyWith(event, z.object({ context: contextSchema }))
+      await rememberContext(ctx.db, context, ctx.clock())
+      return empty(event, 204)
+    }),
+  )
 }

@@ -25,38 +25,66 @@ export function registerSegmentRoutes(api: ApiRouter, ctx: ServiceContext): void
     return row
   }
 
-  api.get('/api/admin/segments', 'admin', eventHandler(async () => ({ segments: (await segments.listSegments(ctx.db)).map(segments.toSegment) })))
+  api.get(
+    '/api/admin/segments',
+    'admin',
+    eventHandler(async () => ({ segments: (await segments.listSegments(ctx.db)).map(segments.toSegment) })),
+  )
 
-  api.get('/api/admin/segments/:id', 'admin', eventHandler(async (event) => segments.toSegment(await load(intParam(event, 'id')))))
+  api.get(
+    '/api/admin/segments/:id',
+    'admin',
+    eventHandler(async (event) => segments.toSegment(await load(intParam(event, 'id')))),
+  )
 
-  api.get('/api/admin/segments/:id/strategies', 'admin', eventHandler(async (event) => {
-    const id = intParam(event, 'id')
-    await load(id)
-    return { strategies: await segments.segmentStrategies(ctx.db, id), changeRequestStrategies: [] }
-  }))
+  api.get(
+    '/api/admin/segments/:id/strategies',
+    'admin',
+    eventHandler(async (event) => {
+      const id = intParam(event, 'id')
+      await load(id)
+      return { strategies: await segments.segmentStrategies(ctx.db, id), changeRequestStrategies: [] }
+    }),
+  )
 
-  api.post('/api/admin/segments/validate', 'admin', eventHandler(async (event) => {
-    const { name } = await readBodyWith(event, z.object({ name: z.string().min(1, 'is required') }))
-    if (await segments.segmentNameTaken(ctx.db, name)) throw nameExists(`A segment named "${name}" already exists.`)
-    return empty(event, 204)
-  }))
+  api.post(
+    '/api/admin/segments/validate',
+    'admin',
+    eventHandler(async (event) => {
+      const { name } = await readBodyWith(event, z.object({ name: z.string().min(1, 'is required') }))
+      if (await segments.segmentNameTaken(ctx.db, name)) throw nameExists(`A segment named "${name}" already exists.`)
+      return empty(event, 204)
+    }),
+  )
 
-  api.post('/api/admin/segments', 'admin', eventHandler(async (event) => {
-    const body = await readBodyWith(event, upsertSegmentSchema)
-    const row = await change(ctx, event, (c) => createSegment(c, body))
-    return created(event, ['segments', row.id], segments.toSegment(row))
-  }))
+  api.post(
+    '/api/admin/segments',
+    'admin',
+    eventHandler(async (event) => {
+      const body = await readBodyWith(event, upsertSegmentSchema)
+      const row = await change(ctx, event, (c) => createSegment(c, body))
+      return created(event, ['segments', row.id], segments.toSegment(row))
+    }),
+  )
 
-  api.put('/api/admin/segments/:id', 'admin', eventHandler(async (event) => {
-    const id = intParam(event, 'id')
-    const body = await readBodyWith(event, upsertSegmentSchema)
-    await change(ctx, event, (c) => updateSegment(c, id, body))
-    return empty(event, 204)
-  }))
+  api.put(
+    '/api/admin/segments/:id',
+    'admin',
+    eventHandler(async (event) => {
+      const id = intParam(event, 'id')
+      const body = await readBodyWith(event, upsertSegmentSchema)
+      await change(ctx, event, (c) => updateSegment(c, id, body))
+      return empty(event, 204)
+    }),
+  )
 
-  api.delete('/api/admin/segments/:id', 'admin', eventHandler(async (event) => {
-    const id = intParam(event, 'id')
-    await change(ctx, event, (c) => deleteSegment(c, id))
-    return empty(event, 204)
-  }))
+  api.delete(
+    '/api/admin/segments/:id',
+    'admin',
+    eventHandler(async (event) => {
+      const id = intParam(event, 'id')
+      await change(ctx, event, (c) => deleteSegment(c, id))
+      return empty(event, 204)
+    }),
+  )
 }

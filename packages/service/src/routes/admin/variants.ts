@@ -36,23 +36,58 @@ export function registerVariantRoutes(api: ApiRouter, ctx: ServiceContext): void
     if (environment) await requireProjectEnvironment(ctx.db, param(event, 'projectId'), environment)
     return { version: 1, variants: await current(event, environment) }
   }
-  const put = async (event: H3Event, environment?: string) => save(event, await readBodyWith(event, variantsSchema, []), environment ? [environment] : undefined)
+  const put = async (event: H3Event, environment?: string) =>
+    save(event, await readBodyWith(event, variantsSchema, []), environment ? [environment] : undefined)
   const patch = async (event: H3Event, environment?: string) => {
     const operations = await readBodyWith(event, patchSchema, [])
     const patched = applyJsonPatch(await current(event, environment), operations)
     return save(event, parseWith(variantsSchema, patched, 'patched variants'), environment ? [environment] : undefined)
   }
 
-  api.get(`${FEATURE}/variants`, 'admin', eventHandler((event) => read(event)))
-  api.put(`${FEATURE}/variants`, 'admin', eventHandler((event) => put(event)))
-  api.patch(`${FEATURE}/variants`, 'admin', eventHandler((event) => patch(event)))
-  api.get(`${FEATURE}/environments/:environment/variants`, 'admin', eventHandler((event) => read(event, param(event, 'environment'))))
-  api.put(`${FEATURE}/environments/:environment/variants`, 'admin', eventHandler((event) => put(event, param(event, 'environment'))))
-  api.patch(`${FEATURE}/environments/:environment/variants`, 'admin', eventHandler((event) => patch(event, param(event, 'environment'))))
+  api.get(
+    `${FEATURE}/variants`,
+    'admin',
+    eventHandler((event) => read(event)),
+  )
+  api.put(
+    `${FEATURE}/variants`,
+    'admin',
+    eventHandler((event) => put(event)),
+  )
+  api.patch(
+    `${FEATURE}/variants`,
+    'admin',
+    eventHandler((event) => patch(event)),
+  )
+  api.get(
+    `${FEATURE}/environments/:environment/variants`,
+    'admin',
+    eventHandler((event) => read(event, param(event, 'environment'))),
+  )
+  api.put(
+    `${FEATURE}/environments/:environment/variants`,
+    'admin',
+    eventHandler((event) => put(event, param(event, 'environment'))),
+  )
+  api.patch(
+    `${FEATURE}/environments/:environment/variants`,
+    'admin',
+    eventHandler((event) => patch(event, param(event, 'environment'))),
+  )
 
-  api.put(`${FEATURE}/variants-batch`, 'admin', eventHandler(async (event) => {
-    const body = await readBodyWith(event, z.object({ variants: variantsSchema, environments: z.array(z.string().min(1)).min(1, 'must list at least one environment') }))
-    const input = { project: param(event, 'projectId'), feature: param(event, 'featureName'), ...body }
-    return { version: 1, variants: await change(ctx, event, (c) => setFlagVariantsIn(c, input)) }
-  }))
+  api.put(
+    `${FEATURE}/variants-batch`,
+    'admin',
+    eventHandler(async (event) => {
+      const body = await readBodyWith(
+        event,
+        z.object({
+          variants: variantsSchema,
+          environments: z.array(z.string().min(1)).min(1, 'must list at least one environment'),
+        }),
+      )
+      const input = { project: param(event, 'projectId'), feature: param(event, 'featureName'), ...body }
+      return { version: 1, variants: await change(ctx, event, (c) => setFlagVariantsIn(c, input)) }
+    }),
+  )
 }

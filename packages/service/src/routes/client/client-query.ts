@@ -13,7 +13,13 @@ export function clientQuery(event: H3Event): ClientFeaturesQuery {
   const query = getQuery(event)
   const asked = list(query.project)
   const all = token.projects.includes('*')
-  const projects = all ? (asked.length > 0 ? asked : undefined) : asked.length > 0 ? asked.filter((p) => token.projects.includes(p)) : token.projects
+  const projects = all
+    ? asked.length > 0
+      ? asked
+      : undefined
+    : asked.length > 0
+      ? asked.filter((p) => token.projects.includes(p))
+      : token.projects
   const tags = list(query.tag).map((text) => {
     const at = text.indexOf(':')
     if (at <= 0 || at === text.length - 1) throw badData(`query.tag must have the form type:value, got "${text}".`)
@@ -30,5 +36,8 @@ export function clientQuery(event: H3Event): ClientFeaturesQuery {
 
 function list(value: unknown): string[] {
   const items = Array.isArray(value) ? value : value === undefined ? [] : [value]
-  return items.flatMap((item) => String(item).split(',')).map((item) => item.trim()).filter(Boolean)
+  return items
+    .flatMap((item) => String(item).split(','))
+    .map((item) => item.trim())
+    .filter(Boolean)
 }

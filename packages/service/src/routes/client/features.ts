@@ -5,7 +5,12 @@ import { eventHandler, getRequestHeader, setResponseHeader, setResponseStatus } 
 import type { ServiceContext } from '../../service-context.js'
 import { notFound } from '../../errors.js'
 import { createLruCache } from '../../lru-cache.js'
-import { type ClientFeaturesQuery, readClientFeatures, readClientFeaturesSnapshot, scopeKey } from '../../store/client-features.js'
+import {
+  type ClientFeaturesQuery,
+  readClientFeatures,
+  readClientFeaturesSnapshot,
+  scopeKey,
+} from '../../store/client-features.js'
 import { clientQuery } from './client-query.js'
 import { readRevision } from '../../store/revision.js'
 import { param } from '../http.js'
@@ -31,7 +36,11 @@ const CACHE_BYTES = 64 * 1024 * 1024
  * hash. The revision comes from the database, so a change made through another instance is seen.
  */
 export function registerClientFeatureRoutes(api: ApiRouter, ctx: ServiceContext): void {
-  const cache = createLruCache<string, CachedAnswer>({ maxEntries: CACHE_ENTRIES, maxWeight: CACHE_BYTES, weigh: (answer) => answer.body.length })
+  const cache = createLruCache<string, CachedAnswer>({
+    maxEntries: CACHE_ENTRIES,
+    maxWeight: CACHE_BYTES,
+    weigh: (answer) => answer.body.length,
+  })
 
   async function answer(query: ClientFeaturesQuery): Promise<CachedAnswer> {
     const scope = scopeKey(query)
@@ -46,15 +55,23 @@ export function registerClientFeatureRoutes(api: ApiRouter, ctx: ServiceContext)
     return fresh
   }
 
-  api.get('/api/client/features', 'client', eventHandler(async (event) => sendWithEtag(event, await answer(clientQuery(event)))))
+  api.get(
+    '/api/client/features',
+    'client',
+    eventHandler(async (event) => sendWithEtag(event, await answer(clientQuery(event)))),
+  )
 
-  api.get('/api/client/features/:featureName', 'client', eventHandler(async (event) => {
-    const name = param(event, 'featureName')
-    const payload = await readClientFeatures(ctx.db, clientQuery(event))
-    const feature = payload.features.find((candidate) => candidate.name === name)
-    if (!feature) throw notFound(`Feature "${name}"`)
-    return feature
-  }))
+  api.get(
+    '/api/client/features/:featureName',
+    'client',
+    eventHandler(async (event) => {
+      const name = param(event, 'featureName')
+      const payload = await readClientFeatures(ctx.db, clientQuery(event))
+      const feature = payload.features.find((candidate) => candidate.name === name)
+      if (!feature) throw notFound(`Feature "${name}"`)
+      return feature
+    }),
+  )
 }
 
 // --- Internal helpers ---

@@ -20,7 +20,10 @@ const metricsSchema = z.object({
   bucket: z.object({
     start: dateTime,
     stop: dateTime,
-    toggles: z.record(z.string(), z.object({ yes: count.default(0), no: count.default(0), variants: z.record(z.string(), count).default({}) })),
+    toggles: z.record(
+      z.string(),
+      z.object({ yes: count.default(0), no: count.default(0), variants: z.record(z.string(), count).default({}) }),
+    ),
   }),
 })
 
@@ -51,36 +54,48 @@ const registerSchema = z.object({
  * environment is the token's (Unleash), never the body's.
  */
 export function registerClientMetricsRoutes(api: ApiRouter, ctx: ServiceContext): void {
-  api.post('/api/client/metrics', 'client', eventHandler(async (event) => {
-    const body = await readBodyWith(event, metricsSchema)
-    const { environment, projects } = clientToken(event)
-    const now = ctx.clock()
-    const { start, lastSeen } = bucketTimes(body.bucket.start, body.bucket.stop, now)
-    await ctx.db.transaction(async (tx) => {
-      await addClientMetrics(tx, { appName: body.appName, environment, projects, start, lastSeen, toggles: body.bucket.toggles }, METRICS_LIMITS)
-      await touchClientInstance(tx, body.appName, body.instanceId, environment, now)
-    })
-    return empty(event, 202)
-  }))
+  api.post(
+    '/api/client/metrics',
+    'client',
+    eventHandler(async (event) => {
+      const body = await readBodyWith(event, metricsSchema)
+      const { environment, projects } = clientToken(event)
+      const now = ctx.clock()
+      const { start, lastSeen } = bucketTimes(body.bucket.start, body.bucket.stop, now)
+      await ctx.db.transaction(async (tx) => {
+        await addClientMetrics(
+          tx,
+          { appName: body.appName, environment, projects, start, lastSeen, toggles: body.bucket.toggles },
+          METRICS_LIMITS,
+        )
+        await touchClientInstance(tx, body.appName, body.instanceId, environment, now)
+      })
+      return empty(event, 202)
+    }),
+  )
 
-  api.post('/api/client/register', 'client', eventHandler(async (event) => {
-    const body = await readBodyWith(event, registerSchema)
-    await registerClient(
-      ctx.db,
-      {
-        appName: body.appName,
-        instanceId: body.instanceId,
-        environment: clientToken(event).environment,
-        sdkVersion: body.sdkVersion ?? null,
-        strategies: body.strategies,
-        started: body.started ?? null,
-        interval: body.interval ?? null,
-        clientIp: getRequestIP(event) ?? null,
-      },
-      ctx.clock(),
-    )
-    return empty(event, 202)
-  }))
+  api.post(
+    '/api/client/register',
+    'client',
+    eventHandler(async (event) => {
+      const body = await readBodyWith(event, registerSchema)
+      await registerClient(
+        ctx.db,
+        {
+          appName: body.appName,
+          instanceId: body.instanceId,
+          environment: clientToken(event).environment,
+          sdkVersion: body.sdkVersion ?? null,
+          strategies: body.strategies,
+          started: body.started ?? null,
+          interval: body.interval ?? null,
+          clientIp: getRequestIP(event) ?? null,
+        },
+        ctx.clock(),
+      )
+      return empty(event, 202)
+    }),
+  )
 }
 
 // --- Internal helpers ---
@@ -99,5 +114,8 @@ function bucketTimes(start: Date, stop: Date, now: Date): { start: Date; lastSee
   if (last > now.getTime() + FUTURE_SKEW_MS || first < now.getTime() - MAX_BUCKET_AGE_MS) {
     return { start: new Date(now.getTime() - HOUR_MS), lastSeen: now }
   }
-  return { start: new Date(Math.min(start.getTime(), now.getTime())), lastSeen: new Date(Math.min(last, now.getTime())) }
+  return {
+    start: new Date(Math.min(start.getTime(), now.getTime())),
+    lastSeen: new Date(Math.min(last, now.getTime())),
+  }
 }

@@ -25,28 +25,48 @@ export function registerClientStreamingRoutes(api: ApiRouter, ctx: ServiceContex
     if (!ctx.config.streaming.enabled) throw notFound('Streaming (STREAMING=false)')
   }
 
-  api.get('/api/client/delta', 'client', eventHandler(async (event) => {
-    enabled()
-    const delta = await readClientDelta(ctx.db, clientQuery(event), revisionOf(getRequestHeader(event, 'if-none-match')))
-    setResponseHeader(event, 'etag', `"${delta.revision}"`)
-    setResponseHeader(event, 'cache-control', 'no-cache')
-    if (delta.events.length === 0) {
-      setResponseStatus(event, 304)
-      return null
-    }
-    setResponseHeader(event, 'content-type', 'application/json; charset=utf-8')
-    return JSON.stringify({ events: delta.events })
-  }))
+  api.get(
+    '/api/client/delta',
+    'client',
+    eventHandler(async (event) => {
+      enabled()
+      const delta = await readClientDelta(
+        ctx.db,
+        clientQuery(event),
+        revisionOf(getRequestHeader(event, 'if-none-match')),
+      )
+      setResponseHeader(event, 'etag', `"${delta.revision}"`)
+      setResponseHeader(event, 'cache-control', 'no-cache')
+      if (delta.events.length === 0) {
+        setResponseStatus(event, 304)
+        return null
+      }
+      setResponseHeader(event, 'content-type', 'application/json; charset=utf-8')
+      return JSON.stringify({ events: delta.events })
+    }),
+  )
 
-  api.get('/api/client/streaming', 'client', eventHandler(async (event: H3Event) => {
-    enabled()
-    if (streams.full) {
-      // 429 tells the Node SDK to poll instead (reference section 3.3).
-      setResponseHeader(event, 'retry-after', 60)
-      throw new ServiceError('RateLimitError', `This instance has ${ctx.config.streaming.maxConnections} open streams (STREAMING_MAX_CONNECTIONS); poll /api/client/features instead.`)
-    }
-    await streams.open(event.node.res, clientToken(event), clientQuery(event), revisionOf(getRequestHeader(event, 'last-event-id')))
-  }))
+  api.get(
+    '/api/client/streaming',
+    'client',
+    eventHandler(async (event: H3Event) => {
+      enabled()
+      if (streams.full) {
+        // 429 tells the Node SDK to poll instead (reference section 3.3).
+        setResponseHeader(event, 'retry-after', 60)
+        throw new ServiceError(
+          'RateLimitError',
+          `This instance has ${ctx.config.streaming.maxConnections} open streams (STREAMING_MAX_CONNECTIONS); poll /api/client/features instead.`,
+        )
+      }
+      await streams.open(
+        event.node.res,
+        clientToken(event),
+        clientQuery(event),
+        revisionOf(getRequestHeader(event, 'last-event-id')),
+      )
+    }),
+  )
 }
 
 /** A revision sent back by a client: a non-negative integer, quoted or not (weak prefix allowed). */

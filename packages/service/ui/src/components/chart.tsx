@@ -17,7 +17,14 @@ export function ChartView({ name, spec, label }: { name: string; spec: ChartSpec
       ({ drawChart }) => {
         if (!gone && canvas.current) remove = drawChart(canvas.current, spec)
       },
-      () => setFailed(new ApiError(0, 'NetworkError', 'The chart code could not be loaded from the service. Reload the page to try again.')),
+      () =>
+        setFailed(
+          new ApiError(
+            0,
+            'NetworkError',
+            'The chart code could not be loaded from the service. Reload the page to try again.',
+          ),
+        ),
     )
     return () => {
       gone = true

@@ -9,7 +9,15 @@ import { ErrorNote } from './error-note.tsx'
  * confirmed request runs inside the dialog: its button is busy meanwhile, and a failure is shown
  * there, next to what caused it; the dialog closes only on success.
  */
-export function ConfirmButton({ label, title, confirmLabel, onConfirm, children, size = 'small', ariaLabel }: {
+export function ConfirmButton({
+  label,
+  title,
+  confirmLabel,
+  onConfirm,
+  children,
+  size = 'small',
+  ariaLabel,
+}: {
   label: ComponentChildren
   title: string
   confirmLabel: string
@@ -32,15 +40,23 @@ export function ConfirmButton({ label, title, confirmLabel, onConfirm, children,
   }
   return (
     <>
-      <Button variant="danger" size={size} onClick={open} aria-label={ariaLabel} aria-haspopup="dialog">{label}</Button>
+      <Button variant="danger" size={size} onClick={open} aria-label={ariaLabel} aria-haspopup="dialog">
+        {label}
+      </Button>
       <dialog ref={dialog} class="dialog" aria-labelledby={`${id}-title`} aria-describedby={`${id}-body`}>
         <form onSubmit={confirm}>
           <h2 id={`${id}-title`}>{title}</h2>
-          <div id={`${id}-body`} class="dialog-body">{children}</div>
+          <div id={`${id}-body`} class="dialog-body">
+            {children}
+          </div>
           <ErrorNote error={action.error} />
           <div class="dialog-actions">
-            <Button onClick={close} disabled={action.busy}>Cancel</Button>
-            <Button type="submit" variant="danger" busy={action.busy}>{confirmLabel}</Button>
+            <Button onClick={close} disabled={action.busy}>
+              Cancel
+            </Button>
+            <Button type="submit" variant="danger" busy={action.busy}>
+              {confirmLabel}
+            </Button>
           </div>
         </form>
       </dialog>

@@ -7,7 +7,16 @@ type ButtonProps = ButtonHTMLAttributes<HTMLButtonElement> & {
 }
 
 /** A real button; disabled (and saying so) while its request is in flight. */
-export function Button({ busy = false, variant = 'secondary', size, disabled, children, type = 'button', class: className = '', ...rest }: ButtonProps) {
+export function Button({
+  busy = false,
+  variant = 'secondary',
+  size,
+  disabled,
+  children,
+  type = 'button',
+  class: className = '',
+  ...rest
+}: ButtonProps) {
   return (
     <button
       {...rest}
@@ -23,7 +32,14 @@ export function Button({ busy = false, variant = 'secondary', size, disabled, ch
 }
 
 /** An on/off switch: a button with role="switch", labelled for screen readers. */
-export function Switch({ checked, label, busy = false, disabled = false, onChange, showText = false }: {
+export function Switch({
+  checked,
+  label,
+  busy = false,
+  disabled = false,
+  onChange,
+  showText = false,
+}: {
   checked: boolean
   label: string
   busy?: boolean
@@ -43,25 +59,59 @@ export function Switch({ checked, label, busy = false, disabled = false, onChang
       title={label}
       onClick={() => onChange(!checked)}
     >
-      <span class="track" aria-hidden="true"><span class="thumb" /></span>
+      <span class="track" aria-hidden="true">
+        <span class="thumb" />
+      </span>
       {showText && <span class="switch-text">{checked ? 'On' : 'Off'}</span>}
     </button>
   )
 }
 
-export function Field({ label, hint, error, children, id }: { label: string; hint?: ComponentChildren; error?: string | undefined; children: ComponentChildren; id: string }) {
+export function Field({
+  label,
+  hint,
+  error,
+  children,
+  id,
+}: {
+  label: string
+  hint?: ComponentChildren
+  error?: string | undefined
+  children: ComponentChildren
+  id: string
+}) {
   return (
     <div class={`field${error ? ' invalid' : ''}`}>
       <label for={id}>{label}</label>
       {children}
-      {hint && <p class="hint" id={`${id}-hint`}>{hint}</p>}
-      {error && <p class="field-error" id={`${id}-error`} role="alert">{error}</p>}
+      {hint && (
+        <p class="hint" id={`${id}-hint`}>
+          {hint}
+        </p>
+      )}
+      {error && (
+        <p class="field-error" id={`${id}-error`} role="alert">
+          {error}
+        </p>
+      )}
     </div>
   )
 }
 
-export function Badge({ tone = 'neutral', children, title }: { tone?: 'neutral' | 'good' | 'bad' | 'warn' | 'info'; children: ComponentChildren; title?: string }) {
-  return <span class={`badge ${tone}`} title={title}>{children}</span>
+export function Badge({
+  tone = 'neutral',
+  children,
+  title,
+}: {
+  tone?: 'neutral' | 'good' | 'bad' | 'warn' | 'info'
+  children: ComponentChildren
+  title?: string
+}) {
+  return (
+    <span class={`badge ${tone}`} title={title}>
+      {children}
+    </span>
+  )
 }
 
 export function Loading({ what }: { what: string }) {
@@ -76,7 +126,19 @@ export function Empty({ children }: { children: ComponentChildren }) {
   return <div class="empty">{children}</div>
 }
 
-export function Card({ title, actions, children, class: className = '', id }: { title?: ComponentChildren; actions?: ComponentChildren; children: ComponentChildren; class?: string; id?: string }) {
+export function Card({
+  title,
+  actions,
+  children,
+  class: className = '',
+  id,
+}: {
+  title?: ComponentChildren
+  actions?: ComponentChildren
+  children: ComponentChildren
+  class?: string
+  id?: string
+}) {
   return (
     <section class={`card ${className}`} id={id} aria-labelledby={id && title ? `${id}-title` : undefined}>
       {(title || actions) && (

@@ -16,7 +16,9 @@ export function CopyButton({ text, label = 'Copy', what }: { text: string; label
   const copy = async () => setState((await copyText(text)) ? 'copied' : 'failed')
   return (
     <span class="copy">
-      <Button size="small" onClick={copy} aria-label={`${label} ${what}`}>{state === 'copied' ? 'Copied' : label}</Button>
+      <Button size="small" onClick={copy} aria-label={`${label} ${what}`}>
+        {state === 'copied' ? 'Copied' : label}
+      </Button>
       <span class="copy-status" role="status">
         {state === 'failed' && <span class="field-error">Copying failed: select the text and copy it by hand.</span>}
       </span>

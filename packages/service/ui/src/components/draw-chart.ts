@@ -17,8 +17,19 @@ import {
 } from 'chart.js'
 import { type ChartSpec, PALETTE } from './chart-spec.ts'
 
-Chart.register(LineController, BarController, LineElement, PointElement, BarElement, CategoryScale, LinearScale, Legend, Tooltip)
-Chart.defaults.font.family = getComputedStyle(document.documentElement).getPropertyValue('--font').trim() || 'system-ui, sans-serif'
+Chart.register(
+  LineController,
+  BarController,
+  LineElement,
+  PointElement,
+  BarElement,
+  CategoryScale,
+  LinearScale,
+  Legend,
+  Tooltip,
+)
+Chart.defaults.font.family =
+  getComputedStyle(document.documentElement).getPropertyValue('--font').trim() || 'system-ui, sans-serif'
 Chart.defaults.color = '#475569'
 
 /** Draws `spec` on `canvas`; returns what removes it. */
@@ -30,10 +41,31 @@ export function drawChart(canvas: HTMLCanvasElement, spec: ChartSpec): () => voi
 function toConfig(spec: ChartSpec): ChartConfiguration {
   const few = spec.labels.length <= 2
   const datasets = spec.series.map((s, i): ChartDataset<'line' | 'bar', (number | null)[]> => {
-    const color = s.color ?? PALETTE[i % PALETTE.length] as string
+    const color = s.color ?? (PALETTE[i % PALETTE.length] as string)
     return spec.kind === 'line'
-      ? { type: 'line', label: s.label, data: s.data, borderColor: color, backgroundColor: color, borderWidth: 2, pointRadius: few ? 5 : 2.5, pointHoverRadius: 6, cubicInterpolationMode: 'monotone', spanGaps: false, clip: 8 }
-      : { type: 'bar', label: s.label, data: s.data, backgroundColor: color, borderColor: color, borderWidth: 0, borderRadius: 3, maxBarThickness: 48 }
+      ? {
+          type: 'line',
+          label: s.label,
+          data: s.data,
+          borderColor: color,
+          backgroundColor: color,
+          borderWidth: 2,
+          pointRadius: few ? 5 : 2.5,
+          pointHoverRadius: 6,
+          cubicInterpolationMode: 'monotone',
+          spanGaps: false,
+          clip: 8,
+        }
+      : {
+          type: 'bar',
+          label: s.label,
+          data: s.data,
+          backgroundColor: color,
+          borderColor: color,
+          borderWidth: 0,
+          borderRadius: 3,
+          maxBarThickness: 48,
+        }
   })
   return {
     type: spec.kind,
@@ -51,7 +83,13 @@ function toConfig(spec: ChartSpec): ChartConfiguration {
       },
       scales: {
         x: { stacked: Boolean(spec.stacked), grid: { display: false }, ticks: { maxRotation: 0, autoSkipPadding: 12 } },
-        y: { stacked: Boolean(spec.stacked), beginAtZero: true, ...(spec.max !== undefined ? { max: spec.max } : {}), ticks: { precision: 0 }, grid: { color: '#e2e8f0' } },
+        y: {
+          stacked: Boolean(spec.stacked),
+          beginAtZero: true,
+          ...(spec.max !== undefined ? { max: spec.max } : {}),
+          ticks: { precision: 0 },
+          grid: { color: '#e2e8f0' },
+        },
       },
     },
   }

@@ -29,7 +29,15 @@ export function errorHeading(error: ApiError): string {
  * more than the message says. Takes focus when it appears, so keyboard and screen-reader users
  * land on it (role="alert" announces it too).
  */
-export function ErrorNote({ error, focus = true, class: className = '' }: { error: ApiError | undefined; focus?: boolean; class?: string }) {
+export function ErrorNote({
+  error,
+  focus = true,
+  class: className = '',
+}: {
+  error: ApiError | undefined
+  focus?: boolean
+  class?: string
+}) {
   const ref = useRef<HTMLDivElement>(null)
   useEffect(() => {
     if (error && focus) ref.current?.focus({ preventScroll: false })
@@ -41,7 +49,9 @@ export function ErrorNote({ error, focus = true, class: className = '' }: { erro
       <strong>{errorHeading(error)}:</strong> {error.message}
       {details.length > 0 && (
         <ul>
-          {details.map((detail, i) => <li key={i}>{detail.message}</li>)}
+          {details.map((detail, i) => (
+            <li key={i}>{detail.message}</li>
+          ))}
         </ul>
       )}
     </div>

@@ -24,6 +24,8 @@ export function JsonView({ value, label }: { value: unknown; label?: string }) {
   return (
     // biome-ignore lint/a11y/noNoninteractiveTabindex: a block that may scroll takes keyboard focus, so that keys can scroll it
     // biome-ignore lint/a11y/useAriaPropsSupportedByRole: giving it a role changes what screen readers announce, a UI change of its own
-    <pre class="json" aria-label={label} tabIndex={0}>{parts}</pre>
+    <pre class="json" aria-label={label} tabIndex={0}>
+      {parts}
+    </pre>
   )
 }

@@ -7,7 +7,10 @@ import { Button, Loading } from './controls.tsx'
 import { ErrorNote } from './error-note.tsx'
 
 /** A component that renders `load()`'s component once loaded (kept for later visits). */
-export function lazyPage<P extends object>(what: string, load: () => Promise<ComponentType<P>>): (props: P) => JSX.Element {
+export function lazyPage<P extends object>(
+  what: string,
+  load: () => Promise<ComponentType<P>>,
+): (props: P) => JSX.Element {
   let loaded: ComponentType<P> | undefined
   return function LazyPage(props: P) {
     const [component, setComponent] = useState<ComponentType<P> | undefined>(() => loaded)
@@ -22,7 +25,14 @@ export function lazyPage<P extends object>(what: string, load: () => Promise<Com
           if (current) setComponent(() => found)
         },
         (error: unknown) => {
-          if (current) setFailed(new ApiError(0, 'NetworkError', `The ${what} page could not be loaded (${error instanceof Error ? error.message : String(error)}). Check the connection, then try again.`))
+          if (current)
+            setFailed(
+              new ApiError(
+                0,
+                'NetworkError',
+                `The ${what} page could not be loaded (${error instanceof Error ? error.message : String(error)}). Check the connection, then try again.`,
+              ),
+            )
         },
       )
       return () => void (current = false)
@@ -35,10 +45,24 @@ export function lazyPage<P extends object>(what: string, load: () => Promise<Com
       return (
         <div class="page">
           <ErrorNote error={failed} />
-          <div><Button variant="primary" onClick={() => { setFailed(undefined); setAttempt(attempt + 1) }}>Try again</Button></div>
+          <div>
+            <Button
+              variant="primary"
+              onClick={() => {
+                setFailed(undefined)
+                setAttempt(attempt + 1)
+              }}
+            >
+              Try again
+            </Button>
+          </div>
         </div>
       )
     }
-    return <div class="page"><Loading what={`the ${what} page`} /></div>
+    return (
+      <div class="page">
+        <Loading what={`the ${what} page`} />
+      </div>
+    )
   }
 }

@@ -26,7 +26,9 @@ export function useProject(): { project: string | undefined; projects: Project[]
       <select id="project" value={project} disabled={!projects} onChange={(e) => change(e.currentTarget.value)}>
         {!projects && project && <option value={project}>{project}</option>}
         {projects?.map((p) => (
-          <option key={p.id} value={p.id}>{p.name === p.id ? p.id : `${p.name} (${p.id})`}</option>
+          <option key={p.id} value={p.id}>
+            {p.name === p.id ? p.id : `${p.name} (${p.id})`}
+          </option>
         ))}
       </select>
       <ErrorNote error={loaded.error} />
@@ -37,5 +39,7 @@ export function useProject(): { project: string | undefined; projects: Project[]
 
 function pick(projects: Project[]): Project | undefined {
   const withFlags = projects.filter((p) => p.featureCount > 0)
-  return withFlags.find((p) => p.id === 'default') ?? withFlags[0] ?? projects.find((p) => p.id === 'default') ?? projects[0]
+  return (
+    withFlags.find((p) => p.id === 'default') ?? withFlags[0] ?? projects.find((p) => p.id === 'default') ?? projects[0]
+  )
 }

@@ -1,6 +1,13 @@
 const ABSOLUTE = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'medium' })
 const RELATIVE = new Intl.RelativeTimeFormat(undefined, { numeric: 'auto' })
-const STEPS: [Intl.RelativeTimeFormatUnit, number][] = [['second', 60], ['minute', 60], ['hour', 24], ['day', 30], ['month', 12], ['year', Infinity]]
+const STEPS: [Intl.RelativeTimeFormatUnit, number][] = [
+  ['second', 60],
+  ['minute', 60],
+  ['hour', 24],
+  ['day', 30],
+  ['month', 12],
+  ['year', Infinity],
+]
 
 export function formatDateTime(iso: string): string {
   return ABSOLUTE.format(new Date(iso))

@@ -32,8 +32,20 @@ export interface Form {
 }
 
 let nextKey = 1
-export const newFilter = (path = '', value = ''): FilterRow => ({ key: nextKey++, path, operator: 'IN', values: value, inverted: false, caseInsensitive: false })
-export const newAction = (): ActionRow => ({ key: nextKey++, action: 'TOGGLE_FEATURE_OFF', featureName: '', environment: '' })
+export const newFilter = (path = '', value = ''): FilterRow => ({
+  key: nextKey++,
+  path,
+  operator: 'IN',
+  values: value,
+  inverted: false,
+  caseInsensitive: false,
+})
+export const newAction = (): ActionRow => ({
+  key: nextKey++,
+  action: 'TOGGLE_FEATURE_OFF',
+  featureName: '',
+  environment: '',
+})
 
 export function fromActionSet(set: ActionSet): Form {
   return {
@@ -49,12 +61,14 @@ export function fromActionSet(set: ActionSet): Form {
       inverted: Boolean(f.inverted),
       caseInsensitive: Boolean(f.caseInsensitive),
     })),
-    actions: [...set.actions].sort((a, b) => a.sortOrder - b.sortOrder).map((a) => ({
-      key: nextKey++,
-      action: a.action,
-      featureName: a.executionParams.featureName,
-      environment: a.executionParams.environment,
-    })),
+    actions: [...set.actions]
+      .sort((a, b) => a.sortOrder - b.sortOrder)
+      .map((a) => ({
+        key: nextKey++,
+        action: a.action,
+        featureName: a.executionParams.featureName,
+        environment: a.executionParams.environment,
+      })),
   }
 }
 
@@ -65,14 +79,24 @@ export function toBody(form: Form, project: string) {
     const base = { operator: f.operator, inverted: f.inverted, caseInsensitive: f.caseInsensitive }
     payload[f.path.trim()] = isSingleValue(f.operator)
       ? { ...base, value: f.values.trim() }
-      : { ...base, values: f.values.split(',').map((v) => v.trim()).filter(Boolean) }
+      : {
+          ...base,
+          values: f.values
+            .split(',')
+            .map((v) => v.trim())
+            .filter(Boolean),
+        }
   }
   return {
     name: form.name.trim(),
     description: form.description.trim() || null,
     enabled: form.enabled,
     match: { source: 'signal-endpoint', sourceId: form.sourceId, payload },
-    actions: form.actions.map((a, i) => ({ action: a.action, sortOrder: i + 1, executionParams: { project, environment: a.environment, featureName: a.featureName } })),
+    actions: form.actions.map((a, i) => ({
+      action: a.action,
+      sortOrder: i + 1,
+      executionParams: { project, environment: a.environment, featureName: a.featureName },
+    })),
   }
 }
 

@@ -7,7 +7,15 @@ import { href, Link, navigate } from '../router.tsx'
 import type { ActionSet, Flag, ProjectDetail, SignalEndpoint } from '../types.ts'
 import { ActionRows } from './action-set-action-rows.tsx'
 import { FilterRows } from './action-set-filter-rows.tsx'
-import { check, type Form, fromActionSet, newAction, newFilter, serverProblems, toBody } from './action-set-form-model.ts'
+import {
+  check,
+  type Form,
+  fromActionSet,
+  newAction,
+  newFilter,
+  serverProblems,
+  toBody,
+} from './action-set-form-model.ts'
 import { LatestPayload } from './latest-payload.tsx'
 
 /** Create (no `id`) or edit an action set: source endpoint, payload filters, ordered actions. */
@@ -16,20 +24,32 @@ export function ActionSetFormPage({ project, id }: { project: string; id?: numbe
   const api = useApi()
   const base = `/api/admin/projects/${seg(project)}/actions`
   const existing = useLoad(async () => (id ? api.get<ActionSet>(`${base}/${seg(id)}`) : null), [project, id])
-  const endpoints = useLoad(async () => (await api.get<{ signalEndpoints: SignalEndpoint[] }>('/api/admin/signal-endpoints')).signalEndpoints, [])
-  const environments = useLoad(async () => (await api.get<ProjectDetail>(`/api/admin/projects/${seg(project)}`)).environments, [project])
-  const flags = useLoad(async () => (await api.get<{ features: Flag[] }>(`/api/admin/projects/${seg(project)}/features`)).features.map((f) => f.name), [project])
+  const endpoints = useLoad(
+    async () => (await api.get<{ signalEndpoints: SignalEndpoint[] }>('/api/admin/signal-endpoints')).signalEndpoints,
+    [],
+  )
+  const environments = useLoad(
+    async () => (await api.get<ProjectDetail>(`/api/admin/projects/${seg(project)}`)).environments,
+    [project],
+  )
+  const flags = useLoad(
+    async () =>
+      (await api.get<{ features: Flag[] }>(`/api/admin/projects/${seg(project)}/features`)).features.map((f) => f.name),
+    [project],
+  )
   const [form, setForm] = useState<Form>()
   const [checked, setChecked] = useState(false)
   const save = useAction()
 
   useEffect(() => {
     if (existing.data) setForm(fromActionSet(existing.data))
-    else if (existing.data === null) setForm({ name: '', description: '', enabled: true, sourceId: undefined, filters: [], actions: [newAction()] })
+    else if (existing.data === null)
+      setForm({ name: '', description: '', enabled: true, sourceId: undefined, filters: [], actions: [newAction()] })
   }, [existing.data])
   // A new set listens to the only endpoint there is, if there is just one.
   useEffect(() => {
-    if (form && !id && form.sourceId === undefined && endpoints.data?.length === 1) setForm({ ...form, sourceId: endpoints.data[0]?.id })
+    if (form && !id && form.sourceId === undefined && endpoints.data?.length === 1)
+      setForm({ ...form, sourceId: endpoints.data[0]?.id })
   }, [endpoints.data, form === undefined])
 
   const loadError = existing.error ?? endpoints.error ?? environments.error ?? flags.error
@@ -63,26 +83,53 @@ export function ActionSetFormPage({ project, id }: { project: string; id?: numbe
   const flagNames = flags.data ?? []
   return (
     <div class="page">
-      <p class="breadcrumb"><Link href={href('/actions', { project })}>Actions › {project}</Link></p>
+      <p class="breadcrumb">
+        <Link href={href('/actions', { project })}>Actions › {project}</Link>
+      </p>
       <h1>{id ? `Edit ${existing.data?.name ?? 'action set'}` : 'New action set'}</h1>
       <ErrorNote error={loadError} />
       <form class="stack" onSubmit={submit} noValidate>
         <Card title="About">
           <div class="form-grid">
             <Field id="name" label="Name" error={problems.name}>
-              <input id="name" value={form.name} aria-invalid={problems.name ? true : undefined} onInput={(e) => update({ name: e.currentTarget.value })} />
+              <input
+                id="name"
+                value={form.name}
+                aria-invalid={problems.name ? true : undefined}
+                onInput={(e) => update({ name: e.currentTarget.value })}
+              />
             </Field>
             <Field id="description" label="Description (optional)">
-              <input id="description" value={form.description} onInput={(e) => update({ description: e.currentTarget.value })} />
+              <input
+                id="description"
+                value={form.description}
+                onInput={(e) => update({ description: e.currentTarget.value })}
+              />
             </Field>
             <label class="checkbox span-all">
-              <input type="checkbox" checked={form.enabled} onChange={(e) => update({ enabled: e.currentTarget.checked })} /> Enabled: react to signals as soon as it is saved
+              <input
+                type="checkbox"
+                checked={form.enabled}
+                onChange={(e) => update({ enabled: e.currentTarget.checked })}
+              />{' '}
+              Enabled: react to signals as soon as it is saved
             </label>
           </div>
         </Card>
 
         <Card title="When a signal arrives">
-          <Field id="source" label="Signal endpoint" error={problems.source} hint={endpoints.data?.length === 0 ? <>There is none yet: <Link href="/integrations/signal-endpoints">create one</Link>.</> : undefined}>
+          <Field
+            id="source"
+            label="Signal endpoint"
+            error={problems.source}
+            hint={
+              endpoints.data?.length === 0 ? (
+                <>
+                  There is none yet: <Link href="/integrations/signal-endpoints">create one</Link>.
+                </>
+              ) : undefined
+            }
+          >
             <select
               id="source"
               value={form.sourceId === undefined ? '' : String(form.sourceId)}
@@ -90,28 +137,61 @@ export function ActionSetFormPage({ project, id }: { project: string; id?: numbe
               onChange={(e) => update({ sourceId: e.currentTarget.value ? Number(e.currentTarget.value) : undefined })}
             >
               <option value="">Choose an endpoint…</option>
-              {endpoints.data?.map((e) => <option key={e.id} value={String(e.id)}>{e.name}{e.enabled ? '' : ' (disabled)'}</option>)}
+              {endpoints.data?.map((e) => (
+                <option key={e.id} value={String(e.id)}>
+                  {e.name}
+                  {e.enabled ? '' : ' (disabled)'}
+                </option>
+              ))}
             </select>
           </Field>
           {form.sourceId !== undefined && <LatestPayload endpointId={form.sourceId} onUse={addFilter} />}
         </Card>
 
-        <Card title="And its payload matches" actions={<Button size="small" onClick={() => addFilter()}>Add filter</Button>}>
+        <Card
+          title="And its payload matches"
+          actions={
+            <Button size="small" onClick={() => addFilter()}>
+              Add filter
+            </Button>
+          }
+        >
           <FilterRows filters={form.filters} problems={problems} onChange={(filters) => update({ filters })} />
           <p class="hint">All filters must match. A missing field matches only NOT_IN.</p>
         </Card>
 
-        <Card title="Then, in order" actions={<Button size="small" onClick={() => update({ actions: [...form.actions, newAction()] })}>Add action</Button>}>
-          {problems.actions && <p class="field-error" role="alert" id="actions" tabIndex={-1}>{problems.actions}</p>}
-          <ActionRows actions={form.actions} problems={problems} flagNames={flagNames} environments={envs} onChange={(actions) => update({ actions })} />
+        <Card
+          title="Then, in order"
+          actions={
+            <Button size="small" onClick={() => update({ actions: [...form.actions, newAction()] })}>
+              Add action
+            </Button>
+          }
+        >
+          {problems.actions && (
+            <p class="field-error" role="alert" id="actions" tabIndex={-1}>
+              {problems.actions}
+            </p>
+          )}
+          <ActionRows
+            actions={form.actions}
+            problems={problems}
+            flagNames={flagNames}
+            environments={envs}
+            onChange={(actions) => update({ actions })}
+          />
           <p class="hint">Actions run one after the other; the first that fails stops the rest.</p>
         </Card>
 
         <div class="form-footer">
           <ErrorNote error={save.error} />
           <div class="form-actions">
-            <Button type="submit" variant="primary" busy={save.busy}>{id ? 'Save changes' : 'Create action set'}</Button>
-            <Link href={href('/actions', { project })} class="button ghost">Cancel</Link>
+            <Button type="submit" variant="primary" busy={save.busy}>
+              {id ? 'Save changes' : 'Create action set'}
+            </Button>
+            <Link href={href('/actions', { project })} class="button ghost">
+              Cancel
+            </Link>
           </div>
         </div>
       </form>

@@ -16,25 +16,36 @@ export function ActionSetRunsPage({ project, id }: { project: string; id: number
   const api = useApi()
   const base = `/api/admin/projects/${seg(project)}/actions/${seg(id)}`
   const set = useLoad(() => api.get<ActionSet>(base), [base])
-  const runs = useLoad(async () => (await api.get<{ actionSetEvents: ActionSetRun[] }>(`${base}/events?limit=50`)).actionSetEvents, [base])
+  const runs = useLoad(
+    async () => (await api.get<{ actionSetEvents: ActionSetRun[] }>(`${base}/events?limit=50`)).actionSetEvents,
+    [base],
+  )
   usePolling(runs.reload, SIGNALS_POLL_MS)
   useTitle(set.data ? `Runs of ${set.data.name}` : 'Runs')
 
   return (
     <div class="page">
-      <p class="breadcrumb"><Link href={href('/actions', { project })}>Actions › {project}</Link></p>
+      <p class="breadcrumb">
+        <Link href={href('/actions', { project })}>Actions › {project}</Link>
+      </p>
       <div class="page-header">
         <h1>Runs of {set.data?.name ?? `action set ${id}`}</h1>
-        <Button size="small" onClick={() => navigate(`/actions/${seg(project)}/${id}/edit`)}>Edit</Button>
+        <Button size="small" onClick={() => navigate(`/actions/${seg(project)}/${id}/edit`)}>
+          Edit
+        </Button>
       </div>
       <ErrorNote error={set.error ?? runs.error} focus={!runs.data} />
       {runs.data === undefined ? (
         !runs.error && <Loading what="runs" />
       ) : runs.data.length === 0 ? (
-        <Card><Empty>No runs yet. A run is recorded each time a matching signal arrives while the set is enabled.</Empty></Card>
+        <Card>
+          <Empty>No runs yet. A run is recorded each time a matching signal arrives while the set is enabled.</Empty>
+        </Card>
       ) : (
         <ol class="stack runs">
-          {runs.data.map((run) => <RunView key={run.id} run={run} />)}
+          {runs.data.map((run) => (
+            <RunView key={run.id} run={run} />
+          ))}
         </ol>
       )}
     </div>
@@ -48,13 +59,17 @@ function RunView({ run }: { run: ActionSetRun }) {
       <div class="run-header">
         <Badge tone={STATE_TONE[run.state] ?? 'neutral'}>{run.state}</Badge>
         <Time iso={run.createdAt} />
-        <span class="muted">signal #{run.signalId}{run.signal?.tokenName ? ` from token ${run.signal.tokenName}` : ''}</span>
+        <span class="muted">
+          signal #{run.signalId}
+          {run.signal?.tokenName ? ` from token ${run.signal.tokenName}` : ''}
+        </span>
       </div>
       <ol class="run-actions">
         {actions.map((action, i) => (
           <li key={i} data-state={action.state}>
             <Badge tone={STATE_TONE[action.state ?? 'not started'] ?? 'neutral'}>{action.state ?? 'not started'}</Badge>{' '}
-            {ACTION_LABELS[action.action]} <strong>{action.executionParams.featureName}</strong> in <strong>{action.executionParams.environment}</strong>
+            {ACTION_LABELS[action.action]} <strong>{action.executionParams.featureName}</strong> in{' '}
+            <strong>{action.executionParams.environment}</strong>
             {action.details && <p class="field-error">{action.details}</p>}
           </li>
         ))}

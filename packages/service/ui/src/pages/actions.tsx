@@ -24,37 +24,67 @@ export function ActionsPage() {
   useTitle('Actions')
   const api = useApi()
   const { project, select } = useProject()
-  const sets = useLoad(async () => (project ? (await api.get<{ actions: ActionSet[] }>(`/api/admin/projects/${seg(project)}/actions`)).actions : undefined), [project])
-  const endpoints = useLoad(async () => (await api.get<{ signalEndpoints: SignalEndpoint[] }>('/api/admin/signal-endpoints')).signalEndpoints, [])
+  const sets = useLoad(
+    async () =>
+      project
+        ? (await api.get<{ actions: ActionSet[] }>(`/api/admin/projects/${seg(project)}/actions`)).actions
+        : undefined,
+    [project],
+  )
+  const endpoints = useLoad(
+    async () => (await api.get<{ signalEndpoints: SignalEndpoint[] }>('/api/admin/signal-endpoints')).signalEndpoints,
+    [],
+  )
   const endpointName = (id: number) => endpoints.data?.find((e) => e.id === id)?.name ?? `endpoint ${id}`
 
   return (
     <div class="page">
       <div class="page-header">
         <h1>Actions</h1>
-        {project && <Button variant="primary" onClick={() => navigate(`/actions/${seg(project)}/new`)}>New action set</Button>}
+        {project && (
+          <Button variant="primary" onClick={() => navigate(`/actions/${seg(project)}/new`)}>
+            New action set
+          </Button>
+        )}
       </div>
       <p class="lead">
-        An action set listens to a signal endpoint; when a signal arrives and all its filters match, it turns flags on or off, in order.
+        An action set listens to a signal endpoint; when a signal arrives and all its filters match, it turns flags on
+        or off, in order.
       </p>
       <div class="toolbar">{select}</div>
       <ErrorNote error={sets.error ?? endpoints.error} />
-      {!sets.data ? (
-        !sets.error && <Loading what="action sets" />
-      ) : sets.data && (
-        sets.data.length === 0 ? (
-          <Card><Empty>No action sets in {project} yet.</Empty></Card>
-        ) : (
-          <div class="stack">
-            {sets.data.map((set) => <ActionSetCard key={set.id} set={set} endpointName={endpointName(set.match.sourceId)} onChanged={sets.reload} />)}
-          </div>
-        )
-      )}
+      {!sets.data
+        ? !sets.error && <Loading what="action sets" />
+        : sets.data &&
+          (sets.data.length === 0 ? (
+            <Card>
+              <Empty>No action sets in {project} yet.</Empty>
+            </Card>
+          ) : (
+            <div class="stack">
+              {sets.data.map((set) => (
+                <ActionSetCard
+                  key={set.id}
+                  set={set}
+                  endpointName={endpointName(set.match.sourceId)}
+                  onChanged={sets.reload}
+                />
+              ))}
+            </div>
+          ))}
     </div>
   )
 }
 
-function ActionSetCard({ set, endpointName, onChanged }: { set: ActionSet; endpointName: string; onChanged: () => Promise<void> }) {
+function ActionSetCard({
+  set,
+  endpointName,
+  onChanged,
+}: {
+  set: ActionSet
+  endpointName: string
+  onChanged: () => Promise<void>
+}) {
   const api = useApi()
   const toggle = useAction()
   const base = `/api/admin/projects/${seg(set.project)}/actions/${seg(set.id)}`
@@ -63,29 +93,45 @@ function ActionSetCard({ set, endpointName, onChanged }: { set: ActionSet; endpo
     <Card
       class="action-set"
       title={<span data-action-set={set.name}>{set.name}</span>}
-      actions={<EnabledSwitch name={set.name} enabled={set.enabled} path={base} action={toggle} onChanged={onChanged} />}
+      actions={
+        <EnabledSwitch name={set.name} enabled={set.enabled} path={base} action={toggle} onChanged={onChanged} />
+      }
     >
       <ErrorNote error={toggle.error} />
       {set.description && <p class="muted">{set.description}</p>}
       <p>
-        When a signal arrives at <Link href={`/integrations/signal-endpoints/${set.match.sourceId}`}><strong>{endpointName}</strong></Link>
+        When a signal arrives at{' '}
+        <Link href={`/integrations/signal-endpoints/${set.match.sourceId}`}>
+          <strong>{endpointName}</strong>
+        </Link>
         {filters.length === 0 ? ' (any signal: no filters)' : ' and matches'}
       </p>
       {filters.length > 0 && (
         <ul class="filters-summary">
-          {filters.map(([path, filter]) => <li key={path}><code>{describeFilter(path, filter)}</code></li>)}
+          {filters.map(([path, filter]) => (
+            <li key={path}>
+              <code>{describeFilter(path, filter)}</code>
+            </li>
+          ))}
         </ul>
       )}
       <ol class="actions-summary">
-        {[...set.actions].sort((a, b) => a.sortOrder - b.sortOrder).map((action, i) => (
-          <li key={i}>
-            {ACTION_LABELS[action.action]} <strong>{action.executionParams.featureName}</strong> in <strong>{action.executionParams.environment}</strong>
-          </li>
-        ))}
+        {[...set.actions]
+          .sort((a, b) => a.sortOrder - b.sortOrder)
+          .map((action, i) => (
+            <li key={i}>
+              {ACTION_LABELS[action.action]} <strong>{action.executionParams.featureName}</strong> in{' '}
+              <strong>{action.executionParams.environment}</strong>
+            </li>
+          ))}
       </ol>
       <div class="card-footer">
-        <Button size="small" onClick={() => navigate(`/actions/${seg(set.project)}/${set.id}/runs`)}>Runs</Button>
-        <Button size="small" onClick={() => navigate(`/actions/${seg(set.project)}/${set.id}/edit`)}>Edit</Button>
+        <Button size="small" onClick={() => navigate(`/actions/${seg(set.project)}/${set.id}/runs`)}>
+          Runs
+        </Button>
+        <Button size="small" onClick={() => navigate(`/actions/${seg(set.project)}/${set.id}/edit`)}>
+          Edit
+        </Button>
         <ConfirmButton
           label="Delete"
           ariaLabel={`Delete ${set.name}`}

@@ -21,14 +21,19 @@ export function FlagsPage() {
   const search = location.query.get('q') ?? ''
   // Until the project is known (the project list loads first) there is nothing to load.
   const environments = useLoad(
-    async () => (project ? (await api.get<ProjectDetail>(`/api/admin/projects/${seg(project)}`)).environments : undefined),
+    async () =>
+      project ? (await api.get<ProjectDetail>(`/api/admin/projects/${seg(project)}`)).environments : undefined,
     [project],
   )
   const flags = useLoad(
-    async () => (project ? (await api.get<{ features: Flag[] }>(`/api/admin/projects/${seg(project)}/features`)).features : undefined),
+    async () =>
+      project
+        ? (await api.get<{ features: Flag[] }>(`/api/admin/projects/${seg(project)}/features`)).features
+        : undefined,
     [project],
   )
-  const setSearch = (q: string) => navigate(href('/flags', { project: location.query.get('project') ?? undefined, q }), { replace: true })
+  const setSearch = (q: string) =>
+    navigate(href('/flags', { project: location.query.get('project') ?? undefined, q }), { replace: true })
   const needle = search.trim().toLowerCase()
   const shown = flags.data?.filter((flag) => flag.name.toLowerCase().includes(needle)) ?? []
   const envs = environments.data ?? []
@@ -38,55 +43,86 @@ export function FlagsPage() {
       <div class="page-header">
         <h1>Flags</h1>
         <div class="form-actions">
-          <Button size="small" onClick={() => flags.reload()} busy={flags.loading && !!flags.data}>Refresh</Button>
-          <Link href={href('/flags/new', { project })} class="button primary small">New flag</Link>
+          <Button size="small" onClick={() => flags.reload()} busy={flags.loading && !!flags.data}>
+            Refresh
+          </Button>
+          <Link href={href('/flags/new', { project })} class="button primary small">
+            New flag
+          </Link>
         </div>
       </div>
       <div class="toolbar">
         {select}
         <div class="field inline grow">
           <label for="flag-search">Search</label>
-          <input id="flag-search" type="search" placeholder="Flag name" value={search} onInput={(e) => setSearch(e.currentTarget.value)} />
+          <input
+            id="flag-search"
+            type="search"
+            placeholder="Flag name"
+            value={search}
+            onInput={(e) => setSearch(e.currentTarget.value)}
+          />
         </div>
       </div>
       <ErrorNote error={environments.error} />
       <ErrorNote error={flags.error} />
-      {!flags.data ? (
-        !flags.error && <Loading what="flags" />
-      ) : flags.data && (
-        <Card class="flush">
-          <p class="table-caption" role="status">
-            {needle ? `${shown.length} of ${flags.data.length} flags match "${search.trim()}"` : `${flags.data.length} flags`} in {project}
-          </p>
-          {shown.length === 0 ? (
-            <Empty>
-              {flags.data.length === 0
-                ? <>This project has no flags yet: <Link href={href('/flags/new', { project })}>create one</Link>.</>
-                : 'No flag name matches the search.'}
-            </Empty>
-          ) : (
-            <table class="flags-table">
-              <thead>
-                <tr>
-                  <th scope="col">Flag</th>
-                  {envs.map((env) => <th key={env} scope="col" class="env-col">{env}</th>)}
-                  <th scope="col" class="actions-col"><span class="sr-only">Actions</span></th>
-                </tr>
-              </thead>
-              <tbody>
-                {shown.map((flag) => (
-                  <FlagRow key={flag.name} flag={flag} environments={envs} onChanged={flags.reload} />
-                ))}
-              </tbody>
-            </table>
+      {!flags.data
+        ? !flags.error && <Loading what="flags" />
+        : flags.data && (
+            <Card class="flush">
+              <p class="table-caption" role="status">
+                {needle
+                  ? `${shown.length} of ${flags.data.length} flags match "${search.trim()}"`
+                  : `${flags.data.length} flags`}{' '}
+                in {project}
+              </p>
+              {shown.length === 0 ? (
+                <Empty>
+                  {flags.data.length === 0 ? (
+                    <>
+                      This project has no flags yet: <Link href={href('/flags/new', { project })}>create one</Link>.
+                    </>
+                  ) : (
+                    'No flag name matches the search.'
+                  )}
+                </Empty>
+              ) : (
+                <table class="flags-table">
+                  <thead>
+                    <tr>
+                      <th scope="col">Flag</th>
+                      {envs.map((env) => (
+                        <th key={env} scope="col" class="env-col">
+                          {env}
+                        </th>
+                      ))}
+                      <th scope="col" class="actions-col">
+                        <span class="sr-only">Actions</span>
+                      </th>
+                    </tr>
+                  </thead>
+                  <tbody>
+                    {shown.map((flag) => (
+                      <FlagRow key={flag.name} flag={flag} environments={envs} onChanged={flags.reload} />
+                    ))}
+                  </tbody>
+                </table>
+              )}
+            </Card>
           )}
-        </Card>
-      )}
     </div>
   )
 }
 
-function FlagRow({ flag, environments, onChanged }: { flag: Flag; environments: string[]; onChanged: () => Promise<void> }) {
+function FlagRow({
+  flag,
+  environments,
+  onChanged,
+}: {
+  flag: Flag
+  environments: string[]
+  onChanged: () => Promise<void>
+}) {
   const api = useApi()
   const toggle = useAction()
   const stale = useAction()
@@ -96,21 +132,26 @@ function FlagRow({ flag, environments, onChanged }: { flag: Flag; environments: 
 
   const setEnabled = (env: string, enabled: boolean) => {
     setPending(env)
-    void toggle.run(async () => {
-      await api.post(`${base}/environments/${seg(env)}/${enabled ? 'on' : 'off'}`)
-      await onChanged()
-    }).finally(() => setPending(undefined))
+    void toggle
+      .run(async () => {
+        await api.post(`${base}/environments/${seg(env)}/${enabled ? 'on' : 'off'}`)
+        await onChanged()
+      })
+      .finally(() => setPending(undefined))
   }
-  const setStale = () => stale.run(async () => {
-    await api.post(`/api/admin/features/${seg(flag.name)}/stale/${flag.stale ? 'off' : 'on'}`)
-    await onChanged()
-  })
+  const setStale = () =>
+    stale.run(async () => {
+      await api.post(`/api/admin/features/${seg(flag.name)}/stale/${flag.stale ? 'off' : 'on'}`)
+      await onChanged()
+    })
 
   return (
     <>
       <tr class="flag-row" data-flag={flag.name}>
         <th scope="row" class="flag-name">
-          <Link href={`/projects/${seg(flag.project)}/flags/${seg(flag.name)}`} class="name">{flag.name}</Link>
+          <Link href={`/projects/${seg(flag.project)}/flags/${seg(flag.name)}`} class="name">
+            {flag.name}
+          </Link>
           <span class="flag-meta">
             <Badge>{flag.type}</Badge>
             {flag.stale && <Badge tone="warn">stale</Badge>}
@@ -119,7 +160,9 @@ function FlagRow({ flag, environments, onChanged }: { flag: Flag; environments: 
         </th>
         {environments.map((env) => (
           <td key={env} class="env-cell" data-env={env}>
-            <span class="cell-label" aria-hidden="true">{env}</span>
+            <span class="cell-label" aria-hidden="true">
+              {env}
+            </span>
             <Switch
               checked={state(env)}
               label={`${flag.name} in ${env}`}
@@ -131,7 +174,9 @@ function FlagRow({ flag, environments, onChanged }: { flag: Flag; environments: 
           </td>
         ))}
         <td class="row-actions">
-          <Button size="small" variant="ghost" busy={stale.busy} onClick={setStale}>{flag.stale ? 'Not stale' : 'Mark stale'}</Button>
+          <Button size="small" variant="ghost" busy={stale.busy} onClick={setStale}>
+            {flag.stale ? 'Not stale' : 'Mark stale'}
+          </Button>
           <ConfirmButton
             label="Archive"
             ariaLabel={`Archive ${flag.name}`}
@@ -142,7 +187,10 @@ function FlagRow({ flag, environments, onChanged }: { flag: Flag; environments: 
               await onChanged()
             }}
           >
-            <p>SDKs stop receiving <strong>{flag.name}</strong> and evaluate it as off. An archived flag can be revived through the archive API.</p>
+            <p>
+              SDKs stop receiving <strong>{flag.name}</strong> and evaluate it as off. An archived flag can be revived
+              through the archive API.
+            </p>
           </ConfirmButton>
         </td>
       </tr>

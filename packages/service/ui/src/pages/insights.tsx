@@ -25,7 +25,12 @@ const formatDay = (iso: string) => dayLabel.format(new Date(iso))
 const formatWeek = (week: string) => week.replace('-', '-W')
 
 /** Rows grouped into one series per `seriesOf` (that has values), over the sorted `labelOf` values. */
-function pivot<T>(rows: T[], labelOf: (row: T) => string, seriesOf: (row: T) => string, numberOf: (row: T) => number | null | undefined) {
+function pivot<T>(
+  rows: T[],
+  labelOf: (row: T) => string,
+  seriesOf: (row: T) => string,
+  numberOf: (row: T) => number | null | undefined,
+) {
   const labels = [...new Set(rows.map(labelOf))].sort()
   const names = [...new Set(rows.map(seriesOf))].sort()
   const series = names.map((label) => {
@@ -53,10 +58,30 @@ function chartsOf(insights: Insights): ChartDef[] {
   const users = [...insights.userTrends].sort((a, b) => a.date.localeCompare(b.date))
   const flags = [...insights.flagTrends].sort((a, b) => a.date.localeCompare(b.date))
   const projects = insights.projectFlagTrends
-  const health = pivot(projects, (r) => r.week, (r) => r.project, (r) => r.health)
-  const ttp = pivot(projects, (r) => r.week, (r) => r.project, (r) => r.timeToProduction)
-  const metrics = pivot(insights.metricsSummaryTrends, (r) => r.week, (r) => r.project, (r) => r.totalRequests)
-  const updates = pivot(insights.environmentTypeTrends, (r) => r.week, (r) => r.environmentType, (r) => r.totalUpdates)
+  const health = pivot(
+    projects,
+    (r) => r.week,
+    (r) => r.project,
+    (r) => r.health,
+  )
+  const ttp = pivot(
+    projects,
+    (r) => r.week,
+    (r) => r.project,
+    (r) => r.timeToProduction,
+  )
+  const metrics = pivot(
+    insights.metricsSummaryTrends,
+    (r) => r.week,
+    (r) => r.project,
+    (r) => r.totalRequests,
+  )
+  const updates = pivot(
+    insights.environmentTypeTrends,
+    (r) => r.week,
+    (r) => r.environmentType,
+    (r) => r.totalUpdates,
+  )
   return [
     {
       name: 'users',
@@ -98,7 +123,8 @@ function chartsOf(insights: Insights): ChartDef[] {
     {
       name: 'time-to-production',
       title: 'Time to production',
-      description: 'Average days from a flag’s creation to its first enablement in a production environment, per project and week.',
+      description:
+        'Average days from a flag’s creation to its first enablement in a production environment, per project and week.',
       empty: 'No flag reached a production environment in this range.',
       spec: { kind: 'line', labels: ttp.labels.map(formatWeek), series: ttp.series, unit: 'days' },
     },
@@ -127,11 +153,16 @@ export function InsightsPage() {
   const today = utcDay(Date.now())
   const to = location.query.get('to') ?? today
   const toTime = Date.parse(`${to}T00:00:00Z`)
-  const from = location.query.get('from') ?? utcDay((Number.isNaN(toTime) ? Date.now() : toTime) - (DEFAULT_DAYS - 1) * DAY_MS)
+  const from =
+    location.query.get('from') ?? utcDay((Number.isNaN(toTime) ? Date.now() : toTime) - (DEFAULT_DAYS - 1) * DAY_MS)
   // The service checks the range (a real day, from <= to) and names the bad end; shown by the picker.
-  const insights = useLoad(() => api.get<Insights>(`/api/admin/insights?from=${encodeURIComponent(from)}&to=${encodeURIComponent(to)}`), [from, to])
+  const insights = useLoad(
+    () => api.get<Insights>(`/api/admin/insights?from=${encodeURIComponent(from)}&to=${encodeURIComponent(to)}`),
+    [from, to],
+  )
   const charts = useMemo(() => (insights.data ? chartsOf(insights.data) : []), [insights.data])
-  const setRange = (range: { from?: string; to?: string }) => navigate(href('/insights', { from, to, ...range }), { replace: true })
+  const setRange = (range: { from?: string; to?: string }) =>
+    navigate(href('/insights', { from, to, ...range }), { replace: true })
   const preset = (days: number) => setRange({ to: today, from: utcDay(Date.now() - (days - 1) * DAY_MS) })
 
   return (
@@ -143,16 +174,35 @@ export function InsightsPage() {
         <form class="range-form" onSubmit={(e) => e.preventDefault()} aria-label="Date range">
           <div class="field inline">
             <label for="from">From</label>
-            <input id="from" type="date" value={from} max={to} required onChange={(e) => e.currentTarget.value && setRange({ from: e.currentTarget.value })} />
+            <input
+              id="from"
+              type="date"
+              value={from}
+              max={to}
+              required
+              onChange={(e) => e.currentTarget.value && setRange({ from: e.currentTarget.value })}
+            />
           </div>
           <div class="field inline">
             <label for="to">To</label>
-            <input id="to" type="date" value={to} min={from} required onChange={(e) => e.currentTarget.value && setRange({ to: e.currentTarget.value })} />
+            <input
+              id="to"
+              type="date"
+              value={to}
+              min={from}
+              required
+              onChange={(e) => e.currentTarget.value && setRange({ to: e.currentTarget.value })}
+            />
           </div>
           <div class="presets" role="group" aria-label="Presets">
             {PRESETS.map((p) => (
-              <Button key={p.days} size="small" variant="ghost" onClick={() => preset(p.days)}
-                aria-pressed={to === today && from === utcDay(Date.now() - (p.days - 1) * DAY_MS)}>
+              <Button
+                key={p.days}
+                size="small"
+                variant="ghost"
+                onClick={() => preset(p.days)}
+                aria-pressed={to === today && from === utcDay(Date.now() - (p.days - 1) * DAY_MS)}
+              >
                 {p.label}
               </Button>
             ))}
@@ -176,7 +226,9 @@ export function InsightsPage() {
               <Card key={chart.name} title={chart.title} class="chart-card" id={`chart-${chart.name}`}>
                 <p class="muted small">{chart.description}</p>
                 {pointCount(chart.spec) === 0 ? (
-                  <div class="chart chart-empty" data-chart={chart.name} data-points="0"><Empty>{chart.empty}</Empty></div>
+                  <div class="chart chart-empty" data-chart={chart.name} data-points="0">
+                    <Empty>{chart.empty}</Empty>
+                  </div>
                 ) : (
                   <ChartView name={chart.name} spec={chart.spec} label={`${chart.title}: ${chart.description}`} />
                 )}

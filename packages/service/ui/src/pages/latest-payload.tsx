@@ -12,10 +12,21 @@ import { SIGNALS_POLL_MS } from './signal-endpoint.tsx'
  * The endpoint's latest signal (the list's element [0], newest first), fetched again every 5 s
  * as Unleash's form does, with its flattened fields as filter suggestions.
  */
-export function LatestPayload({ endpointId, onUse }: { endpointId: number; onUse: (path: string, value: string) => void }) {
+export function LatestPayload({
+  endpointId,
+  onUse,
+}: {
+  endpointId: number
+  onUse: (path: string, value: string) => void
+}) {
   const api = useApi()
   const latest = useLoad(
-    async () => (await api.get<{ signalEndpointSignals: Signal[] }>(`/api/admin/signal-endpoints/${seg(endpointId)}/signals?limit=1`)).signalEndpointSignals[0] ?? null,
+    async () =>
+      (
+        await api.get<{ signalEndpointSignals: Signal[] }>(
+          `/api/admin/signal-endpoints/${seg(endpointId)}/signals?limit=1`,
+        )
+      ).signalEndpointSignals[0] ?? null,
     [endpointId],
   )
   usePolling(latest.reload, SIGNALS_POLL_MS)
@@ -25,16 +36,22 @@ export function LatestPayload({ endpointId, onUse }: { endpointId: number; onUse
       <h3>Latest payload</h3>
       <ErrorNote error={latest.error} focus={false} />
       <datalist id="payload-paths">
-        {fields.map(([path]) => <option key={path} value={path} />)}
+        {fields.map(([path]) => (
+          <option key={path} value={path} />
+        ))}
       </datalist>
       {latest.data === undefined ? (
         !latest.error && <Loading what="the latest signal" />
       ) : latest.data === null ? (
-        <p class="muted">This endpoint has received no signal yet. Send one, and its fields appear here to build filters from.</p>
+        <p class="muted">
+          This endpoint has received no signal yet. Send one, and its fields appear here to build filters from.
+        </p>
       ) : (
         <div class="latest-grid">
           <div>
-            <p class="muted small">Received <Time iso={latest.data.createdAt} /></p>
+            <p class="muted small">
+              Received <Time iso={latest.data.createdAt} />
+            </p>
             <JsonView value={latest.data.payload} label="Latest payload" />
           </div>
           {fields.length > 0 && (
@@ -43,7 +60,11 @@ export function LatestPayload({ endpointId, onUse }: { endpointId: number; onUse
               <ul class="field-chips">
                 {fields.map(([path, value]) => (
                   <li key={path}>
-                    <button type="button" class="chip" onClick={() => onUse(path, value === null || value === undefined ? '' : String(value))}>
+                    <button
+                      type="button"
+                      class="chip"
+                      onClick={() => onUse(path, value === null || value === undefined ? '' : String(value))}
+                    >
                       <code>{path}</code> = {JSON.stringify(value)}
                     </button>
                   </li>

@@ -9,7 +9,13 @@ import type { Me } from '../types.ts'
  * Sign in with an admin API token or a personal access token: "who am I"
  * (`GET /api/admin/user`) checks it before it is kept, for this browser tab only.
  */
-export function SignInPage({ message, onSignedIn }: { message: string | undefined; onSignedIn: (token: string, me: Me) => void }) {
+export function SignInPage({
+  message,
+  onSignedIn,
+}: {
+  message: string | undefined
+  onSignedIn: (token: string, me: Me) => void
+}) {
   useTitle('Sign in')
   const [token, setToken] = useState('')
   const [reveal, setReveal] = useState(false)
@@ -30,7 +36,11 @@ export function SignInPage({ message, onSignedIn }: { message: string | undefine
         onSignedIn(candidate, await request<Me>(candidate, 'GET', '/api/admin/user'))
       } catch (error) {
         if (error instanceof ApiError && error.status === 403) {
-          throw new ApiError(403, error.name, `This token can't sign in here: it is not an admin token or a personal access token (a client token belongs in an SDK). ${error.message}`)
+          throw new ApiError(
+            403,
+            error.name,
+            `This token can't sign in here: it is not an admin token or a personal access token (a client token belongs in an SDK). ${error.message}`,
+          )
         }
         throw error
       }
@@ -44,8 +54,16 @@ export function SignInPage({ message, onSignedIn }: { message: string | undefine
           <img src="/favicon.svg" alt="" width={40} height={40} />
           <h1>Sign in to Vexil</h1>
         </div>
-        {message && <p class="notice" role="status">{message}</p>}
-        <Field id="token" label="Admin token or personal access token" hint="Kept in this browser tab only (session storage) and sent as the Authorization header of each request.">
+        {message && (
+          <p class="notice" role="status">
+            {message}
+          </p>
+        )}
+        <Field
+          id="token"
+          label="Admin token or personal access token"
+          hint="Kept in this browser tab only (session storage) and sent as the Authorization header of each request."
+        >
           <div class="input-with-button">
             <input
               ref={input}
@@ -60,12 +78,18 @@ export function SignInPage({ message, onSignedIn }: { message: string | undefine
               aria-describedby="token-hint"
               placeholder="*:*.a1b2c3… or user:…"
             />
-            <Button size="small" variant="ghost" onClick={() => setReveal(!reveal)} aria-pressed={reveal}>{reveal ? 'Hide' : 'Show'}</Button>
+            <Button size="small" variant="ghost" onClick={() => setReveal(!reveal)} aria-pressed={reveal}>
+              {reveal ? 'Hide' : 'Show'}
+            </Button>
           </div>
         </Field>
         <ErrorNote error={action.error} />
-        <Button type="submit" variant="primary" busy={action.busy} class="wide">Sign in</Button>
-        <p class="hint">Running <code>npm start</code>? It prints a demo admin token.</p>
+        <Button type="submit" variant="primary" busy={action.busy} class="wide">
+          Sign in
+        </Button>
+        <p class="hint">
+          Running <code>npm start</code>? It prints a demo admin token.
+        </p>
       </form>
     </main>
   )

@@ -27,13 +27,26 @@ export function SignalEndpointPage({ id }: { id: number }) {
   const toggle = useAction()
   useTitle(endpoint.data ? `${endpoint.data.name} · Signal endpoints` : 'Signal endpoint')
 
-  if (endpoint.error && !endpoint.data) return <div class="page"><ErrorNote error={endpoint.error} /></div>
-  if (endpoint.data === undefined) return <div class="page"><Loading what="the endpoint" /></div>
+  if (endpoint.error && !endpoint.data)
+    return (
+      <div class="page">
+        <ErrorNote error={endpoint.error} />
+      </div>
+    )
+  if (endpoint.data === undefined)
+    return (
+      <div class="page">
+        <Loading what="the endpoint" />
+      </div>
+    )
   if (endpoint.data === null) {
     return (
       <div class="page">
         <h1>Signal endpoint not found</h1>
-        <p>There is no signal endpoint {id} (it may have been deleted). <Link href="/integrations/signal-endpoints">All endpoints</Link></p>
+        <p>
+          There is no signal endpoint {id} (it may have been deleted).{' '}
+          <Link href="/integrations/signal-endpoints">All endpoints</Link>
+        </p>
       </div>
     )
   }
@@ -41,16 +54,27 @@ export function SignalEndpointPage({ id }: { id: number }) {
   const url = ingestUrl(data.name)
   return (
     <div class="page">
-      <p class="breadcrumb"><Link href="/integrations/signal-endpoints">Integrations › Signal endpoints</Link></p>
+      <p class="breadcrumb">
+        <Link href="/integrations/signal-endpoints">Integrations › Signal endpoints</Link>
+      </p>
       <div class="page-header">
         <h1>{data.name}</h1>
-        <EnabledSwitch name={data.name} enabled={data.enabled} path={path} action={toggle} onChanged={endpoint.reload} />
+        <EnabledSwitch
+          name={data.name}
+          enabled={data.enabled}
+          path={path}
+          action={toggle}
+          onChanged={endpoint.reload}
+        />
       </div>
       <ErrorNote error={toggle.error ?? endpoint.error} />
       {data.description && <p class="lead">{data.description}</p>}
-      {!data.enabled && <p class="notice">This endpoint is disabled: it answers 404 and stores nothing until it is enabled again.</p>}
+      {!data.enabled && (
+        <p class="notice">This endpoint is disabled: it answers 404 and stores nothing until it is enabled again.</p>
+      )}
       <div class="address">
-        <span class="muted">Signals are POSTed to</span> <code class="wrap">{url}</code> <CopyButton text={url} what="endpoint address" />
+        <span class="muted">Signals are POSTed to</span> <code class="wrap">{url}</code>{' '}
+        <CopyButton text={url} what="endpoint address" />
       </div>
       <Tokens endpoint={data} onChanged={endpoint.reload} />
       <Signals endpointId={id} />
@@ -89,7 +113,14 @@ function Tokens({ endpoint, onChanged }: { endpoint: SignalEndpoint; onChanged: 
 
   return (
     <Card title="Tokens" id="tokens">
-      {secret && <NewSecret name={secret.name} secret={secret.token} url={ingestUrl(endpoint.name)} onDone={() => setSecret(undefined)} />}
+      {secret && (
+        <NewSecret
+          name={secret.name}
+          secret={secret.token}
+          url={ingestUrl(endpoint.name)}
+          onDone={() => setSecret(undefined)}
+        />
+      )}
       {endpoint.tokens.length === 0 ? (
         <Empty>No tokens yet: a system needs one to send signals.</Empty>
       ) : (
@@ -98,7 +129,9 @@ function Tokens({ endpoint, onChanged }: { endpoint: SignalEndpoint; onChanged: 
             <li key={token.id} class="row" data-token={token.name}>
               <div class="row-main">
                 <span class="row-title">{token.name}</span>
-                <span class="muted small">created <Time iso={token.createdAt} /></span>
+                <span class="muted small">
+                  created <Time iso={token.createdAt} />
+                </span>
               </div>
               <div class="row-side">
                 <ConfirmButton
@@ -129,7 +162,9 @@ function Tokens({ endpoint, onChanged }: { endpoint: SignalEndpoint; onChanged: 
             onInput={(e) => setName(e.currentTarget.value)}
           />
         </Field>
-        <Button type="submit" variant="primary" busy={create.busy}>Create token</Button>
+        <Button type="submit" variant="primary" busy={create.busy}>
+          Create token
+        </Button>
       </form>
       <ErrorNote error={create.error} />
     </Card>
@@ -147,15 +182,21 @@ function NewSecret({ name, secret, url, onDone }: { name: string; secret: string
         <strong>Copy the secret of “{name}” now.</strong> It is shown this once: Vexil stores only its hash.
       </p>
       <div class="secret-line">
-        <code class="wrap" data-testid="token-secret">{secret}</code>
+        <code class="wrap" data-testid="token-secret">
+          {secret}
+        </code>
         <CopyButton text={secret} what="token secret" />
       </div>
       <p class="muted small">Send a test signal:</p>
       <div class="secret-line">
-        <code class="wrap" data-testid="curl-line">{curl}</code>
+        <code class="wrap" data-testid="curl-line">
+          {curl}
+        </code>
         <CopyButton text={curl} what="curl command" />
       </div>
-      <Button size="small" onClick={onDone}>I have copied it</Button>
+      <Button size="small" onClick={onDone}>
+        I have copied it
+      </Button>
     </div>
   )
 }
@@ -164,7 +205,12 @@ function NewSecret({ name, secret, url, onDone }: { name: string; secret: string
 function Signals({ endpointId }: { endpointId: number }) {
   const api = useApi()
   const signals = useLoad(
-    async () => (await api.get<{ signalEndpointSignals: Signal[] }>(`/api/admin/signal-endpoints/${seg(endpointId)}/signals?limit=50`)).signalEndpointSignals,
+    async () =>
+      (
+        await api.get<{ signalEndpointSignals: Signal[] }>(
+          `/api/admin/signal-endpoints/${seg(endpointId)}/signals?limit=50`,
+        )
+      ).signalEndpointSignals,
     [endpointId],
   )
   const [checkedAt, setCheckedAt] = useState<Date>()
@@ -204,7 +250,11 @@ function Signals({ endpointId }: { endpointId: number }) {
                 <Time iso={signal.createdAt} />
                 <span>
                   token{' '}
-                  {signal.tokenName ? <strong>{signal.tokenName}</strong> : <Badge title="The token that sent it was deleted">deleted</Badge>}
+                  {signal.tokenName ? (
+                    <strong>{signal.tokenName}</strong>
+                  ) : (
+                    <Badge title="The token that sent it was deleted">deleted</Badge>
+                  )}
                 </span>
                 <span class="muted">#{signal.id}</span>
                 {fresh.has(signal.id) && <Badge tone="info">new</Badge>}

@@ -10,7 +10,11 @@ type NewTokenType = 'client' | 'frontend' | 'admin'
 
 const TYPES: { type: NewTokenType; label: string; what: string }[] = [
   { type: 'client', label: 'Client', what: 'server SDKs and the proxy: reads flag configuration of one environment' },
-  { type: 'frontend', label: 'Frontend', what: 'browser and mobile SDKs on the proxy\'s /api/frontend: evaluated results only' },
+  {
+    type: 'frontend',
+    label: 'Frontend',
+    what: "browser and mobile SDKs on the proxy's /api/frontend: evaluated results only",
+  },
   { type: 'admin', label: 'Admin', what: 'the admin API: changes everything, in every project and environment' },
 ]
 
@@ -40,7 +44,8 @@ function check(form: Form, today: string): Problems {
   const problems: Problems = {}
   if (!form.name.trim()) problems['token-name'] = 'Token name is required.'
   if (form.type !== 'admin') {
-    if (!form.allProjects && form.projects.length === 0) problems['token-projects'] = 'Choose at least one project, or all projects.'
+    if (!form.allProjects && form.projects.length === 0)
+      problems['token-projects'] = 'Choose at least one project, or all projects.'
     if (!form.environment) problems['token-environment'] = 'Choose an environment.'
   }
   if (form.expiry === 'date') {
@@ -63,7 +68,9 @@ function toBody(form: Form) {
   return {
     tokenName: form.name.trim(),
     type: form.type,
-    ...(form.type === 'admin' ? {} : { environment: form.environment, projects: form.allProjects ? ['*'] : form.projects }),
+    ...(form.type === 'admin'
+      ? {}
+      : { environment: form.environment, projects: form.allProjects ? ['*'] : form.projects }),
     ...(expiry ? { expiresAt: expiry } : {}),
   }
 }
@@ -76,7 +83,12 @@ const localDay = (date: Date) =>
  * A refusal may come from choices gone stale (a project deleted meanwhile): `onRefused` loads
  * them again, and chosen projects that no longer exist are dropped.
  */
-export function ApiTokenForm({ projects, environments, onCreated, onRefused }: {
+export function ApiTokenForm({
+  projects,
+  environments,
+  onCreated,
+  onRefused,
+}: {
   projects: Project[]
   environments: Environment[]
   onCreated: (token: ApiToken) => Promise<void>
@@ -84,12 +96,23 @@ export function ApiTokenForm({ projects, environments, onCreated, onRefused }: {
 }) {
   const api = useApi()
   const action = useAction()
-  const [form, setForm] = useState<Form>({ name: '', type: 'client', allProjects: true, projects: [], environment: '', expiry: 'never', date: '' })
+  const [form, setForm] = useState<Form>({
+    name: '',
+    type: 'client',
+    allProjects: true,
+    projects: [],
+    environment: '',
+    expiry: 'never',
+    date: '',
+  })
   const [checked, setChecked] = useState(false)
   // Choices that no longer exist are dropped; tokens are usually for development first, as the demo's are.
   useEffect(() => {
     if (!environments.some((e) => e.name === form.environment)) {
-      setForm((f) => ({ ...f, environment: (environments.find((e) => e.name === 'development') ?? environments[0])?.name ?? '' }))
+      setForm((f) => ({
+        ...f,
+        environment: (environments.find((e) => e.name === 'development') ?? environments[0])?.name ?? '',
+      }))
     }
   }, [environments])
   useEffect(() => {
@@ -123,7 +146,12 @@ export function ApiTokenForm({ projects, environments, onCreated, onRefused }: {
   const scoped = form.type !== 'admin'
   return (
     <form class="form-grid token-form" onSubmit={submit} noValidate aria-label="New API token">
-      <Field id="token-name" label="Name" hint="Who or what uses it, e.g. checkout-service." error={problems['token-name']}>
+      <Field
+        id="token-name"
+        label="Name"
+        hint="Who or what uses it, e.g. checkout-service."
+        error={problems['token-name']}
+      >
         <input
           id="token-name"
           value={form.name}
@@ -138,46 +166,92 @@ export function ApiTokenForm({ projects, environments, onCreated, onRefused }: {
         <legend>Type</legend>
         {TYPES.map((t) => (
           <label key={t.type} class="choice">
-            <input type="radio" name="token-type" value={t.type} checked={form.type === t.type} onChange={() => update({ type: t.type })} />
-            <span><strong>{t.label}</strong> <span class="muted">— {t.what}</span></span>
+            <input
+              type="radio"
+              name="token-type"
+              value={t.type}
+              checked={form.type === t.type}
+              onChange={() => update({ type: t.type })}
+            />
+            <span>
+              <strong>{t.label}</strong> <span class="muted">— {t.what}</span>
+            </span>
           </label>
         ))}
       </fieldset>
 
       {scoped && (
-        <fieldset class="choice-group" aria-describedby={problems['token-projects'] ? 'token-projects-error' : undefined}>
+        <fieldset
+          class="choice-group"
+          aria-describedby={problems['token-projects'] ? 'token-projects-error' : undefined}
+        >
           <legend>Projects</legend>
           <label class="choice">
-            <input type="radio" name="token-scope" checked={form.allProjects} onChange={() => update({ allProjects: true })} />
+            <input
+              type="radio"
+              name="token-scope"
+              checked={form.allProjects}
+              onChange={() => update({ allProjects: true })}
+            />
             <span>All projects, also those made later</span>
           </label>
           <label class="choice">
-            <input type="radio" name="token-scope" checked={!form.allProjects} onChange={() => update({ allProjects: false })} />
+            <input
+              type="radio"
+              name="token-scope"
+              checked={!form.allProjects}
+              onChange={() => update({ allProjects: false })}
+            />
             <span>Only these:</span>
           </label>
           {!form.allProjects && (
-            <div class="project-checks" id="token-projects" tabIndex={-1} role="group" aria-label="Projects of the token">
+            <div
+              class="project-checks"
+              id="token-projects"
+              tabIndex={-1}
+              role="group"
+              aria-label="Projects of the token"
+            >
               {projects.map((p) => (
                 <label key={p.id} class="checkbox">
-                  <input type="checkbox" value={p.id} checked={form.projects.includes(p.id)} onChange={(e) => toggleProject(p.id, e.currentTarget.checked)} />
+                  <input
+                    type="checkbox"
+                    value={p.id}
+                    checked={form.projects.includes(p.id)}
+                    onChange={(e) => toggleProject(p.id, e.currentTarget.checked)}
+                  />
                   {p.name === p.id ? p.id : `${p.name} (${p.id})`}
                 </label>
               ))}
             </div>
           )}
-          {problems['token-projects'] && <p class="field-error" id="token-projects-error" role="alert">{problems['token-projects']}</p>}
+          {problems['token-projects'] && (
+            <p class="field-error" id="token-projects-error" role="alert">
+              {problems['token-projects']}
+            </p>
+          )}
         </fieldset>
       )}
 
       {scoped && (
-        <Field id="token-environment" label="Environment" hint="A client or frontend token sees one environment." error={problems['token-environment']}>
+        <Field
+          id="token-environment"
+          label="Environment"
+          hint="A client or frontend token sees one environment."
+          error={problems['token-environment']}
+        >
           <select
             id="token-environment"
             value={form.environment}
             aria-invalid={problems['token-environment'] ? true : undefined}
             onChange={(e) => update({ environment: e.currentTarget.value })}
           >
-            {environments.map((env) => <option key={env.name} value={env.name}>{env.name}{env.enabled ? '' : ' (disabled)'}</option>)}
+            {environments.map((env) => (
+              <option key={env.name} value={env.name}>
+                {env.name}
+                {env.enabled ? '' : ' (disabled)'}
+              </option>
+            ))}
           </select>
         </Field>
       )}
@@ -185,7 +259,11 @@ export function ApiTokenForm({ projects, environments, onCreated, onRefused }: {
       <div class="expiry">
         <Field id="token-expiry" label="Expires">
           <select id="token-expiry" value={form.expiry} onChange={(e) => update({ expiry: e.currentTarget.value })}>
-            {EXPIRIES.map((e) => <option key={e.value} value={e.value}>{e.label}</option>)}
+            {EXPIRIES.map((e) => (
+              <option key={e.value} value={e.value}>
+                {e.label}
+              </option>
+            ))}
           </select>
         </Field>
         {form.expiry === 'date' && (
@@ -203,7 +281,9 @@ export function ApiTokenForm({ projects, environments, onCreated, onRefused }: {
       </div>
 
       <div class="form-actions span-all">
-        <Button type="submit" variant="primary" busy={action.busy}>Create token</Button>
+        <Button type="submit" variant="primary" busy={action.busy}>
+          Create token
+        </Button>
       </div>
       <ErrorNote error={action.error} class="span-all" />
     </form>

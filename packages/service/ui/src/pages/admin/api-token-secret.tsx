@@ -19,19 +19,30 @@ export function examples(type: ApiToken['type'], secret: string): Example[] {
     case 'client':
     case 'backend':
       return [
-        { label: 'A server SDK (Node, Go, Java, …) reads these:', text: `UNLEASH_URL=${origin}/api\nUNLEASH_API_TOKEN='${secret}'` },
-        { label: 'Or fetch the flags now:', text: `curl -H 'Authorization: ${secret}' '${origin}/api/client/features'` },
+        {
+          label: 'A server SDK (Node, Go, Java, …) reads these:',
+          text: `UNLEASH_URL=${origin}/api\nUNLEASH_API_TOKEN='${secret}'`,
+        },
+        {
+          label: 'Or fetch the flags now:',
+          text: `curl -H 'Authorization: ${secret}' '${origin}/api/client/features'`,
+        },
       ]
     case 'frontend':
       return [
-        { label: `Ask the proxy's frontend API (npm start runs the proxy on port ${PROXY_PORT}; use its address):`, text: `curl -H 'Authorization: ${secret}' '${proxy}/api/frontend?userId=42'` },
+        {
+          label: `Ask the proxy's frontend API (npm start runs the proxy on port ${PROXY_PORT}; use its address):`,
+          text: `curl -H 'Authorization: ${secret}' '${proxy}/api/frontend?userId=42'`,
+        },
         {
           label: 'In a browser app (unleash-proxy-client):',
           text: `new UnleashClient({ url: '${proxy}/api/frontend', clientKey: '${secret}', appName: 'my-app' })`,
         },
       ]
     case 'admin':
-      return [{ label: 'Call the admin API:', text: `curl -H 'Authorization: ${secret}' '${origin}/api/admin/projects'` }]
+      return [
+        { label: 'Call the admin API:', text: `curl -H 'Authorization: ${secret}' '${origin}/api/admin/projects'` },
+      ]
   }
 }
 
@@ -43,25 +54,37 @@ export function NewTokenSecret({ token, onDone }: { token: ApiToken; onDone: () 
   const ref = useRef<HTMLDivElement>(null)
   useEffect(() => ref.current?.focus(), [token])
   return (
-    <div class="secret token-secret" ref={ref} tabIndex={-1} role="region" aria-label={`Secret of the token ${token.tokenName}`}>
+    <div
+      class="secret token-secret"
+      ref={ref}
+      tabIndex={-1}
+      role="region"
+      aria-label={`Secret of the token ${token.tokenName}`}
+    >
       <p>
-        <strong>Copy the secret of “{token.tokenName}” now: you will not see it again.</strong> Vexil stores only its hash; if it is
-        lost, create another token and revoke this one.
+        <strong>Copy the secret of “{token.tokenName}” now: you will not see it again.</strong> Vexil stores only its
+        hash; if it is lost, create another token and revoke this one.
       </p>
       <div class="secret-line">
-        <code class="wrap" data-testid="token-secret">{token.secret}</code>
+        <code class="wrap" data-testid="token-secret">
+          {token.secret}
+        </code>
         <CopyButton text={token.secret} what="token secret" />
       </div>
       {examples(token.type, token.secret).map((example) => (
         <div key={example.label} class="token-example">
           <p class="muted small">{example.label}</p>
           <div class="secret-line">
-            <pre class="wrap" data-testid="token-example">{example.text}</pre>
+            <pre class="wrap" data-testid="token-example">
+              {example.text}
+            </pre>
             <CopyButton text={example.text} what={`example: ${example.label}`} />
           </div>
         </div>
       ))}
-      <Button size="small" onClick={onDone}>I have copied it</Button>
+      <Button size="small" onClick={onDone}>
+        I have copied it
+      </Button>
     </div>
   )
 }

@@ -18,7 +18,10 @@ export function ApiTokensPage() {
   const api = useApi()
   const tokens = useLoad(async () => (await api.get<{ tokens: ApiToken[] }>('/api/admin/api-tokens')).tokens, [])
   const projects = useLoad(async () => (await api.get<{ projects: Project[] }>('/api/admin/projects')).projects, [])
-  const environments = useLoad(async () => (await api.get<{ environments: Environment[] }>('/api/admin/environments')).environments, [])
+  const environments = useLoad(
+    async () => (await api.get<{ environments: Environment[] }>('/api/admin/environments')).environments,
+    [],
+  )
   const [created, setCreated] = useState<ApiToken>()
 
   const onCreated = async (token: ApiToken) => {
@@ -36,14 +39,19 @@ export function ApiTokensPage() {
         <h1>API tokens</h1>
       </div>
       <p class="lead">
-        SDKs, the proxy and scripts authenticate with these. A token's secret is shown once, when it is made; the list below shows
-        only its first characters.
+        SDKs, the proxy and scripts authenticate with these. A token's secret is shown once, when it is made; the list
+        below shows only its first characters.
       </p>
       <Card title="New API token" id="new-token">
         {created && <NewTokenSecret token={created} onDone={() => setCreated(undefined)} />}
         <ErrorNote error={projects.error ?? environments.error} />
         {projects.data && environments.data ? (
-          <ApiTokenForm projects={projects.data} environments={environments.data} onCreated={onCreated} onRefused={reloadChoices} />
+          <ApiTokenForm
+            projects={projects.data}
+            environments={environments.data}
+            onCreated={onCreated}
+            onRefused={reloadChoices}
+          />
         ) : (
           !(projects.error ?? environments.error) && <Loading what="projects and environments" />
         )}
@@ -57,7 +65,9 @@ export function ApiTokensPage() {
             <Empty>No API tokens yet: create one above.</Empty>
           ) : (
             <ul class="rows">
-              {newestFirst.map((token) => <TokenRow key={token.id} token={token} onChanged={tokens.reload} />)}
+              {newestFirst.map((token) => (
+                <TokenRow key={token.id} token={token} onChanged={tokens.reload} />
+              ))}
             </ul>
           )}
         </Card>
@@ -66,7 +76,12 @@ export function ApiTokensPage() {
   )
 }
 
-const TYPE_TONE: Record<ApiToken['type'], 'info' | 'good' | 'warn' | 'neutral'> = { client: 'info', backend: 'info', frontend: 'good', admin: 'warn' }
+const TYPE_TONE: Record<ApiToken['type'], 'info' | 'good' | 'warn' | 'neutral'> = {
+  client: 'info',
+  backend: 'info',
+  frontend: 'good',
+  admin: 'warn',
+}
 
 /**
  * Whether the tab is signed in with this token. The list has only the display form of a secret
@@ -91,12 +106,34 @@ function TokenRow({ token, onChanged }: { token: ApiToken; onChanged: () => Prom
         {expired && <Badge tone="bad">expired</Badge>}
         {mine && <Badge tone="neutral">you are signed in with it</Badge>}
         <dl class="facts">
-          <div><dt>Projects</dt><dd>{admin || token.projects.includes('*') ? 'all' : token.projects.join(', ')}</dd></div>
-          <div><dt>Environment</dt><dd>{admin ? 'all' : token.environment}</dd></div>
-          <div><dt>Starts with</dt><dd><code class="wrap">{token.secret}</code></dd></div>
-          <div><dt>Created</dt><dd><Time iso={token.createdAt} relative={false} /></dd></div>
-          <div><dt>Expires</dt><dd>{token.expiresAt ? <Time iso={token.expiresAt} relative={false} /> : 'never'}</dd></div>
-          <div><dt>Last used</dt><dd>{token.seenAt ? <Time iso={token.seenAt} /> : 'not yet'}</dd></div>
+          <div>
+            <dt>Projects</dt>
+            <dd>{admin || token.projects.includes('*') ? 'all' : token.projects.join(', ')}</dd>
+          </div>
+          <div>
+            <dt>Environment</dt>
+            <dd>{admin ? 'all' : token.environment}</dd>
+          </div>
+          <div>
+            <dt>Starts with</dt>
+            <dd>
+              <code class="wrap">{token.secret}</code>
+            </dd>
+          </div>
+          <div>
+            <dt>Created</dt>
+            <dd>
+              <Time iso={token.createdAt} relative={false} />
+            </dd>
+          </div>
+          <div>
+            <dt>Expires</dt>
+            <dd>{token.expiresAt ? <Time iso={token.expiresAt} relative={false} /> : 'never'}</dd>
+          </div>
+          <div>
+            <dt>Last used</dt>
+            <dd>{token.seenAt ? <Time iso={token.seenAt} /> : 'not yet'}</dd>
+          </div>
         </dl>
       </div>
       <div class="row-side">
@@ -110,8 +147,15 @@ function TokenRow({ token, onChanged }: { token: ApiToken; onChanged: () => Prom
             await onChanged()
           }}
         >
-          <p>Anything that uses it is refused (401) from now on. A revoked token can not be restored: make a new one instead.</p>
-          {mine && <p><strong>You are signed in with this token:</strong> revoking it signs you out.</p>}
+          <p>
+            Anything that uses it is refused (401) from now on. A revoked token can not be restored: make a new one
+            instead.
+          </p>
+          {mine && (
+            <p>
+              <strong>You are signed in with this token:</strong> revoking it signs you out.
+            </p>
+          )}
         </ConfirmButton>
       </div>
     </li>

@@ -13,19 +13,29 @@ export function ArchivePage() {
   useTitle('Archive')
   const api = useApi()
   const location = useLocation()
-  const flags = useLoad(async () => (await api.get<{ features: ArchivedFlag[] }>('/api/admin/archive/features')).features, [])
+  const flags = useLoad(
+    async () => (await api.get<{ features: ArchivedFlag[] }>('/api/admin/archive/features')).features,
+    [],
+  )
   const search = location.query.get('q') ?? ''
   const needle = search.trim().toLowerCase()
   const newestFirst = [...(flags.data ?? [])].sort((a, b) => (b.archivedAt ?? '').localeCompare(a.archivedAt ?? ''))
-  const shown = newestFirst.filter((f) => f.name.toLowerCase().includes(needle) || f.project.toLowerCase().includes(needle))
+  const shown = newestFirst.filter(
+    (f) => f.name.toLowerCase().includes(needle) || f.project.toLowerCase().includes(needle),
+  )
 
   return (
     <div class="page admin-page">
       <div class="page-header">
         <h1>Archive</h1>
-        <Button size="small" onClick={() => flags.reload()} busy={flags.loading && !!flags.data}>Refresh</Button>
+        <Button size="small" onClick={() => flags.reload()} busy={flags.loading && !!flags.data}>
+          Refresh
+        </Button>
       </div>
-      <p class="lead">SDKs no longer see archived flags. Revive one to bring it back as it was (its strategies and on/off states kept), or delete it for good.</p>
+      <p class="lead">
+        SDKs no longer see archived flags. Revive one to bring it back as it was (its strategies and on/off states
+        kept), or delete it for good.
+      </p>
       <div class="toolbar">
         <div class="field inline grow">
           <label for="archive-search">Search</label>
@@ -44,13 +54,17 @@ export function ArchivePage() {
       ) : (
         <Card class="flush" id="archived">
           <p class="table-caption" role="status">
-            {needle ? `${shown.length} of ${flags.data.length} archived flags match "${search.trim()}"` : `${flags.data.length} archived flags`}
+            {needle
+              ? `${shown.length} of ${flags.data.length} archived flags match "${search.trim()}"`
+              : `${flags.data.length} archived flags`}
           </p>
           {shown.length === 0 ? (
             <Empty>{flags.data.length === 0 ? 'The archive is empty.' : 'No archived flag matches the search.'}</Empty>
           ) : (
             <ul class="rows">
-              {shown.map((flag) => <ArchivedRow key={flag.name} flag={flag} onChanged={flags.reload} />)}
+              {shown.map((flag) => (
+                <ArchivedRow key={flag.name} flag={flag} onChanged={flags.reload} />
+              ))}
             </ul>
           )}
         </Card>
@@ -69,9 +83,26 @@ function ArchivedRow({ flag, onChanged }: { flag: ArchivedFlag; onChanged: () =>
         <Badge>{flag.type}</Badge>
         {flag.description && <p class="muted">{flag.description}</p>}
         <dl class="facts">
-          <div><dt>Project</dt><dd><Link href={href('/flags', { project: flag.project })}>{flag.project}</Link></dd></div>
-          {flag.archivedAt && <div><dt>Archived</dt><dd><Time iso={flag.archivedAt} /></dd></div>}
-          <div><dt>Created</dt><dd><Time iso={flag.createdAt} relative={false} /></dd></div>
+          <div>
+            <dt>Project</dt>
+            <dd>
+              <Link href={href('/flags', { project: flag.project })}>{flag.project}</Link>
+            </dd>
+          </div>
+          {flag.archivedAt && (
+            <div>
+              <dt>Archived</dt>
+              <dd>
+                <Time iso={flag.archivedAt} />
+              </dd>
+            </div>
+          )}
+          <div>
+            <dt>Created</dt>
+            <dd>
+              <Time iso={flag.createdAt} relative={false} />
+            </dd>
+          </div>
         </dl>
         <ErrorNote error={revive.error} />
       </div>
@@ -80,10 +111,12 @@ function ArchivedRow({ flag, onChanged }: { flag: ArchivedFlag; onChanged: () =>
           size="small"
           busy={revive.busy}
           aria-label={`Revive ${flag.name}`}
-          onClick={() => revive.run(async () => {
-            await api.post(`/api/admin/archive/revive/${seg(flag.name)}`)
-            await onChanged()
-          })}
+          onClick={() =>
+            revive.run(async () => {
+              await api.post(`/api/admin/archive/revive/${seg(flag.name)}`)
+              await onChanged()
+            })
+          }
         >
           Revive
         </Button>
@@ -98,8 +131,8 @@ function ArchivedRow({ flag, onChanged }: { flag: ArchivedFlag; onChanged: () =>
           }}
         >
           <p>
-            <strong>{flag.name}</strong> and its strategies, variants and tags are deleted and can not be brought back. Its name can
-            be used for a new flag.
+            <strong>{flag.name}</strong> and its strategies, variants and tags are deleted and can not be brought back.
+            Its name can be used for a new flag.
           </p>
         </ConfirmButton>
       </div>

@@ -17,13 +17,17 @@ const TYPES = ['development', 'test', 'preproduction', 'production']
 export function EnvironmentsPage() {
   useTitle('Environments')
   const api = useApi()
-  const environments = useLoad(async () => (await api.get<{ environments: Environment[] }>('/api/admin/environments')).environments, [])
+  const environments = useLoad(
+    async () => (await api.get<{ environments: Environment[] }>('/api/admin/environments')).environments,
+    [],
+  )
   // The environment list counts projects; their names come from each project's own answer.
   const usedBy = useLoad(async () => {
     const projects = (await api.get<{ projects: Project[] }>('/api/admin/projects')).projects
     const details = await Promise.all(projects.map((p) => api.get<ProjectDetail>(`/api/admin/projects/${seg(p.id)}`)))
     const byEnvironment = new Map<string, string[]>()
-    for (const detail of details) for (const env of detail.environments) byEnvironment.set(env, [...(byEnvironment.get(env) ?? []), detail.id])
+    for (const detail of details)
+      for (const env of detail.environments) byEnvironment.set(env, [...(byEnvironment.get(env) ?? []), detail.id])
     return byEnvironment
   }, [])
   const reload = async () => {
@@ -36,8 +40,8 @@ export function EnvironmentsPage() {
         <h1>Environments</h1>
       </div>
       <p class="lead">
-        Each flag has its own state and strategies per environment; a client or frontend token sees one environment. A disabled
-        environment is not added to new projects.
+        Each flag has its own state and strategies per environment; a client or frontend token sees one environment. A
+        disabled environment is not added to new projects.
       </p>
       <CreateEnvironment onCreated={reload} />
       <ErrorNote error={environments.error ?? usedBy.error} />
@@ -50,7 +54,12 @@ export function EnvironmentsPage() {
           ) : (
             <ul class="rows">
               {environments.data.map((env) => (
-                <EnvironmentRow key={env.name} environment={env} projects={usedBy.data ? (usedBy.data.get(env.name) ?? []) : undefined} onChanged={reload} />
+                <EnvironmentRow
+                  key={env.name}
+                  environment={env}
+                  projects={usedBy.data ? (usedBy.data.get(env.name) ?? []) : undefined}
+                  onChanged={reload}
+                />
               ))}
             </ul>
           )}
@@ -60,7 +69,15 @@ export function EnvironmentsPage() {
   )
 }
 
-function EnvironmentRow({ environment, projects, onChanged }: { environment: Environment; projects: string[] | undefined; onChanged: () => Promise<void> }) {
+function EnvironmentRow({
+  environment,
+  projects,
+  onChanged,
+}: {
+  environment: Environment
+  projects: string[] | undefined
+  onChanged: () => Promise<void>
+}) {
   const toggle = useAction()
   const path = `/api/admin/environments/${seg(environment.name)}`
   return (
@@ -70,21 +87,40 @@ function EnvironmentRow({ environment, projects, onChanged }: { environment: Env
         <Badge tone={environment.type === 'production' ? 'warn' : 'neutral'}>{environment.type}</Badge>
         {environment.protected && <Badge title="It can not be deleted">protected</Badge>}
         <dl class="facts">
-          <div><dt>Sort order</dt><dd>{environment.sortOrder}</dd></div>
-          <div><dt>Flags on</dt><dd>{environment.enabledToggleCount}</dd></div>
+          <div>
+            <dt>Sort order</dt>
+            <dd>{environment.sortOrder}</dd>
+          </div>
+          <div>
+            <dt>Flags on</dt>
+            <dd>{environment.enabledToggleCount}</dd>
+          </div>
           <div>
             <dt>Projects</dt>
             <dd data-testid="projects">
-              {projects === undefined ? environment.projectCount : projects.length === 0 ? 'none' : projects.map((p, i) => (
-                <span key={p}>{i > 0 && ', '}<Link href={href('/flags', { project: p })}>{p}</Link></span>
-              ))}
+              {projects === undefined
+                ? environment.projectCount
+                : projects.length === 0
+                  ? 'none'
+                  : projects.map((p, i) => (
+                      <span key={p}>
+                        {i > 0 && ', '}
+                        <Link href={href('/flags', { project: p })}>{p}</Link>
+                      </span>
+                    ))}
             </dd>
           </div>
         </dl>
         <ErrorNote error={toggle.error} />
       </div>
       <div class="row-side">
-        <EnabledSwitch name={environment.name} enabled={environment.enabled} path={path} action={toggle} onChanged={onChanged} />
+        <EnabledSwitch
+          name={environment.name}
+          enabled={environment.enabled}
+          path={path}
+          action={toggle}
+          onChanged={onChanged}
+        />
       </div>
     </li>
   )
@@ -115,7 +151,12 @@ function CreateEnvironment({ onCreated }: { onCreated: () => Promise<void> }) {
   return (
     <Card title="New environment" id="new-environment">
       <form class="form-grid" onSubmit={submit} noValidate aria-label="New environment">
-        <Field id="environment-name" label="Name" hint="Letters, digits, -, ., _ and ~; in tokens and URLs." error={problem}>
+        <Field
+          id="environment-name"
+          label="Name"
+          hint="Letters, digits, -, ., _ and ~; in tokens and URLs."
+          error={problem}
+        >
           <input
             id="environment-name"
             value={name}
@@ -129,11 +170,17 @@ function CreateEnvironment({ onCreated }: { onCreated: () => Promise<void> }) {
         </Field>
         <Field id="environment-type" label="Type">
           <select id="environment-type" value={type} onChange={(e) => setType(e.currentTarget.value)}>
-            {TYPES.map((t) => <option key={t} value={t}>{t}</option>)}
+            {TYPES.map((t) => (
+              <option key={t} value={t}>
+                {t}
+              </option>
+            ))}
           </select>
         </Field>
         <div class="form-actions">
-          <Button type="submit" variant="primary" busy={action.busy}>Create environment</Button>
+          <Button type="submit" variant="primary" busy={action.busy}>
+            Create environment
+          </Button>
         </div>
         <ErrorNote error={action.error} class="span-all" />
       </form>

@@ -11,7 +11,11 @@ import { ProjectEnvironment } from './project-environment.tsx'
 const plural = (n: number, one: string) => `${n} ${one}${n === 1 ? '' : 's'}`
 
 /** One project: what it is, its flags, its environments (each with its default strategy), adding one. */
-export function ProjectCard({ project, environments, onChanged }: {
+export function ProjectCard({
+  project,
+  environments,
+  onChanged,
+}: {
   project: AdminProject
   /** Every environment of the instance, in their sort order. */
   environments: Environment[]
@@ -28,8 +32,17 @@ export function ProjectCard({ project, environments, onChanged }: {
     <Card
       class="project-card"
       id={`project-${project.id}`}
-      title={<>{project.name}{project.name !== project.id && <span class="muted small project-id"> {project.id}</span>}</>}
-      actions={<Link href={href('/flags', { project: project.id })} class="button small">{plural(project.featureCount, 'flag')}</Link>}
+      title={
+        <>
+          {project.name}
+          {project.name !== project.id && <span class="muted small project-id"> {project.id}</span>}
+        </>
+      }
+      actions={
+        <Link href={href('/flags', { project: project.id })} class="button small">
+          {plural(project.featureCount, 'flag')}
+        </Link>
+      }
     >
       {project.description && <p class="muted">{project.description}</p>}
       <ErrorNote error={detail.error} focus={false} />
@@ -43,18 +56,36 @@ export function ProjectCard({ project, environments, onChanged }: {
           ) : (
             <ul class="rows">
               {mine.map((env) => (
-                <ProjectEnvironment key={env} project={project} environment={env} info={environments.find((e) => e.name === env)} onRemoved={changed} />
+                <ProjectEnvironment
+                  key={env}
+                  project={project}
+                  environment={env}
+                  info={environments.find((e) => e.name === env)}
+                  onRemoved={changed}
+                />
               ))}
             </ul>
           )}
-          <AddEnvironment project={project} choices={environments.filter((e) => !mine.includes(e.name))} onAdded={changed} />
+          <AddEnvironment
+            project={project}
+            choices={environments.filter((e) => !mine.includes(e.name))}
+            onAdded={changed}
+          />
         </>
       )}
     </Card>
   )
 }
 
-function AddEnvironment({ project, choices, onAdded }: { project: AdminProject; choices: Environment[]; onAdded: () => Promise<void> }) {
+function AddEnvironment({
+  project,
+  choices,
+  onAdded,
+}: {
+  project: AdminProject
+  choices: Environment[]
+  onAdded: () => Promise<void>
+}) {
   const api = useApi()
   const id = useId()
   const action = useAction()
@@ -73,10 +104,17 @@ function AddEnvironment({ project, choices, onAdded }: { project: AdminProject; 
       <div class="field">
         <label for={`${id}-env`}>Add an environment</label>
         <select id={`${id}-env`} value={value} onChange={(e) => setChosen(e.currentTarget.value)}>
-          {choices.map((e) => <option key={e.name} value={e.name}>{e.name} ({e.type}{e.enabled ? '' : ', disabled'})</option>)}
+          {choices.map((e) => (
+            <option key={e.name} value={e.name}>
+              {e.name} ({e.type}
+              {e.enabled ? '' : ', disabled'})
+            </option>
+          ))}
         </select>
       </div>
-      <Button type="submit" busy={action.busy}>Add</Button>
+      <Button type="submit" busy={action.busy}>
+        Add
+      </Button>
       <ErrorNote error={action.error} class="span-all" />
     </form>
   )

@@ -22,12 +22,14 @@ export function describeStrategy(strategy: DefaultStrategy): string {
   const { name, parameters: p } = strategy
   let words: string
   if (name === 'flexibleRollout') {
-    const group = p.groupId ? `grouped by "${p.groupId}"` : 'grouped by the flag\'s name'
+    const group = p.groupId ? `grouped by "${p.groupId}"` : "grouped by the flag's name"
     words = `Gradual rollout to ${p.rollout ?? '100'}% of users, ${stickinessWords(p.stickiness)}, ${group}`
   } else if (name === 'default') {
     words = 'On for everyone'
   } else {
-    const shown = Object.entries(p).map(([key, value]) => `${key} ${value}`).join(', ')
+    const shown = Object.entries(p)
+      .map(([key, value]) => `${key} ${value}`)
+      .join(', ')
     words = `${name}${shown ? ` (${shown})` : ''}`
   }
   const extras = [
@@ -43,7 +45,12 @@ export function describeStrategy(strategy: DefaultStrategy): string {
  * with none (contract B.4/B.5), a small form for that strategy's rollout and stickiness, and
  * taking the environment out of the project.
  */
-export function ProjectEnvironment({ project, environment, info, onRemoved }: {
+export function ProjectEnvironment({
+  project,
+  environment,
+  info,
+  onRemoved,
+}: {
   project: AdminProject
   environment: string
   info: Environment | undefined
@@ -62,7 +69,11 @@ export function ProjectEnvironment({ project, environment, info, onRemoved }: {
         {info && !info.enabled && <Badge tone="warn">disabled</Badge>}
         <p class="default-strategy">
           <span class="muted">Default strategy: </span>
-          {strategy.data ? <span data-testid="default-strategy">{describeStrategy(strategy.data)}</span> : !strategy.error && <span class="muted">loading…</span>}
+          {strategy.data ? (
+            <span data-testid="default-strategy">{describeStrategy(strategy.data)}</span>
+          ) : (
+            !strategy.error && <span class="muted">loading…</span>
+          )}
         </p>
         <ErrorNote error={strategy.error} focus={false} />
         {editing && strategy.data && (
@@ -80,7 +91,12 @@ export function ProjectEnvironment({ project, environment, info, onRemoved }: {
       </div>
       <div class="row-side">
         {!editing && (
-          <Button size="small" disabled={!strategy.data} aria-label={`Edit the default strategy of ${where}`} onClick={() => setEditing(true)}>
+          <Button
+            size="small"
+            disabled={!strategy.data}
+            aria-label={`Edit the default strategy of ${where}`}
+            onClick={() => setEditing(true)}
+          >
             Edit default
           </Button>
         )}
@@ -95,8 +111,8 @@ export function ProjectEnvironment({ project, environment, info, onRemoved }: {
           }}
         >
           <p>
-            The project's flags lose their state and strategies in <strong>{environment}</strong>; SDKs of that environment stop
-            seeing them. Adding the environment back starts from nothing.
+            The project's flags lose their state and strategies in <strong>{environment}</strong>; SDKs of that
+            environment stop seeing them. Adding the environment back starts from nothing.
           </p>
         </ConfirmButton>
       </div>
@@ -105,7 +121,13 @@ export function ProjectEnvironment({ project, environment, info, onRemoved }: {
 }
 
 /** Rollout and stickiness of the default strategy; the rest of it (constraints, segments…) is kept. */
-function DefaultStrategyForm({ strategy, projectStickiness, path, where, onDone }: {
+function DefaultStrategyForm({
+  strategy,
+  projectStickiness,
+  path,
+  where,
+  onDone,
+}: {
   strategy: DefaultStrategy
   projectStickiness: string
   path: string
@@ -116,11 +138,14 @@ function DefaultStrategyForm({ strategy, projectStickiness, path, where, onDone 
   const id = useId()
   const save = useAction()
   const gradual = strategy.name === 'flexibleRollout'
-  const [rollout, setRollout] = useState(gradual ? strategy.parameters.rollout ?? '100' : '100')
+  const [rollout, setRollout] = useState(gradual ? (strategy.parameters.rollout ?? '100') : '100')
   const [stickiness, setStickiness] = useState((gradual && strategy.parameters.stickiness) || projectStickiness)
   const options = [...new Set([...STICKINESS, projectStickiness, stickiness])]
   const number = Number(rollout)
-  const problem = rollout.trim() === '' || !Number.isInteger(number) || number < 0 || number > 100 ? 'Rollout must be a whole number from 0 to 100.' : undefined
+  const problem =
+    rollout.trim() === '' || !Number.isInteger(number) || number < 0 || number > 100
+      ? 'Rollout must be a whole number from 0 to 100.'
+      : undefined
 
   const submit = (event: Event) => {
     event.preventDefault()
@@ -137,7 +162,11 @@ function DefaultStrategyForm({ strategy, projectStickiness, path, where, onDone 
   }
   return (
     <form class="default-strategy-form" onSubmit={submit} noValidate aria-label={`Default strategy of ${where}`}>
-      {!gradual && <p class="notice">Saving replaces the {strategy.name} strategy with a gradual rollout; its constraints and segments are kept.</p>}
+      {!gradual && (
+        <p class="notice">
+          Saving replaces the {strategy.name} strategy with a gradual rollout; its constraints and segments are kept.
+        </p>
+      )}
       <div class={`field${problem ? ' invalid' : ''}`}>
         <label for={`${id}-rollout`}>Rollout</label>
         <div class="rollout-input">
@@ -165,21 +194,35 @@ function DefaultStrategyForm({ strategy, projectStickiness, path, where, onDone 
           />
           <span aria-hidden="true">%</span>
         </div>
-        {problem && <p class="field-error" id={`${id}-rollout-error`} role="alert">{problem}</p>}
+        {problem && (
+          <p class="field-error" id={`${id}-rollout-error`} role="alert">
+            {problem}
+          </p>
+        )}
       </div>
       <div class="field">
         <label for={`${id}-stickiness`}>Stickiness</label>
         <select id={`${id}-stickiness`} value={stickiness} onChange={(e) => setStickiness(e.currentTarget.value)}>
-          {options.map((option) => <option key={option} value={option}>{option}{option === projectStickiness ? ' (the project\'s default)' : ''}</option>)}
+          {options.map((option) => (
+            <option key={option} value={option}>
+              {option}
+              {option === projectStickiness ? " (the project's default)" : ''}
+            </option>
+          ))}
         </select>
       </div>
       <p class="hint span-all">
-        Group id: {gradual && strategy.parameters.groupId ? <>“{strategy.parameters.groupId}”</> : 'each flag\'s own name'}, so each flag rolls out to its own
-        share of users.
+        Group id:{' '}
+        {gradual && strategy.parameters.groupId ? <>“{strategy.parameters.groupId}”</> : "each flag's own name"}, so
+        each flag rolls out to its own share of users.
       </p>
       <div class="form-actions span-all">
-        <Button type="submit" variant="primary" busy={save.busy}>Save default</Button>
-        <Button variant="ghost" disabled={save.busy} onClick={() => onDone(false)}>Cancel</Button>
+        <Button type="submit" variant="primary" busy={save.busy}>
+          Save default
+        </Button>
+        <Button variant="ghost" disabled={save.busy} onClick={() => onDone(false)}>
+          Cancel
+        </Button>
       </div>
       <ErrorNote error={save.error} class="span-all" />
     </form>

@@ -12,8 +12,14 @@ import './admin.css'
 export function ProjectsPage() {
   useTitle('Projects')
   const api = useApi()
-  const projects = useLoad(async () => (await api.get<{ projects: AdminProject[] }>('/api/admin/projects')).projects, [])
-  const environments = useLoad(async () => (await api.get<{ environments: Environment[] }>('/api/admin/environments')).environments, [])
+  const projects = useLoad(
+    async () => (await api.get<{ projects: AdminProject[] }>('/api/admin/projects')).projects,
+    [],
+  )
+  const environments = useLoad(
+    async () => (await api.get<{ environments: Environment[] }>('/api/admin/environments')).environments,
+    [],
+  )
   const error = projects.error ?? environments.error
   return (
     <div class="page admin-page">
@@ -21,8 +27,8 @@ export function ProjectsPage() {
         <h1>Projects</h1>
       </div>
       <p class="lead">
-        A project groups flags and the environments they are served in. Each environment of a project has a default strategy: what a
-        flag gets when it is turned on there without one.
+        A project groups flags and the environments they are served in. Each environment of a project has a default
+        strategy: what a flag gets when it is turned on there without one.
       </p>
       <CreateProject onCreated={projects.reload} />
       <ErrorNote error={error} />
@@ -53,7 +59,10 @@ function CreateProject({ onCreated }: { onCreated: () => Promise<void> }) {
   const [description, setDescription] = useState('')
   const [checked, setChecked] = useState(false)
   // By the id of the field each is shown at (and focused when the form is sent).
-  const found: Record<string, string | undefined> = { 'project-name': name.trim() ? undefined : 'Name is required.', 'project-id': urlSafeNameProblem('Id', id) }
+  const found: Record<string, string | undefined> = {
+    'project-name': name.trim() ? undefined : 'Name is required.',
+    'project-id': urlSafeNameProblem('Id', id),
+  }
   const problems = checked ? found : {}
   const submit = (event: Event) => {
     event.preventDefault()
@@ -88,7 +97,12 @@ function CreateProject({ onCreated }: { onCreated: () => Promise<void> }) {
             }}
           />
         </Field>
-        <Field id="project-id" label="Id" hint="In URLs and tokens; can not be changed later." error={problems['project-id']}>
+        <Field
+          id="project-id"
+          label="Id"
+          hint="In URLs and tokens; can not be changed later."
+          error={problems['project-id']}
+        >
           <input
             id="project-id"
             value={id}
@@ -106,7 +120,9 @@ function CreateProject({ onCreated }: { onCreated: () => Promise<void> }) {
           <input id="project-description" value={description} onInput={(e) => setDescription(e.currentTarget.value)} />
         </Field>
         <div class="form-actions">
-          <Button type="submit" variant="primary" busy={action.busy}>Create project</Button>
+          <Button type="submit" variant="primary" busy={action.busy}>
+            Create project
+          </Button>
         </div>
         <ErrorNote error={action.error} class="span-all" />
       </form>

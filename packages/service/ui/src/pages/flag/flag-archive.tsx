@@ -14,8 +14,8 @@ export function ArchiveFlag({ flag }: { flag: FlagView }) {
     <Card title="Archive" id="archive">
       <div class="flag-archive-row">
         <p>
-          SDKs stop receiving the flag and evaluate it as off. Its name stays taken; it can be revived or deleted for good from
-          the <Link href="/archive">archive</Link>.
+          SDKs stop receiving the flag and evaluate it as off. Its name stays taken; it can be revived or deleted for
+          good from the <Link href="/archive">archive</Link>.
         </p>
         <ConfirmButton
           label="Archive flag"
@@ -26,7 +26,10 @@ export function ArchiveFlag({ flag }: { flag: FlagView }) {
             navigate(href('/flags', { project: flag.project }))
           }}
         >
-          <p>SDKs stop receiving <strong>{flag.name}</strong> and evaluate it as off.{flag.children.length > 0 && ` The flags that depend on it (${flag.children.join(', ')}) will be off too.`}</p>
+          <p>
+            SDKs stop receiving <strong>{flag.name}</strong> and evaluate it as off.
+            {flag.children.length > 0 && ` The flags that depend on it (${flag.children.join(', ')}) will be off too.`}
+          </p>
         </ConfirmButton>
       </div>
     </Card>
@@ -37,18 +40,27 @@ export function ArchiveFlag({ flag }: { flag: FlagView }) {
 export function MissingFlag({ project, name, error }: { project: string; name: string; error: ApiError }) {
   const api = useApi()
   const archived = useLoad(
-    async () => (await api.get<{ features: Flag[] }>(`/api/admin/archive/features/${seg(project)}`)).features.find((f) => f.name === name) ?? null,
+    async () =>
+      (await api.get<{ features: Flag[] }>(`/api/admin/archive/features/${seg(project)}`)).features.find(
+        (f) => f.name === name,
+      ) ?? null,
     [project, name],
   )
   const back = <Link href={href('/flags', { project })}>Flags › {project}</Link>
-  if (archived.data === undefined && !archived.error) return <div class="page"><Loading what={`the flag ${name}`} /></div>
+  if (archived.data === undefined && !archived.error)
+    return (
+      <div class="page">
+        <Loading what={`the flag ${name}`} />
+      </div>
+    )
   if (archived.data) {
     return (
       <div class="page flag-page">
         <p class="breadcrumb">{back}</p>
         <h1 class="flag-heading">{name}</h1>
         <p class="notice archived-notice" role="status">
-          This flag is archived: SDKs no longer receive it. Revive it or delete it for good in the <Link href="/archive">archive</Link>.
+          This flag is archived: SDKs no longer receive it. Revive it or delete it for good in the{' '}
+          <Link href="/archive">archive</Link>.
         </p>
       </div>
     )
@@ -59,7 +71,10 @@ export function MissingFlag({ project, name, error }: { project: string; name: s
       <h1>Flag not found</h1>
       <ErrorNote error={error} focus={false} />
       <ErrorNote error={archived.error} />
-      <p>There is no flag <code>{name}</code> in the project {project}. <Link href={href('/flags', { project })}>Its flags</Link></p>
+      <p>
+        There is no flag <code>{name}</code> in the project {project}.{' '}
+        <Link href={href('/flags', { project })}>Its flags</Link>
+      </p>
     </div>
   )
 }

@@ -15,21 +15,43 @@ export function FlagDependencies({ flag, onChanged }: { flag: FlagView; onChange
   const path = `${flagPath(flag.project, flag.name)}/dependencies`
   const remove = useAction()
   const parent = flag.dependencies[0]
-  const unlink = (dependency: Dependency) => remove.run(async () => {
-    await api.delete(`${path}/${seg(dependency.feature)}`)
-    await onChanged()
-  })
+  const unlink = (dependency: Dependency) =>
+    remove.run(async () => {
+      await api.delete(`${path}/${seg(dependency.feature)}`)
+      await onChanged()
+    })
   return (
     <Card title="Dependencies" id="dependencies">
       {parent ? (
         <div class="flag-dependency" data-parent={parent.feature}>
           <p>
-            On only when <Link href={flagPage(flag.project, parent.feature)} class="flag-mono">{parent.feature}</Link> is{' '}
-            <Badge tone={parent.enabled ? 'good' : 'neutral'}>{parent.enabled ? 'enabled' : 'disabled'}</Badge>
-            {parent.variants?.length ? <> with the variant {parent.variants.map((v, i) => <span key={v}>{i > 0 && ' or '}<code>{v}</code></span>)}</> : null}
-            {' '}in the same environment.
+            On only when{' '}
+            <Link href={flagPage(flag.project, parent.feature)} class="flag-mono">
+              {parent.feature}
+            </Link>{' '}
+            is <Badge tone={parent.enabled ? 'good' : 'neutral'}>{parent.enabled ? 'enabled' : 'disabled'}</Badge>
+            {parent.variants?.length ? (
+              <>
+                {' '}
+                with the variant{' '}
+                {parent.variants.map((v, i) => (
+                  <span key={v}>
+                    {i > 0 && ' or '}
+                    <code>{v}</code>
+                  </span>
+                ))}
+              </>
+            ) : null}{' '}
+            in the same environment.
           </p>
-          <Button size="small" busy={remove.busy} onClick={() => void unlink(parent)} aria-label={`Remove the dependency on ${parent.feature}`}>Remove dependency</Button>
+          <Button
+            size="small"
+            busy={remove.busy}
+            onClick={() => void unlink(parent)}
+            aria-label={`Remove the dependency on ${parent.feature}`}
+          >
+            Remove dependency
+          </Button>
         </div>
       ) : (
         <p class="muted">No parent: the flag does not depend on another.</p>
@@ -37,8 +59,16 @@ export function FlagDependencies({ flag, onChanged }: { flag: FlagView; onChange
       <ErrorNote error={remove.error} />
       {flag.children.length > 0 && (
         <p class="flag-children">
-          Parent of {flag.children.map((child, i) => <span key={child}>{i > 0 && ', '}<Link href={flagPage(flag.project, child)} class="flag-mono">{child}</Link></span>)}.
-          {' '}A flag with children can not have a parent itself (dependencies are one level deep).
+          Parent of{' '}
+          {flag.children.map((child, i) => (
+            <span key={child}>
+              {i > 0 && ', '}
+              <Link href={flagPage(flag.project, child)} class="flag-mono">
+                {child}
+              </Link>
+            </span>
+          ))}
+          . A flag with children can not have a parent itself (dependencies are one level deep).
         </p>
       )}
       {!parent && <AddDependency flag={flag} path={path} onChanged={onChanged} />}
@@ -49,11 +79,17 @@ export function FlagDependencies({ flag, onChanged }: { flag: FlagView; onChange
 function AddDependency({ flag, path, onChanged }: { flag: FlagView; path: string; onChanged: () => Promise<void> }) {
   const api = useApi()
   // The service's own list of flags that may be a parent (same project, without a parent).
-  const candidates = useLoad(() => api.get<string[]>(`${flagPath(flag.project, flag.name)}/parents`), [flag.project, flag.name, flag.children.length])
+  const candidates = useLoad(
+    () => api.get<string[]>(`${flagPath(flag.project, flag.name)}/parents`),
+    [flag.project, flag.name, flag.children.length],
+  )
   const [chosen, setChosen] = useState('')
   const [enabled, setEnabled] = useState(true)
   const [variants, setVariants] = useState<string[]>([])
-  const parentVariants = useLoad(async () => (chosen ? variantNames(await api.get<FlagView>(flagPath(flag.project, chosen))) : []), [chosen])
+  const parentVariants = useLoad(
+    async () => (chosen ? variantNames(await api.get<FlagView>(flagPath(flag.project, chosen))) : []),
+    [chosen],
+  )
   const [touched, setTouched] = useState(false)
   const add = useAction()
 
@@ -78,7 +114,12 @@ function AddDependency({ flag, path, onChanged }: { flag: FlagView; path: string
     <form class="flag-dependency-form" onSubmit={submit} noValidate aria-label="Add a parent flag">
       <h3>Add a parent</h3>
       <div class="form-grid">
-        <Field id="dependency-parent" label="Parent flag" error={problem} hint={candidates.data && options.length === 0 ? 'No flag of this project can be its parent.' : undefined}>
+        <Field
+          id="dependency-parent"
+          label="Parent flag"
+          error={problem}
+          hint={candidates.data && options.length === 0 ? 'No flag of this project can be its parent.' : undefined}
+        >
           <select
             id="dependency-parent"
             value={chosen}
@@ -90,11 +131,19 @@ function AddDependency({ flag, path, onChanged }: { flag: FlagView; path: string
             }}
           >
             <option value="">Choose a flag…</option>
-            {options.map((name) => <option key={name} value={name}>{name}</option>)}
+            {options.map((name) => (
+              <option key={name} value={name}>
+                {name}
+              </option>
+            ))}
           </select>
         </Field>
         <Field id="dependency-enabled" label="Wanted state of the parent">
-          <select id="dependency-enabled" value={enabled ? 'enabled' : 'disabled'} onChange={(e) => setEnabled(e.currentTarget.value === 'enabled')}>
+          <select
+            id="dependency-enabled"
+            value={enabled ? 'enabled' : 'disabled'}
+            onChange={(e) => setEnabled(e.currentTarget.value === 'enabled')}
+          >
             <option value="enabled">Enabled</option>
             <option value="disabled">Disabled</option>
           </select>
@@ -107,7 +156,9 @@ function AddDependency({ flag, path, onChanged }: { flag: FlagView; path: string
                 <input
                   type="checkbox"
                   checked={variants.includes(name)}
-                  onChange={(e) => setVariants(e.currentTarget.checked ? [...variants, name] : variants.filter((v) => v !== name))}
+                  onChange={(e) =>
+                    setVariants(e.currentTarget.checked ? [...variants, name] : variants.filter((v) => v !== name))
+                  }
                 />
                 {name}
               </label>
@@ -117,7 +168,9 @@ function AddDependency({ flag, path, onChanged }: { flag: FlagView; path: string
       </div>
       <ErrorNote error={add.error ?? candidates.error ?? parentVariants.error} />
       <div class="form-actions">
-        <Button type="submit" busy={add.busy}>Add dependency</Button>
+        <Button type="submit" busy={add.busy}>
+          Add dependency
+        </Button>
       </div>
     </form>
   )

@@ -30,12 +30,16 @@ export function FlagPage({ project, name }: { project: string; name: string }) {
 
   if (!flag.data) {
     if (flag.error?.status === 404) return <MissingFlag project={project} name={name} error={flag.error} />
-    return <div class="page">{flag.error ? <ErrorNote error={flag.error} /> : <Loading what={`the flag ${name}`} />}</div>
+    return (
+      <div class="page">{flag.error ? <ErrorNote error={flag.error} /> : <Loading what={`the flag ${name}`} />}</div>
+    )
   }
   const data = flag.data
   return (
     <div class="page flag-page">
-      <p class="breadcrumb"><Link href={href('/flags', { project })}>Flags › {project}</Link></p>
+      <p class="breadcrumb">
+        <Link href={href('/flags', { project })}>Flags › {project}</Link>
+      </p>
       <header class="page-header flag-header">
         <h1 class="flag-heading">{data.name}</h1>
         <span class="flag-meta">
@@ -47,7 +51,11 @@ export function FlagPage({ project, name }: { project: string; name: string }) {
       {data.description && <p class="lead flag-lead">{data.description}</p>}
       <ErrorNote error={flag.error} />
       <nav class="flag-section-nav" aria-label="Sections">
-        {SECTIONS.map(([id, label]) => <a key={id} href={`#${id}`}>{label}</a>)}
+        {SECTIONS.map(([id, label]) => (
+          <a key={id} href={`#${id}`}>
+            {label}
+          </a>
+        ))}
       </nav>
       <FlagSettings key={data.name} flag={data} onChanged={flag.reload} />
       <FlagEnvironments flag={data} onChanged={flag.reload} />

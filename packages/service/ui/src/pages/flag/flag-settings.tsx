@@ -19,26 +19,33 @@ export function FlagSettings({ flag, onChanged }: { flag: FlagView; onChanged: (
   const save = useAction()
   const stale = useAction()
 
-  const changed = description.trim() !== (flag.description ?? '') || type !== flag.type || impressionData !== flag.impressionData
+  const changed =
+    description.trim() !== (flag.description ?? '') || type !== flag.type || impressionData !== flag.impressionData
   const submit = (event: Event) => {
     event.preventDefault()
     setSaved(false)
     void save.run(async () => {
-      const updated = await api.put<FlagView>(flagPath(flag.project, flag.name), { description: description.trim() || null, type, impressionData })
+      const updated = await api.put<FlagView>(flagPath(flag.project, flag.name), {
+        description: description.trim() || null,
+        type,
+        impressionData,
+      })
       setDescription(updated.description ?? '')
       setSaved(true)
       await onChanged()
     })
   }
-  const toggleStale = () => stale.run(async () => {
-    await api.post(`/api/admin/features/${seg(flag.name)}/stale/${flag.stale ? 'off' : 'on'}`)
-    await onChanged()
-  })
+  const toggleStale = () =>
+    stale.run(async () => {
+      await api.post(`/api/admin/features/${seg(flag.name)}/stale/${flag.stale ? 'off' : 'on'}`)
+      await onChanged()
+    })
 
   // A type the service does not list (made through the API) stays selectable.
-  const options = types.data && !types.data.some((t) => t.id === flag.type)
-    ? [...types.data, { id: flag.type, name: flag.type, description: '', lifetimeDays: null }]
-    : types.data ?? [{ id: flag.type, name: flag.type, description: '', lifetimeDays: null }]
+  const options =
+    types.data && !types.data.some((t) => t.id === flag.type)
+      ? [...types.data, { id: flag.type, name: flag.type, description: '', lifetimeDays: null }]
+      : (types.data ?? [{ id: flag.type, name: flag.type, description: '', lifetimeDays: null }])
   const selected = options.find((t) => t.id === type)
   return (
     <Card title="Settings" id="settings">
@@ -63,7 +70,11 @@ export function FlagSettings({ flag, onChanged }: { flag: FlagView; onChanged: (
               setSaved(false)
             }}
           >
-            {options.map((t) => <option key={t.id} value={t.id}>{t.name}</option>)}
+            {options.map((t) => (
+              <option key={t.id} value={t.id}>
+                {t.name}
+              </option>
+            ))}
           </select>
         </Field>
         <label class="checkbox span-all">
@@ -78,18 +89,30 @@ export function FlagSettings({ flag, onChanged }: { flag: FlagView; onChanged: (
           Impression data: SDKs emit an impression event each time they evaluate this flag
         </label>
         <div class="form-actions span-all">
-          <Button type="submit" variant="primary" busy={save.busy} disabled={!changed}>Save settings</Button>
-          {saved && !changed && <span class="flag-saved" role="status">Saved.</span>}
+          <Button type="submit" variant="primary" busy={save.busy} disabled={!changed}>
+            Save settings
+          </Button>
+          {saved && !changed && (
+            <span class="flag-saved" role="status">
+              Saved.
+            </span>
+          )}
         </div>
         <ErrorNote error={save.error ?? types.error} class="span-all" />
       </form>
       <div class="flag-stale-row">
         <p>
-          {flag.stale
-            ? <><strong>Marked stale:</strong> it is no longer needed and should be removed from the code, then archived.</>
-            : 'Mark it stale when it is no longer needed: the code using it should be cleaned up, then the flag archived.'}
+          {flag.stale ? (
+            <>
+              <strong>Marked stale:</strong> it is no longer needed and should be removed from the code, then archived.
+            </>
+          ) : (
+            'Mark it stale when it is no longer needed: the code using it should be cleaned up, then the flag archived.'
+          )}
         </p>
-        <Button size="small" busy={stale.busy} onClick={toggleStale}>{flag.stale ? 'Not stale' : 'Mark stale'}</Button>
+        <Button size="small" busy={stale.busy} onClick={toggleStale}>
+          {flag.stale ? 'Not stale' : 'Mark stale'}
+        </Button>
       </div>
       <ErrorNote error={stale.error} />
     </Card>

@@ -20,7 +20,10 @@ export function FlagTags({ flag, onChanged }: { flag: FlagView; onChanged: () =>
   const types = useLoad(async () => (await api.get<{ tagTypes: TagType[] }>('/api/admin/tag-types')).tagTypes, [])
   const [chosenType, setType] = useState<string>()
   const type = chosenType ?? types.data?.[0]?.name ?? ''
-  const known = useLoad(async () => (type ? (await api.get<{ tags: Tag[] }>(`/api/admin/tags/${seg(type)}`)).tags : []), [type])
+  const known = useLoad(
+    async () => (type ? (await api.get<{ tags: Tag[] }>(`/api/admin/tags/${seg(type)}`)).tags : []),
+    [type],
+  )
   const [value, setValue] = useState('')
   const [touched, setTouched] = useState(false)
   const add = useAction()
@@ -41,11 +44,12 @@ export function FlagTags({ flag, onChanged }: { flag: FlagView; onChanged: () =>
       await Promise.all([onChanged(), known.reload()])
     })
   }
-  const untag = (tag: Tag) => remove.run(async () => {
-    add.clear()
-    await api.delete(`${path}/${seg(tag.type)}/${seg(tag.value)}`)
-    await onChanged()
-  })
+  const untag = (tag: Tag) =>
+    remove.run(async () => {
+      add.clear()
+      await api.delete(`${path}/${seg(tag.type)}/${seg(tag.value)}`)
+      await onChanged()
+    })
 
   const onFlag = new Set(flag.tags.filter((t) => t.type === type).map((t) => t.value))
   return (
@@ -58,7 +62,15 @@ export function FlagTags({ flag, onChanged }: { flag: FlagView; onChanged: () =>
             <li key={`${tag.type}:${tag.value}`} class="flag-tag" data-tag={`${tag.type}:${tag.value}`}>
               <span class="flag-tag-type">{tag.type}</span>
               <span class="flag-tag-value">{tag.value}</span>
-              <button type="button" class="flag-tag-remove" aria-label={`Remove tag ${tag.type}:${tag.value}`} disabled={remove.busy} onClick={() => void untag(tag)}>×</button>
+              <button
+                type="button"
+                class="flag-tag-remove"
+                aria-label={`Remove tag ${tag.type}:${tag.value}`}
+                disabled={remove.busy}
+                onClick={() => void untag(tag)}
+              >
+                ×
+              </button>
             </li>
           ))}
         </ul>
@@ -67,7 +79,11 @@ export function FlagTags({ flag, onChanged }: { flag: FlagView; onChanged: () =>
       <form class="flag-tag-form" onSubmit={submit} noValidate aria-label="Add a tag">
         <Field id="tag-type" label="Tag type">
           <select id="tag-type" value={type} disabled={!types.data} onChange={(e) => setType(e.currentTarget.value)}>
-            {types.data?.map((t) => <option key={t.name} value={t.name}>{t.name}</option>)}
+            {types.data?.map((t) => (
+              <option key={t.name} value={t.name}>
+                {t.name}
+              </option>
+            ))}
           </select>
         </Field>
         <Field id="tag-value" label="Value" error={problem}>
@@ -86,10 +102,16 @@ export function FlagTags({ flag, onChanged }: { flag: FlagView; onChanged: () =>
           />
         </Field>
         <datalist id="tag-values">
-          {known.data?.filter((t) => !onFlag.has(t.value)).map((t) => <option key={t.value} value={t.value} />)}
+          {known.data
+            ?.filter((t) => !onFlag.has(t.value))
+            .map((t) => (
+              <option key={t.value} value={t.value} />
+            ))}
         </datalist>
         <div class="form-actions">
-          <Button type="submit" busy={add.busy}>Add tag</Button>
+          <Button type="submit" busy={add.busy}>
+            Add tag
+          </Button>
         </div>
       </form>
       <ErrorNote error={add.error ?? types.error ?? known.error} />

@@ -57,7 +57,14 @@ export function fromVariants(variants: Variant[]): VariantsForm {
   }
 }
 
-export const newVariant = (): VariantRow => ({ name: '', fixed: false, percentage: '', payloadType: '', payload: '', overrides: [] })
+export const newVariant = (): VariantRow => ({
+  name: '',
+  fixed: false,
+  percentage: '',
+  payloadType: '',
+  payload: '',
+  overrides: [],
+})
 
 /** "33.3" → 333; undefined unless a percentage from 0 to 100 with at most one decimal (weights are per mille). */
 export function parsePercentage(text: string): number | undefined {
@@ -76,7 +83,12 @@ export const percent = (weight: number) => `${weight % 10 === 0 ? weight / 10 : 
  * problem).
  */
 export function shareWeights(form: VariantsForm): number[] {
-  return shareVariantWeights(form.variants.map((v) => ({ weightType: v.fixed ? 'fix' : 'variable', weight: v.fixed ? parsePercentage(v.percentage) ?? 0 : 0 })))
+  return shareVariantWeights(
+    form.variants.map((v) => ({
+      weightType: v.fixed ? 'fix' : 'variable',
+      weight: v.fixed ? (parsePercentage(v.percentage) ?? 0) : 0,
+    })),
+  )
 }
 
 /** Why a payload would be refused or misread by the SDKs; undefined when fine (or when there is none). */
@@ -85,7 +97,11 @@ export function payloadProblem(type: PayloadType | '', value: string): string | 
   return variantPayloadProblem(type, value)
 }
 
-const splitValues = (values: string) => values.split(',').map((v) => v.trim()).filter(Boolean)
+const splitValues = (values: string) =>
+  values
+    .split(',')
+    .map((v) => v.trim())
+    .filter(Boolean)
 
 /** Every problem of the form, keyed by input id (ids are `<prefix>-<variant>-<field>`). */
 export function check(form: VariantsForm, prefix: string): Problems {
@@ -95,7 +111,8 @@ export function check(form: VariantsForm, prefix: string): Problems {
     const id = `${prefix}-${i}`
     const name = names[i] as string
     if (name === '') problems[`${id}-name`] = 'Name is required.'
-    else if (names.indexOf(name) !== i) problems[`${id}-name`] = `Another variant is named "${name}": names must be unique.`
+    else if (names.indexOf(name) !== i)
+      problems[`${id}-name`] = `Another variant is named "${name}": names must be unique.`
     if (variant.fixed && parsePercentage(variant.percentage) === undefined) {
       problems[`${id}-percentage`] = 'A percentage from 0 to 100, with at most one decimal (like 33.3).'
     }
@@ -103,15 +120,19 @@ export function check(form: VariantsForm, prefix: string): Problems {
     if (payload) problems[`${id}-payload`] = payload
     variant.overrides.forEach((override, j) => {
       const values = splitValues(override.values)
-      if (override.contextName.trim() === '' && values.length > 0) problems[`${id}-override-${j}-context`] = 'Which context field?'
-      if (override.contextName.trim() !== '' && values.length === 0) problems[`${id}-override-${j}-values`] = 'List at least one value.'
+      if (override.contextName.trim() === '' && values.length > 0)
+        problems[`${id}-override-${j}-context`] = 'Which context field?'
+      if (override.contextName.trim() !== '' && values.length === 0)
+        problems[`${id}-override-${j}-values`] = 'List at least one value.'
     })
   })
   const fixed = form.variants.filter((v) => v.fixed)
   const fixedTotal = fixed.reduce((sum, v) => sum + (parsePercentage(v.percentage) ?? 0), 0)
-  if (fixedTotal > TOTAL_WEIGHT) problems[`${prefix}-weights`] = `The custom percentages add up to ${percent(fixedTotal)}, more than 100%.`
+  if (fixedTotal > TOTAL_WEIGHT)
+    problems[`${prefix}-weights`] = `The custom percentages add up to ${percent(fixedTotal)}, more than 100%.`
   else if (form.variants.length > 0 && fixed.length === form.variants.length && fixedTotal !== TOTAL_WEIGHT) {
-    problems[`${prefix}-weights`] = `With every percentage custom, they must add up to 100% (now ${percent(fixedTotal)}).`
+    problems[`${prefix}-weights`] =
+      `With every percentage custom, they must add up to 100% (now ${percent(fixedTotal)}).`
   }
   return problems
 }

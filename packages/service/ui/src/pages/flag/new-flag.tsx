@@ -29,10 +29,12 @@ export function NewFlagPage({ project: wanted }: { project?: string | undefined 
 
   // The create's own refusal of the name wins while the name is unchanged since.
   const [refusedName, setRefusedName] = useState<string>()
-  const createRefusedName = create.error && refusedName === name && isNameError(create.error.name) ? create.error.message : undefined
-  const nameError = (touched ? flagNameProblem(name) : undefined)
-    ?? createRefusedName
-    ?? (check.state === 'refused' ? check.error.message : undefined)
+  const createRefusedName =
+    create.error && refusedName === name && isNameError(create.error.name) ? create.error.message : undefined
+  const nameError =
+    (touched ? flagNameProblem(name) : undefined) ??
+    createRefusedName ??
+    (check.state === 'refused' ? check.error.message : undefined)
 
   const submit = (event: Event) => {
     event.preventDefault()
@@ -52,19 +54,19 @@ export function NewFlagPage({ project: wanted }: { project?: string | undefined 
   const selectedType = types.data?.find((t) => t.id === type)
   return (
     <div class="page new-flag">
-      <p class="breadcrumb"><Link href={back}>Flags{project ? ` › ${project}` : ''}</Link></p>
+      <p class="breadcrumb">
+        <Link href={back}>Flags{project ? ` › ${project}` : ''}</Link>
+      </p>
       <h1>New flag</h1>
-      <p class="lead">A new flag is off in every environment. Turn it on per environment on its page, where its strategies, variants and tags are set.</p>
+      <p class="lead">
+        A new flag is off in every environment. Turn it on per environment on its page, where its strategies, variants
+        and tags are set.
+      </p>
       <form class="stack" onSubmit={submit} noValidate>
         <Card>
           <div class="form-grid">
             <div class="span-all">{select}</div>
-            <Field
-              id="flag-name"
-              label="Name"
-              error={nameError}
-              hint={<NameStatus name={name} state={check.state} />}
-            >
+            <Field id="flag-name" label="Name" error={nameError} hint={<NameStatus name={name} state={check.state} />}>
               <input
                 id="flag-name"
                 value={name}
@@ -83,15 +85,33 @@ export function NewFlagPage({ project: wanted }: { project?: string | undefined 
               />
             </Field>
             <Field id="flag-type" label="Type" hint={selectedType?.description}>
-              <select id="flag-type" value={type} onChange={(e) => setType(e.currentTarget.value)} aria-describedby="flag-type-hint">
-                {(types.data ?? [{ id: 'release', name: 'Release' }]).map((t) => <option key={t.id} value={t.id}>{t.name}</option>)}
+              <select
+                id="flag-type"
+                value={type}
+                onChange={(e) => setType(e.currentTarget.value)}
+                aria-describedby="flag-type-hint"
+              >
+                {(types.data ?? [{ id: 'release', name: 'Release' }]).map((t) => (
+                  <option key={t.id} value={t.id}>
+                    {t.name}
+                  </option>
+                ))}
               </select>
             </Field>
             <Field id="flag-description" label="Description (optional)">
-              <textarea id="flag-description" rows={2} value={description} onInput={(e) => setDescription(e.currentTarget.value)} />
+              <textarea
+                id="flag-description"
+                rows={2}
+                value={description}
+                onInput={(e) => setDescription(e.currentTarget.value)}
+              />
             </Field>
             <label class="checkbox span-all">
-              <input type="checkbox" checked={impressionData} onChange={(e) => setImpressionData(e.currentTarget.checked)} />
+              <input
+                type="checkbox"
+                checked={impressionData}
+                onChange={(e) => setImpressionData(e.currentTarget.checked)}
+              />
               Impression data: SDKs emit an impression event each time they evaluate this flag
             </label>
           </div>
@@ -100,8 +120,12 @@ export function NewFlagPage({ project: wanted }: { project?: string | undefined 
         <div class="form-footer">
           <ErrorNote error={create.error} />
           <div class="form-actions">
-            <Button type="submit" variant="primary" busy={create.busy}>Create flag</Button>
-            <Link href={back} class="button ghost">Cancel</Link>
+            <Button type="submit" variant="primary" busy={create.busy}>
+              Create flag
+            </Button>
+            <Link href={back} class="button ghost">
+              Cancel
+            </Link>
           </div>
         </div>
       </form>
@@ -115,9 +139,18 @@ const isNameError = (error: string) => error === 'NameExistsError' || error === 
 function NameStatus({ name, state }: { name: string; state: 'idle' | 'checking' | 'free' | 'refused' }) {
   return (
     <span aria-live="polite">
-      {state === 'checking' && <>Checking whether <strong>{name}</strong> is free…</>}
-      {state === 'free' && <span class="flag-name-free">✓ <strong>{name}</strong> is free.</span>}
-      {(state === 'idle' || state === 'refused') && 'Unique across all projects, archived flags included. Letters, digits, -, ., _ and ~.'}
+      {state === 'checking' && (
+        <>
+          Checking whether <strong>{name}</strong> is free…
+        </>
+      )}
+      {state === 'free' && (
+        <span class="flag-name-free">
+          ✓ <strong>{name}</strong> is free.
+        </span>
+      )}
+      {(state === 'idle' || state === 'refused') &&
+        'Unique across all projects, archived flags included. Letters, digits, -, ., _ and ~.'}
     </span>
   )
 }

@@ -1,13 +1,27 @@
 import { useEffect, useState } from 'preact/hooks'
 import type { Context } from '@vexil/engine'
 import { Button, Field } from '../../components/controls.tsx'
-import { type ContextFields, contextOfFields, contextOfJson, emptyFields, FIELDS, type FieldName, type FieldProblems, fieldsOfContext, newRow } from './context-model.ts'
+import {
+  type ContextFields,
+  contextOfFields,
+  contextOfJson,
+  emptyFields,
+  FIELDS,
+  type FieldName,
+  type FieldProblems,
+  fieldsOfContext,
+  newRow,
+} from './context-model.ts'
 
 const LABELS: Record<FieldName, { label: string; placeholder: string; hint?: string }> = {
   userId: { label: 'userId', placeholder: 'e.g. 42' },
   sessionId: { label: 'sessionId', placeholder: 'e.g. s-1f3a' },
   remoteAddress: { label: 'remoteAddress', placeholder: 'e.g. 10.0.0.7' },
-  environment: { label: 'environment', placeholder: 'e.g. production', hint: 'A context field for constraints; SDKs send "default" unless configured.' },
+  environment: {
+    label: 'environment',
+    placeholder: 'e.g. production',
+    hint: 'A context field for constraints; SDKs send "default" unless configured.',
+  },
   appName: { label: 'appName', placeholder: 'e.g. web-shop' },
   currentTime: { label: 'currentTime', placeholder: 'e.g. 2025-06-01T12:00:00Z', hint: 'ISO 8601; empty: now.' },
 }
@@ -18,7 +32,15 @@ type Mode = 'fields' | 'json'
  * The context to evaluate: fields and property rows, or raw JSON, each checked in place. `picked`
  * is a context chosen elsewhere (a recent one): it replaces what is entered when it changes.
  */
-export function ContextForm({ busy, onEvaluate, picked }: { busy: boolean; onEvaluate: (context: Context) => void; picked: { context: Context; seq: number } | undefined }) {
+export function ContextForm({
+  busy,
+  onEvaluate,
+  picked,
+}: {
+  busy: boolean
+  onEvaluate: (context: Context) => void
+  picked: { context: Context; seq: number } | undefined
+}) {
   const [mode, setMode] = useState<Mode>('fields')
   const [fields, setFields] = useState<ContextFields>(emptyFields)
   const [json, setJson] = useState('{\n  "userId": ""\n}')
@@ -36,10 +58,12 @@ export function ContextForm({ busy, onEvaluate, picked }: { busy: boolean; onEva
     setMode(asFields ? 'fields' : 'json')
   }, [picked?.seq])
 
-  const setValue = (name: FieldName, value: string) => setFields((f) => ({ ...f, values: { ...f.values, [name]: value } }))
+  const setValue = (name: FieldName, value: string) =>
+    setFields((f) => ({ ...f, values: { ...f.values, [name]: value } }))
   const setRow = (id: number, change: Partial<{ name: string; value: string }>) =>
     setFields((f) => ({ ...f, properties: f.properties.map((row) => (row.id === id ? { ...row, ...change } : row)) }))
-  const removeRow = (id: number) => setFields((f) => ({ ...f, properties: f.properties.filter((row) => row.id !== id) }))
+  const removeRow = (id: number) =>
+    setFields((f) => ({ ...f, properties: f.properties.filter((row) => row.id !== id) }))
   const addRow = () => {
     const row = newRow()
     setFields((f) => ({ ...f, properties: [...f.properties, row] }))
@@ -52,7 +76,9 @@ export function ContextForm({ busy, onEvaluate, picked }: { busy: boolean; onEva
     if ('problems' in made) {
       setProblems(made.problems)
       const [first] = Object.keys(made.problems)
-      document.getElementById(first!.startsWith('property-') ? `property-name-${first!.slice(9)}` : `context-${first}`)?.focus()
+      document
+        .getElementById(first!.startsWith('property-') ? `property-name-${first!.slice(9)}` : `context-${first}`)
+        ?.focus()
       return undefined
     }
     setProblems({})
@@ -82,7 +108,9 @@ export function ContextForm({ busy, onEvaluate, picked }: { busy: boolean; onEva
     if (!context) return
     const asFields = fieldsOfContext(context)
     if (!asFields) {
-      setJsonProblem('This context has values the boxes cannot hold (numbers, objects or other top-level fields): keep editing it as JSON.')
+      setJsonProblem(
+        'This context has values the boxes cannot hold (numbers, objects or other top-level fields): keep editing it as JSON.',
+      )
       return
     }
     setFields(asFields)
@@ -98,14 +126,24 @@ export function ContextForm({ busy, onEvaluate, picked }: { busy: boolean; onEva
   return (
     <form class="pg-context" onSubmit={submit} noValidate>
       <div class="pg-mode" role="group" aria-label="Enter the context as">
-        <Button size="small" aria-pressed={mode === 'fields'} onClick={() => switchTo('fields')}>Fields</Button>
-        <Button size="small" aria-pressed={mode === 'json'} onClick={() => switchTo('json')}>JSON</Button>
+        <Button size="small" aria-pressed={mode === 'fields'} onClick={() => switchTo('fields')}>
+          Fields
+        </Button>
+        <Button size="small" aria-pressed={mode === 'json'} onClick={() => switchTo('json')}>
+          JSON
+        </Button>
       </div>
       {mode === 'fields' ? (
         <>
           <div class="form-grid pg-fields">
             {FIELDS.map((name) => (
-              <Field key={name} id={`context-${name}`} label={LABELS[name].label} hint={LABELS[name].hint} error={problems[name]}>
+              <Field
+                key={name}
+                id={`context-${name}`}
+                label={LABELS[name].label}
+                hint={LABELS[name].hint}
+                error={problems[name]}
+              >
                 <input
                   id={`context-${name}`}
                   value={fields.values[name]}
@@ -113,7 +151,11 @@ export function ContextForm({ busy, onEvaluate, picked }: { busy: boolean; onEva
                   autoComplete="off"
                   spellcheck={false}
                   aria-invalid={problems[name] ? true : undefined}
-                  aria-describedby={[LABELS[name].hint && `context-${name}-hint`, problems[name] && `context-${name}-error`].filter(Boolean).join(' ') || undefined}
+                  aria-describedby={
+                    [LABELS[name].hint && `context-${name}-hint`, problems[name] && `context-${name}-error`]
+                      .filter(Boolean)
+                      .join(' ') || undefined
+                  }
                   onInput={(e) => setValue(name, e.currentTarget.value)}
                 />
               </Field>
@@ -145,17 +187,35 @@ export function ContextForm({ busy, onEvaluate, picked }: { busy: boolean; onEva
                       spellcheck={false}
                       onInput={(e) => setRow(row.id, { value: e.currentTarget.value })}
                     />
-                    <Button size="small" variant="ghost" aria-label={`Remove property ${i + 1}`} onClick={() => removeRow(row.id)}>Remove</Button>
-                    {problem && <p class="field-error" id={`property-${row.id}-error`} role="alert">{problem}</p>}
+                    <Button
+                      size="small"
+                      variant="ghost"
+                      aria-label={`Remove property ${i + 1}`}
+                      onClick={() => removeRow(row.id)}
+                    >
+                      Remove
+                    </Button>
+                    {problem && (
+                      <p class="field-error" id={`property-${row.id}-error`} role="alert">
+                        {problem}
+                      </p>
+                    )}
                   </li>
                 )
               })}
             </ul>
-            <Button size="small" onClick={addRow}>Add property</Button>
+            <Button size="small" onClick={addRow}>
+              Add property
+            </Button>
           </fieldset>
         </>
       ) : (
-        <Field id="context-json" label="Context (JSON)" hint='An Unleash context: {"userId": "42", "properties": {"plan": "pro"}}' error={jsonProblem}>
+        <Field
+          id="context-json"
+          label="Context (JSON)"
+          hint='An Unleash context: {"userId": "42", "properties": {"plan": "pro"}}'
+          error={jsonProblem}
+        >
           <textarea
             id="context-json"
             class="pg-json"
@@ -173,12 +233,13 @@ export function ContextForm({ busy, onEvaluate, picked }: { busy: boolean; onEva
                 setJsonProblem('problem' in made ? made.problem : undefined)
               }
             }}
-
           />
         </Field>
       )}
       <div class="form-actions">
-        <Button type="submit" variant="primary" busy={busy}>Evaluate</Button>
+        <Button type="submit" variant="primary" busy={busy}>
+          Evaluate
+        </Button>
       </div>
     </form>
   )

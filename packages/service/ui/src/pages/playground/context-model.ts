@@ -83,13 +83,20 @@ export function contextOfJson(text: string): { context: Context } | { problem: s
   } catch (error) {
     return { problem: `Not valid JSON: ${error instanceof Error ? error.message : String(error)}` }
   }
-  if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) return { problem: 'The context must be a JSON object, e.g. {"userId": "42"}.' }
+  if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed))
+    return { problem: 'The context must be a JSON object, e.g. {"userId": "42"}.' }
   const context = parsed as Context
   const properties = context.properties
-  if (properties !== undefined && (properties === null || typeof properties !== 'object' || Array.isArray(properties))) {
+  if (
+    properties !== undefined &&
+    (properties === null || typeof properties !== 'object' || Array.isArray(properties))
+  ) {
     return { problem: '"properties" must be an object of custom fields, e.g. {"plan": "pro"}.' }
   }
-  if (context.currentTime !== undefined && (typeof context.currentTime !== 'string' || Number.isNaN(new Date(context.currentTime).getTime()))) {
+  if (
+    context.currentTime !== undefined &&
+    (typeof context.currentTime !== 'string' || Number.isNaN(new Date(context.currentTime).getTime()))
+  ) {
     return { problem: '"currentTime" must be a date in ISO 8601, e.g. "2025-06-01T12:00:00Z".' }
   }
   return { context }

@@ -35,8 +35,14 @@ interface Evaluation {
 export function PlaygroundPage() {
   useTitle('Playground')
   const api = useApi()
-  const environments = useLoad(async () => (await api.get<{ environments: Environment[] }>('/api/admin/environments')).environments, [])
-  const recent = useLoad(async () => (await api.get<{ contexts: RecentContext[] }>('/api/admin/playground/contexts')).contexts, [])
+  const environments = useLoad(
+    async () => (await api.get<{ environments: Environment[] }>('/api/admin/environments')).environments,
+    [],
+  )
+  const recent = useLoad(
+    async () => (await api.get<{ contexts: RecentContext[] }>('/api/admin/playground/contexts')).contexts,
+    [],
+  )
   const [environment, setEnvironment] = useState('')
   const [hostname, setHostname] = useState('')
   const [picked, setPicked] = useState<{ context: Context; seq: number }>()
@@ -47,7 +53,8 @@ export function PlaygroundPage() {
   // The first enabled environment until one is chosen.
   useEffect(() => {
     if (environment || !environments.data) return
-    const first = [...environments.data].sort((a, b) => a.sortOrder - b.sortOrder).find((e) => e.enabled) ?? environments.data[0]
+    const first =
+      [...environments.data].sort((a, b) => a.sortOrder - b.sortOrder).find((e) => e.enabled) ?? environments.data[0]
     if (first) setEnvironment(first.name)
   }, [environments.data])
 
@@ -72,8 +79,9 @@ export function PlaygroundPage() {
         <h1>Playground</h1>
       </div>
       <p class="lead">
-        Evaluate every flag of an environment for a context, as an SDK or the proxy would, and see why each is on or off: which strategy
-        matched, which constraint failed and the value it saw, the rollout bucket, the variant and its stickiness.
+        Evaluate every flag of an environment for a context, as an SDK or the proxy would, and see why each is on or
+        off: which strategy matched, which constraint failed and the value it saw, the rollout bucket, the variant and
+        its stickiness.
       </p>
       <div class="pg-layout">
         <Card title="Context" id="pg-context">
@@ -83,15 +91,32 @@ export function PlaygroundPage() {
               {environments.data ? (
                 <select id="pg-environment" value={environment} onChange={(e) => setEnvironment(e.currentTarget.value)}>
                   {environments.data.map((e) => (
-                    <option key={e.name} value={e.name}>{e.name}{e.enabled ? '' : ' (disabled)'}</option>
+                    <option key={e.name} value={e.name}>
+                      {e.name}
+                      {e.enabled ? '' : ' (disabled)'}
+                    </option>
                   ))}
                 </select>
               ) : (
-                <select id="pg-environment" disabled><option>Loading…</option></select>
+                <select id="pg-environment" disabled>
+                  <option>Loading…</option>
+                </select>
               )}
             </Field>
-            <Field id="pg-hostname" label="Host name" hint="What applicationHostname compares with: the SDK's host. Not part of the context.">
-              <input id="pg-hostname" value={hostname} placeholder="e.g. web-01" autoComplete="off" spellcheck={false} aria-describedby="pg-hostname-hint" onInput={(e) => setHostname(e.currentTarget.value)} />
+            <Field
+              id="pg-hostname"
+              label="Host name"
+              hint="What applicationHostname compares with: the SDK's host. Not part of the context."
+            >
+              <input
+                id="pg-hostname"
+                value={hostname}
+                placeholder="e.g. web-01"
+                autoComplete="off"
+                spellcheck={false}
+                aria-describedby="pg-hostname-hint"
+                onInput={(e) => setHostname(e.currentTarget.value)}
+              />
             </Field>
           </div>
           <ContextForm busy={evaluate.busy} onEvaluate={(context) => void run(context)} picked={picked} />
@@ -108,25 +133,50 @@ export function PlaygroundPage() {
             <ul class="pg-recent">
               {recent.data.map((r, i) => (
                 <li key={i}>
-                  <Button size="small" variant="ghost" class="pg-recent-use" onClick={() => setPicked({ context: r.context, seq: (picked?.seq ?? 0) + 1 })}>
+                  <Button
+                    size="small"
+                    variant="ghost"
+                    class="pg-recent-use"
+                    onClick={() => setPicked({ context: r.context, seq: (picked?.seq ?? 0) + 1 })}
+                  >
                     <span class="pg-recent-text">{summary(r.context)}</span>
                   </Button>
-                  <span class="muted small"><Time iso={r.lastUsedAt} /></span>
+                  <span class="muted small">
+                    <Time iso={r.lastUsedAt} />
+                  </span>
                 </li>
               ))}
             </ul>
           )}
         </Card>
       </div>
-      <Card title={evaluation ? `Results for ${summary(evaluation.context)}` : 'Results'} id="pg-results" class="pg-results-card">
+      <Card
+        title={evaluation ? `Results for ${summary(evaluation.context)}` : 'Results'}
+        id="pg-results"
+        class="pg-results-card"
+      >
         {!evaluation ? (
           <Empty>Enter a context and choose Evaluate.</Empty>
         ) : (
           <>
             {evaluation.warnings.length > 0 && (
               <details class="pg-warnings">
-                <summary>The engine warned about {evaluation.warnings.length} problem{evaluation.warnings.length === 1 ? '' : 's'} in the payload</summary>
-                <ul>{evaluation.warnings.map((w, i) => <li key={i}>{w.flag ? <><code>{w.flag}</code>: </> : null}{w.message}</li>)}</ul>
+                <summary>
+                  The engine warned about {evaluation.warnings.length} problem
+                  {evaluation.warnings.length === 1 ? '' : 's'} in the payload
+                </summary>
+                <ul>
+                  {evaluation.warnings.map((w, i) => (
+                    <li key={i}>
+                      {w.flag ? (
+                        <>
+                          <code>{w.flag}</code>:{' '}
+                        </>
+                      ) : null}
+                      {w.message}
+                    </li>
+                  ))}
+                </ul>
               </details>
             )}
             <Results explanations={evaluation.explanations} environment={evaluation.environment} />

@@ -26,8 +26,16 @@ function FlagResult({ e, environment }: { e: FlagExplanation; environment: strin
         </div>
         <div class="pg-flag-result">
           <Badge tone={e.enabled ? 'good' : 'neutral'}>{e.enabled ? 'On' : 'Off'}</Badge>
-          {e.variant.enabled && <span class="pg-variant-name" data-testid="variant">variant <code>{e.variant.name}</code></span>}
-          {payload && <code class="pg-payload wrap" title={String(e.variant.payload?.value)}>{payload}</code>}
+          {e.variant.enabled && (
+            <span class="pg-variant-name" data-testid="variant">
+              variant <code>{e.variant.name}</code>
+            </span>
+          )}
+          {payload && (
+            <code class="pg-payload wrap" title={String(e.variant.payload?.value)}>
+              {payload}
+            </code>
+          )}
         </div>
         <Button size="small" aria-expanded={open} aria-controls={id} onClick={() => setOpen(!open)}>
           {open ? 'Hide why' : 'Why?'}
@@ -49,30 +57,49 @@ export function Results({ explanations, environment }: { explanations: FlagExpla
   const [project, setProject] = useState(ALL)
   const projects = [...new Set(explanations.map((e) => e.project ?? ''))].filter(Boolean).sort()
   const needle = search.trim().toLowerCase()
-  const shown = explanations.filter((e) => (!needle || e.name.toLowerCase().includes(needle)) && (project === ALL || e.project === project))
+  const shown = explanations.filter(
+    (e) => (!needle || e.name.toLowerCase().includes(needle)) && (project === ALL || e.project === project),
+  )
   const on = explanations.filter((e) => e.enabled).length
   return (
     <>
       <div class="toolbar">
         <div class="field inline grow">
           <label for="pg-search">Filter by name</label>
-          <input id="pg-search" type="search" placeholder="Flag name" value={search} onInput={(e) => setSearch(e.currentTarget.value)} />
+          <input
+            id="pg-search"
+            type="search"
+            placeholder="Flag name"
+            value={search}
+            onInput={(e) => setSearch(e.currentTarget.value)}
+          />
         </div>
         <div class="field inline">
           <label for="pg-project">Project</label>
           <select id="pg-project" value={project} onChange={(e) => setProject(e.currentTarget.value)}>
             <option value={ALL}>All projects</option>
-            {projects.map((p) => <option key={p} value={p}>{p}</option>)}
+            {projects.map((p) => (
+              <option key={p} value={p}>
+                {p}
+              </option>
+            ))}
           </select>
         </div>
       </div>
       <p class="table-caption pg-caption" role="status">
-        {shown.length === explanations.length ? `${explanations.length} flags` : `${shown.length} of ${explanations.length} flags`} in {environment}, {on} on
+        {shown.length === explanations.length
+          ? `${explanations.length} flags`
+          : `${shown.length} of ${explanations.length} flags`}{' '}
+        in {environment}, {on} on
       </p>
       {shown.length === 0 ? (
         <Empty>{explanations.length === 0 ? `${environment} has no flags.` : 'No flag matches the filter.'}</Empty>
       ) : (
-        <ul class="pg-results">{shown.map((e) => <FlagResult key={e.name} e={e} environment={environment} />)}</ul>
+        <ul class="pg-results">
+          {shown.map((e) => (
+            <FlagResult key={e.name} e={e} environment={environment} />
+          ))}
+        </ul>
       )}
     </>
   )

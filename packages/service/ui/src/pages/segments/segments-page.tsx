@@ -16,39 +16,71 @@ export function SegmentsPage() {
   useTitle('Segments')
   const api = useApi()
   const location = useLocation()
-  const segments = useLoad(async () => (await api.get<{ segments: SegmentDetail[] }>('/api/admin/segments')).segments, [])
+  const segments = useLoad(
+    async () => (await api.get<{ segments: SegmentDetail[] }>('/api/admin/segments')).segments,
+    [],
+  )
   // The search is in the address (`?q=`), so a filtered list can be shared and survives a reload.
   const query = location.query.get('q') ?? ''
   const needle = query.trim().toLowerCase()
   const all = segments.data ?? []
-  const shown = all.filter((s) => !needle || s.name.toLowerCase().includes(needle) || (s.description ?? '').toLowerCase().includes(needle))
+  const shown = all.filter(
+    (s) => !needle || s.name.toLowerCase().includes(needle) || (s.description ?? '').toLowerCase().includes(needle),
+  )
   return (
     <div class="page">
       <div class="page-header">
         <h1>Segments</h1>
-        <Link href="/segments/new" class="button primary">New segment</Link>
+        <Link href="/segments/new" class="button primary">
+          New segment
+        </Link>
       </div>
-      <p class="lead">A segment is a named set of constraints that strategies share: change it here, and every strategy using it follows.</p>
+      <p class="lead">
+        A segment is a named set of constraints that strategies share: change it here, and every strategy using it
+        follows.
+      </p>
       <div class="toolbar">
         <div class="field grow">
           <label for="segment-search">Search</label>
-          <input id="segment-search" type="search" value={query} placeholder="Name or description" onInput={(e) => navigate(href('/segments', { q: e.currentTarget.value }), { replace: true })} />
+          <input
+            id="segment-search"
+            type="search"
+            value={query}
+            placeholder="Name or description"
+            onInput={(e) => navigate(href('/segments', { q: e.currentTarget.value }), { replace: true })}
+          />
         </div>
       </div>
       <ErrorNote error={segments.error} />
       <Card class="flush">
         {segments.data && (
           <p class="table-caption" role="status">
-            {needle ? `${shown.length} of ${all.length} segments match "${query.trim()}"` : `${all.length} segment${all.length === 1 ? '' : 's'}`}
+            {needle
+              ? `${shown.length} of ${all.length} segments match "${query.trim()}"`
+              : `${all.length} segment${all.length === 1 ? '' : 's'}`}
           </p>
         )}
         {!segments.data ? (
-          !segments.error && <div class="empty"><Loading what="segments" /></div>
+          !segments.error && (
+            <div class="empty">
+              <Loading what="segments" />
+            </div>
+          )
         ) : shown.length === 0 ? (
-          <Empty>{all.length === 0 ? <>No segments yet. <Link href="/segments/new">Make the first one</Link>.</> : 'No segment matches the search.'}</Empty>
+          <Empty>
+            {all.length === 0 ? (
+              <>
+                No segments yet. <Link href="/segments/new">Make the first one</Link>.
+              </>
+            ) : (
+              'No segment matches the search.'
+            )}
+          </Empty>
         ) : (
           <ul class="rows segment-rows">
-            {shown.map((s) => <SegmentRow key={s.id} segment={s} onDeleted={segments.reload} />)}
+            {shown.map((s) => (
+              <SegmentRow key={s.id} segment={s} onDeleted={segments.reload} />
+            ))}
           </ul>
         )}
       </Card>
@@ -63,20 +95,28 @@ function SegmentRow({ segment, onDeleted }: { segment: SegmentDetail; onDeleted:
       <div class="row-main">
         <div class="segment-heading">
           <span class="row-title">{segment.name}</span>
-          <Badge tone={segment.project ? 'info' : 'neutral'}>{segment.project ? `project ${segment.project}` : 'all projects'}</Badge>
+          <Badge tone={segment.project ? 'info' : 'neutral'}>
+            {segment.project ? `project ${segment.project}` : 'all projects'}
+          </Badge>
         </div>
         {segment.description && <p class="muted">{segment.description}</p>}
         {segment.constraints.length === 0 ? (
           <p class="muted">No constraints: every context is in it.</p>
         ) : (
           <ul class="constraint-list">
-            {segment.constraints.map((c, i) => <li key={i}><ConstraintInWords constraint={c} /></li>)}
+            {segment.constraints.map((c, i) => (
+              <li key={i}>
+                <ConstraintInWords constraint={c} />
+              </li>
+            ))}
           </ul>
         )}
         <SegmentUses segment={segment} />
       </div>
       <div class="row-side">
-        <Link href={`/segments/${seg(segment.id)}/edit`} class="button small" aria-label={`Edit ${segment.name}`}>Edit</Link>
+        <Link href={`/segments/${seg(segment.id)}/edit`} class="button small" aria-label={`Edit ${segment.name}`}>
+          Edit
+        </Link>
         <ConfirmButton
           label="Delete"
           ariaLabel={`Delete ${segment.name}`}
@@ -88,9 +128,16 @@ function SegmentRow({ segment, onDeleted }: { segment: SegmentDetail; onDeleted:
           }}
         >
           <p>
-            {segment.usedInFeatures > 0
-              ? <>Strategies of {segment.usedInFeatures} flag{segment.usedInFeatures === 1 ? '' : 's'} use <strong>{segment.name}</strong>: the service refuses to delete it until they stop.</>
-              : <><strong>{segment.name}</strong> is used by no strategy; it is deleted for good.</>}
+            {segment.usedInFeatures > 0 ? (
+              <>
+                Strategies of {segment.usedInFeatures} flag{segment.usedInFeatures === 1 ? '' : 's'} use{' '}
+                <strong>{segment.name}</strong>: the service refuses to delete it until they stop.
+              </>
+            ) : (
+              <>
+                <strong>{segment.name}</strong> is used by no strategy; it is deleted for good.
+              </>
+            )}
           </p>
         </ConfirmButton>
       </div>
@@ -113,15 +160,21 @@ function SegmentUses({ segment }: { segment: SegmentDetail }) {
 
 function UsesList({ id }: { id: number }) {
   const api = useApi()
-  const uses = useLoad(async () => (await api.get<{ strategies: SegmentUse[] }>(`/api/admin/segments/${seg(id)}/strategies`)).strategies, [id])
+  const uses = useLoad(
+    async () => (await api.get<{ strategies: SegmentUse[] }>(`/api/admin/segments/${seg(id)}/strategies`)).strategies,
+    [id],
+  )
   if (uses.error) return <ErrorNote error={uses.error} />
   if (!uses.data) return <Loading what="where it is used" />
   return (
     <ul class="uses">
       {uses.data.map((use) => (
         <li key={use.id}>
-          <Link href={`/projects/${seg(use.projectId)}/flags/${seg(use.featureName)}`}>{use.featureName}</Link>
-          {' '}in <strong>{use.environment}</strong> <span class="muted">({use.projectId} · {use.name})</span>
+          <Link href={`/projects/${seg(use.projectId)}/flags/${seg(use.featureName)}`}>{use.featureName}</Link> in{' '}
+          <strong>{use.environment}</strong>{' '}
+          <span class="muted">
+            ({use.projectId} · {use.name})
+          </span>
         </li>
       ))}
     </ul>

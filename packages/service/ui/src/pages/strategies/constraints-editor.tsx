@@ -21,29 +21,44 @@ const FAMILIES: [label: string, test: (op: string) => boolean][] = [
 ]
 
 /** The engine's operators by family; one it adds later lands in "Other" rather than missing. */
-const OPERATOR_GROUPS: [string, string[]][] = ([
-  ...FAMILIES.map(([label, test]): [string, string[]] => [label, SUPPORTED_OPERATORS.filter(test)]),
-  ['Other', SUPPORTED_OPERATORS.filter((op) => !FAMILIES.some(([, test]) => test(op)))],
-] as [string, string[]][]).filter(([, ops]) => ops.length > 0)
+const OPERATOR_GROUPS: [string, string[]][] = (
+  [
+    ...FAMILIES.map(([label, test]): [string, string[]] => [label, SUPPORTED_OPERATORS.filter(test)]),
+    ['Other', SUPPORTED_OPERATORS.filter((op) => !FAMILIES.some(([, test]) => test(op)))],
+  ] as [string, string[]][]
+).filter(([, ops]) => ops.length > 0)
 
 /** What to type, per operator family: a placeholder and a hint. */
 function valueHelp(operator: string): { placeholder: string; hint: string } {
   if (operator.startsWith('NUM_')) return { placeholder: '42', hint: 'A number, such as 42 or 3.5.' }
-  if (operator.startsWith('DATE_')) return { placeholder: '2030-01-31T12:00:00Z', hint: 'A date and time (ISO 8601), compared with the context\'s currentTime (now when it has none).' }
-  if (operator.startsWith('SEMVER_')) return { placeholder: '1.2.3', hint: 'A semantic version, such as 1.2.3 or 2.0.0-beta.1.' }
-  if (operator === 'REGEX') return { placeholder: '^user-[0-9]+$', hint: 'An RE2 pattern, found anywhere in the field\'s value.' }
-  if (operator === 'IN_CIDR') return { placeholder: '10.0.0.0/8', hint: 'IP ranges (CIDR) or addresses; Enter or a comma adds each.' }
+  if (operator.startsWith('DATE_'))
+    return {
+      placeholder: '2030-01-31T12:00:00Z',
+      hint: "A date and time (ISO 8601), compared with the context's currentTime (now when it has none).",
+    }
+  if (operator.startsWith('SEMVER_'))
+    return { placeholder: '1.2.3', hint: 'A semantic version, such as 1.2.3 or 2.0.0-beta.1.' }
+  if (operator === 'REGEX')
+    return { placeholder: '^user-[0-9]+$', hint: "An RE2 pattern, found anywhere in the field's value." }
+  if (operator === 'IN_CIDR')
+    return { placeholder: '10.0.0.0/8', hint: 'IP ranges (CIDR) or addresses; Enter or a comma adds each.' }
   return { placeholder: 'Type a value, then Enter', hint: 'Enter or a comma adds each value.' }
 }
 
-export function ConstraintsEditor({ rows, problems, onChange, what }: {
+export function ConstraintsEditor({
+  rows,
+  problems,
+  onChange,
+  what,
+}: {
   rows: ConstraintRow[]
   problems: Problems
   onChange: (rows: ConstraintRow[]) => void
   /** What the constraints limit, for the empty state ("the strategy", "the segment"). */
   what: string
 }) {
-  const update = (key: number, patch: Partial<ConstraintRow>) => onChange(rows.map((r) => (r.key === key ? { ...r, ...patch } : r)))
+  const update = (key: number, patch: Partial<ConstraintRow>) =>
+    onChange(rows.map((r) => (r.key === key ? { ...r, ...patch } : r)))
   const add = () => {
     const row = newConstraint()
     onChange([...rows, row])
@@ -57,19 +72,36 @@ export function ConstraintsEditor({ rows, problems, onChange, what }: {
       ) : (
         <ol class="constraint-rows">
           {rows.map((row, i) => (
-            <ConstraintRowEditor key={row.key} row={row} index={i} problems={problems} update={(patch) => update(row.key, patch)} remove={() => onChange(rows.filter((r) => r.key !== row.key))} />
+            <ConstraintRowEditor
+              key={row.key}
+              row={row}
+              index={i}
+              problems={problems}
+              update={(patch) => update(row.key, patch)}
+              remove={() => onChange(rows.filter((r) => r.key !== row.key))}
+            />
           ))}
         </ol>
       )}
       <datalist id="context-fields">
-        {CONTEXT_FIELDS.map((f) => <option key={f} value={f} />)}
+        {CONTEXT_FIELDS.map((f) => (
+          <option key={f} value={f} />
+        ))}
       </datalist>
-      <Button size="small" onClick={add}>Add constraint</Button>
+      <Button size="small" onClick={add}>
+        Add constraint
+      </Button>
     </div>
   )
 }
 
-function ConstraintRowEditor({ row, index, problems, update, remove }: {
+function ConstraintRowEditor({
+  row,
+  index,
+  problems,
+  update,
+  remove,
+}: {
   row: ConstraintRow
   index: number
   problems: Problems
@@ -107,14 +139,26 @@ function ConstraintRowEditor({ row, index, problems, update, remove }: {
             aria-describedby={problems[field] ? `${field}-error` : undefined}
             onInput={(e) => update({ contextName: e.currentTarget.value })}
           />
-          {problems[field] && <p class="field-error" id={`${field}-error`}>{problems[field]}</p>}
+          {problems[field] && (
+            <p class="field-error" id={`${field}-error`}>
+              {problems[field]}
+            </p>
+          )}
         </div>
         <div class="field">
           <label for={`constraint-${row.key}-operator`}>Operator</label>
-          <select id={`constraint-${row.key}-operator`} value={row.operator} onChange={(e) => setOperator(e.currentTarget.value)}>
+          <select
+            id={`constraint-${row.key}-operator`}
+            value={row.operator}
+            onChange={(e) => setOperator(e.currentTarget.value)}
+          >
             {OPERATOR_GROUPS.map(([label, operators]) => (
               <optgroup key={label} label={label}>
-                {operators.map((op) => <option key={op} value={op}>{OPERATOR_PHRASES[op] ?? op} ({op})</option>)}
+                {operators.map((op) => (
+                  <option key={op} value={op}>
+                    {OPERATOR_PHRASES[op] ?? op} ({op})
+                  </option>
+                ))}
               </optgroup>
             ))}
           </select>
@@ -143,20 +187,43 @@ function ConstraintRowEditor({ row, index, problems, update, remove }: {
               onChange={(values, draft) => update({ values, draft })}
             />
           )}
-          <p class="hint" id={`${value}-hint`}>{help.hint}</p>
-          {valueProblem && <p class="field-error" id={`${value}-error`}>{valueProblem}</p>}
+          <p class="hint" id={`${value}-hint`}>
+            {help.hint}
+          </p>
+          {valueProblem && (
+            <p class="field-error" id={`${value}-error`}>
+              {valueProblem}
+            </p>
+          )}
         </div>
       </div>
       <div class="constraint-options">
         <label class="checkbox">
-          <input type="checkbox" checked={row.inverted} onChange={(e) => update({ inverted: e.currentTarget.checked })} /> NOT: match when this is false
+          <input
+            type="checkbox"
+            checked={row.inverted}
+            onChange={(e) => update({ inverted: e.currentTarget.checked })}
+          />{' '}
+          NOT: match when this is false
         </label>
         {takesCaseInsensitive(row.operator) && (
           <label class="checkbox">
-            <input type="checkbox" checked={row.caseInsensitive} onChange={(e) => update({ caseInsensitive: e.currentTarget.checked })} /> Ignore case
+            <input
+              type="checkbox"
+              checked={row.caseInsensitive}
+              onChange={(e) => update({ caseInsensitive: e.currentTarget.checked })}
+            />{' '}
+            Ignore case
           </label>
         )}
-        <Button size="small" variant="ghost" aria-label={`Remove constraint ${index + 1}${row.contextName ? ` on ${row.contextName}` : ''}`} onClick={remove}>Remove</Button>
+        <Button
+          size="small"
+          variant="ghost"
+          aria-label={`Remove constraint ${index + 1}${row.contextName ? ` on ${row.contextName}` : ''}`}
+          onClick={remove}
+        >
+          Remove
+        </Button>
       </div>
     </li>
   )

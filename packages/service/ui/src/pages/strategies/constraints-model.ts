@@ -26,7 +26,16 @@ let nextKey = 1
 /** A key unique in the page, for rows and the ids of their fields. */
 export const newKey = (): number => nextKey++
 
-export const newConstraint = (): ConstraintRow => ({ key: newKey(), contextName: '', operator: 'IN', values: [], draft: '', value: '', inverted: false, caseInsensitive: false })
+export const newConstraint = (): ConstraintRow => ({
+  key: newKey(),
+  contextName: '',
+  operator: 'IN',
+  values: [],
+  draft: '',
+  value: '',
+  inverted: false,
+  caseInsensitive: false,
+})
 
 export function fromConstraint(c: Constraint): ConstraintRow {
   return {
@@ -42,15 +51,28 @@ export function fromConstraint(c: Constraint): ConstraintRow {
 }
 
 /** Comma-separated entries of a list input, trimmed, empty ones dropped. */
-export const splitEntries = (text: string): string[] => text.split(/[,\n]/).map((v) => v.trim()).filter(Boolean)
+export const splitEntries = (text: string): string[] =>
+  text
+    .split(/[,\n]/)
+    .map((v) => v.trim())
+    .filter(Boolean)
 
 /** The list's values with what is still typed in its input; duplicates once. */
-export const withDraft = (values: string[], draft: string): string[] => [...new Set([...values, ...splitEntries(draft)])]
+export const withDraft = (values: string[], draft: string): string[] => [
+  ...new Set([...values, ...splitEntries(draft)]),
+]
 
 /** As the API stores it (src/schemas/constraint.ts): `value` for single-value operators, else `values`. */
 export function toConstraint(row: ConstraintRow): Constraint {
-  const base = { contextName: row.contextName.trim(), operator: row.operator, inverted: row.inverted, caseInsensitive: takesCaseInsensitive(row.operator) && row.caseInsensitive }
-  return isSingleValue(row.operator) ? { ...base, value: row.value.trim() } : { ...base, values: withDraft(row.values, row.draft) }
+  const base = {
+    contextName: row.contextName.trim(),
+    operator: row.operator,
+    inverted: row.inverted,
+    caseInsensitive: takesCaseInsensitive(row.operator) && row.caseInsensitive,
+  }
+  return isSingleValue(row.operator)
+    ? { ...base, value: row.value.trim() }
+    : { ...base, values: withDraft(row.values, row.draft) }
 }
 
 /** The ids of a row's fields (constraints-editor.tsx renders them). */
@@ -66,9 +88,13 @@ export function constraintProblems(rows: ConstraintRow[], submitted: boolean): P
   for (const row of rows) {
     const constraint = toConstraint(row)
     const empty = isSingleValue(row.operator) ? constraint.value === '' : (constraint.values?.length ?? 0) === 0
-    if (submitted && !constraint.contextName) problems[fieldId(row)] = 'Name the context field this constraint reads, such as userId.'
+    if (submitted && !constraint.contextName)
+      problems[fieldId(row)] = 'Name the context field this constraint reads, such as userId.'
     if (empty) {
-      if (submitted) problems[valueId(row)] = isSingleValue(row.operator) ? `${row.operator} needs a value to compare with.` : 'Add at least one value.'
+      if (submitted)
+        problems[valueId(row)] = isSingleValue(row.operator)
+          ? `${row.operator} needs a value to compare with.`
+          : 'Add at least one value.'
       continue
     }
     const warnings = checkConstraint(constraint)
@@ -81,7 +107,11 @@ export function constraintProblems(rows: ConstraintRow[], submitted: boolean): P
 export const engineSays = (message: string): string => `The engine would reject this: ${message}.`
 
 /** The service's validation details for `body.constraints.<i>…` (`at` is the prefix), placed on their rows. */
-export function constraintServerProblems(details: { path?: string; message: string }[], rows: ConstraintRow[], at: string): Problems {
+export function constraintServerProblems(
+  details: { path?: string; message: string }[],
+  rows: ConstraintRow[],
+  at: string,
+): Problems {
   const problems: Problems = {}
   for (const detail of details) {
     const path = detail.path ?? ''

@@ -27,15 +27,25 @@ export const strategyPath = (project: string, name: string, environment: string,
   `/projects/${seg(project)}/flags/${seg(name)}/strategies/${seg(environment)}/${id ? `${seg(id)}/edit` : 'new'}`
 
 /** A button's id, so focus can return to it after the list re-renders in its new order. */
-const moveButtonId = (environment: string, id: string, direction: 'up' | 'down') => `move-${direction}-${environment}-${id}`
+const moveButtonId = (environment: string, id: string, direction: 'up' | 'down') =>
+  `move-${direction}-${environment}-${id}`
 
-export function EnvironmentStrategies({ project, name, environment, strategies, onChanged }: EnvironmentStrategiesProps) {
+export function EnvironmentStrategies({
+  project,
+  name,
+  environment,
+  strategies,
+  onChanged,
+}: EnvironmentStrategiesProps) {
   const api = useApi()
   const base = `/api/admin/projects/${seg(project)}/features/${seg(name)}/environments/${seg(environment)}/strategies`
   const sorted = [...strategies].sort((a, b) => a.sortOrder - b.sortOrder)
   // Segment names only when a strategy uses one (the flag page shows several environments).
   const usesSegments = sorted.some((s) => s.segments.length > 0)
-  const segments = useLoad(async () => (usesSegments ? (await api.get<{ segments: Segment[] }>('/api/admin/segments')).segments : []), [usesSegments])
+  const segments = useLoad(
+    async () => (usesSegments ? (await api.get<{ segments: Segment[] }>('/api/admin/segments')).segments : []),
+    [usesSegments],
+  )
   const segmentName = (id: number) => segments.data?.find((s) => s.id === id)?.name ?? `segment ${id}`
   const move = useAction()
   const [focusAfterMove, setFocusAfterMove] = useState<{ id: string; direction: 'up' | 'down' }>()
@@ -47,7 +57,9 @@ export function EnvironmentStrategies({ project, name, environment, strategies, 
     if (!focusAfterMove || move.busy) return
     const { id, direction } = focusAfterMove
     const button = document.getElementById(moveButtonId(environment, id, direction)) as HTMLButtonElement | null
-    const other = document.getElementById(moveButtonId(environment, id, direction === 'up' ? 'down' : 'up')) as HTMLButtonElement | null
+    const other = document.getElementById(
+      moveButtonId(environment, id, direction === 'up' ? 'down' : 'up'),
+    ) as HTMLButtonElement | null
     ;(button && !button.disabled ? button : other)?.focus()
     setFocusAfterMove(undefined)
   }, [strategies, move.busy])
@@ -59,7 +71,10 @@ export function EnvironmentStrategies({ project, name, environment, strategies, 
     order[index] = order[target] as string
     order[target] = moved
     void move.run(async () => {
-      await api.post(`${base}/set-sort-order`, order.map((id, sortOrder) => ({ id, sortOrder })))
+      await api.post(
+        `${base}/set-sort-order`,
+        order.map((id, sortOrder) => ({ id, sortOrder })),
+      )
       setFocusAfterMove({ id: moved, direction })
       await onChanged()
     })
@@ -74,8 +89,16 @@ export function EnvironmentStrategies({ project, name, environment, strategies, 
       ) : (
         <ol class="strategy-cards" aria-label={`Strategies of ${name} in ${environment}`}>
           {sorted.map((strategy, i) => (
-            <li key={strategy.id} class={`strategy-card${strategy.disabled ? ' is-disabled' : ''}`} data-strategy={strategy.id}>
-              {i > 0 && <span class="or" aria-hidden="true">or</span>}
+            <li
+              key={strategy.id}
+              class={`strategy-card${strategy.disabled ? ' is-disabled' : ''}`}
+              data-strategy={strategy.id}
+            >
+              {i > 0 && (
+                <span class="or" aria-hidden="true">
+                  or
+                </span>
+              )}
               <StrategyCard
                 project={project}
                 name={name}
@@ -84,25 +107,56 @@ export function EnvironmentStrategies({ project, name, environment, strategies, 
                 base={base}
                 onChanged={onChanged}
                 segmentName={segmentName}
-                moveButtons={sorted.length > 1 && (
-                  <span class="move-buttons">
-                    <Button size="small" variant="ghost" id={moveButtonId(environment, strategy.id, 'up')} disabled={i === 0 || move.busy} aria-label={`Move ${strategyHeading(strategy)} up`} onClick={() => moveStrategy(i, 'up')}>↑ Up</Button>
-                    <Button size="small" variant="ghost" id={moveButtonId(environment, strategy.id, 'down')} disabled={i === sorted.length - 1 || move.busy} aria-label={`Move ${strategyHeading(strategy)} down`} onClick={() => moveStrategy(i, 'down')}>↓ Down</Button>
-                  </span>
-                )}
+                moveButtons={
+                  sorted.length > 1 && (
+                    <span class="move-buttons">
+                      <Button
+                        size="small"
+                        variant="ghost"
+                        id={moveButtonId(environment, strategy.id, 'up')}
+                        disabled={i === 0 || move.busy}
+                        aria-label={`Move ${strategyHeading(strategy)} up`}
+                        onClick={() => moveStrategy(i, 'up')}
+                      >
+                        ↑ Up
+                      </Button>
+                      <Button
+                        size="small"
+                        variant="ghost"
+                        id={moveButtonId(environment, strategy.id, 'down')}
+                        disabled={i === sorted.length - 1 || move.busy}
+                        aria-label={`Move ${strategyHeading(strategy)} down`}
+                        onClick={() => moveStrategy(i, 'down')}
+                      >
+                        ↓ Down
+                      </Button>
+                    </span>
+                  )
+                }
               />
             </li>
           ))}
         </ol>
       )}
       <p class="add-strategy">
-        <Link class="button small" href={strategyPath(project, name, environment)}>Add strategy{sorted.length > 0 ? '' : ` in ${environment}`}</Link>
+        <Link class="button small" href={strategyPath(project, name, environment)}>
+          Add strategy{sorted.length > 0 ? '' : ` in ${environment}`}
+        </Link>
       </p>
     </div>
   )
 }
 
-function StrategyCard({ project, name, environment, strategy, base, onChanged, segmentName, moveButtons }: {
+function StrategyCard({
+  project,
+  name,
+  environment,
+  strategy,
+  base,
+  onChanged,
+  segmentName,
+  moveButtons,
+}: {
   project: string
   name: string
   environment: string
@@ -117,23 +171,44 @@ function StrategyCard({ project, name, environment, strategy, base, onChanged, s
   const heading = strategyHeading(strategy)
   const url = `${base}/${seg(strategy.id)}`
   // Only `disabled` changes: an edit saved meanwhile in another tab is not overwritten.
-  const setDisabled = (disabled: boolean) => toggle.run(async () => {
-    await api.patch(url, [{ op: 'replace', path: '/disabled', value: disabled }])
-    await onChanged()
-  })
+  const setDisabled = (disabled: boolean) =>
+    toggle.run(async () => {
+      await api.patch(url, [{ op: 'replace', path: '/disabled', value: disabled }])
+      await onChanged()
+    })
   return (
     <article class="strategy-box" aria-label={heading}>
       <header class="strategy-head">
         <h5>
-          {heading} {strategy.title && <span class="muted kind">{STRATEGY_LABELS[strategy.name] ?? strategy.name}</span>}
+          {heading}{' '}
+          {strategy.title && <span class="muted kind">{STRATEGY_LABELS[strategy.name] ?? strategy.name}</span>}
         </h5>
-        {strategy.disabled && <Badge tone="warn" title="Kept, but not evaluated: SDKs do not receive it">disabled</Badge>}
+        {strategy.disabled && (
+          <Badge tone="warn" title="Kept, but not evaluated: SDKs do not receive it">
+            disabled
+          </Badge>
+        )}
       </header>
-      <StrategyDetails strategy={{ ...strategy, variants: strategy.variants as StrategyVariant[] }} flag={name} segmentName={segmentName} />
+      <StrategyDetails
+        strategy={{ ...strategy, variants: strategy.variants as StrategyVariant[] }}
+        flag={name}
+        segmentName={segmentName}
+      />
       <ErrorNote error={toggle.error} />
       <div class="strategy-actions">
-        <Link class="button small" href={strategyPath(project, name, environment, strategy.id)} aria-label={`Edit ${heading}`}>Edit</Link>
-        <Button size="small" busy={toggle.busy} onClick={() => setDisabled(!strategy.disabled)} aria-label={`${strategy.disabled ? 'Enable' : 'Disable'} ${heading}`}>
+        <Link
+          class="button small"
+          href={strategyPath(project, name, environment, strategy.id)}
+          aria-label={`Edit ${heading}`}
+        >
+          Edit
+        </Link>
+        <Button
+          size="small"
+          busy={toggle.busy}
+          onClick={() => setDisabled(!strategy.disabled)}
+          aria-label={`${strategy.disabled ? 'Enable' : 'Disable'} ${heading}`}
+        >
           {strategy.disabled ? 'Enable' : 'Disable'}
         </Button>
         {moveButtons}
@@ -147,7 +222,9 @@ function StrategyCard({ project, name, environment, strategy, base, onChanged, s
             await onChanged()
           }}
         >
-          <p><strong>{heading}</strong> is removed from {name} in {environment}. SDKs stop using it at their next fetch.</p>
+          <p>
+            <strong>{heading}</strong> is removed from {name} in {environment}. SDKs stop using it at their next fetch.
+          </p>
         </ConfirmButton>
       </div>
     </article>

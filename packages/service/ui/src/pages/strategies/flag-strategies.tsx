@@ -14,7 +14,10 @@ export { EnvironmentStrategies, type EnvironmentStrategiesProps } from './enviro
 /** A flag's strategies per environment, read-only. */
 export function FlagStrategies({ project, name }: { project: string; name: string }) {
   const api = useApi()
-  const detail = useLoad(() => api.get<FlagDetail>(`/api/admin/projects/${seg(project)}/features/${seg(name)}`), [project, name])
+  const detail = useLoad(
+    () => api.get<FlagDetail>(`/api/admin/projects/${seg(project)}/features/${seg(name)}`),
+    [project, name],
+  )
   const segments = useLoad(() => api.get<{ segments: Segment[] }>('/api/admin/segments'), [])
   if (detail.error) return <ErrorNote error={detail.error} />
   if (!detail.data) return <Loading what="strategies" />
@@ -31,7 +34,9 @@ export function FlagStrategies({ project, name }: { project: string; name: strin
             <p class="muted">No strategies{env.enabled ? '' : ' (turning the flag on adds the standard one)'}.</p>
           ) : (
             <ol class="strategy-list">
-              {env.strategies.map((strategy) => <StrategyView key={strategy.id} strategy={strategy} segmentName={segmentName} />)}
+              {env.strategies.map((strategy) => (
+                <StrategyView key={strategy.id} strategy={strategy} segmentName={segmentName} />
+              ))}
             </ol>
           )}
         </section>
@@ -45,7 +50,8 @@ function StrategyView({ strategy, segmentName }: { strategy: Strategy; segmentNa
   return (
     <li class="strategy">
       <div class="strategy-title">
-        <strong>{strategy.title || STRATEGY_LABELS[strategy.name] || strategy.name}</strong> <code>{strategy.name}</code>
+        <strong>{strategy.title || STRATEGY_LABELS[strategy.name] || strategy.name}</strong>{' '}
+        <code>{strategy.name}</code>
         {strategy.disabled && <Badge tone="warn">disabled</Badge>}
       </div>
       {parameters.length > 0 && (

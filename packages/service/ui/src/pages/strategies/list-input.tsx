@@ -3,7 +3,16 @@
 // not added yet still counts (constraints-model.ts: withDraft), so nothing is lost on save.
 import { splitEntries } from './constraints-model.ts'
 
-export function ListInput({ id, values, draft, onChange, placeholder, invalid, describedBy, noun = 'value' }: {
+export function ListInput({
+  id,
+  values,
+  draft,
+  onChange,
+  placeholder,
+  invalid,
+  describedBy,
+  noun = 'value',
+}: {
   id: string
   values: string[]
   draft: string
@@ -31,7 +40,19 @@ export function ListInput({ id, values, draft, onChange, placeholder, invalid, d
           {values.map((value) => (
             <li key={value} class="chip-value">
               <span>{value}</span>
-              <button type="button" aria-label={`Remove ${noun} ${value}`} title="Remove" onClick={() => onChange(values.filter((v) => v !== value), draft)}>×</button>
+              <button
+                type="button"
+                aria-label={`Remove ${noun} ${value}`}
+                title="Remove"
+                onClick={() =>
+                  onChange(
+                    values.filter((v) => v !== value),
+                    draft,
+                  )
+                }
+              >
+                ×
+              </button>
             </li>
           ))}
         </ul>

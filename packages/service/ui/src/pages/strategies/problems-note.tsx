@@ -15,7 +15,8 @@ export function ProblemsNote({ problems, attempt }: { problems: Problems; attemp
   if (attempt === 0 || entries.length === 0) return null
   return (
     <div class="error-note problems-note" role="alert" tabIndex={-1} ref={ref} data-error="problems">
-      <strong>Not saved:</strong> {entries.length === 1 ? 'one thing to fix first.' : `${entries.length} things to fix first.`}
+      <strong>Not saved:</strong>{' '}
+      {entries.length === 1 ? 'one thing to fix first.' : `${entries.length} things to fix first.`}
       <ul>
         {entries.map(([id, message]) => (
           <li key={id}>

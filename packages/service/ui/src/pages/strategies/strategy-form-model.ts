@@ -5,7 +5,14 @@ import { checkStrategy } from '@vexil/engine'
 import type { ApiError } from '../../api.ts'
 import type { Strategy } from '../../types.ts'
 import {
-  type ConstraintRow, constraintProblems, constraintServerProblems, engineSays, fromConstraint, type Problems, toConstraint, withDraft,
+  type ConstraintRow,
+  constraintProblems,
+  constraintServerProblems,
+  engineSays,
+  fromConstraint,
+  type Problems,
+  toConstraint,
+  withDraft,
 } from './constraints-model.ts'
 import { splitList, type StrategyVariant } from './strategy-summary.tsx'
 import { fromVariant, toVariant, VARIANT_FIELD, variantProblems, type VariantRow } from './variants-model.ts'
@@ -41,11 +48,15 @@ export interface StrategyForm {
 /** A new kind's parameters: a rollout of 100% by the project's stickiness, grouped by the flag. */
 export function defaultParameters(kind: string, flag: string, stickiness: string): Record<string, string> {
   switch (kind) {
-    case 'flexibleRollout': return { rollout: '100', stickiness, groupId: flag }
+    case 'flexibleRollout':
+      return { rollout: '100', stickiness, groupId: flag }
     case 'gradualRolloutUserId':
-    case 'gradualRolloutSessionId': return { percentage: '100', groupId: flag }
-    case 'gradualRolloutRandom': return { percentage: '100' }
-    default: return {}
+    case 'gradualRolloutSessionId':
+      return { percentage: '100', groupId: flag }
+    case 'gradualRolloutRandom':
+      return { percentage: '100' }
+    default:
+      return {}
   }
 }
 
@@ -117,20 +128,32 @@ export const FIELD = {
 
 /** What the form can tell before asking the service: required fields once `submitted`; the engine's and the payloads' checks always. */
 export function checkForm(form: StrategyForm, submitted: boolean): Problems {
-  return { ...parameterProblems(form, submitted), ...constraintProblems(form.constraints, submitted), ...variantProblems(form.variants, submitted) }
+  return {
+    ...parameterProblems(form, submitted),
+    ...constraintProblems(form.constraints, submitted),
+    ...variantProblems(form.variants, submitted),
+  }
 }
 
 function parameterProblems(form: StrategyForm, submitted: boolean): Problems {
   const problems: Problems = {}
   const list = LIST_PARAMETER[form.name]
   const parameters = parametersOf(form)
-  if (list && parameters[list.name] === '' && submitted) problems[FIELD.list] = `Add at least one ${list.noun}: with none, the strategy matches nobody.`
-  if (form.name === 'flexibleRollout' && submitted && !(parameters.stickiness ?? '')) problems[FIELD.stickiness] = 'Name the context field to be sticky on.'
+  if (list && parameters[list.name] === '' && submitted)
+    problems[FIELD.list] = `Add at least one ${list.noun}: with none, the strategy matches nobody.`
+  if (form.name === 'flexibleRollout' && submitted && !(parameters.stickiness ?? ''))
+    problems[FIELD.stickiness] = 'Name the context field to be sticky on.'
   // The engine's own reading of the parameters: a rollout it cannot use, addresses it would skip.
   // A custom kind is unknown to the engine by itself (an SDK registers it): not a mistake here.
   const warnings = checkStrategy({ name: form.name, parameters }).filter((w) => w.code !== 'unknown-strategy')
   if (warnings.length > 0) {
-    const at = list ? FIELD.list : 'rollout' in parameters ? FIELD.rollout : 'percentage' in parameters ? FIELD.percentage : FIELD.parameters
+    const at = list
+      ? FIELD.list
+      : 'rollout' in parameters
+        ? FIELD.rollout
+        : 'percentage' in parameters
+          ? FIELD.percentage
+          : FIELD.parameters
     problems[at] = warnings.map((w) => engineSays(w.message)).join(' ')
   }
   return problems
@@ -139,7 +162,8 @@ function parameterProblems(form: StrategyForm, submitted: boolean): Problems {
 /** The service's answer placed on the fields it names (`body.constraints.0.value`, `body.segments…`). */
 export function serverProblems(error: ApiError | undefined, form: StrategyForm): Problems {
   if (!error) return {}
-  const details = error.details.length > 0 ? error.details : [{ message: error.message, path: error.message.split(':')[0] }]
+  const details =
+    error.details.length > 0 ? error.details : [{ message: error.message, path: error.message.split(':')[0] }]
   const problems: Problems = constraintServerProblems(details, form.constraints, 'body.constraints')
   for (const detail of details) {
     const path = detail.path ?? ''
@@ -147,7 +171,8 @@ export function serverProblems(error: ApiError | undefined, form: StrategyForm):
     else if (path.startsWith('body.variants')) {
       const row = form.variants[Number(path.split('.')[2])]
       problems[row ? VARIANT_FIELD.name(row) : VARIANT_FIELD.all] = detail.message
-    } else if (path.startsWith('body.parameters')) problems[LIST_PARAMETER[form.name] ? FIELD.list : FIELD.parameters] = detail.message
+    } else if (path.startsWith('body.parameters'))
+      problems[LIST_PARAMETER[form.name] ? FIELD.list : FIELD.parameters] = detail.message
     else if (path === 'body.name') problems[FIELD.kind] = detail.message
   }
   return problems

@@ -12,7 +12,16 @@ import type { SegmentDetail } from '../segments/segment-types.ts'
 import { ConstraintsEditor } from './constraints-editor.tsx'
 import { ProblemsNote } from './problems-note.tsx'
 import {
-  checkForm, FIELD, fromDefault, fromStrategy, LEGACY_KINDS, NEW_KINDS, serverProblems, type StrategyForm, toBody, withKind,
+  checkForm,
+  FIELD,
+  fromDefault,
+  fromStrategy,
+  LEGACY_KINDS,
+  NEW_KINDS,
+  serverProblems,
+  type StrategyForm,
+  toBody,
+  withKind,
 } from './strategy-form-model.ts'
 import { STRATEGY_LABELS } from './strategy-labels.ts'
 import { StrategyParameters } from './strategy-parameters.tsx'
@@ -20,7 +29,17 @@ import { StrategyDetails } from './strategy-summary.tsx'
 import { VariantsEditor } from './variants-editor.tsx'
 import { variantShares } from './variants-model.ts'
 
-export function StrategyFormPage({ project, name, environment, id }: { project: string; name: string; environment: string; id?: string | undefined }) {
+export function StrategyFormPage({
+  project,
+  name,
+  environment,
+  id,
+}: {
+  project: string
+  name: string
+  environment: string
+  id?: string | undefined
+}) {
   useTitle(id ? `Edit strategy · ${name}` : `New strategy · ${name}`)
   const api = useApi()
   const base = `/api/admin/projects/${seg(project)}/features/${seg(name)}/environments/${seg(environment)}/strategies`
@@ -28,11 +47,24 @@ export function StrategyFormPage({ project, name, environment, id }: { project: 
   const existing = useLoad(async () => (id ? api.get<Strategy>(`${base}/${seg(id)}`) : null), [base, id])
   // A new strategy starts as the project's default one for the environment, as in Unleash.
   const projectDefault = useLoad(
-    async () => (id ? null : api.get<Omit<Strategy, 'id' | 'sortOrder'>>(`/api/admin/projects/${seg(project)}/environments/${seg(environment)}/default-strategy`)),
+    async () =>
+      id
+        ? null
+        : api.get<Omit<Strategy, 'id' | 'sortOrder'>>(
+            `/api/admin/projects/${seg(project)}/environments/${seg(environment)}/default-strategy`,
+          ),
     [project, environment, id],
   )
-  const projectStickiness = useLoad(async () => (await api.get<{ defaultStickiness?: string }>(`/api/admin/projects/${seg(project)}`)).defaultStickiness ?? 'default', [project])
-  const segments = useLoad(async () => (await api.get<{ segments: SegmentDetail[] }>('/api/admin/segments')).segments, [])
+  const projectStickiness = useLoad(
+    async () =>
+      (await api.get<{ defaultStickiness?: string }>(`/api/admin/projects/${seg(project)}`)).defaultStickiness ??
+      'default',
+    [project],
+  )
+  const segments = useLoad(
+    async () => (await api.get<{ segments: SegmentDetail[] }>('/api/admin/segments')).segments,
+    [],
+  )
   const [form, setForm] = useState<StrategyForm>()
   const [submitted, setSubmitted] = useState(false)
   const [attempt, setAttempt] = useState(0)
@@ -68,32 +100,62 @@ export function StrategyFormPage({ project, name, environment, id }: { project: 
     })
   }
 
-  const kinds = [...NEW_KINDS, ...(LEGACY_KINDS.includes(form.name) ? [form.name] : []), ...(STRATEGY_LABELS[form.name] ? [] : [form.name])]
+  const kinds = [
+    ...NEW_KINDS,
+    ...(LEGACY_KINDS.includes(form.name) ? [form.name] : []),
+    ...(STRATEGY_LABELS[form.name] ? [] : [form.name]),
+  ]
   const body = toBody(form)
   const shares = variantShares(form.variants)
   const preview = { ...body, variants: body.variants.map((v, i) => ({ ...v, weight: shares[i] ?? 0 })) }
-  const segmentName = (segmentId: number) => segments.data?.find((s) => s.id === segmentId)?.name ?? `segment ${segmentId}`
+  const segmentName = (segmentId: number) =>
+    segments.data?.find((s) => s.id === segmentId)?.name ?? `segment ${segmentId}`
   return (
     <div class="page strategy-form-page">
-      <p class="breadcrumb"><Link href={flagPage}>{project} › {name}</Link></p>
+      <p class="breadcrumb">
+        <Link href={flagPage}>
+          {project} › {name}
+        </Link>
+      </p>
       <h1>{id ? 'Edit strategy' : 'Add a strategy'}</h1>
-      <p class="lead">For <strong>{name}</strong> in <strong>{environment}</strong>. The flag is on for a context when any of its strategies matches it.</p>
+      <p class="lead">
+        For <strong>{name}</strong> in <strong>{environment}</strong>. The flag is on for a context when any of its
+        strategies matches it.
+      </p>
       <form class="stack" onSubmit={submit} noValidate>
         <Card title="Strategy">
           <div class="form-grid">
             <div class="field">
               <label for={FIELD.kind}>Kind</label>
-              <select id={FIELD.kind} value={form.name} onChange={(e) => setForm(withKind(form, e.currentTarget.value, name, stickiness))}>
-                {kinds.map((kind) => <option key={kind} value={kind}>{STRATEGY_LABELS[kind] ?? kind}</option>)}
+              <select
+                id={FIELD.kind}
+                value={form.name}
+                onChange={(e) => setForm(withKind(form, e.currentTarget.value, name, stickiness))}
+              >
+                {kinds.map((kind) => (
+                  <option key={kind} value={kind}>
+                    {STRATEGY_LABELS[kind] ?? kind}
+                  </option>
+                ))}
               </select>
               {problems[FIELD.kind] && <p class="field-error">{problems[FIELD.kind]}</p>}
             </div>
             <div class="field">
               <label for="strategy-title">Title (optional)</label>
-              <input id="strategy-title" value={form.title} placeholder={STRATEGY_LABELS[form.name] ?? form.name} onInput={(e) => update({ title: e.currentTarget.value })} />
+              <input
+                id="strategy-title"
+                value={form.title}
+                placeholder={STRATEGY_LABELS[form.name] ?? form.name}
+                onInput={(e) => update({ title: e.currentTarget.value })}
+              />
             </div>
             <label class="checkbox span-all">
-              <input type="checkbox" checked={form.disabled} onChange={(e) => update({ disabled: e.currentTarget.checked })} /> Disabled: keep it here, but SDKs do not receive it
+              <input
+                type="checkbox"
+                checked={form.disabled}
+                onChange={(e) => update({ disabled: e.currentTarget.checked })}
+              />{' '}
+              Disabled: keep it here, but SDKs do not receive it
             </label>
           </div>
           <div class="strategy-parameters">
@@ -103,12 +165,26 @@ export function StrategyFormPage({ project, name, environment, id }: { project: 
 
         <Card title="Constraints">
           <p class="hint card-hint">The strategy applies only when every constraint is true.</p>
-          <ConstraintsEditor rows={form.constraints} problems={problems} what="the strategy" onChange={(constraints) => update({ constraints })} />
+          <ConstraintsEditor
+            rows={form.constraints}
+            problems={problems}
+            what="the strategy"
+            onChange={(constraints) => update({ constraints })}
+          />
         </Card>
 
-        <Card title="Segments" actions={<Link href="/segments" class="button small ghost">Manage segments</Link>}>
+        <Card
+          title="Segments"
+          actions={
+            <Link href="/segments" class="button small ghost">
+              Manage segments
+            </Link>
+          }
+        >
           <SegmentChoice
-            segments={(segments.data ?? []).filter((s) => !s.project || s.project === project || form.segments.includes(s.id))}
+            segments={(segments.data ?? []).filter(
+              (s) => !s.project || s.project === project || form.segments.includes(s.id),
+            )}
             loading={segments.loading && !segments.data}
             chosen={form.segments}
             problem={problems[FIELD.segments]}
@@ -119,7 +195,12 @@ export function StrategyFormPage({ project, name, environment, id }: { project: 
 
         <Card title="Variants">
           <p class="hint card-hint">When this strategy matches, SDKs asking for a variant get one of these.</p>
-          <VariantsEditor variants={form.variants} problems={problems} stickiness={form.parameters.stickiness ?? ''} onChange={(variants) => update({ variants })} />
+          <VariantsEditor
+            variants={form.variants}
+            problems={problems}
+            stickiness={form.parameters.stickiness ?? ''}
+            onChange={(variants) => update({ variants })}
+          />
         </Card>
 
         <Card title="In words" class="preview">
@@ -130,8 +211,12 @@ export function StrategyFormPage({ project, name, environment, id }: { project: 
           <ProblemsNote problems={local} attempt={attempt} />
           <ErrorNote error={save.error} />
           <div class="form-actions">
-            <Button type="submit" variant="primary" busy={save.busy}>{id ? 'Save strategy' : 'Add strategy'}</Button>
-            <Link href={flagPage} class="button ghost">Cancel</Link>
+            <Button type="submit" variant="primary" busy={save.busy}>
+              {id ? 'Save strategy' : 'Add strategy'}
+            </Button>
+            <Link href={flagPage} class="button ghost">
+              Cancel
+            </Link>
           </div>
         </div>
       </form>
@@ -140,7 +225,13 @@ export function StrategyFormPage({ project, name, environment, id }: { project: 
 }
 
 /** The segments a strategy can use, as checkboxes; a filter once there are many. */
-function SegmentChoice({ segments, loading, chosen, problem, onChange }: {
+function SegmentChoice({
+  segments,
+  loading,
+  chosen,
+  problem,
+  onChange,
+}: {
   segments: SegmentDetail[]
   loading: boolean
   chosen: number[]
@@ -149,7 +240,12 @@ function SegmentChoice({ segments, loading, chosen, problem, onChange }: {
 }) {
   const [filter, setFilter] = useState('')
   if (loading) return <Loading what="segments" />
-  if (segments.length === 0) return <Empty>No segments yet. <Link href="/segments/new">Create one</Link> to share constraints between strategies.</Empty>
+  if (segments.length === 0)
+    return (
+      <Empty>
+        No segments yet. <Link href="/segments/new">Create one</Link> to share constraints between strategies.
+      </Empty>
+    )
   const needle = filter.trim().toLowerCase()
   const shown = segments.filter((s) => !needle || chosen.includes(s.id) || s.name.toLowerCase().includes(needle))
   return (
@@ -169,14 +265,26 @@ function SegmentChoice({ segments, loading, chosen, problem, onChange }: {
               <input
                 type="checkbox"
                 checked={chosen.includes(s.id)}
-                onChange={(e) => onChange(e.currentTarget.checked ? [...chosen, s.id] : chosen.filter((x) => x !== s.id))}
+                onChange={(e) =>
+                  onChange(e.currentTarget.checked ? [...chosen, s.id] : chosen.filter((x) => x !== s.id))
+                }
               />
-              <span><strong>{s.name}</strong> <span class="muted">{s.description ? `${s.description} · ` : ''}{s.constraints.length} constraint{s.constraints.length === 1 ? '' : 's'}</span></span>
+              <span>
+                <strong>{s.name}</strong>{' '}
+                <span class="muted">
+                  {s.description ? `${s.description} · ` : ''}
+                  {s.constraints.length} constraint{s.constraints.length === 1 ? '' : 's'}
+                </span>
+              </span>
             </label>
           </li>
         ))}
       </ul>
-      {problem && <p class="field-error" id={FIELD.segments} tabIndex={-1}>{problem}</p>}
+      {problem && (
+        <p class="field-error" id={FIELD.segments} tabIndex={-1}>
+          {problem}
+        </p>
+      )}
     </fieldset>
   )
 }

@@ -14,7 +14,12 @@ const STICKINESS_LABELS: Record<string, string> = {
   random: 'random (not sticky)',
 }
 
-export function StrategyParameters({ form, flag, problems, onChange }: {
+export function StrategyParameters({
+  form,
+  flag,
+  problems,
+  onChange,
+}: {
   form: StrategyForm
   flag: string
   problems: Problems
@@ -32,13 +37,21 @@ export function StrategyParameters({ form, flag, problems, onChange }: {
           values={form.list}
           draft={form.listDraft}
           noun={list.noun}
-          placeholder={form.name === 'remoteAddress' ? '10.0.0.0/8' : form.name === 'userWithId' ? 'alice' : 'web-1.example.com'}
+          placeholder={
+            form.name === 'remoteAddress' ? '10.0.0.0/8' : form.name === 'userWithId' ? 'alice' : 'web-1.example.com'
+          }
           invalid={Boolean(problem)}
           describedBy={`${FIELD.list}-hint${problem ? ` ${FIELD.list}-error` : ''}`}
           onChange={(values, draft) => onChange({ list: values, listDraft: draft })}
         />
-        <p class="hint" id={`${FIELD.list}-hint`}>Enter or a comma adds each. {form.name === 'remoteAddress' && 'IPv4 and IPv6 addresses and CIDR ranges.'}</p>
-        {problem && <p class="field-error" id={`${FIELD.list}-error`}>{problem}</p>}
+        <p class="hint" id={`${FIELD.list}-hint`}>
+          Enter or a comma adds each. {form.name === 'remoteAddress' && 'IPv4 and IPv6 addresses and CIDR ranges.'}
+        </p>
+        {problem && (
+          <p class="field-error" id={`${FIELD.list}-error`}>
+            {problem}
+          </p>
+        )}
       </div>
     )
   }
@@ -48,8 +61,18 @@ export function StrategyParameters({ form, flag, problems, onChange }: {
     case 'flexibleRollout':
       return (
         <div class="form-grid">
-          <Percentage id={FIELD.rollout} label="Rollout (%)" value={form.parameters.rollout ?? ''} problem={problems[FIELD.rollout]} onChange={(v) => setParameter('rollout', v)} />
-          <Stickiness value={form.parameters.stickiness ?? ''} problem={problems[FIELD.stickiness]} onChange={(v) => setParameter('stickiness', v)} />
+          <Percentage
+            id={FIELD.rollout}
+            label="Rollout (%)"
+            value={form.parameters.rollout ?? ''}
+            problem={problems[FIELD.rollout]}
+            onChange={(v) => setParameter('rollout', v)}
+          />
+          <Stickiness
+            value={form.parameters.stickiness ?? ''}
+            problem={problems[FIELD.stickiness]}
+            onChange={(v) => setParameter('stickiness', v)}
+          />
           <GroupId value={form.parameters.groupId ?? ''} flag={flag} onChange={(v) => setParameter('groupId', v)} />
         </div>
       )
@@ -58,9 +81,19 @@ export function StrategyParameters({ form, flag, problems, onChange }: {
     case 'gradualRolloutRandom':
       return (
         <div class="form-grid">
-          <Percentage id={FIELD.percentage} label="Percentage (%)" value={form.parameters.percentage ?? ''} problem={problems[FIELD.percentage]} onChange={(v) => setParameter('percentage', v)} />
-          {form.name !== 'gradualRolloutRandom' && <GroupId value={form.parameters.groupId ?? ''} flag={flag} onChange={(v) => setParameter('groupId', v)} />}
-          <p class="hint span-all">A legacy kind, kept for the SDKs that use it: a gradual rollout with a stickiness does the same.</p>
+          <Percentage
+            id={FIELD.percentage}
+            label="Percentage (%)"
+            value={form.parameters.percentage ?? ''}
+            problem={problems[FIELD.percentage]}
+            onChange={(v) => setParameter('percentage', v)}
+          />
+          {form.name !== 'gradualRolloutRandom' && (
+            <GroupId value={form.parameters.groupId ?? ''} flag={flag} onChange={(v) => setParameter('groupId', v)} />
+          )}
+          <p class="hint span-all">
+            A legacy kind, kept for the SDKs that use it: a gradual rollout with a stickiness does the same.
+          </p>
         </div>
       )
     default:
@@ -73,7 +106,10 @@ export function StrategyParameters({ form, flag, problems, onChange }: {
               <input id={`parameter-${key}`} value={value} onInput={(e) => setParameter(key, e.currentTarget.value)} />
             </div>
           ))}
-          <p class="hint span-all">A custom strategy: only SDKs that register <code>{form.name}</code> evaluate it; the others treat it as not matching.</p>
+          <p class="hint span-all">
+            A custom strategy: only SDKs that register <code>{form.name}</code> evaluate it; the others treat it as not
+            matching.
+          </p>
           {problems[FIELD.parameters] && <p class="field-error span-all">{problems[FIELD.parameters]}</p>}
         </div>
       )
@@ -81,14 +117,35 @@ export function StrategyParameters({ form, flag, problems, onChange }: {
 }
 
 /** A percentage as a slider and a number field kept in step; the engine checks what is typed. */
-function Percentage({ id, label, value, problem, onChange }: { id: string; label: string; value: string; problem: string | undefined; onChange: (value: string) => void }) {
+function Percentage({
+  id,
+  label,
+  value,
+  problem,
+  onChange,
+}: {
+  id: string
+  label: string
+  value: string
+  problem: string | undefined
+  onChange: (value: string) => void
+}) {
   const number = Number(value)
   const slider = Number.isFinite(number) ? Math.min(100, Math.max(0, number)) : 0
   return (
     <div class={`field${problem ? ' invalid' : ''}`}>
       <label for={id}>{label}</label>
       <div class="percentage">
-        <input type="range" min={0} max={100} step={1} value={slider} aria-label={`${label} slider`} aria-valuetext={`${slider}%`} onInput={(e) => onChange(e.currentTarget.value)} />
+        <input
+          type="range"
+          min={0}
+          max={100}
+          step={1}
+          value={slider}
+          aria-label={`${label} slider`}
+          aria-valuetext={`${slider}%`}
+          onInput={(e) => onChange(e.currentTarget.value)}
+        />
         <input
           id={id}
           type="text"
@@ -100,13 +157,25 @@ function Percentage({ id, label, value, problem, onChange }: { id: string; label
           onInput={(e) => onChange(e.currentTarget.value)}
         />
       </div>
-      {problem && <p class="field-error" id={`${id}-error`}>{problem}</p>}
+      {problem && (
+        <p class="field-error" id={`${id}-error`}>
+          {problem}
+        </p>
+      )}
     </div>
   )
 }
 
 /** default, userId, sessionId, random, or any context field typed in. */
-function Stickiness({ value, problem, onChange }: { value: string; problem: string | undefined; onChange: (value: string) => void }) {
+function Stickiness({
+  value,
+  problem,
+  onChange,
+}: {
+  value: string
+  problem: string | undefined
+  onChange: (value: string) => void
+}) {
   const [other, setOther] = useState(() => value !== '' && !STICKINESS.includes(value))
   return (
     <div class={`field${problem ? ' invalid' : ''}`}>
@@ -120,7 +189,11 @@ function Stickiness({ value, problem, onChange }: { value: string; problem: stri
           onChange(chosen === OTHER ? '' : chosen)
         }}
       >
-        {STICKINESS.map((s) => <option key={s} value={s}>{STICKINESS_LABELS[s]}</option>)}
+        {STICKINESS.map((s) => (
+          <option key={s} value={s}>
+            {STICKINESS_LABELS[s]}
+          </option>
+        ))}
         <option value={OTHER}>another context field…</option>
       </select>
       {other && (
@@ -143,7 +216,13 @@ function GroupId({ value, flag, onChange }: { value: string; flag: string; onCha
   return (
     <div class="field">
       <label for={FIELD.groupId}>Group ID</label>
-      <input id={FIELD.groupId} value={value} placeholder={flag} spellcheck={false} onInput={(e) => onChange(e.currentTarget.value)} />
+      <input
+        id={FIELD.groupId}
+        value={value}
+        placeholder={flag}
+        spellcheck={false}
+        onInput={(e) => onChange(e.currentTarget.value)}
+      />
       <p class="hint">Rollouts with the same group put the same users in. Empty: the flag's name, {flag}.</p>
     </div>
   )

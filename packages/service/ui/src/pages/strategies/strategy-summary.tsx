@@ -44,7 +44,11 @@ export const isSingleValue = (operator: string): boolean => /^(NUM_|DATE_|SEMVER
 export const takesCaseInsensitive = (operator: string): boolean => operator.startsWith('STR_') || operator === 'REGEX'
 
 /** A list parameter (userIds, IPs, hostNames) as its entries: comma-separated, trimmed. */
-export const splitList = (value: string | undefined): string[] => (value ?? '').split(',').map((v) => v.trim()).filter(Boolean)
+export const splitList = (value: string | undefined): string[] =>
+  (value ?? '')
+    .split(',')
+    .map((v) => v.trim())
+    .filter(Boolean)
 
 const percent = (weight: number) => `${Number((weight / 10).toFixed(1))}%`
 
@@ -52,30 +56,97 @@ const percent = (weight: number) => `${Number((weight / 10).toFixed(1))}%`
 function rolloutOf(rollout: string | undefined, stickiness: string | undefined) {
   const share = <strong>{rollout ?? '100'}%</strong>
   switch (stickiness || 'default') {
-    case 'default': return <>{share} of users, by userId (else sessionId, else at random)</>
-    case 'userId': return <>{share} of users, by userId</>
-    case 'sessionId': return <>{share} of sessions, by sessionId</>
-    case 'random': return <>{share} of requests, at random</>
-    default: return <>{share} of requests, by <code>{stickiness}</code></>
+    case 'default':
+      return <>{share} of users, by userId (else sessionId, else at random)</>
+    case 'userId':
+      return <>{share} of users, by userId</>
+    case 'sessionId':
+      return <>{share} of sessions, by sessionId</>
+    case 'random':
+      return <>{share} of requests, at random</>
+    default:
+      return (
+        <>
+          {share} of requests, by <code>{stickiness}</code>
+        </>
+      )
   }
 }
 
 /** The kind's parameters as one sentence; `flag` names the default group. */
-export function ParametersInWords({ name, parameters, flag }: { name: string; parameters: Record<string, string>; flag: string }) {
-  const group = parameters.groupId && parameters.groupId !== flag ? <> in group <code>{parameters.groupId}</code></> : null
+export function ParametersInWords({
+  name,
+  parameters,
+  flag,
+}: {
+  name: string
+  parameters: Record<string, string>
+  flag: string
+}) {
+  const group =
+    parameters.groupId && parameters.groupId !== flag ? (
+      <>
+        {' '}
+        in group <code>{parameters.groupId}</code>
+      </>
+    ) : null
   switch (name) {
-    case 'default': return <>On for everyone</>
-    case 'flexibleRollout': return <>{rolloutOf(parameters.rollout, parameters.stickiness)}{group}</>
-    case 'gradualRolloutUserId': return <>{rolloutOf(parameters.percentage, 'userId')}{group}</>
-    case 'gradualRolloutSessionId': return <>{rolloutOf(parameters.percentage, 'sessionId')}{group}</>
-    case 'gradualRolloutRandom': return <>{rolloutOf(parameters.percentage, 'random')}</>
-    case 'userWithId': return <>Users whose userId is <Values values={splitList(parameters.userIds)} /></>
-    case 'remoteAddress': return <>Requests from <Values values={splitList(parameters.IPs)} /></>
-    case 'applicationHostname': return <>Apps running on the host <Values values={splitList(parameters.hostNames)} /></>
+    case 'default':
+      return <>On for everyone</>
+    case 'flexibleRollout':
+      return (
+        <>
+          {rolloutOf(parameters.rollout, parameters.stickiness)}
+          {group}
+        </>
+      )
+    case 'gradualRolloutUserId':
+      return (
+        <>
+          {rolloutOf(parameters.percentage, 'userId')}
+          {group}
+        </>
+      )
+    case 'gradualRolloutSessionId':
+      return (
+        <>
+          {rolloutOf(parameters.percentage, 'sessionId')}
+          {group}
+        </>
+      )
+    case 'gradualRolloutRandom':
+      return <>{rolloutOf(parameters.percentage, 'random')}</>
+    case 'userWithId':
+      return (
+        <>
+          Users whose userId is <Values values={splitList(parameters.userIds)} />
+        </>
+      )
+    case 'remoteAddress':
+      return (
+        <>
+          Requests from <Values values={splitList(parameters.IPs)} />
+        </>
+      )
+    case 'applicationHostname':
+      return (
+        <>
+          Apps running on the host <Values values={splitList(parameters.hostNames)} />
+        </>
+      )
     default: {
       const entries = Object.entries(parameters).filter(([, value]) => value !== '')
       if (entries.length === 0) return <>No parameters</>
-      return <>{entries.map(([key, value], i) => <span key={key}>{i > 0 && ', '}{key} = <code>{value}</code></span>)}</>
+      return (
+        <>
+          {entries.map(([key, value], i) => (
+            <span key={key}>
+              {i > 0 && ', '}
+              {key} = <code>{value}</code>
+            </span>
+          ))}
+        </>
+      )
     }
   }
 }
@@ -105,7 +176,17 @@ export function ConstraintInWords({ constraint }: { constraint: Constraint }) {
   const values = isSingleValue(operator) ? [constraint.value ?? ''] : (constraint.values ?? [])
   return (
     <span class="constraint-words">
-      {inverted && <><strong class="not" title="inverted">NOT</strong> </>}<code>{contextName}</code> <span class="operator" title={operator}>{OPERATOR_PHRASES[operator] ?? operator}</span>{' '}
+      {inverted && (
+        <>
+          <strong class="not" title="inverted">
+            NOT
+          </strong>{' '}
+        </>
+      )}
+      <code>{contextName}</code>{' '}
+      <span class="operator" title={operator}>
+        {OPERATOR_PHRASES[operator] ?? operator}
+      </span>{' '}
       <Values values={values} />
       {caseInsensitive && takesCaseInsensitive(operator) && <span class="muted"> (ignoring case)</span>}
     </span>
@@ -113,24 +194,42 @@ export function ConstraintInWords({ constraint }: { constraint: Constraint }) {
 }
 
 /** Everything a strategy does, in words: parameters, constraints, segments and variants. */
-export function StrategyDetails({ strategy, flag, segmentName }: {
+export function StrategyDetails({
+  strategy,
+  flag,
+  segmentName,
+}: {
   strategy: Pick<Strategy, 'name' | 'parameters' | 'constraints' | 'segments'> & { variants: StrategyVariant[] }
   flag: string
   segmentName: (id: number) => string
 }) {
   return (
     <div class="strategy-details">
-      <p class="strategy-words"><ParametersInWords name={strategy.name} parameters={strategy.parameters ?? {}} flag={flag} /></p>
+      <p class="strategy-words">
+        <ParametersInWords name={strategy.name} parameters={strategy.parameters ?? {}} flag={flag} />
+      </p>
       {strategy.constraints.length > 0 && (
         <div>
           <span class="detail-label">When all of</span>
           <ul class="constraint-list">
-            {strategy.constraints.map((c, i) => <li key={i}><ConstraintInWords constraint={c} /></li>)}
+            {strategy.constraints.map((c, i) => (
+              <li key={i}>
+                <ConstraintInWords constraint={c} />
+              </li>
+            ))}
           </ul>
         </div>
       )}
       {strategy.segments.length > 0 && (
-        <p><span class="detail-label">And in the segment{strategy.segments.length > 1 ? 's' : ''}</span> {strategy.segments.map((id, i) => <span key={id}>{i > 0 && ', '}<strong>{segmentName(id)}</strong></span>)}</p>
+        <p>
+          <span class="detail-label">And in the segment{strategy.segments.length > 1 ? 's' : ''}</span>{' '}
+          {strategy.segments.map((id, i) => (
+            <span key={id}>
+              {i > 0 && ', '}
+              <strong>{segmentName(id)}</strong>
+            </span>
+          ))}
+        </p>
       )}
       {strategy.variants.length > 0 && (
         <div>
@@ -138,7 +237,8 @@ export function StrategyDetails({ strategy, flag, segmentName }: {
           <ul class="variant-list">
             {strategy.variants.map((v) => (
               <li key={v.name}>
-                <code>{v.name}</code> {percent(v.weight)}{v.weightType === 'fix' && ' (fixed)'}
+                <code>{v.name}</code> {percent(v.weight)}
+                {v.weightType === 'fix' && ' (fixed)'}
                 {v.payload && <span class="muted"> · {v.payload.type} payload</span>}
                 {v.stickiness && v.stickiness !== 'default' && <span class="muted"> · by {v.stickiness}</span>}
               </li>
@@ -151,4 +251,5 @@ export function StrategyDetails({ strategy, flag, segmentName }: {
 }
 
 /** The heading of a strategy: its title, else its kind's label. */
-export const strategyHeading = (strategy: { title?: string | null; name: string }): string => strategy.title || STRATEGY_LABELS[strategy.name] || strategy.name
+export const strategyHeading = (strategy: { title?: string | null; name: string }): string =>
+  strategy.title || STRATEGY_LABELS[strategy.name] || strategy.name

@@ -18,7 +18,15 @@ export interface VariantRow {
   payload: string
 }
 
-export const newVariant = (stickiness: string): VariantRow => ({ key: newKey(), name: '', weightType: 'variable', percent: '', stickiness, payloadType: '', payload: '' })
+export const newVariant = (stickiness: string): VariantRow => ({
+  key: newKey(),
+  name: '',
+  weightType: 'variable',
+  percent: '',
+  stickiness,
+  payloadType: '',
+  payload: '',
+})
 
 export function fromVariant(v: StrategyVariant): VariantRow {
   return {
@@ -64,7 +72,9 @@ export function variantShares(variants: VariantRow[]): (number | undefined)[] {
 
 function fixedWeight(v: VariantRow): number | undefined {
   const percent = Number(v.percent)
-  return v.percent.trim() === '' || !Number.isFinite(percent) || percent < 0 || percent > 100 ? undefined : Math.round(percent * 10)
+  return v.percent.trim() === '' || !Number.isFinite(percent) || percent < 0 || percent > 100
+    ? undefined
+    : Math.round(percent * 10)
 }
 
 /** Names missing or used twice, fixed weights that are not percentages or add up wrong, payloads SDKs could not read. */
@@ -76,15 +86,19 @@ export function variantProblems(variants: VariantRow[], submitted: boolean): Pro
     if (!name && submitted) problems[VARIANT_FIELD.name(v)] = 'A variant needs a name.'
     else if (name && names.has(name)) problems[VARIANT_FIELD.name(v)] = `There is already a variant named ${name}.`
     names.add(name)
-    if (v.weightType === 'fix' && (submitted || v.percent.trim() !== '') && fixedWeight(v) === undefined) problems[VARIANT_FIELD.weight(v)] = 'A fixed weight is a percentage from 0 to 100.'
+    if (v.weightType === 'fix' && (submitted || v.percent.trim() !== '') && fixedWeight(v) === undefined)
+      problems[VARIANT_FIELD.weight(v)] = 'A fixed weight is a percentage from 0 to 100.'
     const payload = payloadProblem(v, submitted)
     if (payload) problems[VARIANT_FIELD.payload(v)] = payload
   }
   const shares = variantShares(variants)
   const fixedTotal = variants.reduce((sum, v, i) => sum + (v.weightType === 'fix' ? (shares[i] ?? 0) : 0), 0)
   const variable = variants.some((v) => v.weightType === 'variable')
-  if (fixedTotal > TOTAL) problems[VARIANT_FIELD.all] = `The fixed weights add up to ${fixedTotal / 10}%, more than 100%.`
-  else if (variants.length > 0 && !variable && fixedTotal !== TOTAL) problems[VARIANT_FIELD.all] = `The fixed weights add up to ${fixedTotal / 10}%: with no variant sharing the rest automatically, they must add up to 100%.`
+  if (fixedTotal > TOTAL)
+    problems[VARIANT_FIELD.all] = `The fixed weights add up to ${fixedTotal / 10}%, more than 100%.`
+  else if (variants.length > 0 && !variable && fixedTotal !== TOTAL)
+    problems[VARIANT_FIELD.all] =
+      `The fixed weights add up to ${fixedTotal / 10}%: with no variant sharing the rest automatically, they must add up to 100%.`
   return problems
 }
 
