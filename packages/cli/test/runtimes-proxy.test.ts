@@ -15,7 +15,19 @@ import { type FakeUpstream, startFakeUpstream } from '@vexil/test-fixtures/fake-
 import { freePort } from '@vexil/test-fixtures/ports.ts'
 import { tempDir } from '@vexil/test-fixtures/temp-dir.ts'
 import { makeContexts, makeFeatures } from '@vexil/test-fixtures/workload.ts'
-import { type Answer, answers, BUILT, OTHER_RUNTIMES, requireBuilt, type Runtime, type RuntimeServer, runtimeSuiteRuns, type Sent, send, startRuntimeServer } from './helpers/runtimes.js'
+import {
+  type Answer,
+  answers,
+  BUILT,
+  OTHER_RUNTIMES,
+  requireBuilt,
+  type Runtime,
+  type RuntimeServer,
+  runtimeSuiteRuns,
+  type Sent,
+  send,
+  startRuntimeServer,
+} from './helpers/runtimes.js'
 
 const CLIENT_KEY = 'runtimes-client-key'
 const CLIENT_TOKEN = '*:development.runtimes-client-token'
@@ -31,8 +43,14 @@ const runtimes = OTHER_RUNTIMES.filter((runtime) => runtimeSuiteRuns(runtime, 'r
 // and no two answers could be compared.
 const contexts = makeContexts(24, 23)
 const query = (context: Context) => {
-  const params = new URLSearchParams({ appName: context.appName!, userId: context.userId!, sessionId: context.sessionId!, remoteAddress: context.remoteAddress! })
-  for (const [key, value] of Object.entries(context.properties ?? {})) params.append(`properties[${key}]`, String(value))
+  const params = new URLSearchParams({
+    appName: context.appName!,
+    userId: context.userId!,
+    sessionId: context.sessionId!,
+    remoteAddress: context.remoteAddress!,
+  })
+  for (const [key, value] of Object.entries(context.properties ?? {}))
+    params.append(`properties[${key}]`, String(value))
   return params.toString()
 }
 const KEY = { authorization: CLIENT_KEY }
@@ -40,10 +58,38 @@ const FRONTEND = { authorization: FRONTEND_TOKEN }
 const CLIENT = { authorization: CLIENT_TOKEN }
 const JSON_TYPE = { 'content-type': 'application/json' }
 const get = (path: string, headers: Record<string, string> = {}): Sent => ({ method: 'GET', path, headers })
-const post = (path: string, body: unknown, headers: Record<string, string> = {}): Sent => ({ method: 'POST', path, headers: { ...JSON_TYPE, ...headers }, body: typeof body === 'string' || Buffer.isBuffer(body) ? body : JSON.stringify(body) })
-const preflight = (path: string, method = 'POST'): Sent => ({ method: 'OPTIONS', path, headers: { origin: ORIGIN, 'access-control-request-method': method, 'access-control-request-headers': 'authorization,content-type' } })
-const metrics = { appName: 'runtimes', instanceId: 'runtimes-1', bucket: { start: '2026-01-01T00:00:00.000Z', stop: '2026-01-01T00:01:00.000Z', toggles: { 'web.feature-0': { yes: 3, no: 1, variants: {} } } } }
-const registration = { appName: 'runtimes', instanceId: 'runtimes-1', sdkVersion: 'unleash-client-js:3.0.0', strategies: ['default'], started: '2026-01-01T00:00:00.000Z', interval: 15000 }
+const post = (path: string, body: unknown, headers: Record<string, string> = {}): Sent => ({
+  method: 'POST',
+  path,
+  headers: { ...JSON_TYPE, ...headers },
+  body: typeof body === 'string' || Buffer.isBuffer(body) ? body : JSON.stringify(body),
+})
+const preflight = (path: string, method = 'POST'): Sent => ({
+  method: 'OPTIONS',
+  path,
+  headers: {
+    origin: ORIGIN,
+    'access-control-request-method': method,
+    'access-control-request-headers': 'authorization,content-type',
+  },
+})
+const metrics = {
+  appName: 'runtimes',
+  instanceId: 'runtimes-1',
+  bucket: {
+    start: '2026-01-01T00:00:00.000Z',
+    stop: '2026-01-01T00:01:00.000Z',
+    toggles: { 'web.feature-0': { yes: 3, no: 1, variants: {} } },
+  },
+}
+const registration = {
+  appName: 'runtimes',
+  instanceId: 'runtimes-1',
+  sdkVersion: 'unleash-client-js:3.0.0',
+  strategies: ['default'],
+  started: '2026-01-01T00:00:00.000Z',
+  interval: 15000,
+}
 const context = { context: contexts[0] }
 /** 150 kB of JSON: over the 100 kB body limit. */
 const oversize = JSON.stringify({ context: { userId: '1', properties: { padding: 'x'.repeat(150 * 1024) } } })
@@ -62,7 +108,9 @@ interface Step {
 const firstEvent = (body: Buffer) => body.includes('\n\n')
 
 const STEPS: Step[] = [
-  ...contexts.slice(0, 6).map((c, i) => ({ name: `GET /proxy, context ${i} in the query`, request: get(`/proxy?${query(c)}`, KEY) })),
+  ...contexts
+    .slice(0, 6)
+    .map((c, i) => ({ name: `GET /proxy, context ${i} in the query`, request: get(`/proxy?${query(c)}`, KEY) })),
   ...contexts.slice(6, 12).map((c, i) => ({
     name: `POST /proxy, context ${i + 6} in the body`,
     request: post('/proxy', { context: c }, KEY),
@@ -71,37 +119,86 @@ const STEPS: Step[] = [
   { name: 'POST /proxy/all', request: post('/proxy/all', { context: contexts[13] }, KEY) },
   { name: 'HEAD /proxy', request: { method: 'HEAD', path: `/proxy?${query(contexts[14]!)}`, headers: KEY } },
   { name: 'HEAD /proxy/all', request: { method: 'HEAD', path: '/proxy/all?userId=42&sessionId=42', headers: KEY } },
-  { name: 'GET /proxy, then 304 with If-None-Match', request: get('/proxy?userId=42&sessionId=42', KEY), conditional: true },
-  { name: 'GET /proxy, gzip answer', request: get(`/proxy?${query(contexts[15]!)}`, { ...KEY, 'accept-encoding': 'gzip' }) },
-  { name: 'GET /proxy, brotli answer', request: get(`/proxy?${query(contexts[15]!)}`, { ...KEY, 'accept-encoding': 'br, gzip' }) },
-  { name: 'GET /proxy, deflate answer', request: get(`/proxy?${query(contexts[15]!)}`, { ...KEY, 'accept-encoding': 'deflate' }) },
-  { name: 'GET /proxy from an allowed origin (CORS)', request: get('/proxy?userId=7&sessionId=7', { ...KEY, origin: ORIGIN }) },
-  { name: 'GET /proxy from another origin (CORS)', request: get('/proxy?userId=7&sessionId=7', { ...KEY, origin: 'https://elsewhere.example' }) },
+  {
+    name: 'GET /proxy, then 304 with If-None-Match',
+    request: get('/proxy?userId=42&sessionId=42', KEY),
+    conditional: true,
+  },
+  {
+    name: 'GET /proxy, gzip answer',
+    request: get(`/proxy?${query(contexts[15]!)}`, { ...KEY, 'accept-encoding': 'gzip' }),
+  },
+  {
+    name: 'GET /proxy, brotli answer',
+    request: get(`/proxy?${query(contexts[15]!)}`, { ...KEY, 'accept-encoding': 'br, gzip' }),
+  },
+  {
+    name: 'GET /proxy, deflate answer',
+    request: get(`/proxy?${query(contexts[15]!)}`, { ...KEY, 'accept-encoding': 'deflate' }),
+  },
+  {
+    name: 'GET /proxy from an allowed origin (CORS)',
+    request: get('/proxy?userId=7&sessionId=7', { ...KEY, origin: ORIGIN }),
+  },
+  {
+    name: 'GET /proxy from another origin (CORS)',
+    request: get('/proxy?userId=7&sessionId=7', { ...KEY, origin: 'https://elsewhere.example' }),
+  },
   { name: 'OPTIONS /proxy preflight', request: preflight('/proxy') },
   { name: 'OPTIONS /api/frontend preflight', request: preflight('/api/frontend') },
   { name: 'OPTIONS /ofrep/v1/evaluate/flags preflight', request: preflight('/ofrep/v1/evaluate/flags') },
-  { name: 'POST /proxy, gzip request body', request: post('/proxy', gzipSync(JSON.stringify(context)), { ...KEY, 'content-encoding': 'gzip' }) },
-  { name: 'POST /proxy, deflate request body', request: post('/proxy', deflateSync(JSON.stringify(context)), { ...KEY, 'content-encoding': 'deflate' }) },
-  { name: 'POST /proxy, corrupt gzip body: 400', request: post('/proxy', Buffer.from('not gzip at all'), { ...KEY, 'content-encoding': 'gzip' }) },
-  { name: 'POST /proxy, brotli request body: 415', request: post('/proxy', Buffer.from('{}'), { ...KEY, 'content-encoding': 'br' }) },
-  { name: 'POST /proxy, text/plain: 415', request: post('/proxy', 'userId=42', { ...KEY, 'content-type': 'text/plain' }) },
-  { name: 'POST /proxy, latin-1 charset: 415', request: post('/proxy', '{}', { ...KEY, 'content-type': 'application/json; charset=latin1' }) },
+  {
+    name: 'POST /proxy, gzip request body',
+    request: post('/proxy', gzipSync(JSON.stringify(context)), { ...KEY, 'content-encoding': 'gzip' }),
+  },
+  {
+    name: 'POST /proxy, deflate request body',
+    request: post('/proxy', deflateSync(JSON.stringify(context)), { ...KEY, 'content-encoding': 'deflate' }),
+  },
+  {
+    name: 'POST /proxy, corrupt gzip body: 400',
+    request: post('/proxy', Buffer.from('not gzip at all'), { ...KEY, 'content-encoding': 'gzip' }),
+  },
+  {
+    name: 'POST /proxy, brotli request body: 415',
+    request: post('/proxy', Buffer.from('{}'), { ...KEY, 'content-encoding': 'br' }),
+  },
+  {
+    name: 'POST /proxy, text/plain: 415',
+    request: post('/proxy', 'userId=42', { ...KEY, 'content-type': 'text/plain' }),
+  },
+  {
+    name: 'POST /proxy, latin-1 charset: 415',
+    request: post('/proxy', '{}', { ...KEY, 'content-type': 'application/json; charset=latin1' }),
+  },
   { name: 'POST /proxy, bad JSON: 400', request: post('/proxy', '{"context": {"userId": ', KEY) },
   { name: 'POST /proxy, not an object: 400', request: post('/proxy', '"a string"', KEY) },
   { name: 'POST /proxy, 150 kB body: 413', request: post('/proxy', oversize, KEY) },
-  { name: 'POST /proxy, gzip body over the limit once decompressed: 413', request: post('/proxy', gzipSync(oversize), { ...KEY, 'content-encoding': 'gzip' }) },
+  {
+    name: 'POST /proxy, gzip body over the limit once decompressed: 413',
+    request: post('/proxy', gzipSync(oversize), { ...KEY, 'content-encoding': 'gzip' }),
+  },
   { name: 'GET /proxy without a key: 401', request: get('/proxy?userId=1') },
   { name: 'GET /proxy with a wrong key: 401', request: get('/proxy?userId=1', { authorization: 'wrong' }) },
   // A method no route has is 404 on the Unleash APIs, as Express answered it; OFREP answers 405.
-  { name: 'PUT /proxy: 404', request: { method: 'PUT', path: '/proxy', headers: { ...KEY, ...JSON_TYPE }, body: '{}' } },
+  {
+    name: 'PUT /proxy: 404',
+    request: { method: 'PUT', path: '/proxy', headers: { ...KEY, ...JSON_TYPE }, body: '{}' },
+  },
   { name: 'DELETE /api/frontend: 404', request: { method: 'DELETE', path: '/api/frontend', headers: FRONTEND } },
   { name: 'GET OFREP bulk: 405', request: get('/ofrep/v1/evaluate/flags', FRONTEND) },
   { name: 'GET an unknown path: 404', request: get('/no/such/path', KEY) },
   { name: 'GET /proxy/unknown: 404', request: get('/proxy/unknown', KEY) },
   { name: 'POST /proxy/client/metrics', request: post('/proxy/client/metrics', metrics, KEY) },
-  { name: 'POST /proxy/client/metrics without a bucket: 400', request: post('/proxy/client/metrics', { appName: 'runtimes', instanceId: 'i' }, KEY) },
+  {
+    name: 'POST /proxy/client/metrics without a bucket: 400',
+    request: post('/proxy/client/metrics', { appName: 'runtimes', instanceId: 'i' }, KEY),
+  },
   { name: 'POST /proxy/client/register', request: post('/proxy/client/register', registration, KEY) },
-  { name: 'GET /proxy/client/features with the server-side token', request: get('/proxy/client/features', { authorization: SERVER_TOKEN }) },
+  {
+    name: 'GET /proxy/client/features with the server-side token',
+    request: get('/proxy/client/features', { authorization: SERVER_TOKEN }),
+  },
   { name: 'GET /proxy/health', request: get('/proxy/health') },
   { name: 'GET /proxy/internal-backstage/prometheus', request: get('/proxy/internal-backstage/prometheus') },
   { name: 'GET /internal-backstage/health', request: get('/internal-backstage/health') },
@@ -109,36 +206,89 @@ const STEPS: Step[] = [
   { name: 'GET /internal-backstage/tokens', request: get('/internal-backstage/tokens') },
   { name: 'GET /api/frontend', request: get(`/api/frontend?${query(contexts[16]!)}`, FRONTEND) },
   { name: 'POST /api/frontend', request: post('/api/frontend', { context: contexts[17] }, FRONTEND) },
-  { name: 'GET /api/frontend, then 304 with If-None-Match', request: get('/api/frontend?userId=42&sessionId=1', FRONTEND), conditional: true },
+  {
+    name: 'GET /api/frontend, then 304 with If-None-Match',
+    request: get('/api/frontend?userId=42&sessionId=1', FRONTEND),
+    conditional: true,
+  },
   { name: 'GET /api/frontend/all', request: get(`/api/frontend/all?${query(contexts[18]!)}`, FRONTEND) },
-  { name: 'GET /api/frontend/features/<name>', request: get('/api/frontend/features/web.feature-1?userId=user-1&sessionId=1', FRONTEND) },
-  { name: 'GET /api/frontend/features/<unknown>: 404', request: get('/api/frontend/features/no-such-flag?userId=1&sessionId=1', FRONTEND) },
+  {
+    name: 'GET /api/frontend/features/<name>',
+    request: get('/api/frontend/features/web.feature-1?userId=user-1&sessionId=1', FRONTEND),
+  },
+  {
+    name: 'GET /api/frontend/features/<unknown>: 404',
+    request: get('/api/frontend/features/no-such-flag?userId=1&sessionId=1', FRONTEND),
+  },
   { name: 'GET /api/frontend with a client key: 401', request: get('/api/frontend?userId=1', KEY) },
-  { name: 'GET /api/frontend with an unknown token: 401', request: get('/api/frontend?userId=1', { authorization: '*:development.unknown' }) },
+  {
+    name: 'GET /api/frontend with an unknown token: 401',
+    request: get('/api/frontend?userId=1', { authorization: '*:development.unknown' }),
+  },
   { name: 'POST /api/frontend/client/metrics', request: post('/api/frontend/client/metrics', metrics, FRONTEND) },
-  { name: 'POST /api/frontend/client/register', request: post('/api/frontend/client/register', registration, FRONTEND) },
+  {
+    name: 'POST /api/frontend/client/register',
+    request: post('/api/frontend/client/register', registration, FRONTEND),
+  },
   { name: 'GET /api/client/features', request: get('/api/client/features', CLIENT) },
-  { name: 'GET /api/client/features, then 304 with If-None-Match', request: get('/api/client/features', CLIENT), conditional: true },
-  { name: 'GET /api/client/features, gzip answer', request: get('/api/client/features', { ...CLIENT, 'accept-encoding': 'gzip' }) },
+  {
+    name: 'GET /api/client/features, then 304 with If-None-Match',
+    request: get('/api/client/features', CLIENT),
+    conditional: true,
+  },
+  {
+    name: 'GET /api/client/features, gzip answer',
+    request: get('/api/client/features', { ...CLIENT, 'accept-encoding': 'gzip' }),
+  },
   { name: 'GET /api/client/features/<name>', request: get('/api/client/features/web.feature-3', CLIENT) },
   { name: 'GET /api/client/features/<unknown>: 404', request: get('/api/client/features/no-such-flag', CLIENT) },
   { name: 'GET /api/client/features without a token: 401', request: get('/api/client/features') },
   { name: 'GET /api/client/delta', request: get('/api/client/delta', CLIENT) },
   { name: 'GET /api/client/streaming: the first event', request: get('/api/client/streaming', CLIENT), stream: true },
   { name: 'POST /api/client/metrics', request: post('/api/client/metrics', metrics, CLIENT) },
-  { name: 'POST /api/client/metrics/bulk', request: post('/api/client/metrics/bulk', { applications: [], metrics: [] }, CLIENT) },
+  {
+    name: 'POST /api/client/metrics/bulk',
+    request: post('/api/client/metrics/bulk', { applications: [], metrics: [] }, CLIENT),
+  },
   { name: 'POST /api/client/register', request: post('/api/client/register', registration, CLIENT) },
-  { name: 'POST OFREP bulk with the frontend token', request: post('/ofrep/v1/evaluate/flags', { context: { targetingKey: 'user-1', sessionId: '1', tenant: 'acme' } }, FRONTEND) },
-  { name: 'POST OFREP bulk with the client key, then 304 with If-None-Match', request: post('/ofrep/v1/evaluate/flags', { context: { targetingKey: 'user-2', sessionId: '2' } }, KEY), conditional: true },
-  { name: 'POST OFREP one flag', request: post('/ofrep/v1/evaluate/flags/web.feature-5', { context: { targetingKey: 'user-3', sessionId: '3' } }, FRONTEND) },
-  { name: 'POST OFREP an unknown flag: 404', request: post('/ofrep/v1/evaluate/flags/no-such-flag', { context: { targetingKey: 'user-3' } }, FRONTEND) },
+  {
+    name: 'POST OFREP bulk with the frontend token',
+    request: post(
+      '/ofrep/v1/evaluate/flags',
+      { context: { targetingKey: 'user-1', sessionId: '1', tenant: 'acme' } },
+      FRONTEND,
+    ),
+  },
+  {
+    name: 'POST OFREP bulk with the client key, then 304 with If-None-Match',
+    request: post('/ofrep/v1/evaluate/flags', { context: { targetingKey: 'user-2', sessionId: '2' } }, KEY),
+    conditional: true,
+  },
+  {
+    name: 'POST OFREP one flag',
+    request: post(
+      '/ofrep/v1/evaluate/flags/web.feature-5',
+      { context: { targetingKey: 'user-3', sessionId: '3' } },
+      FRONTEND,
+    ),
+  },
+  {
+    name: 'POST OFREP an unknown flag: 404',
+    request: post('/ofrep/v1/evaluate/flags/no-such-flag', { context: { targetingKey: 'user-3' } }, FRONTEND),
+  },
   { name: 'POST OFREP bad JSON: 400', request: post('/ofrep/v1/evaluate/flags', '{"context":', FRONTEND) },
   { name: 'POST OFREP without a token: 401', request: post('/ofrep/v1/evaluate/flags', { context: {} }) },
-  { name: 'POST /edge/validate', request: post('/edge/validate', { tokens: [FRONTEND_TOKEN, CLIENT_TOKEN, '*:development.bogus'] }) },
+  {
+    name: 'POST /edge/validate',
+    request: post('/edge/validate', { tokens: [FRONTEND_TOKEN, CLIENT_TOKEN, '*:development.bogus'] }),
+  },
   { name: 'GET /docs/openapi.json', request: get('/docs/openapi.json') },
   { name: 'GET /docs/openapi: 301 to the Swagger UI', request: get('/docs/openapi') },
   { name: 'GET /docs/openapi/ (the Swagger UI page)', request: get('/docs/openapi/') },
-  { name: 'GET /docs/openapi/swagger-ui.css (a file of swagger-ui-dist)', request: get('/docs/openapi/swagger-ui.css', { 'accept-encoding': 'gzip' }) },
+  {
+    name: 'GET /docs/openapi/swagger-ui.css (a file of swagger-ui-dist)',
+    request: get('/docs/openapi/swagger-ui.css', { 'accept-encoding': 'gzip' }),
+  },
   { name: 'GET /internal-backstage/metrics (after the requests above)', request: get('/internal-backstage/metrics') },
 ]
 
@@ -161,7 +311,17 @@ async function routeSteps(): Promise<Step[]> {
   // The built package (its `default` export, what the runtimes run), not the source vitest resolves.
   const built = pathToFileURL(createRequire(import.meta.url).resolve('@vexil/proxy')).href
   const { createProxyApp, createProxyConfig }: typeof import('@vexil/proxy') = await import(built)
-  const config = await createProxyConfig({ serviceUrl: 'http://127.0.0.1:9/api', serviceApiToken: CLIENT_TOKEN, clientKeys: [CLIENT_KEY], enableAllEndpoint: true, enableOAS: true, metricsInterval: 0 }, {})
+  const config = await createProxyConfig(
+    {
+      serviceUrl: 'http://127.0.0.1:9/api',
+      serviceApiToken: CLIENT_TOKEN,
+      clientKeys: [CLIENT_KEY],
+      enableAllEndpoint: true,
+      enableOAS: true,
+      metricsInterval: 0,
+    },
+    {},
+  )
   // The route table as the app declares it, one entry per method.
   const declared: Array<Parameters<RouteInstrument>[0]> = []
   createProxyApp({ config, storage: null, instrumentRoute: (route, handle) => (declared.push(route), handle) })
@@ -170,12 +330,21 @@ async function routeSteps(): Promise<Step[]> {
     if (route.path === '/api/client/streaming') continue
     // The examples' contexts name a userId; a sessionId is added (see `contexts` above).
     const path = (route.example.path ?? route.path).replace('userId=42', 'userId=42&sessionId=42')
-    const body = route.method === 'POST' ? (route.example.body ?? '{}').replace(/"(userId|targetingKey)":"42"/, '"$1":"42","sessionId":"42"') : undefined
+    const body =
+      route.method === 'POST'
+        ? (route.example.body ?? '{}').replace(/"(userId|targetingKey)":"42"/, '"$1":"42","sessionId":"42"')
+        : undefined
     const credential = CREDENTIAL[route.access]
     if (!credential) throw new Error(`no credential for access "${route.access}" of ${route.method} ${route.path}`)
-    const request = (headers: Record<string, string>): Sent => ({ method: route.method, path, headers: body === undefined ? headers : { ...JSON_TYPE, ...headers }, ...(body === undefined ? {} : { body }) })
+    const request = (headers: Record<string, string>): Sent => ({
+      method: route.method,
+      path,
+      headers: body === undefined ? headers : { ...JSON_TYPE, ...headers },
+      ...(body === undefined ? {} : { body }),
+    })
     steps.push({ name: `route table: ${route.method} ${path}`, request: request(credential) })
-    if (route.access !== 'open') steps.push({ name: `route table: ${route.method} ${path} without a credential`, request: request({}) })
+    if (route.access !== 'open')
+      steps.push({ name: `route table: ${route.method} ${path} without a credential`, request: request({}) })
   }
   return steps
 }
@@ -191,9 +360,20 @@ const OWN_HEADERS = new Set(['date'])
 /** What is compared of an answer: status, headers and body, made comparable as the comments say. */
 function comparable(answer: Answer, step: Step): { status: number; headers: Record<string, string>; body: string } {
   const encoding = answer.headers['content-encoding']
-  const headers = Object.fromEntries(Object.entries(answer.headers).filter(([name]) => !OWN_HEADERS.has(name) && !(encoding && name === 'content-length')))
+  const headers = Object.fromEntries(
+    Object.entries(answer.headers).filter(
+      ([name]) => !OWN_HEADERS.has(name) && !(encoding && name === 'content-length'),
+    ),
+  )
   // Compressed bytes depend on each runtime's zlib and brotli: the decompressed body is compared.
-  const raw = encoding === 'gzip' ? gunzipSync(answer.body) : encoding === 'br' ? brotliDecompressSync(answer.body) : encoding === 'deflate' ? inflateSync(answer.body) : answer.body
+  const raw =
+    encoding === 'gzip'
+      ? gunzipSync(answer.body)
+      : encoding === 'br'
+        ? brotliDecompressSync(answer.body)
+        : encoding === 'deflate'
+          ? inflateSync(answer.body)
+          : answer.body
   let body = raw.toString('utf8')
   // An event stream's answer is its first event, however the runtime cut it into chunks.
   if (step.stream) body = body.slice(0, body.indexOf('\n\n') + 2)
@@ -221,11 +401,24 @@ const JSON_PARSE_MESSAGES = /Unexpected end of JSON input|JSON Parse error: Unex
  * What one proxy sent the upstream, in a stable order: method, path, body and headers, without the
  * ids that tell the proxies apart (the instance id set per runtime, a random connection id).
  */
+/**
+ * Each request the runtime's proxy sent upstream, headers in name order. Under Bun the upstream
+ * calls go through Bun's fetch (its `undici` cannot send), which asks for the encodings it can
+ * decode itself: accept-encoding is compared everywhere but there.
+ */
 function upstreamTraffic(runtime: Runtime): string[] {
   return upstream.requests
     .filter((request) => request.headers['unleash-instanceid'] === `runtimes-${runtime}`)
-    .map(({ method, path, body, headers: { 'unleash-instanceid': _, 'unleash-connection-id': __, ...headers } }) => JSON.stringify({ method, path, body, headers }))
+    .map(({ method, path, body, headers: { 'unleash-instanceid': _, 'unleash-connection-id': __, ...headers } }) => {
+      const compared = Object.entries(headers).filter(([name]) => name !== 'accept-encoding' || runtime !== 'bun')
+      return JSON.stringify({ method, path, body, headers: compared.sort(([a], [b]) => a.localeCompare(b)) })
+    })
     .sort()
+}
+
+function withoutAcceptEncoding(request: string): string {
+  const parsed = JSON.parse(request) as { headers: Array<[string, string]> }
+  return JSON.stringify({ ...parsed, headers: parsed.headers.filter(([name]) => name !== 'accept-encoding') })
 }
 
 // --- Servers ---
@@ -281,7 +474,13 @@ beforeAll(async () => {
     for (const [runtime, { url }] of servers) {
       const first = await send(url, step.request, step.stream ? { until: firstEvent } : {})
       const all = [first]
-      if (step.conditional) all.push(await send(url, { ...step.request, headers: { ...step.request.headers, 'if-none-match': first.headers.etag ?? '' } }))
+      if (step.conditional)
+        all.push(
+          await send(url, {
+            ...step.request,
+            headers: { ...step.request.headers, 'if-none-match': first.headers.etag ?? '' },
+          }),
+        )
       if (!answered.has(runtime)) answered.set(runtime, [])
       answered.get(runtime)!.push(all)
     }
@@ -297,25 +496,38 @@ afterAll(async () => {
 for (const runtime of OTHER_RUNTIMES) {
   describe.runIf(runtimes.includes(runtime))(`the proxy under ${runtime} answers as under Node`, () => {
     it('runs the same list: every route family and every error status', () => {
-      const statuses = new Set(answered.get('node')!.flat().map((a) => a.status))
-      for (const status of [200, 202, 204, 304, 400, 401, 404, 405, 413, 415]) expect(statuses, `no step answered ${status}`).toContain(status)
+      const statuses = new Set(
+        answered
+          .get('node')!
+          .flat()
+          .map((a) => a.status),
+      )
+      for (const status of [200, 202, 204, 304, 400, 401, 404, 405, 413, 415])
+        expect(statuses, `no step answered ${status}`).toContain(status)
       expect(answered.get(runtime)).toHaveLength(steps.length)
     })
 
     it.each(STEPS.map((step, index) => ({ ...step, index })))('$name', ({ index }) => {
       const step = steps[index]!
-      expect(answered.get(runtime)![index]!.map((a) => comparable(a, step))).toEqual(answered.get('node')![index]!.map((a) => comparable(a, step)))
+      expect(answered.get(runtime)![index]!.map((a) => comparable(a, step))).toEqual(
+        answered.get('node')![index]!.map((a) => comparable(a, step)),
+      )
     })
 
     it('every route of the route table, with its credential and without, answers as under Node', () => {
       for (let index = STEPS.length; index < steps.length; index++) {
         const step = steps[index]!
-        expect(answered.get(runtime)![index]!.map((a) => comparable(a, step)), step.name).toEqual(answered.get('node')![index]!.map((a) => comparable(a, step)))
+        expect(
+          answered.get(runtime)![index]!.map((a) => comparable(a, step)),
+          step.name,
+        ).toEqual(answered.get('node')![index]!.map((a) => comparable(a, step)))
       }
     })
 
     it('sent the upstream the same requests as under Node: token validations, the stream and the features fetch', () => {
-      expect(upstreamTraffic(runtime)).toEqual(upstreamTraffic('node'))
+      expect(upstreamTraffic(runtime)).toEqual(
+        upstreamTraffic('node').map((request) => (runtime === 'bun' ? withoutAcceptEncoding(request) : request)),
+      )
     })
 
     it('stops on SIGTERM with exit code 0', async () => {
@@ -330,7 +542,9 @@ for (const runtime of OTHER_RUNTIMES) {
         const { url } = servers.get(runtime)!
         for (let index = 0; index < 6; index++) {
           const step = steps[index]!
-          expect(comparable(await send(url, step.request), step), step.name).toEqual(comparable(answered.get('node')![index]![0]!, step))
+          expect(comparable(await send(url, step.request), step), step.name).toEqual(
+            comparable(answered.get('node')![index]![0]!, step),
+          )
         }
       } finally {
         upstream.fail(undefined)

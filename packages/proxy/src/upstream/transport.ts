@@ -2,7 +2,7 @@
 // unless NO_PROXY exempts the host, trusting the configured CAs, presenting the client
 // certificate, verifying as configured (config/network.ts). One connection pool per upstream client.
 import type { ConnectionOptions } from 'node:tls'
-import type { OpenEventSource, SendRequest } from '@vexil/sync'
+import { type FetchFunction, fetchEventSource, fetchRequest, type OpenEventSource, type SendRequest } from '@vexil/sync'
 import undici, { type Dispatcher } from 'undici'
 import type { UpstreamNetwork } from '../config/network.js'
 import { createOpenEventSource } from './event-source.js'
@@ -16,7 +16,11 @@ export interface UpstreamTransport {
 /** How long an idle connection to the upstream (or a tunnel through the proxy) is kept for the next poll. */
 const IDLE_CONNECTION_MS = 15_000
 
+/** How long a stream may take to answer its headers, where the runtime's fetch opens it (Bun). */
+const STREAM_CONNECT_MS = 10_000
+
 export function createUpstreamTransport(network: UpstreamNetwork, rejectUnauthorized: boolean): UpstreamTransport {
+  if (typeof process.versions.bun === 'string') return runtimeFetchTransport(network, rejectUnauthorized)
   const dispatcher = createDispatcher(network, rejectUnauthorized)
   return { send: createSendRequest(dispatcher), openEventSource: createOpenEventSource(dispatcher) }
 }
@@ -26,5 +30,28 @@ function createDispatcher(network: UpstreamNetwork, rejectUnauthorized: boolean)
   const pool = { keepAliveTimeout: IDLE_CONNECTION_MS }
   if (!network.httpProxy && !network.httpsProxy) return new undici.Agent({ ...pool, connect: tls })
   // `connect` is the upstream's TLS where NO_PROXY bypasses the proxy; `requestTls`, inside a tunnel.
-  return new undici.EnvHttpProxyAgent({ ...pool, connect: tls, requestTls: tls, httpProxy: network.httpProxy, httpsProxy: network.httpsProxy, noProxy: network.noProxy })
+  return new undici.EnvHttpProxyAgent({
+    ...pool,
+    connect: tls,
+    requestTls: tls,
+    httpProxy: network.httpProxy,
+    httpsProxy: network.httpsProxy,
+    noProxy: network.noProxy,
+  })
+}
+
+/**
+ * Bun ships its own `undici` whose dispatchers cannot send: there Bun's fetch carries the calls.
+ * It reads HTTP(S)_PROXY and NO_PROXY itself and takes Node's TLS options as `tls`; it has no
+ * PKCS#12, so that identity is refused.
+ */
+function runtimeFetchTransport(network: UpstreamNetwork, rejectUnauthorized: boolean): UpstreamTransport {
+  if (network.identity && 'pfx' in network.identity) {
+    throw new Error(
+      'PKCS12_IDENTITY_FILE is not supported on Bun: give PKCS8_CLIENT_CERTIFICATE_FILE and PKCS8_CLIENT_KEY_FILE',
+    )
+  }
+  const tls = { ...network.identity, ...(network.ca ? { ca: network.ca } : {}), rejectUnauthorized }
+  const runtimeFetch: FetchFunction = (url, init) => fetch(url, { ...init, tls } as RequestInit)
+  return { send: fetchRequest(runtimeFetch), openEventSource: fetchEventSource(runtimeFetch, STREAM_CONNECT_MS) }
 }
