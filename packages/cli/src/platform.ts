@@ -38,6 +38,8 @@ export async function runPlatform(): Promise<number> {
   // The proxy's URL names /proxy; the frontend API sits beside it.
   const frontendUrl = proxy.url.replace(/\/proxy$/, '/api/frontend')
   const ofrepUrl = proxy.url.replace(/\/proxy$/, '/ofrep/v1/evaluate/flags')
+  // Listening before the banner is printed: a SIGTERM sent as soon as it appears stops cleanly.
+  const shutdown = nextShutdownSignal()
   process.stdout.write(
     [
       '',
@@ -61,7 +63,7 @@ export async function runPlatform(): Promise<number> {
       '',
     ].join('\n'),
   )
-  const signal = await nextShutdownSignal()
+  const signal = await shutdown
   process.stdout.write(`\n${signal}: stopping the proxy (sending its metrics), then the service.\n`)
   try {
     await proxy.close()

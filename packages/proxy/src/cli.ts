@@ -74,17 +74,20 @@ export async function runProxyCli(argv: string[]): Promise<number> {
   if (typeof start === 'number') return start
   let config: ProxyConfig
   let proxy: RunningProxy
+  let shutdown: Promise<NodeJS.Signals>
   try {
     if (cluster.isWorker) return await runProxyWorker(start.options, start.env)
     config = await createProxyConfig(start.options, start.env)
     for (const warning of start.warnings) config.logger.warn(warning)
     if (config.workers > 1) return await runProxyPrimary(config, argv)
+    // Listening before the start log is printed: a SIGTERM sent as soon as it appears stops cleanly.
+    shutdown = nextShutdownSignal()
     proxy = await serveProxy(config, {}, true)
   } catch (error) {
     if (error instanceof ConfigError) return fail(`Invalid configuration: ${error.message}`)
     return fail(`The proxy could not start: ${error instanceof Error ? error.message : String(error)}`)
   }
-  const signal = await nextShutdownSignal()
+  const signal = await shutdown
   proxy.config.logger.info(`Received ${signal}: sending pending metrics and stopping`)
   try {
     await proxy.close()

@@ -74,6 +74,8 @@ export async function runServiceCli(argv: string[], out: Pick<Console, 'log' | '
     out.error(error instanceof ConfigError ? error.message : `The service could not start: ${(error as Error).message}`)
     return 1
   }
+  // Listening before the start lines are printed: a SIGTERM sent as soon as they appear stops cleanly.
+  const shutdown = nextShutdownSignal()
   const everywhere =
     service.host === '0.0.0.0' || service.host === '::' ? '; every other interface too: HOST sets one' : ''
   out.log(`Vexil service listening on ${service.url} (health: ${service.url}/health${everywhere})`)
@@ -82,7 +84,7 @@ export async function runServiceCli(argv: string[], out: Pick<Console, 'log' | '
     out.log(`Demo admin token:  ${service.demo.adminToken}`)
     out.log(`Demo client token: ${service.demo.clientToken}`)
   }
-  const signal = await nextShutdownSignal()
+  const signal = await shutdown
   out.log(`${signal} received: stopping the service`)
   try {
     await service.close()

@@ -43,6 +43,7 @@ export async function runOfflineCli(
     return 0
   }
   let proxy: RunningProxy
+  let shutdown: Promise<NodeJS.Signals>
   try {
     const config = await createProxyConfig(
       {
@@ -58,6 +59,8 @@ export async function runOfflineCli(
     )
     if (config.workers > 1)
       config.logger.warn(`WORKERS=${config.workers} is not used in offline mode: one process serves the file`)
+    // Listening before the start line is printed: a SIGTERM sent as soon as it appears stops cleanly.
+    shutdown = nextShutdownSignal()
     proxy = await serveProxy(config, {}, false)
   } catch (error) {
     if (error instanceof ConfigError) return fail(`Invalid configuration: ${error.message}`)
@@ -67,7 +70,7 @@ export async function runOfflineCli(
   process.stdout.write(
     `Vexil offline mode listening on ${base}: /api/client/*, /api/frontend, /ofrep/v1 from ${proxy.config.offline!.bootstrapFile}\n`,
   )
-  const signal = await nextShutdownSignal()
+  const signal = await shutdown
   proxy.config.logger.info(`Received ${signal}: stopping`)
   await proxy.close()
   return 0
