@@ -24,6 +24,7 @@ import { serverSideFeaturesRoutes } from './routes/server-side-features.js'
 import { compileAccessCheck } from './routing/access.js'
 import type { RouteDeclaration, RouteInstrument } from './routing/route-declaration.js'
 import { createRequestHandler } from './routing/request-handler.js'
+import type { RequestObserver } from './http/request-observer.js'
 import { createProxyRouter } from './routing/router.js'
 import { offlineTokenGate } from './routing/offline-gate.js'
 import { createTokenGate } from './routing/token-gate.js'
@@ -54,6 +55,8 @@ export interface ProxyAppOptions {
   logger?: Logger
   /** Wraps each route's handler once, at creation (tests spy on handlers with it; tracing could too). */
   instrumentRoute?: RouteInstrument
+  /** Told of every request once its response closes (http/request-observer.ts): metrics, the request log, traces. */
+  requestObservers?: readonly RequestObserver[]
   /**
    * What keeps the scopes in step (default: the upstream itself, scope/upstream-sync.ts; a cluster
    * worker passes the primary's stand-in). `upstream`, `upstreamFor` and `storage` are then unused.
@@ -194,6 +197,7 @@ export function createProxyApp(options: ProxyAppOptions): ProxyApp {
       ofrepCorsHeaders,
       policyAt: router.policyAt,
       logger,
+      observers: options.requestObservers,
     }),
   )
 

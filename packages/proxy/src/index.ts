@@ -26,6 +26,7 @@ export type { ContextEnricher, CorsOptions, ProxyConfig, ProxyOptions, ServerTim
 // Logging
 export { createLogger } from './logger.js'
 export type { Logger, LogLevel } from './logger.js'
+export type { RequestObserver, RequestRecord } from './http/request-observer.js'
 
 // Storage
 export type { StorageProvider } from './storage/types.js'

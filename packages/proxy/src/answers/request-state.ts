@@ -31,6 +31,8 @@ declare module 'h3' {
     cors?: CorsHeaders
     /** For routes with token access: who is calling. */
     caller?: TokenCaller
+    /** The declared path of the route that matched, for observers (http/request-observer.ts). */
+    route?: string
     /** Set before routing, for every request. */
     url?: RequestUrl
   }

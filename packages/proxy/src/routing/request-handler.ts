@@ -17,6 +17,7 @@ import {
   sendOfrepPreflight,
 } from '../http/cors.js'
 import { ERROR_DIALECTS, ProxyError } from '../http/errors.js'
+import { observeRequest, type RequestObserver } from '../http/request-observer.js'
 import { sendError } from '../http/respond.js'
 import type { Logger } from '../logger.js'
 import type { CorsPolicy } from './route-declaration.js'
@@ -36,6 +37,8 @@ interface RequestHandlerOptions {
   /** The CORS and error shape of a routed path (router.ts's `policyAt`); default: the old proxy's everywhere. */
   policyAt?: (path: string | undefined) => RoutePolicy
   logger: Logger
+  /** Told of every request once its response closes (http/request-observer.ts); none by default. */
+  observers?: readonly RequestObserver[]
 }
 
 const notFound = (method: string, rawPath: string) => new ProxyError('NOT_FOUND', `Cannot ${method} ${rawPath}`)
@@ -51,6 +54,8 @@ export function createRequestHandler(options: RequestHandlerOptions): EventHandl
   const { router, basePath, cors: corsConfig, corsHeaders, logger } = options
   const policyAt = options.policyAt ?? (() => DEFAULT_POLICY)
   const noCors = () => undefined
+  const observers = options.observers?.length ? options.observers : undefined
+  const observerFailed = (error: unknown) => logger.error('A request observer failed', error)
 
   /** The CORS headers of a policy for an origin; undefined for `none`. */
   const headersOf: Record<CorsPolicy, (origin: string | undefined) => CorsHeaders | undefined> = {
@@ -86,6 +91,7 @@ export function createRequestHandler(options: RequestHandlerOptions): EventHandl
 
   return defineEventHandler(async (event) => {
     const { req, res } = event.node
+    if (observers) observeRequest(event, observers, observerFailed)
     const url = parseRequestUrl(req.url ?? '/', basePath)
     event.context.url = url
     const method = req.method ?? 'GET'

@@ -17,11 +17,13 @@ export interface RoutePolicy {
 
 export const DEFAULT_POLICY: RoutePolicy = { cors: 'proxy', errors: 'proxy' }
 
-type RouteMatch = { handler: EventHandler; params: Record<string, string> } | 'no-route' | 'no-method'
+/** `route`: the declared path as a template (`<path>/:name` for a `below` route, `<path>/*` for a prefix route). */
+type RouteMatch = { handler: EventHandler; params: Record<string, string>; route: string } | 'no-route' | 'no-method'
 
 interface Entry {
   readonly handlers: Map<string, EventHandler>
   readonly policy: RoutePolicy
+  readonly route: string
 }
 
 interface RouteTable {
@@ -45,7 +47,12 @@ export function createRouteTable(): RouteTable {
     const errors = route.errors ?? DEFAULT_POLICY.errors
     const entry = map.get(route.path)
     if (!entry) {
-      const made: Entry = { handlers: new Map(), policy: { cors, errors, methods: [...route.methods] } }
+      const template = route.prefix === 'below' ? `${route.path}/:name` : route.prefix ? `${route.path}/*` : route.path
+      const made: Entry = {
+        handlers: new Map(),
+        policy: { cors, errors, methods: [...route.methods] },
+        route: template,
+      }
       map.set(route.path, made)
       return made
     }
@@ -97,7 +104,7 @@ export function createRouteTable(): RouteTable {
         const handler = entry.handlers.get(method)
         if (!handler) continue
         const params: Record<string, string> = entry === below.get(parentOf(path)) ? { name: lastSegment(rawPath) } : {}
-        return { handler, params }
+        return { handler, params, route: entry.route }
       }
       return 'no-method'
     },

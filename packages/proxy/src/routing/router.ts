@@ -74,6 +74,7 @@ export function createProxyRouter(declarations: readonly RouteDeclaration[], opt
     if (matched === 'no-method') throw createError({ statusCode: 405, statusMessage: 'Method Not Allowed' })
     // h3's own place for a route's parameters: `getRouterParam(event, 'name')`.
     event.context.params = matched.params
+    event.context.route = matched.route
     // As h3's preemptive router: a handler that answered itself returns null to h3.
     return Promise.resolve(matched.handler(event)).then((answer) => (answer === undefined ? null : answer))
   })

@@ -70,6 +70,8 @@ export interface TestProxyOptions extends ProxyOptions {
   onRequest?: (req: IncomingMessage, res: ServerResponse) => void
   /** Wraps each route's handler (the authorization matrix spies on handlers with it). */
   instrumentRoute?: ProxyAppOptions['instrumentRoute']
+  /** Told of every request once its response closes. */
+  requestObservers?: ProxyAppOptions['requestObservers']
 }
 
 export const CLIENT_KEY = 'client-key-123'
@@ -79,7 +81,15 @@ export function memoryLogger(logs: string[]): Logger {
 }
 
 export async function startTestProxy(upstreamUrl: string, options: TestProxyOptions = {}): Promise<TestProxy> {
-  const { storage = null, waitReady = true, env = {}, onRequest, instrumentRoute, ...proxyOptions } = options
+  const {
+    storage = null,
+    waitReady = true,
+    env = {},
+    onRequest,
+    instrumentRoute,
+    requestObservers,
+    ...proxyOptions
+  } = options
   const logs: string[] = []
   const config = await createProxyConfig(
     {
@@ -93,7 +103,7 @@ export async function startTestProxy(upstreamUrl: string, options: TestProxyOpti
     },
     env,
   )
-  const { proxy, flags, routes } = createInspectedProxyApp({ config, storage, instrumentRoute })
+  const { proxy, flags, routes } = createInspectedProxyApp({ config, storage, instrumentRoute, requestObservers })
   const server: Server = createServer(
     onRequest
       ? (req, res) => {

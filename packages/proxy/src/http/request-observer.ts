@@ -1,0 +1,52 @@
+// What the proxy tells observers about each request once it is over: the Prometheus histogram,
+// the request log and OpenTelemetry's spans all read the same record (app.ts wires them). With
+// no observer, the request handler adds nothing to a request.
+import type { H3Event } from 'h3'
+
+/** A request as it ended: routed, answered (or aborted), timed. */
+export interface RequestRecord {
+  method: string
+  /** The declared path of the route that matched (`/proxy`, `/api/client/features`, ...); undefined when none did (404). */
+  route: string | undefined
+  /** The status sent; for an aborted request, the status it would have had. */
+  status: number
+  /** True when the client went away before the answer ended. */
+  aborted: boolean
+  /** `performance.now()` when the request arrived, and its duration in milliseconds. */
+  startedAt: number
+  durationMs: number
+  /** Epoch milliseconds when the request arrived (for exporters that want wall time). */
+  startedAtEpochMs: number
+}
+
+/** Called once per request, after its response closed; the event carries the request's headers and `context`. */
+export type RequestObserver = (record: RequestRecord, event: H3Event) => void
+
+/** Calls each observer once the response closes; a throwing observer is logged, never the request's problem. */
+export function observeRequest(
+  event: H3Event,
+  observers: readonly RequestObserver[],
+  onObserverError: (error: unknown) => void,
+): void {
+  const startedAt = performance.now()
+  const startedAtEpochMs = Date.now()
+  const { req, res } = event.node
+  res.once('close', () => {
+    const record: RequestRecord = {
+      method: req.method ?? 'GET',
+      route: event.context.route,
+      status: res.statusCode,
+      aborted: !res.writableFinished,
+      startedAt,
+      durationMs: performance.now() - startedAt,
+      startedAtEpochMs,
+    }
+    for (const observer of observers) {
+      try {
+        observer(record, event)
+      } catch (error) {
+        onObserverError(error)
+      }
+    }
+  })
+}
