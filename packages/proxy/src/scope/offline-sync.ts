@@ -6,7 +6,6 @@
 // on stop).
 import { readFileSync } from 'node:fs'
 import type { Engine } from '@vexil/engine'
-import { createUsageAggregator } from '@vexil/sync'
 import type { ResponseCaches } from '../cache/response-cache.js'
 import type { OfflineConfig } from '../config/offline.js'
 import type { ProxyConfig } from '../config/types.js'
@@ -16,7 +15,7 @@ import { readTokenSecret, scopeKey, type TokenScope } from '../tokens/api-token.
 import { createOfflineTokens } from '../tokens/offline-tokens.js'
 import { createOfflineFeed } from './offline-feed.js'
 import { type OfflineFlags, parseOfflineFlags } from './offline-file.js'
-import { createScopeFlags } from './scope-flags.js'
+import { createScopeFlags, usageAggregatorFor } from './scope-flags.js'
 import { createTokenScopes } from './token-scopes.js'
 import type { ProxySync } from './upstream-sync.js'
 
@@ -44,7 +43,7 @@ export function createOfflineSync(options: OfflineSyncOptions): ProxySync & { re
     name: `the offline file ${path}`,
   })
   flags.offer({ payload: first.payload, source: 'bootstrap' })
-  const usage = createUsageAggregator({ countedVariants: (name) => flags.current?.countedVariants.get(name) })
+  const usage = usageAggregatorFor(flags)
   const tokens = createOfflineTokens(offline, scope)
   const scopes = createTokenScopes({
     logger,

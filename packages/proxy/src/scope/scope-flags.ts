@@ -2,7 +2,7 @@
 // this decides which one becomes the current flag set (upstream over bootstrap over backup),
 // logs "Ready" once with the source, stores each upstream payload as the backup, and publishes
 // the new set. Readers take `current` once and use only that set.
-import type { SyncTarget } from '@vexil/sync'
+import { createUsageAggregator, type SyncTarget, type UsageAggregator } from '@vexil/sync'
 import type { Logger } from '../logger.js'
 import type { StorageProvider } from '../storage/types.js'
 import type { TokenScope } from '../tokens/api-token.js'
@@ -115,4 +115,9 @@ export function createScopeFlags(options: ScopeFlagsOptions): ScopeFlags {
       return () => listeners.delete(listener)
     },
   }
+}
+
+/** The usage counts of a scope, which count variants only for the flags its current set has. */
+export function usageAggregatorFor(flags: CurrentFlags): UsageAggregator {
+  return createUsageAggregator({ countedVariants: (name) => flags.current?.countedVariants.get(name) })
 }

@@ -7,17 +7,11 @@ import type { ResponseCaches } from '../cache/response-cache.js'
 import type { Logger } from '../logger.js'
 import type { StorageProvider } from '../storage/types.js'
 import { loadBackup } from './fallbacks.js'
-import {
-  createFeed,
-  createUsageAggregator,
-  createUsageReporter,
-  type PollerOptions,
-  type UsageAggregator,
-} from '@vexil/sync'
+import { createFeed, createUsageReporter, type PollerOptions, type UsageAggregator } from '@vexil/sync'
 import type { Upstream } from '../upstream/upstream.js'
 import type { TokenScope } from '../tokens/api-token.js'
 import { loadScopeBackup } from './scope-backup.js'
-import { createScopeFlags, type ScopeFlags } from './scope-flags.js'
+import { createScopeFlags, type ScopeFlags, usageAggregatorFor } from './scope-flags.js'
 
 interface ScopeSyncOptions {
   config: ProxyConfig
@@ -69,7 +63,7 @@ export function createScopeSync(options: ScopeSyncOptions): ScopeSync {
     name: options.name,
     backupScope: options.backupScope,
   })
-  const usage = createUsageAggregator({ countedVariants: (name) => flags.current?.countedVariants.get(name) })
+  const usage = usageAggregatorFor(flags)
   const feed = (client: Upstream) =>
     createFeed({
       upstream: client,

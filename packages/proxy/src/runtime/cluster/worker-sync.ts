@@ -8,12 +8,12 @@ import type { Registry } from 'prom-client'
 import type { ResponseCaches } from '../../cache/response-cache.js'
 import type { ProxyConfig } from '../../config/types.js'
 import type { Logger } from '../../logger.js'
-import { createScopeFlags, type ScopeFlags } from '../../scope/scope-flags.js'
+import { createScopeFlags, type ScopeFlags, usageAggregatorFor } from '../../scope/scope-flags.js'
 import { createTokenScopes } from '../../scope/token-scopes.js'
 import type { TokenSync } from '../../scope/token-sync.js'
 import type { MetricsSource, ProxySync } from '../../scope/upstream-sync.js'
 import { type KnownToken, scopeKey, type TokenScope } from '../../tokens/api-token.js'
-import { createUsageAggregator, type UsageAggregator } from '@vexil/sync'
+import type { UsageAggregator } from '@vexil/sync'
 import { type Channel, type PrimaryMessage, STATIC_SCOPE_KEY, type WorkerMessage } from './messages.js'
 import { createWorkerTokenRegistry } from './worker-token-registry.js'
 
@@ -42,11 +42,8 @@ export function createWorkerSync(options: WorkerSyncOptions): WorkerSync {
   const send = (message: WorkerMessage) => channel.send(message)
   const copyOf = () =>
     createScopeFlags({ newEngine, responseCaches, logger, storage: undefined, storageKey: '', announce: false })
-  const counterFor = (flags: ScopeFlags) =>
-    createUsageAggregator({ countedVariants: (name) => flags.current?.countedVariants.get(name) })
-
   const staticFlags = config.serviceApiToken ? copyOf() : undefined
-  const scope = staticFlags ? { flags: staticFlags, usage: counterFor(staticFlags) } : undefined
+  const scope = staticFlags ? { flags: staticFlags, usage: usageAggregatorFor(staticFlags) } : undefined
   /** Where counts go, by the key the primary knows them by. */
   const counters = new Map<string, UsageAggregator>(scope ? [[STATIC_SCOPE_KEY, scope.usage]] : [])
   const copies = new Map<string, ScopeFlags>(staticFlags ? [[STATIC_SCOPE_KEY, staticFlags]] : [])
@@ -67,7 +64,7 @@ export function createWorkerSync(options: WorkerSyncOptions): WorkerSync {
     const tokenScope: TokenScope = { environment: token.environment, projects: token.projects }
     const key = scopeKey(tokenScope)
     const flags = copyOf()
-    const usage = counterFor(flags)
+    const usage = usageAggregatorFor(flags)
     copies.set(key, flags)
     counters.set(key, usage)
     const waiting = early.get(key)
