@@ -39,12 +39,11 @@ export async function runVexilCli(argv: string[]): Promise<number> {
       return runPlatform()
     case 'proxy':
       return runProxyCli(rest)
-    case 'offline':
-      // Global options given before it (`vexil --port 4000 offline ...`) are read after it.
-      return runProxyCli(['offline', ...argv.filter((_, i) => i !== Math.max(edgeAt, 0))])
     case 'service':
       return runServiceCli(rest)
     case 'edge':
+    case 'offline':
+      // Edge's command line, read whole: global options before the subcommand, its own after it.
       return runProxyCli(argv)
     case 'health':
     case 'ready':

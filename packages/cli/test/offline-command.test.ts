@@ -61,4 +61,24 @@ describe('vexil offline', () => {
       expect(await run.exit).toBe(0)
     }
   })
+
+  it("takes Edge's global options before `offline` and refuses an option of `edge` after it", async () => {
+    const path = join(folder.path, 'global.json')
+    writeFileSync(path, JSON.stringify({ 'global.flag': { enabled: true } }))
+    const wrong = vexil(['offline', '-b', path, '-c', TOKEN, '--upstream-url', 'http://127.0.0.1:1'])
+    expect(await wrong.exit).toBe(2)
+    expect(wrong.output()).toContain('Invalid command line: --upstream-url is not an option of `offline`')
+    const port = await freePort()
+    const run = vexil(['--port', String(port), '--interface', '127.0.0.1', 'offline', '-b', path, '-c', TOKEN])
+    try {
+      await waitFor(async () => /listening/.test(run.output()), 'vexil offline to listen', 15_000)
+      const response = await fetch(`http://127.0.0.1:${port}/api/client/features`, {
+        headers: { authorization: TOKEN },
+      })
+      expect(response.status).toBe(200)
+    } finally {
+      run.child.kill('SIGTERM')
+      expect(await run.exit).toBe(0)
+    }
+  })
 })

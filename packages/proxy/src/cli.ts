@@ -62,7 +62,7 @@ interface ProxyStart {
  * configuration that does not parse: 1, or 2 for an Edge command line Edge would refuse).
  */
 export async function runProxyCli(argv: string[]): Promise<number> {
-  if (argv[0] === 'offline') return runOfflineCli(argv.slice(1))
+  if (edgeCommandIn(argv) === 'offline') return runOfflineCli(argv)
   let start: ProxyStart | number
   try {
     start = edgeCommandIn(argv) ? edgeStart(argv) : proxyStart(argv)

@@ -1,7 +1,9 @@
 // Edge's command line read as Edge reads it (clap): global options before the subcommand, the
 // subcommand's own after it, options marked global on either side; every option also read from
 // its upper-snake-case variable, the option winning. `vexil edge` then runs the proxy on the
-// environment this makes: Edge's names translated to Vexil's (edge-options.ts).
+// environment this makes: Edge's names translated to Vexil's (edge-options.ts); `vexil offline`
+// reads its own options from the same table.
+import type { OfflineOptions } from './offline.js'
 import type { Environment } from './parse.js'
 import { EDGE_OPTIONS, type EdgeOption, type EdgePlace } from './edge-options.js'
 import { ConfigError, parseBoolean } from './values.js'
@@ -21,7 +23,17 @@ export interface EdgeCommandLine {
   help: boolean
 }
 
-const PLACE_OF: Record<EdgeCommand, EdgePlace> = { edge: 'edge', offline: 'offline', health: 'probe', ready: 'probe' }
+/**
+ * Where each command line takes its options from: before any subcommand Edge's global ones, after
+ * one that subcommand's. After `offline` Vexil also takes the global ones (`vexil offline -p 4000`).
+ */
+const PLACES_AFTER: Record<EdgeCommand | 'none', readonly EdgePlace[]> = {
+  none: ['global', 'anywhere'],
+  edge: ['edge', 'anywhere'],
+  offline: ['offline', 'anywhere', 'global'],
+  health: ['probe', 'anywhere'],
+  ready: ['probe', 'anywhere'],
+}
 
 /** The Edge subcommand an argument list names, if any (`--port 4000 edge -t ...` names `edge`). */
 export function edgeCommandIn(argv: readonly string[]): EdgeCommand | undefined {
@@ -69,13 +81,15 @@ export function parseEdgeCommandLine(argv: readonly string[]): EdgeCommandLine {
 }
 
 /**
- * The environment `vexil edge` runs the proxy on: `env` with each Edge option given (or its
- * variable set) written under the name Vexil reads, and one warning per option Vexil does not
- * implement. Throws ConfigError naming Edge's option for a value Edge would refuse.
+ * The environment `vexil edge` (or `vexil offline`) runs the proxy on: `env` with each Edge option
+ * of that command or global given (or its variable set) written under the name Vexil reads, and one
+ * warning per option Vexil does not implement. Throws ConfigError naming Edge's option for a value
+ * Edge would refuse, and for `edge` when the upstream or its tokens are missing.
  */
 export function edgeProxyEnvironment(
   given: Record<string, string>,
   env: Environment,
+  command: 'edge' | 'offline' = 'edge',
 ): { env: Environment; warnings: string[] } {
   const value = (option: EdgeOption) => given[option.variable] ?? nonEmpty(env[option.variable])
   const source = (option: EdgeOption) =>
@@ -83,7 +97,7 @@ export function edgeProxyEnvironment(
   const translated: Environment = { ...env }
   const warnings: string[] = []
   for (const option of EDGE_OPTIONS) {
-    if (option.place === 'offline' || option.place === 'probe') continue
+    if (option.place !== 'global' && option.place !== 'anywhere' && option.place !== command) continue
     const found = value(option)
     if (found === undefined) continue
     const handling = option.handling
@@ -102,6 +116,7 @@ export function edgeProxyEnvironment(
   if (trusted) translated.TRUST_PROXY = trusted
   const redisUrl = composedRedisUrl(value)
   if (redisUrl) translated.REDIS_URL = redisUrl
+  if (command === 'offline') return { env: translated, warnings }
   if (!translated.SERVICE_URL && !translated.UNLEASH_URL) {
     throw new ConfigError(
       'UPSTREAM_URL',
@@ -119,6 +134,17 @@ export function edgeProxyEnvironment(
     )
   }
   return { env: translated, warnings }
+}
+
+/** The offline options given on the command line (their variables are read by config/offline.ts). */
+export function offlineOptions(given: Record<string, string>): OfflineOptions {
+  const list = (variable: string) => (given[variable] !== undefined ? [given[variable]] : undefined)
+  return {
+    bootstrapFile: given.BOOTSTRAP_FILE,
+    clientTokens: list('CLIENT_TOKENS'),
+    frontendTokens: list('FRONTEND_TOKENS'),
+    reloadInterval: given.RELOAD_INTERVAL,
+  }
 }
 
 /**
@@ -162,10 +188,10 @@ function splitInline(arg: string): [string, string | undefined] {
 }
 
 function optionNamed(name: string, command: EdgeCommand | undefined): EdgeOption | undefined {
-  const place = command ? PLACE_OF[command] : 'global'
+  const places = PLACES_AFTER[command ?? 'none']
   return EDGE_OPTIONS.find(
     (option) =>
-      (option.place === place || option.place === 'anywhere') &&
+      places.includes(option.place) &&
       (name.startsWith('--') ? option.flag === name : option.short !== undefined && `-${option.short}` === name),
   )
 }

@@ -1,9 +1,15 @@
 // `vexil offline` (Edge's `offline` command): the proxy serving the flags of a file to the listed
 // tokens, with no upstream, on Edge's port 3063 unless --port or PORT says otherwise. A file that
 // cannot be read or is not flags stops it at start with exit code 1, naming the file and why.
-import { parseArgs } from 'node:util'
 import { nextShutdownSignal } from '@vexil/server-kit'
-import { createProxyConfig } from '../config/parse.js'
+import {
+  type EdgeCommandLine,
+  EdgeUsageError,
+  edgeProxyEnvironment,
+  offlineOptions,
+  parseEdgeCommandLine,
+} from '../config/edge-command-line.js'
+import { createProxyConfig, type Environment } from '../config/parse.js'
 import { ConfigError } from '../config/values.js'
 import { type RunningProxy, serveProxy } from '../server.js'
 
@@ -22,41 +28,49 @@ Options (each also read from its variable):
   -c, --client-tokens <tokens>   CLIENT_TOKENS: comma-separated, or the option repeated
   -f, --frontend-tokens <tokens> FRONTEND_TOKENS: comma-separated, or the option repeated
   -r, --reload-interval <s>      RELOAD_INTERVAL: seconds between reads of the file (0: never; default 0)
-  -p, --port <port>              PORT: listening port (default ${EDGE_PORT})
   -h, --help                     Show this help.
+
+Edge's global options (vexil edge --help lists them) go before \`offline\` as in Edge, or after it:
+  -p, --port <port>              PORT: listening port (default ${EDGE_PORT})
+  -i, --interface <address>      INTERFACE: listening address
 
 Every other proxy variable (HOST, PROXY_BASE_PATH, CORS_*, LOG_LEVEL, ...) applies as for vexil proxy.`
 
-/** Runs offline mode until SIGINT or SIGTERM; resolves with the exit code. */
+/**
+ * Runs offline mode until SIGINT or SIGTERM; resolves with the exit code. `argv` is Edge's command
+ * line naming `offline` (`[--port 4000] offline -b flags.json -c token`), read from Edge's table
+ * of options (config/edge-options.ts) as `vexil edge` reads its own.
+ */
 export async function runOfflineCli(
   argv: string[],
   env: Record<string, string | undefined> = process.env,
 ): Promise<number> {
-  let values: ReturnType<typeof parseOfflineArgs>
+  let line: EdgeCommandLine
+  let translated: Environment
+  let warnings: string[]
   try {
-    values = parseOfflineArgs(argv)
+    line = parseEdgeCommandLine(argv)
+    if (line.help) {
+      process.stdout.write(`${HELP}\n`)
+      return 0
+    }
+    ;({ env: translated, warnings } = edgeProxyEnvironment(line.given, env, 'offline'))
   } catch (error) {
-    return fail(`${(error as Error).message}\n\n${HELP}`)
-  }
-  if (values.help) {
-    process.stdout.write(`${HELP}\n`)
-    return 0
+    if (error instanceof EdgeUsageError) return fail(`Invalid command line: ${error.message}\n\n${HELP}`, 2)
+    if (error instanceof ConfigError) return fail(`Invalid configuration: ${error.message}`)
+    throw error
   }
   let proxy: RunningProxy
   let shutdown: Promise<NodeJS.Signals>
   try {
     const config = await createProxyConfig(
       {
-        port: values.port !== undefined ? Number(values.port) : env.PORT || env.PROXY_PORT ? undefined : EDGE_PORT,
-        offline: {
-          bootstrapFile: values['bootstrap-file'],
-          clientTokens: values['client-tokens'],
-          frontendTokens: values['frontend-tokens'],
-          reloadInterval: values['reload-interval'],
-        },
+        port: translated.PORT || translated.PROXY_PORT ? undefined : EDGE_PORT,
+        offline: offlineOptions(line.given),
       },
-      env,
+      translated,
     )
+    for (const warning of warnings) config.logger.warn(warning)
     if (config.workers > 1)
       config.logger.warn(`WORKERS=${config.workers} is not used in offline mode: one process serves the file`)
     // Listening before the start line is printed: a SIGTERM sent as soon as it appears stops cleanly.
@@ -76,23 +90,7 @@ export async function runOfflineCli(
   return 0
 }
 
-function fail(message: string): number {
+function fail(message: string, code = 1): number {
   process.stderr.write(`${message}\n`)
-  return 1
-}
-
-/** Edge's `offline` options (strict: an unknown option is an error). */
-function parseOfflineArgs(argv: string[]) {
-  return parseArgs({
-    args: argv,
-    options: {
-      'bootstrap-file': { type: 'string', short: 'b' },
-      'client-tokens': { type: 'string', short: 'c', multiple: true },
-      'frontend-tokens': { type: 'string', short: 'f', multiple: true },
-      'reload-interval': { type: 'string', short: 'r' },
-      port: { type: 'string', short: 'p' },
-      help: { type: 'boolean', short: 'h' },
-    },
-    strict: true,
-  }).values
+  return code
 }
