@@ -2,57 +2,17 @@
 // sees"): each SDK's counts reach an upstream that takes bulk metrics under the SDK's own app, a
 // Vexil behind a Vexil keeps them so (nothing re-attributed to the downstream, nothing counted
 // twice), and what the bounds drop is on the Prometheus scrape.
-import { createServer, request, type Server } from 'node:http'
-import type { AddressInfo } from 'node:net'
 import { describe, expect, it } from 'vitest'
 import type { FakeUpstream } from '@vexil/test-fixtures/fake-upstream.ts'
 import { waitFor } from '@vexil/test-fixtures/wait-for.ts'
+import { bulkRows, bulkYes, withBulk } from './helpers/bulk-upstream.js'
 import { CLIENT_KEY, startTestProxy, startUpstreamWithTokens, useServers } from './helpers/proxy.js'
 
 const FEATURES = { version: 2, features: [{ name: 'on', enabled: true, strategies: [{ name: 'default' }] }] }
 const CLIENT = '*:development.chain-client-secret'
 const FRONTEND = '*:development.chain-frontend-secret'
-type BulkRow = {
-  featureName: string
-  appName: string
-  instanceId: string
-  environment: string
-  yes: number
-  no: number
-}
-type Bulk = {
-  applications: { appName: string; instanceId: string; environment: string; connectVia?: unknown[] }[]
-  metrics: BulkRow[]
-}
 
 const servers = useServers()
-
-/** The fake upstream, taking `POST /api/client/metrics/bulk` (which it does not know) and recording each body. */
-async function withBulk(upstream: FakeUpstream): Promise<{ url: string; bulks: Bulk[] }> {
-  const bulks: Bulk[] = []
-  const server: Server = createServer((req, res) => {
-    const chunks: Buffer[] = []
-    req.on('data', (chunk: Buffer) => chunks.push(chunk))
-    req.on('end', () => {
-      if (req.url === '/api/client/metrics/bulk' && req.method === 'POST') {
-        bulks.push(JSON.parse(Buffer.concat(chunks).toString('utf8')) as Bulk)
-        res.writeHead(202).end()
-        return
-      }
-      const forward = request(
-        { host: '127.0.0.1', port: upstream.port, path: req.url, method: req.method, headers: req.headers },
-        (answer) => {
-          res.writeHead(answer.statusCode ?? 502, answer.headers)
-          answer.pipe(res)
-        },
-      )
-      forward.end(Buffer.concat(chunks))
-    })
-  })
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-  servers.defer(() => new Promise<void>((resolve) => server.close(() => resolve())))
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/api`, bulks }
-}
 
 const metricsBody = (appName: string, instanceId: string, yes: number) =>
   JSON.stringify({
@@ -64,15 +24,12 @@ const metricsBody = (appName: string, instanceId: string, yes: number) =>
       toggles: { on: { yes, no: 0 }, 'made-up': { yes: 1 } },
     },
   })
-const rowsOf = (bulks: Bulk[]) => bulks.flatMap((bulk) => bulk.metrics)
-const yesOf = (rows: BulkRow[], appName: string, featureName = 'on') =>
-  rows.filter((row) => row.appName === appName && row.featureName === featureName).reduce((n, row) => n + row.yes, 0)
 
 describe('usage per app', () => {
   it('a Vexil behind a Vexil: every app reaches the upstream under its own name, counted once', async () => {
     const upstream = await startUpstreamWithTokens(FEATURES, { client: CLIENT, frontend: FRONTEND })
     servers.defer(() => upstream.close())
-    const recorded = await withBulk(upstream)
+    const recorded = await withBulk(upstream, servers.defer)
     const front = await startTestProxy(recorded.url, {
       serviceApiToken: undefined,
       tokens: [CLIENT],
@@ -115,20 +72,20 @@ describe('usage per app', () => {
     })
 
     await waitFor(
-      async () => yesOf(rowsOf(recorded.bulks), 'web') >= 3 && yesOf(rowsOf(recorded.bulks), 'api') >= 2,
+      async () => bulkYes(bulkRows(recorded.bulks), 'web') >= 3 && bulkYes(bulkRows(recorded.bulks), 'api') >= 2,
       'both apps upstream',
       10_000,
     )
     await new Promise((resolve) => setTimeout(resolve, 500))
-    const rows = rowsOf(recorded.bulks)
-    expect(yesOf(rows, 'web')).toBe(3)
-    expect(yesOf(rows, 'api')).toBe(2)
-    expect(yesOf(rows, 'edge-vexil') + yesOf(rows, 'front-vexil')).toBe(0)
+    const rows = bulkRows(recorded.bulks)
+    expect(bulkYes(rows, 'web')).toBe(3)
+    expect(bulkYes(rows, 'api')).toBe(2)
+    expect(bulkYes(rows, 'edge-vexil') + bulkYes(rows, 'front-vexil')).toBe(0)
     expect(rows.find((row) => row.appName === 'web')).toMatchObject({
       instanceId: 'browser-1',
       environment: 'development',
     })
-    expect(yesOf(rows, 'web', 'made-up') + yesOf(rows, 'api', 'made-up')).toBe(2)
+    expect(bulkYes(rows, 'web', 'made-up') + bulkYes(rows, 'api', 'made-up')).toBe(2)
     const applications = recorded.bulks.flatMap((bulk) => bulk.applications)
     expect(applications).toContainEqual({
       appName: 'api',
