@@ -8,7 +8,7 @@ import { fileURLToPath } from 'node:url'
 import { afterAll, describe, expect, it } from 'vitest'
 import { startFakeUpstream } from '@vexil/test-fixtures/fake-upstream.ts'
 import { freePort } from '@vexil/test-fixtures/ports.ts'
-import { bulkRows, bulkYes, withBulk } from './helpers/bulk-upstream.js'
+import { bulkRows, bulkYes, serverSdkRegistration, withBulk } from './helpers/bulk-upstream.js'
 import { until } from './helpers/until.js'
 
 const CLI = fileURLToPath(new URL('../dist/cli.js', import.meta.url))
@@ -99,19 +99,7 @@ describe.skipIf(process.platform !== 'linux')('WORKERS=2, usage per app', () => 
       ...Array.from({ length: 6 }, () =>
         post(port, '/api/client/metrics', { authorization: CLIENT }, metrics('api', 'pod-1', 5)),
       ),
-      post(
-        port,
-        '/api/client/register',
-        { authorization: CLIENT },
-        {
-          appName: 'api',
-          instanceId: 'pod-1',
-          sdkVersion: 'unleash-client-node:6.0.0',
-          strategies: ['default'],
-          interval: 15000,
-          started: new Date().toISOString(),
-        },
-      ),
+      post(port, '/api/client/register', { authorization: CLIENT }, serverSdkRegistration('api', 'pod-1')),
     ])
     for (const status of sent) expect(status).toBeLessThan(300)
     // Some counts reach the upstream in the periodic reports; SIGTERM carries the rest.

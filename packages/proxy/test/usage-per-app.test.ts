@@ -3,9 +3,8 @@
 // Vexil behind a Vexil keeps them so (nothing re-attributed to the downstream, nothing counted
 // twice), and what the bounds drop is on the Prometheus scrape.
 import { describe, expect, it } from 'vitest'
-import type { FakeUpstream } from '@vexil/test-fixtures/fake-upstream.ts'
 import { waitFor } from '@vexil/test-fixtures/wait-for.ts'
-import { bulkRows, bulkYes, withBulk } from './helpers/bulk-upstream.js'
+import { bulkRows, bulkYes, serverSdkRegistration, withBulk } from './helpers/bulk-upstream.js'
 import { CLIENT_KEY, startTestProxy, startUpstreamWithTokens, useServers } from './helpers/proxy.js'
 
 const FEATURES = { version: 2, features: [{ name: 'on', enabled: true, strategies: [{ name: 'default' }] }] }
@@ -55,14 +54,7 @@ describe('usage per app', () => {
     const registered = await fetch(front.at('/api/client/register'), {
       method: 'POST',
       headers: { ...json, authorization: CLIENT },
-      body: JSON.stringify({
-        appName: 'api',
-        instanceId: 'pod-1',
-        sdkVersion: 'unleash-client-node:6.0.0',
-        strategies: ['default'],
-        interval: 15000,
-        started: new Date().toISOString(),
-      }),
+      body: JSON.stringify(serverSdkRegistration('api', 'pod-1')),
     })
     expect(registered.status).toBe(202)
     await fetch(front.at('/api/client/metrics'), {

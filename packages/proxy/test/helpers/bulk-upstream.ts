@@ -50,3 +50,13 @@ export async function withBulk(
 export const bulkRows = (bulks: Bulk[]) => bulks.flatMap((bulk) => bulk.metrics)
 export const bulkYes = (rows: BulkRow[], appName: string, featureName = 'on') =>
   rows.filter((row) => row.appName === appName && row.featureName === featureName).reduce((n, row) => n + row.yes, 0)
+
+/** What unleash-client-node posts to /api/client/register. */
+export const serverSdkRegistration = (appName: string, instanceId: string) => ({
+  appName,
+  instanceId,
+  sdkVersion: 'unleash-client-node:6.0.0',
+  strategies: ['default'],
+  interval: 15000,
+  started: new Date().toISOString(),
+})
