@@ -51,6 +51,12 @@ describe('usage per app', () => {
       body: metricsBody('web', 'browser-1', 3),
     })
     expect(posted.status).toBe(200)
+    const webRegistered = await fetch(edge.at('/proxy/client/register'), {
+      method: 'POST',
+      headers: { ...json, authorization: CLIENT_KEY },
+      body: JSON.stringify(serverSdkRegistration('web', 'browser-1')),
+    })
+    expect(webRegistered.status).toBe(200)
     const registered = await fetch(front.at('/api/client/register'), {
       method: 'POST',
       headers: { ...json, authorization: CLIENT },
@@ -90,6 +96,11 @@ describe('usage per app', () => {
       started: expect.any(String),
       connectVia: [{ appName: 'front-vexil', instanceId: expect.any(String) }],
     })
+    // The app registered at the edge came through both proxies: each named itself, nearest the SDK first.
+    expect(applications.find((app) => app.appName === 'web')?.connectVia).toEqual([
+      { appName: 'edge-vexil', instanceId: 'edge-1' },
+      { appName: 'front-vexil', instanceId: expect.any(String) },
+    ])
     expect(upstream.requestsTo('/client/metrics')).toHaveLength(0)
   })
 

@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest'
 describe('@vexil/sync public surface', () => {
   it('exports exactly these names', async () => {
     expect(Object.keys(await import('../src/index.js')).sort()).toEqual([
+      'MAX_CONNECT_VIA',
       'MAX_NAME_LENGTH',
       'MAX_OTHER_VARIANTS',
       'MAX_UNKNOWN_FLAGS',

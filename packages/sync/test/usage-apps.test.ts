@@ -8,7 +8,13 @@ import {
   type MetricsBucket,
   splitBucket,
 } from '@vexil/sync'
-import { MAX_APP_COUNT_BYTES, MAX_APPLICATION_BYTES, MAX_APPLICATIONS, MAX_APPS } from '../src/usage/app-limits.js'
+import {
+  MAX_APP_COUNT_BYTES,
+  MAX_APPLICATION_BYTES,
+  MAX_APPLICATIONS,
+  MAX_APPS,
+  MAX_CONNECT_VIA,
+} from '../src/usage/app-limits.js'
 import { bulkBody, flattenBucket } from '../src/usage/bulk-body.js'
 
 const KNOWN = new Set(['disabled', 'blue'])
@@ -115,6 +121,27 @@ describe('usage per app', () => {
     expect(applications.length).toBeLessThanOrEqual(MAX_APPLICATIONS)
     expect(JSON.stringify(applications).length).toBeLessThanOrEqual(MAX_APPLICATION_BYTES + applications.length)
     expect(usage.dropped.registrations).toBe(10_000 - applications.length)
+  })
+
+  it('keeps at most MAX_CONNECT_VIA proxies of a chain, nearest the SDK first, and none with a long name', () => {
+    const usage = aggregator()
+    const chain = Array.from({ length: 100 }, (_, i) => ({ appName: `proxy-${i}`, instanceId: 'i' }))
+    chain.splice(1, 0, { appName: 'x'.repeat(300), instanceId: 'i' })
+    usage.register({ ...api, strategies: [], connectVia: chain })
+    const [registration] = usage.take(new Date(1))!.applications!
+    expect(registration!.connectVia).toHaveLength(MAX_CONNECT_VIA)
+    expect(registration!.connectVia![0]).toEqual({ appName: 'proxy-0', instanceId: 'i' })
+    expect(registration!.connectVia![1]).toEqual({ appName: 'proxy-1', instanceId: 'i' })
+    expect(
+      bulkBody(
+        { start: '', stop: '', toggles: {}, applications: [registration!] },
+        {
+          appName: 'vexil',
+          instanceId: 'proxy-1',
+          environment: 'development',
+        },
+      ).applications[0]!.connectVia.at(-1),
+    ).toEqual({ appName: 'vexil', instanceId: 'proxy-1' })
   })
 
   it('counts handed from one aggregator to another (a worker to the primary) are there once', () => {

@@ -1,7 +1,7 @@
 // Reading Edge's bulk metrics body (`POST /api/client/metrics/bulk`), as a Vexil or an Edge in
 // front of this proxy posts it: rows grouped by app, registrations checked field by field.
 // Malformed rows and registrations are skipped, as Edge does; the aggregator bounds the rest.
-import type { AppIdentity, AppRegistration, ToggleBucket } from '@vexil/sync'
+import { type AppIdentity, type AppRegistration, MAX_CONNECT_VIA, type ToggleBucket } from '@vexil/sync'
 import { isObject } from '../http/body.js'
 
 const MAX_ROWS = 10_000
@@ -57,6 +57,15 @@ export function bulkRegistrations(applications: unknown[], environment: string):
     if (entry.sdkType === 'frontend' || entry.sdkType === 'backend') registration.sdkType = entry.sdkType
     if (typeof entry.interval === 'number') registration.interval = entry.interval
     if (typeof entry.started === 'string') registration.started = entry.started
+    if (Array.isArray(entry.connectVia)) {
+      registration.connectVia = entry.connectVia
+        .slice(0, MAX_CONNECT_VIA)
+        .filter(
+          (via): via is { appName: string; instanceId: string } =>
+            isObject(via) && typeof via.appName === 'string' && typeof via.instanceId === 'string',
+        )
+        .map(({ appName, instanceId }) => ({ appName, instanceId }))
+    }
     kept.push(registration)
   }
   return kept

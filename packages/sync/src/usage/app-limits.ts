@@ -16,6 +16,8 @@ export const MAX_UNKNOWN_FLAGS = 1_000
 export const MAX_NAME_LENGTH = 255
 /** Strategy names kept per registration. */
 export const MAX_REGISTERED_STRATEGIES = 100
+/** Proxies kept in a registration's connectVia (a chain longer than this keeps its nearest-the-SDK part). */
+export const MAX_CONNECT_VIA = 16
 
 /** What a count costs beside its name: the object and its numbers. */
 export const COUNT_OVERHEAD_BYTES = 64

@@ -5,7 +5,7 @@
 import type { AppIdentity, MetricsBucket, ToggleBucket } from './metrics-bucket.js'
 
 export interface BulkMetricsBody {
-  applications: (Record<string, unknown> & AppIdentity & { environment: string })[]
+  applications: (Record<string, unknown> & AppIdentity & { environment: string; connectVia: AppIdentity[] })[]
   metrics: {
     featureName: string
     appName: string
@@ -44,11 +44,12 @@ export function bulkBody(bucket: MetricsBucket, reporter: Reporter): BulkMetrics
   }
   rows(reporter, bucket.toggles)
   for (const app of bucket.apps ?? []) rows(app, app.toggles)
-  const connectVia = [{ appName: reporter.appName, instanceId: reporter.instanceId }]
+  // Each proxy on the way adds itself after the ones nearer the SDK, as Edge does.
+  const self = { appName: reporter.appName, instanceId: reporter.instanceId }
   const applications = (bucket.applications ?? []).map((registration) => ({
     ...registration,
     environment: registration.environment ?? environment,
-    connectVia,
+    connectVia: [...(registration.connectVia ?? []), self],
   }))
   return { applications, metrics }
 }

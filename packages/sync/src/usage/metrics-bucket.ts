@@ -19,6 +19,8 @@ export interface AppRegistration extends AppIdentity {
   /** Milliseconds, as SDKs send it. */
   interval?: number
   started?: string
+  /** The proxies between the SDK and this one, nearest the SDK first (a Vexil or an Edge in front posted it). */
+  connectVia?: AppIdentity[]
 }
 
 export interface MetricsBucket {

@@ -6,6 +6,7 @@ import {
   isKeepable,
   MAX_APPLICATION_BYTES,
   MAX_APPLICATIONS,
+  MAX_CONNECT_VIA,
   MAX_NAME_LENGTH,
   MAX_REGISTERED_STRATEGIES,
 } from './app-limits.js'
@@ -36,6 +37,11 @@ export function createRegistrations(): Registrations {
           .filter((name) => name.length <= MAX_NAME_LENGTH)
           .slice(0, MAX_REGISTERED_STRATEGIES),
       }
+      if (registration.connectVia)
+        trimmed.connectVia = registration.connectVia
+          .filter(isKeepable)
+          .slice(0, MAX_CONNECT_VIA)
+          .map(({ appName, instanceId }) => ({ appName, instanceId }))
       const size = JSON.stringify(trimmed).length
       const growth = size - (previous?.bytes ?? 0)
       if ((!previous && kept.size >= MAX_APPLICATIONS) || bytes + growth > MAX_APPLICATION_BYTES) return false
