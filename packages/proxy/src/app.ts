@@ -10,7 +10,8 @@ import { compileCorsHeaders, compileFrontendCors, compileOfrepCors } from './htt
 import type { Logger } from './logger.js'
 import { createDocsHandler, createOpenApiDocument } from './openapi/index.js'
 import { openSwaggerUiAssets } from './openapi/swagger-ui-assets.js'
-import { createPrometheusExporter, usageDrops } from './prometheus.js'
+import { createPrometheusExporter } from './prometheus.js'
+import { requestObserversFor } from './request-observers.js'
 import { clientApiRoutes } from './routes/client-api.js'
 import { clientMetricsRoutes } from './routes/client-metrics.js'
 import { clientStreamingRoutes } from './routes/client-streaming.js'
@@ -34,7 +35,6 @@ import {
   createUpstreamSync,
   type MetricsSource,
   type ProxySync,
-  servedFlags,
   type UpstreamSync,
   type UpstreamSyncOptions,
 } from './scope/upstream-sync.js'
@@ -121,12 +121,7 @@ export function createProxyApp(options: ProxyAppOptions): ProxyApp {
   const sync: ProxySync = options.sync ?? createAppSync(options, (result) => prometheus.upstreamFetch(result))
   const { scope, tokens, scopes } = sync
   const flags: CurrentFlags = scope?.flags ?? { current: undefined }
-  const prometheus = createPrometheusExporter({
-    lastUpdate: () => Math.max(0, ...servedFlags(sync).map((served) => served.current?.loadedAt ?? 0)),
-    lastFetch: () => sync.lastFetch,
-    flagCount: () => servedFlags(sync).reduce((sum, served) => sum + (served.current?.engine.size ?? 0), 0),
-    usageDrops: () => usageDrops(sync),
-  })
+  const prometheus = createPrometheusExporter({ sync, streams: () => streaming.streams.size })
   const metrics: MetricsSource = sync.metricsSource?.(prometheus.registry) ?? prometheus.registry
   const corsHeaders = compileCorsHeaders(config.cors)
   const frontendCorsHeaders = compileFrontendCors(config.cors.origin)
@@ -146,7 +141,7 @@ export function createProxyApp(options: ProxyAppOptions): ProxyApp {
         ...evaluateRoutes({ config, logger, usage: scope.usage, prometheus, clientAddress }),
         ...clientMetricsRoutes({ usage: scope.usage, logger }),
         ...serverSideFeaturesRoutes(),
-        ...operationalRoutes(metrics, () => sync.staticReady),
+        ...operationalRoutes(config.metricsEndpoint ? metrics : undefined, () => sync.staticReady),
       ]
     : []
   // Every route, with who may call it, next to its handler, each its own handler on h3's router;
@@ -158,7 +153,14 @@ export function createProxyApp(options: ProxyAppOptions): ProxyApp {
       ...ofrepRoutes({ config, logger, prometheus, clientAddress, staticUsage: scope?.usage }),
       ...clientApiRoutes(),
       ...streaming.routes,
-      ...edgeOperationsRoutes({ registry: metrics, tokens, scopes, ready, clientAddress }),
+      ...edgeOperationsRoutes({
+        registry: config.metricsEndpoint ? metrics : undefined,
+        tokensEndpoint: config.tokensEndpoint,
+        tokens,
+        scopes,
+        ready,
+        clientAddress,
+      }),
       ...(config.enableOAS ? docsRoutes(() => docs!) : []),
     ],
     {
@@ -197,7 +199,7 @@ export function createProxyApp(options: ProxyAppOptions): ProxyApp {
       ofrepCorsHeaders,
       policyAt: router.policyAt,
       logger,
-      observers: options.requestObservers,
+      observers: [...requestObserversFor(config, prometheus, router.routes), ...(options.requestObservers ?? [])],
     }),
   )
 
