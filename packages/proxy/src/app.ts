@@ -67,6 +67,8 @@ export interface ProxyAppOptions {
    * document (default true). The Worker has no swagger-ui-dist and serves the document alone.
    */
   swaggerUi?: boolean
+  /** prom-client's process metrics on the scrape (default true); a Worker has no process to measure. */
+  processMetrics?: boolean
 }
 
 export interface ProxyApp {
@@ -121,7 +123,11 @@ export function createProxyApp(options: ProxyAppOptions): ProxyApp {
   const sync: ProxySync = options.sync ?? createAppSync(options, (result) => prometheus.upstreamFetch(result))
   const { scope, tokens, scopes } = sync
   const flags: CurrentFlags = scope?.flags ?? { current: undefined }
-  const prometheus = createPrometheusExporter({ sync, streams: () => streaming.streams.size })
+  const prometheus = createPrometheusExporter({
+    sync,
+    streams: () => streaming.streams.size,
+    processMetrics: options.processMetrics !== false,
+  })
   const metrics: MetricsSource = sync.metricsSource?.(prometheus.registry) ?? prometheus.registry
   const corsHeaders = compileCorsHeaders(config.cors)
   const frontendCorsHeaders = compileFrontendCors(config.cors.origin)

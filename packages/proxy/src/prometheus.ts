@@ -26,6 +26,8 @@ interface PrometheusReadings {
   sync: ProxySync
   /** Open `/api/client/streaming` connections (none in a cluster's primary). */
   streams?: () => number
+  /** prom-client's process metrics (default true). */
+  processMetrics?: boolean
 }
 
 const DROP_REASONS = {
@@ -34,9 +36,13 @@ const DROP_REASONS = {
   unattributed: 'unattributed',
 } as const
 
-export function createPrometheusExporter({ sync, streams = () => 0 }: PrometheusReadings): PrometheusExporter {
+export function createPrometheusExporter({
+  sync,
+  streams = () => 0,
+  processMetrics = true,
+}: PrometheusReadings): PrometheusExporter {
   const registry = new Registry()
-  collectDefaultMetrics({ register: registry })
+  if (processMetrics) collectDefaultMetrics({ register: registry })
   new Gauge({
     name: 'last_metrics_update_epoch_timestamp_ms',
     help: 'An epoch timestamp (in milliseconds) set to when our unleash-client last got an update from upstream Unleash',
