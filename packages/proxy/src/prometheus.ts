@@ -42,7 +42,6 @@ export function createPrometheusExporter({
   processMetrics = true,
 }: PrometheusReadings): PrometheusExporter {
   const registry = new Registry()
-  if (processMetrics) collectDefaultMetrics({ register: registry })
   new Gauge({
     name: 'last_metrics_update_epoch_timestamp_ms',
     help: 'An epoch timestamp (in milliseconds) set to when our unleash-client last got an update from upstream Unleash',
@@ -107,6 +106,8 @@ export function createPrometheusExporter({
       for (const [field, reason] of Object.entries(DROP_REASONS)) this.inc({ reason }, drops[field as keyof UsageDrops])
     },
   })
+  // After the old proxy's three, which a scrape lists first (docs/old-proxy-compatibility.md).
+  if (processMetrics) collectDefaultMetrics({ register: registry })
   registerProxyGauges(registry, {
     tokenTypes: () => sync.tokens.tokens().map((token) => token.type),
     invalidTokens: () => sync.tokens.invalidCount,

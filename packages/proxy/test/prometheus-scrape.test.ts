@@ -53,7 +53,14 @@ describe('Prometheus scrape', () => {
         find(samples, 'http_server_duration_milliseconds_count', { endpoint: '/proxy', status: '2xx' })[0]?.value === 3
       )
     }, 'three answers counted')
-    const samples = await scrape(proxy.at('/proxy/internal-backstage/prometheus'))
+    const text = await (await fetch(proxy.at('/proxy/internal-backstage/prometheus'))).text()
+    // The old proxy's three come first, as it listed them.
+    expect([...text.matchAll(/^# TYPE (\S+)/gm)].slice(0, 3).map((match) => match[1])).toEqual([
+      'last_metrics_update_epoch_timestamp_ms',
+      'last_metrics_fetch_epoch_timestamp_ms',
+      'unleash_proxy_up',
+    ])
+    const samples = parse(text)
     expect(
       find(samples, 'http_server_duration_milliseconds_count', { endpoint: '/proxy', method: 'GET', status: '4xx' })[0]
         ?.value,
