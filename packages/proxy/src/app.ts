@@ -10,7 +10,8 @@ import { compileCorsHeaders, compileFrontendCors, compileOfrepCors } from './htt
 import type { Logger } from './logger.js'
 import { createDocsHandler, createOpenApiDocument } from './openapi/index.js'
 import { openSwaggerUiAssets } from './openapi/swagger-ui-assets.js'
-import { createPrometheusExporter, usageDrops } from './prometheus.js'
+import { createPrometheusExporter } from './prometheus.js'
+import { requestObserversFor } from './request-observers.js'
 import { clientApiRoutes } from './routes/client-api.js'
 import { clientMetricsRoutes } from './routes/client-metrics.js'
 import { clientStreamingRoutes } from './routes/client-streaming.js'
@@ -34,7 +35,6 @@ import {
   createUpstreamSync,
   type MetricsSource,
   type ProxySync,
-  servedFlags,
   type UpstreamSync,
   type UpstreamSyncOptions,
 } from './scope/upstream-sync.js'
@@ -67,6 +67,8 @@ export interface ProxyAppOptions {
    * document (default true). The Worker has no swagger-ui-dist and serves the document alone.
    */
   swaggerUi?: boolean
+  /** prom-client's process metrics on the scrape (default true); a Worker has no process to measure. */
+  processMetrics?: boolean
 }
 
 export interface ProxyApp {
@@ -122,10 +124,9 @@ export function createProxyApp(options: ProxyAppOptions): ProxyApp {
   const { scope, tokens, scopes } = sync
   const flags: CurrentFlags = scope?.flags ?? { current: undefined }
   const prometheus = createPrometheusExporter({
-    lastUpdate: () => Math.max(0, ...servedFlags(sync).map((served) => served.current?.loadedAt ?? 0)),
-    lastFetch: () => sync.lastFetch,
-    flagCount: () => servedFlags(sync).reduce((sum, served) => sum + (served.current?.engine.size ?? 0), 0),
-    usageDrops: () => usageDrops(sync),
+    sync,
+    streams: () => streaming.streams.size,
+    processMetrics: options.processMetrics !== false,
   })
   const metrics: MetricsSource = sync.metricsSource?.(prometheus.registry) ?? prometheus.registry
   const corsHeaders = compileCorsHeaders(config.cors)
@@ -146,7 +147,7 @@ export function createProxyApp(options: ProxyAppOptions): ProxyApp {
         ...evaluateRoutes({ config, logger, usage: scope.usage, prometheus, clientAddress }),
         ...clientMetricsRoutes({ usage: scope.usage, logger }),
         ...serverSideFeaturesRoutes(),
-        ...operationalRoutes(metrics, () => sync.staticReady),
+        ...operationalRoutes(config.metricsEndpoint ? metrics : undefined, () => sync.staticReady),
       ]
     : []
   // Every route, with who may call it, next to its handler, each its own handler on h3's router;
@@ -158,7 +159,14 @@ export function createProxyApp(options: ProxyAppOptions): ProxyApp {
       ...ofrepRoutes({ config, logger, prometheus, clientAddress, staticUsage: scope?.usage }),
       ...clientApiRoutes(),
       ...streaming.routes,
-      ...edgeOperationsRoutes({ registry: metrics, tokens, scopes, ready, clientAddress }),
+      ...edgeOperationsRoutes({
+        registry: config.metricsEndpoint ? metrics : undefined,
+        tokensEndpoint: config.tokensEndpoint,
+        tokens,
+        scopes,
+        ready,
+        clientAddress,
+      }),
       ...(config.enableOAS ? docsRoutes(() => docs!) : []),
     ],
     {
@@ -197,7 +205,7 @@ export function createProxyApp(options: ProxyAppOptions): ProxyApp {
       ofrepCorsHeaders,
       policyAt: router.policyAt,
       logger,
-      observers: options.requestObservers,
+      observers: [...requestObserversFor(config, prometheus, router.routes), ...(options.requestObservers ?? [])],
     }),
   )
 

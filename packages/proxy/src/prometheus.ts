@@ -1,26 +1,33 @@
-// GET /proxy/internal-backstage/prometheus: the old proxy's three metrics, exactly named, plus
-// a few of Vexil's own. One registry per app (no process-wide default registry). (The usage
-// counts the proxy sends upstream are another thing: see @vexil/sync's usage/.) With WORKERS=N a
-// scrape answers for the whole cluster (runtime/cluster/cluster-metrics.ts): counters are summed
-// over the processes; the timestamps, the flag count and `up`, the same in every process, take the largest.
-import { Counter, Gauge, Registry } from 'prom-client'
+// GET /proxy/internal-backstage/prometheus and /internal-backstage/metrics: the old proxy's three
+// metrics, exactly named, Edge's names where Edge has a metric for the same thing (the request
+// histogram, streams, token status), Vexil's own, and prom-client's process metrics. One registry
+// per app (no process-wide default registry). (The usage counts the proxy sends upstream are
+// another thing: see @vexil/sync's usage/.) With WORKERS=N a scrape answers for the whole cluster
+// (runtime/cluster/cluster-metrics.ts): counters and histograms are summed over the processes;
+// the timestamps, the flag count and `up`, the same in every process, take the largest.
+// docs/operations.md lists every metric.
+import { collectDefaultMetrics, Counter, Gauge, Registry } from 'prom-client'
 import type { UsageDrops } from '@vexil/sync'
+import type { RequestObserver } from './http/request-observer.js'
+import { registerProxyGauges } from './metrics/proxy-gauges.js'
+import { createRequestDuration } from './metrics/request-duration.js'
+import { type ProxySync, servedFlags } from './scope/upstream-sync.js'
 
 export interface PrometheusExporter {
   readonly registry: Registry
   upstreamFetch(result: 'updated' | 'unchanged' | 'failed'): void
   responseCache(result: 'hit' | 'miss'): void
+  /** Feeds the request histogram: one of the app's request observers. */
+  readonly requestDuration: RequestObserver
 }
 
-/** What the gauges read when scraped. */
+/** What the gauges read when scraped: the sync the app serves over, and its open streams. */
 interface PrometheusReadings {
-  /** Epoch ms of the last payload loaded, and of the last successful fetch (200 or 304); 0 for never. */
-  lastUpdate(): number
-  lastFetch(): number
-  /** Flags in the current set. */
-  flagCount(): number
-  /** What SDKs posted that the usage bounds dropped, since start (@vexil/sync's usage/app-limits.ts). */
-  usageDrops(): UsageDrops
+  sync: ProxySync
+  /** Open `/api/client/streaming` connections (none in a cluster's primary). */
+  streams?: () => number
+  /** prom-client's process metrics (default true). */
+  processMetrics?: boolean
 }
 
 const DROP_REASONS = {
@@ -29,7 +36,11 @@ const DROP_REASONS = {
   unattributed: 'unattributed',
 } as const
 
-export function createPrometheusExporter(readings: PrometheusReadings): PrometheusExporter {
+export function createPrometheusExporter({
+  sync,
+  streams = () => 0,
+  processMetrics = true,
+}: PrometheusReadings): PrometheusExporter {
   const registry = new Registry()
   new Gauge({
     name: 'last_metrics_update_epoch_timestamp_ms',
@@ -37,7 +48,7 @@ export function createPrometheusExporter(readings: PrometheusReadings): Promethe
     registers: [registry],
     aggregator: 'max',
     collect() {
-      this.set(readings.lastUpdate())
+      this.set(Math.max(0, ...servedFlags(sync).map((served) => served.current?.loadedAt ?? 0)))
     },
   })
   new Gauge({
@@ -46,7 +57,7 @@ export function createPrometheusExporter(readings: PrometheusReadings): Promethe
     registers: [registry],
     aggregator: 'max',
     collect() {
-      this.set(readings.lastFetch())
+      this.set(sync.lastFetch)
     },
   })
   new Counter({
@@ -61,7 +72,7 @@ export function createPrometheusExporter(readings: PrometheusReadings): Promethe
     registers: [registry],
     aggregator: 'max',
     collect() {
-      this.set(readings.flagCount())
+      this.set(servedFlags(sync).reduce((sum, served) => sum + (served.current?.engine.size ?? 0), 0))
     },
   })
   const fetches = new Counter({
@@ -91,19 +102,34 @@ export function createPrometheusExporter(readings: PrometheusReadings): Promethe
     registers: [registry],
     collect() {
       this.reset()
-      const drops = readings.usageDrops()
+      const drops = usageDrops(sync)
       for (const [field, reason] of Object.entries(DROP_REASONS)) this.inc({ reason }, drops[field as keyof UsageDrops])
     },
   })
+  // After the old proxy's three, which a scrape lists first (docs/old-proxy-compatibility.md).
+  if (processMetrics) collectDefaultMetrics({ register: registry })
+  registerProxyGauges(registry, {
+    tokenTypes: () => sync.tokens.tokens().map((token) => token.type),
+    invalidTokens: () => sync.tokens.invalidCount,
+    streams,
+    scopeSyncs: () =>
+      sync.scopes.syncs.map(({ scope, lastFetch }) => ({
+        environment: scope.environment,
+        projects: scope.projects,
+        lastFetch,
+      })),
+    upstreamCalls: sync.upstreamCalls,
+  })
   return {
     registry,
+    requestDuration: createRequestDuration(registry),
     upstreamFetch: (result) => fetches.inc({ result }),
     responseCache: (result) => void cacheCounts[result]++,
   }
 }
 
 /** The drops of every aggregator the proxy counts in: the static scope's and each token scope's. */
-export function usageDrops(sync: {
+function usageDrops(sync: {
   scope: { usage: { dropped: UsageDrops } } | undefined
   scopes: { syncs: readonly { usage: { dropped: UsageDrops } }[] }
 }): UsageDrops {

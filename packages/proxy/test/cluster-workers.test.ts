@@ -246,6 +246,17 @@ describe.skipIf(process.platform !== 'linux')('WORKERS=2 (the built CLI)', () =>
     }
   })
 
+  it('sums the request histogram and the upstream calls over the processes, whichever worker is scraped', async () => {
+    const scrape = async () => readSeries((await send(port, 'GET', '/internal-backstage/metrics')).body)
+    const before = await scrape()
+    await many(20, () => send(port, 'GET', '/proxy?userId=histogram', { authorization: KEY }))
+    for (const after of [await scrape(), await scrape(), await scrape()]) {
+      expect(after.proxyRequests - before.proxyRequests).toBe(20)
+      // Only the primary calls the upstream; its counts are in every worker's answer.
+      expect(after.featuresOk).toBeGreaterThan(0)
+    }
+  })
+
   it('validates a new token upstream once for the whole cluster', async () => {
     // Only the calls that ask about the new token alone: the primary also revalidates every known
     // token each second (TOKENS' among them), and CI once saw one of those land inside this test.
@@ -379,5 +390,15 @@ function readCounters(text: string): { evaluations: number; up: number; fetches:
     evaluations: sum(/^vexil_proxy_response_cache_total\{[^}]*\} (\d+)$/gm),
     up: sum(/^unleash_proxy_up (\d+)$/gm),
     fetches: sum(/^vexil_proxy_upstream_fetches_total\{[^}]*\} (\d+)$/gm),
+  }
+}
+
+function readSeries(text: string): { proxyRequests: number; featuresOk: number } {
+  const sum = (pattern: RegExp) => [...text.matchAll(pattern)].reduce((total, match) => total + Number(match[1]), 0)
+  return {
+    proxyRequests: sum(
+      /^http_server_duration_milliseconds_count\{method="GET",endpoint="\/proxy",status="2xx"\} (\d+)$/gm,
+    ),
+    featuresOk: sum(/^vexil_proxy_upstream_requests_total\{kind="features",outcome="(?:ok|not_modified)"\} (\d+)$/gm),
   }
 }

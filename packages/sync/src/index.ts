@@ -19,8 +19,11 @@ export type {
   HttpResponse,
   OpenEventSource,
   SendRequest,
+  UpstreamCallKind,
+  UpstreamCallObserver,
+  UpstreamOutcome,
 } from './upstream/http.js'
-export { StreamClosedError } from './upstream/http.js'
+export { observedSend, StreamClosedError } from './upstream/http.js'
 export { fetchEventSource, type FetchFunction, fetchRequest } from './upstream/fetch-transport.js'
 export {
   createUpstreamClient,

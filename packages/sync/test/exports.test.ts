@@ -25,6 +25,7 @@ describe('@vexil/sync public surface', () => {
       'isPayload',
       'knownFlags',
       'messageOf',
+      'observedSend',
       'sendOutcome',
       'splitBucket',
       'systemTimers',

@@ -224,7 +224,7 @@ export const EDGE_OPTIONS: readonly EdgeOption[] = [
     variable: 'DISABLE_METRICS_ENDPOINT',
     place: 'anywhere',
     switch: true,
-    handling: warnWhenOn('/internal-backstage/metrics is served'),
+    handling: same('DISABLE_METRICS_ENDPOINT', 'both Prometheus routes answer 404'),
   },
   {
     flag: '--disable-features-endpoint',
@@ -238,7 +238,7 @@ export const EDGE_OPTIONS: readonly EdgeOption[] = [
     variable: 'DISABLE_TOKENS_ENDPOINT',
     place: 'anywhere',
     switch: true,
-    handling: warnWhenOn('/internal-backstage/tokens is served (scopes only, never a secret)'),
+    handling: same('DISABLE_TOKENS_ENDPOINT', '404'),
   },
   {
     flag: '--disable-instance-data-endpoint',

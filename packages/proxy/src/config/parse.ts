@@ -33,6 +33,9 @@ const ENV = {
   tokens: ['TOKENS'],
   strict: ['STRICT'],
   disableAllEndpoint: ['DISABLE_ALL_ENDPOINT'],
+  disableMetricsEndpoint: ['DISABLE_METRICS_ENDPOINT'],
+  disableTokensEndpoint: ['DISABLE_TOKENS_ENDPOINT'],
+  logRequests: ['LOG_REQUESTS'],
   tokenRevalidate: ['TOKEN_REVALIDATION_INTERVAL_SECONDS'],
   /** Edge's intervals, in seconds (SERVICE_FETCH_INTERVAL and SERVICE_METRICS_INTERVAL, in ms, win). */
   refreshIntervalSeconds: ['FEATURES_REFRESH_INTERVAL_SECONDS'],
@@ -358,6 +361,12 @@ export async function createProxyConfig(
   const logger = options.logger
     ? redactingLogger(options.logger, secrets)
     : createLogger({ level: logLevel, json: useJsonLogger, secrets })
+  // Edge traces each request at debug (RUST_LOG=debug); LOG_REQUESTS turns the lines on or off at any level.
+  const requestLog = bool(options.logRequests, ENV.logRequests, logLevel === 'debug')
+    ? options.logger
+      ? logger
+      : createLogger({ level: 'info', json: useJsonLogger, secrets })
+    : undefined
   const rejectUnauthorized =
     bool(options.httpOptions?.rejectUnauthorized, ENV.rejectUnauthorized, true) && !network.upstream.skipVerification
   if (!rejectUnauthorized) logger.warn(UNVERIFIED_UPSTREAM)
@@ -518,6 +527,9 @@ export async function createProxyConfig(
     tokens,
     tokenMode: bool(options.strict, ENV.strict, false) ? 'strict' : 'dynamic',
     frontendAllEndpoint: !bool(options.disableAllEndpoint, ENV.disableAllEndpoint, false),
+    metricsEndpoint: !bool(options.disableMetricsEndpoint, ENV.disableMetricsEndpoint, false),
+    tokensEndpoint: !bool(options.disableTokensEndpoint, ENV.disableTokensEndpoint, false),
+    requestLog,
     workers,
     streaming: bool(options.streaming, ENV.streaming, true),
     // SDKs drop a stream silent for 60 s: at most 50 s between keep-alives.

@@ -91,6 +91,12 @@ export interface ProxyOptions {
   strict?: boolean
   /** Turns off /api/frontend/all and /api/proxy/all (Edge's --disable-all-endpoint). */
   disableAllEndpoint?: boolean
+  /** Turns off both Prometheus routes, /internal-backstage/metrics and /proxy/internal-backstage/prometheus (Edge's --disable-metrics-endpoint). */
+  disableMetricsEndpoint?: boolean
+  /** Turns off /internal-backstage/tokens (Edge's --disable-tokens-endpoint). */
+  disableTokensEndpoint?: boolean
+  /** Vexil: one log line per request (default: on at LOG_LEVEL=debug, which RUST_LOG=debug and trace give, as Edge's request tracing). */
+  logRequests?: boolean
   /** Vexil: how long the listening server waits for slow clients (startProxy; ms). */
   serverTimeouts?: Partial<ServerTimeouts>
   /**
@@ -163,6 +169,12 @@ export interface ProxyConfig {
   tokenMode: 'dynamic' | 'strict'
   /** /api/frontend/all and /api/proxy/all are served. */
   frontendAllEndpoint: boolean
+  /** The Prometheus routes are served (DISABLE_METRICS_ENDPOINT unset). */
+  metricsEndpoint: boolean
+  /** /internal-backstage/tokens is served (DISABLE_TOKENS_ENDPOINT unset). */
+  tokensEndpoint: boolean
+  /** LOG_REQUESTS: one log line per request (request-log.ts), written at info level whatever LOG_LEVEL says. */
+  requestLog: Logger | undefined
   /** How often known tokens are validated again (ms); a revoked token is refused within this time. */
   tokenRevalidateMs: number
   /** Worker processes `vexil proxy` runs behind its port (1: a single process, no cluster). */

@@ -6,6 +6,7 @@
 //   GET /internal-backstage/tokens   the known token scopes, never a secret
 //   POST /edge/validate              which of the given tokens this proxy accepts (validated
 //                                    upstream as needed), so a proxy or an Edge can sit in front
+// DISABLE_METRICS_ENDPOINT and DISABLE_TOKENS_ENDPOINT leave their route out (404), as in Edge.
 import type { H3Event } from 'h3'
 import type { ClientAddress } from '../http/client-ip.js'
 import { ProxyError } from '../http/errors.js'
@@ -19,7 +20,10 @@ import type { TokenRegistry } from '../tokens/token-registry.js'
 import { readJson } from './client-metrics.js'
 
 interface EdgeOperationsDependencies {
-  registry: MetricsSource
+  /** Undefined when the Prometheus route is turned off. */
+  registry: MetricsSource | undefined
+  /** /internal-backstage/tokens is served. */
+  tokensEndpoint: boolean
   tokens: TokenRegistry
   scopes: TokenScopes
   /** False while a scope the proxy serves (the static one included) has no flags yet. */
@@ -50,17 +54,18 @@ const json = (value: unknown) => JSON.stringify(value)
 const sendJson = (event: H3Event, status: number, value: unknown) =>
   sendText(event.node.res, status, JSON_CONTENT_TYPE, json(value), event.method === 'HEAD')
 
+const OPEN = { access: 'open', waitsForFlags: false, cors: 'none', example: { status: 200 } } as const
+
 export function edgeOperationsRoutes(deps: EdgeOperationsDependencies): RouteDeclaration[] {
-  const open = { access: 'open', waitsForFlags: false, cors: 'none', example: { status: 200 } } as const
   return [
     {
-      ...open,
+      ...OPEN,
       methods: ['GET', 'HEAD'],
       path: '/internal-backstage/health',
       handle: (event) => sendJson(event, 200, { status: 'OK' }),
     },
     {
-      ...open,
+      ...OPEN,
       methods: ['GET', 'HEAD'],
       path: '/internal-backstage/ready',
       example: { status: 200, statusBeforeReady: 503 },
@@ -69,46 +74,10 @@ export function edgeOperationsRoutes(deps: EdgeOperationsDependencies): RouteDec
           ? sendJson(event, 200, { status: 'READY' })
           : sendJson(event, 503, { error: 'Edge is not ready to serve requests', status: 'NOTREADY' }),
     },
+    ...(deps.registry ? [metricsRoute(deps.registry)] : []),
+    ...(deps.tokensEndpoint ? [tokensRoute(deps)] : []),
     {
-      ...open,
-      methods: ['GET', 'HEAD'],
-      path: '/internal-backstage/metrics',
-      handle: async (event) =>
-        sendText(
-          event.node.res,
-          200,
-          deps.registry.contentType,
-          await deps.registry.metrics(),
-          event.method === 'HEAD',
-        ),
-    },
-    {
-      ...open,
-      methods: ['GET', 'HEAD'],
-      path: '/internal-backstage/tokens',
-      handle: (event) =>
-        sendJson(event, 200, {
-          tokenRefreshes: deps.scopes.syncs.map((sync) => ({
-            environment: sync.scope.environment,
-            projects: sync.scope.projects,
-            lastFetch: sync.lastFetch > 0 ? new Date(sync.lastFetch).toISOString() : null,
-            lastUpdate: sync.flags.current ? new Date(sync.flags.current.loadedAt).toISOString() : null,
-          })),
-          tokenValidationStatus: deps.tokens
-            .tokens()
-            .filter((token) => token.type !== 'admin')
-            .map((token) => ({
-              token: anonymize(token.secret),
-              type: token.type,
-              environment: token.environment,
-              projects: token.projects,
-              status: 'Validated',
-            })),
-          invalidTokenCount: deps.tokens.invalidCount,
-        }),
-    },
-    {
-      ...open,
+      ...OPEN,
       methods: ['POST'],
       path: '/edge/validate',
       example: { status: 200, body: '{"tokens":[]}' },
@@ -143,4 +112,44 @@ export function edgeOperationsRoutes(deps: EdgeOperationsDependencies): RouteDec
       },
     },
   ]
+}
+
+// --- Internal helpers ---
+
+function metricsRoute(registry: MetricsSource): RouteDeclaration {
+  return {
+    ...OPEN,
+    methods: ['GET', 'HEAD'],
+    path: '/internal-backstage/metrics',
+    handle: async (event) =>
+      sendText(event.node.res, 200, registry.contentType, await registry.metrics(), event.method === 'HEAD'),
+  }
+}
+
+function tokensRoute(deps: EdgeOperationsDependencies): RouteDeclaration {
+  return {
+    ...OPEN,
+    methods: ['GET', 'HEAD'],
+    path: '/internal-backstage/tokens',
+    handle: (event) =>
+      sendJson(event, 200, {
+        tokenRefreshes: deps.scopes.syncs.map((sync) => ({
+          environment: sync.scope.environment,
+          projects: sync.scope.projects,
+          lastFetch: sync.lastFetch > 0 ? new Date(sync.lastFetch).toISOString() : null,
+          lastUpdate: sync.flags.current ? new Date(sync.flags.current.loadedAt).toISOString() : null,
+        })),
+        tokenValidationStatus: deps.tokens
+          .tokens()
+          .filter((token) => token.type !== 'admin')
+          .map((token) => ({
+            token: anonymize(token.secret),
+            type: token.type,
+            environment: token.environment,
+            projects: token.projects,
+            status: 'Validated',
+          })),
+        invalidTokenCount: deps.tokens.invalidCount,
+      }),
+  }
 }

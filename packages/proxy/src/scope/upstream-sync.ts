@@ -12,6 +12,7 @@ import type { Logger } from '../logger.js'
 import { createStorageFromConfig } from '../storage/index.js'
 import type { StorageProvider } from '../storage/types.js'
 import type { PollerOptions, UsageAggregator } from '@vexil/sync'
+import { createUpstreamCalls, type UpstreamCalls } from '../metrics/upstream-calls.js'
 import { createHttpUpstream, type Upstream } from '../upstream/upstream.js'
 import { type KnownToken, scopeKey, type TokenScope } from '../tokens/api-token.js'
 import { loadKnownTokens, saveKnownTokens } from '../tokens/token-backup.js'
@@ -43,6 +44,8 @@ export interface ProxySync {
   readonly ready: boolean
   /** The static scope has flags (in a cluster: in every worker): /proxy/health. */
   readonly staticReady: boolean
+  /** The upstream calls this process made, by kind and outcome; undefined where it makes none of its own. */
+  readonly upstreamCalls?: UpstreamCalls
   /** Where the Prometheus routes read from, given this process's own registry (default: that registry). */
   metricsSource?(local: Registry): MetricsSource
   /** Starts syncing (first fetch, bootstrap, backup), token validation and usage reports; resolves after the first fetch, or when it failed, after the fallbacks are read. */
@@ -82,8 +85,11 @@ export interface UpstreamSync extends ProxySync {
 
 export function createUpstreamSync(options: UpstreamSyncOptions): UpstreamSync {
   const { config, logger, newEngine, responseCaches } = options
-  const upstream = options.upstream ?? createHttpUpstream(config)
-  const upstreamFor = options.upstreamFor ?? ((token: string) => createHttpUpstream(config, { token, filters: false }))
+  const upstreamCalls = createUpstreamCalls()
+  const { observe } = upstreamCalls
+  const upstream = options.upstream ?? createHttpUpstream(config, { observe })
+  const upstreamFor =
+    options.upstreamFor ?? ((token: string) => createHttpUpstream(config, { token, filters: false, observe }))
   // The old proxy's configuration: one static scope behind /proxy (none with only TOKENS).
   const scope: StaticScope | undefined = config.serviceApiToken
     ? createStaticScope({
@@ -181,6 +187,7 @@ export function createUpstreamSync(options: UpstreamSyncOptions): UpstreamSync {
     scope,
     tokens,
     scopes,
+    upstreamCalls,
     get lastFetch() {
       return Math.max(scope?.lastFetch ?? 0, ...scopes.syncs.map((sync) => sync.lastFetch))
     },

@@ -7,8 +7,10 @@ import {
   createUpstreamClient,
   type HttpResponse,
   identityHeaders,
+  observedSend,
   type OpenEventSource,
   type SendRequest,
+  type UpstreamCallObserver,
   type UpstreamClient,
   type UpstreamClientOptions,
 } from '@vexil/sync'
@@ -36,6 +38,8 @@ interface UpstreamIdentity {
   send?: SendRequest
   /** How the stream is opened: undici by default. */
   openEventSource?: OpenEventSource
+  /** Told how each call ended (Prometheus's upstream counters). */
+  observe?: UpstreamCallObserver
 }
 
 type Filters = Pick<ProxyConfig, 'projectName' | 'namePrefix' | 'tags'>
@@ -89,9 +93,11 @@ export function createHttpUpstream(config: ProxyConfig, identity: UpstreamIdenti
     openEventSource:
       identity.openEventSource ?? ((url, stream, handlers) => node().openEventSource(url, stream, handlers)),
     headers: config.upstreamNetwork.headers,
+    observe: identity.observe,
   }
   /** The SDK's identifying headers without the upstream token, which only goes to the upstream itself. */
   const anonymous = identityHeaders(options, undefined, false)
+  const validateSend = identity.observe ? observedSend(send, 'validation', identity.observe) : send
   return {
     ...createUpstreamClient(options),
     fetchBootstrap: (bootstrapUrl, authorization) =>
@@ -107,7 +113,7 @@ export function createHttpUpstream(config: ProxyConfig, identity: UpstreamIdenti
         rejectUnauthorized: config.rejectUnauthorized,
       }),
     validateTokens: (secrets) =>
-      send(edgeValidateUrl(config.serviceUrl), {
+      validateSend(edgeValidateUrl(config.serviceUrl), {
         method: 'POST',
         headers: { ...anonymous, 'content-type': 'application/json', accept: 'application/json' },
         body: JSON.stringify({ tokens: secrets }),

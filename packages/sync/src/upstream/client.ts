@@ -4,7 +4,15 @@
 import { BUILT_IN_STRATEGY_NAMES } from '@vexil/engine'
 import type { MetricsBucket } from '../usage/metrics-bucket.js'
 import { bulkBody } from '../usage/bulk-body.js'
-import type { EventSourceHandlers, HttpResponse, OpenEventSource, SendRequest } from './http.js'
+import {
+  type EventSourceHandlers,
+  type HttpResponse,
+  observedEventSource,
+  observedSend,
+  type OpenEventSource,
+  type SendRequest,
+  type UpstreamCallObserver,
+} from './http.js'
 
 /** The client-specification version sent (the old proxy's SDK and unleash-client's streaming send 5.2.0). */
 const CLIENT_SPEC_VERSION = '5.2.0'
@@ -50,6 +58,8 @@ export interface UpstreamClientOptions {
   rejectUnauthorized?: boolean
   send: SendRequest
   openEventSource: OpenEventSource
+  /** Told how each call ended, by kind (the proxy's Prometheus counters); none by default. */
+  observe?: UpstreamCallObserver
 }
 
 /** The identifying headers of every call; the token only with `withToken` (a bootstrap URL or `/edge/validate` get none). */
@@ -73,7 +83,13 @@ export function identityHeaders(
 }
 
 export function createUpstreamClient(options: UpstreamClientOptions): UpstreamClient {
-  const { apiUrl, send, timeoutMs } = options
+  const { apiUrl, timeoutMs, observe } = options
+  const sendAs = (kind: 'features' | 'metrics' | 'register'): SendRequest =>
+    observe ? observedSend(options.send, kind, observe) : options.send
+  const fetchSend = sendAs('features')
+  const metricsSend = sendAs('metrics')
+  const registerSend = sendAs('register')
+  const openEventSource = observe ? observedEventSource(options.openEventSource, observe) : options.openEventSource
   const rejectUnauthorized = options.rejectUnauthorized ?? true
   const started = (options.started ?? new Date()).toISOString()
   const search = options.query ? `?${options.query}` : ''
@@ -84,7 +100,7 @@ export function createUpstreamClient(options: UpstreamClientOptions): UpstreamCl
     instanceId: options.instanceId,
     environment: options.environment ?? tokenEnvironment(options.token) ?? 'default',
   }
-  const post = (path: string, body: unknown, interval: number | undefined) =>
+  const post = (send: SendRequest, path: string, body: unknown, interval: number | undefined) =>
     send(`${apiUrl}${path}`, {
       method: 'POST',
       headers: {
@@ -98,7 +114,7 @@ export function createUpstreamClient(options: UpstreamClientOptions): UpstreamCl
     })
   return {
     fetchFeatures: (etag) =>
-      send(`${apiUrl}/client/features${search}`, {
+      fetchSend(`${apiUrl}/client/features${search}`, {
         method: 'GET',
         headers: {
           ...identityHeaders(options, options.refreshInterval),
@@ -110,7 +126,7 @@ export function createUpstreamClient(options: UpstreamClientOptions): UpstreamCl
         rejectUnauthorized,
       }),
     openStream: (lastEventId, handlers) =>
-      options.openEventSource(
+      openEventSource(
         `${apiUrl}/client/streaming${search}`,
         {
           headers: {
@@ -124,6 +140,7 @@ export function createUpstreamClient(options: UpstreamClientOptions): UpstreamCl
       ),
     register: () =>
       post(
+        registerSend,
         '/client/register',
         {
           appName: options.appName,
@@ -140,6 +157,7 @@ export function createUpstreamClient(options: UpstreamClientOptions): UpstreamCl
       ),
     sendMetrics: (bucket) =>
       post(
+        metricsSend,
         '/client/metrics',
         {
           appName: options.appName,
@@ -151,7 +169,8 @@ export function createUpstreamClient(options: UpstreamClientOptions): UpstreamCl
         },
         options.metricsInterval,
       ),
-    sendBulk: (bucket) => post('/client/metrics/bulk', bulkBody(bucket, reporter), options.metricsInterval),
+    sendBulk: (bucket) =>
+      post(metricsSend, '/client/metrics/bulk', bulkBody(bucket, reporter), options.metricsInterval),
   }
 }
 

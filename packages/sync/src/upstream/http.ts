@@ -45,3 +45,52 @@ export type OpenEventSource = (url: string, options: EventSourceOptions, handler
 export class StreamClosedError extends Error {
   override readonly name = 'StreamClosedError'
 }
+
+/** What an upstream call was for: the names Prometheus counts them under. */
+export type UpstreamCallKind = 'features' | 'validation' | 'metrics' | 'streaming' | 'register'
+
+/** How an upstream call ended: by its status class, or with no answer at all (refused, reset, timed out). */
+export type UpstreamOutcome = 'ok' | 'not_modified' | 'client_error' | 'server_error' | 'network_error'
+
+/** Told of every upstream call as it ends (a stream: as it opens, or fails to). */
+export type UpstreamCallObserver = (kind: UpstreamCallKind, outcome: UpstreamOutcome) => void
+
+export function upstreamOutcome(status: number): UpstreamOutcome {
+  if (status === 304) return 'not_modified'
+  if (status >= 200 && status < 300) return 'ok'
+  return status >= 500 ? 'server_error' : 'client_error'
+}
+
+/** `send`, with each call's outcome told to `observe` as `kind`. */
+export function observedSend(send: SendRequest, kind: UpstreamCallKind, observe: UpstreamCallObserver): SendRequest {
+  return async (url, options) => {
+    let response: HttpResponse
+    try {
+      response = await send(url, options)
+    } catch (error) {
+      observe(kind, 'network_error')
+      throw error
+    }
+    observe(kind, upstreamOutcome(response.status))
+    return response
+  }
+}
+
+/** `open`, with each stream's opening (its status, or the error that kept it from opening) told to `observe`. */
+export function observedEventSource(open: OpenEventSource, observe: UpstreamCallObserver): OpenEventSource {
+  return (url, options, handlers) => {
+    let opened = false
+    return open(url, options, {
+      ...handlers,
+      onOpen(status, headers) {
+        opened = true
+        observe('streaming', upstreamOutcome(status))
+        handlers.onOpen(status, headers)
+      },
+      onClose(error) {
+        if (!opened && error) observe('streaming', 'network_error')
+        handlers.onClose(error)
+      },
+    })
+  }
+}

@@ -73,6 +73,7 @@ export async function createWorkerProxy(env: WorkerEnv): Promise<WorkerProxy> {
       : null,
     // swagger-ui-dist stays out of the bundle: with ENABLE_OAS the document is served, not the page.
     swaggerUi: false,
+    processMetrics: false,
   })
   await app.start()
   const handler = toWebHandler(app.app)

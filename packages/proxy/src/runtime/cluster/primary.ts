@@ -10,9 +10,9 @@ import { fileURLToPath } from 'node:url'
 import { createEngine } from '@vexil/engine'
 import { nextShutdownSignal } from '@vexil/server-kit'
 import type { ProxyConfig } from '../../config/types.js'
-import { createPrometheusExporter, usageDrops } from '../../prometheus.js'
+import { createPrometheusExporter } from '../../prometheus.js'
 import type { FlagSet } from '../../scope/flag-set.js'
-import { createUpstreamSync, servedFlags } from '../../scope/upstream-sync.js'
+import { createUpstreamSync } from '../../scope/upstream-sync.js'
 import type { TokenSync } from '../../scope/token-sync.js'
 import { startSummary } from '../../config/start-summary.js'
 import { type KnownToken, scopeKey, type TokenScope } from '../../tokens/api-token.js'
@@ -92,13 +92,8 @@ export async function runProxyPrimary(config: ProxyConfig, argv: readonly string
     broadcast(flagsMessage(STATIC_SCOPE_KEY, set))
     updateReadiness()
   })
-  const prometheus = createPrometheusExporter({
-    lastUpdate: () => Math.max(0, ...servedFlags(sync).map((served) => served.current?.loadedAt ?? 0)),
-    lastFetch: () => sync.lastFetch,
-    flagCount: () => servedFlags(sync).reduce((sum, served) => sum + (served.current?.engine.size ?? 0), 0),
-    // The primary drops too: the bounds apply again as it adds the workers' buckets.
-    usageDrops: () => usageDrops(sync),
-  })
+  // The primary drops too: the bounds apply again as it adds the workers' buckets.
+  const prometheus = createPrometheusExporter({ sync })
   const metrics = createClusterMetrics({
     local: prometheus.registry,
     workers: () => [...workers.values()].map((w) => w.channel),
