@@ -397,7 +397,7 @@ function readSeries(text: string): { proxyRequests: number; featuresOk: number }
   const sum = (pattern: RegExp) => [...text.matchAll(pattern)].reduce((total, match) => total + Number(match[1]), 0)
   return {
     proxyRequests: sum(
-      /^http_server_duration_milliseconds_count\{method="GET",endpoint="\/proxy",status="2xx"\} (\d+)$/gm,
+      /^http_server_duration_milliseconds_count\{method="GET",endpoint="\/proxy",status="200"\} (\d+)$/gm,
     ),
     featuresOk: sum(/^vexil_proxy_upstream_requests_total\{kind="features",outcome="(?:ok|not_modified)"\} (\d+)$/gm),
   }

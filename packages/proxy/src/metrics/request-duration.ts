@@ -1,7 +1,8 @@
 // Edge's request histogram, `http_server_duration_milliseconds{method, endpoint, status}`, fed by a
 // RequestObserver (http/request-observer.ts). Every label comes from a closed set, whatever callers
 // send: the endpoint is the declared route template (`/{unknown}` when none matched, as Edge names
-// its 404s), the method one of the methods routes declare or OTHER, the status its class (2xx).
+// its 404s), the method one of the methods routes declare or OTHER, the status the code the proxy
+// sent (as Edge labels it; at most the 500 codes from 100 to 599).
 // Counted in plain numbers, one series found by two map lookups and an index: no label hashing
 // and no allocation per request; prom-client reads the series when scraped.
 import type { Registry } from 'prom-client'
@@ -12,7 +13,6 @@ import { type MetricJson, registerReadMetric } from './read-metric.js'
 export const DURATION_BUCKETS_MS = [0.1, 0.5, 1, 2.5, 5, 10, 25, 50, 100, 250, 500, 1000, 2500, 5000, 10000]
 export const UNKNOWN_ENDPOINT = '/{unknown}'
 const METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'])
-const STATUS_CLASSES = ['1xx', '2xx', '3xx', '4xx', '5xx'] as const
 
 interface Series {
   labels: { method: string; endpoint: string; status: string }
@@ -23,16 +23,16 @@ interface Series {
 }
 
 export function createRequestDuration(registry: Registry): RequestObserver {
-  /** endpoint -> method -> status class index -> series */
+  /** endpoint -> method -> status code -> series */
   const series = new Map<string, Map<string, Array<Series | undefined>>>()
 
-  function seriesFor(endpoint: string, method: string, statusClass: number): Series {
+  function seriesFor(endpoint: string, method: string, status: number): Series {
     let byMethod = series.get(endpoint)
     if (!byMethod) series.set(endpoint, (byMethod = new Map()))
     let byStatus = byMethod.get(method)
     if (!byStatus) byMethod.set(method, (byStatus = []))
-    return (byStatus[statusClass] ??= {
-      labels: { method, endpoint, status: STATUS_CLASSES[statusClass]! },
+    return (byStatus[status] ??= {
+      labels: { method, endpoint, status: String(status) },
       buckets: new Array<number>(DURATION_BUCKETS_MS.length + 1).fill(0),
       sum: 0,
       count: 0,
@@ -41,7 +41,7 @@ export function createRequestDuration(registry: Registry): RequestObserver {
 
   registerReadMetric(registry, {
     name: 'http_server_duration_milliseconds',
-    help: 'HTTP request latencies in milliseconds, by route template, method and status class',
+    help: 'HTTP request latencies in milliseconds, by route template, method and status code',
     type: 'histogram',
     aggregator: 'sum',
     values: () => {
@@ -54,8 +54,8 @@ export function createRequestDuration(registry: Registry): RequestObserver {
   })
 
   return ({ method, route, status, durationMs }) => {
-    const statusClass = Math.min(Math.max(Math.floor(status / 100), 1), 5) - 1
-    const one = seriesFor(route ?? UNKNOWN_ENDPOINT, METHODS.has(method) ? method : 'OTHER', statusClass)
+    const code = Math.min(Math.max(status, 100), 599)
+    const one = seriesFor(route ?? UNKNOWN_ENDPOINT, METHODS.has(method) ? method : 'OTHER', code)
     let bucket = 0
     while (bucket < DURATION_BUCKETS_MS.length && durationMs > DURATION_BUCKETS_MS[bucket]!) bucket++
     one.buckets[bucket]!++
