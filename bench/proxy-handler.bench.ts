@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { Writable } from 'node:stream'
 import { type Context, createEngine } from '@vexil/engine'
-import { createProxyApp, createProxyConfig } from '@vexil/proxy'
+import { createProxyApp, createProxyConfig, type ProxyOptions } from '@vexil/proxy'
 import { makeContexts, makeFeatures } from '@vexil/test-fixtures/workload.ts'
 import type { BudgetRow } from './budget.js'
 import { median } from './measure.js'
@@ -47,7 +47,10 @@ function call(listener: RequestListener, request: Call): Promise<number> {
     const res = new ServerResponse(req)
     // The response only writes to its socket, so a stream that drops the bytes stands in for one.
     res.assignSocket(new Writable({ write: (_chunk, _encoding, done) => done() }) as Socket)
-    res.once('finish', () => resolve(res.statusCode))
+    // As node:http's server does once a response is sent: 'close' on the next tick, where the
+    // request observers (metrics, request log, tracing) run.
+    res.once('finish', () => process.nextTick(() => res.emit('close')))
+    res.once('close', () => resolve(res.statusCode))
     listener(req, res)
   })
 }
@@ -73,21 +76,30 @@ export async function runProxyHandlerBench(): Promise<BudgetRow[]> {
       upstream.once('message', (message: { port: number }) => resolve(message.port))
       upstream.once('exit', (code) => reject(new Error(`upstream.mjs exited with code ${code}`)))
     })
-    const config = await createProxyConfig(
-      {
-        serviceUrl: `http://127.0.0.1:${port}/api`,
-        serviceApiToken: CLIENT_TOKEN,
-        clientKeys: [CLIENT_KEY],
-        tokens: [CLIENT_TOKEN],
-        metricsInterval: 0,
-        refreshInterval: 600_000,
-        responseCacheSize: 10_000,
-      },
-      {},
-    )
-    const proxy = createProxyApp({ config, storage: null })
-    await proxy.start()
+    /** A proxy as configured by default, plus `options`. */
+    const startProxy = async (options: ProxyOptions = {}) => {
+      const config = await createProxyConfig(
+        {
+          serviceUrl: `http://127.0.0.1:${port}/api`,
+          serviceApiToken: CLIENT_TOKEN,
+          clientKeys: [CLIENT_KEY],
+          tokens: [CLIENT_TOKEN],
+          metricsInterval: 0,
+          refreshInterval: 600_000,
+          responseCacheSize: 10_000,
+          ...options,
+        },
+        {},
+      )
+      const app = createProxyApp({ config, storage: null })
+      await app.start()
+      return app
+    }
+    const proxy = await startProxy()
     const listener = proxy.listener as RequestListener
+    // The same requests with the Prometheus endpoints off, which also stops the request histogram.
+    const bare = await startProxy({ disableMetricsEndpoint: true })
+    const bareListener = bare.listener as RequestListener
 
     const contexts = makeContexts(1000)
     const fresh = contexts.map(asNewUser)
@@ -108,6 +120,9 @@ export async function runProxyHandlerBench(): Promise<BudgetRow[]> {
       'POST, every request a new user': (i) =>
         call(listener, { method: 'POST', url: '/proxy', body: Buffer.from(newUser(newPostBodies[i % 1000]!)) }),
       'POST, repeating contexts': (i) => call(listener, { method: 'POST', url: '/proxy', body: postBodies[i % 1000]! }),
+      'GET, every request a new user, metrics off': (i) =>
+        call(bareListener, { method: 'GET', url: newUser(newGetPaths[i % 1000]!) }),
+      'GET, repeating contexts, metrics off': (i) => call(bareListener, { method: 'GET', url: getPaths[i % 1000]! }),
       'engine evaluateAll, every request a new user': (i) =>
         engine.evaluateAll(JSON.parse(newUser(newEngineContexts[i % 1000]!)) as Context),
     }
@@ -126,8 +141,11 @@ export async function runProxyHandlerBench(): Promise<BudgetRow[]> {
         samples[name]!.push(await cpuPerCall(PER_ROUND, tasks[name]!))
     }
     await proxy.close()
+    await bare.close()
 
     const us = (name: string) => median(samples[name]!)
+    const over = (name: string, base: string) =>
+      median(samples[name]!.map((value, round) => value / samples[base]![round]!))
     const overEngine = (name: string) =>
       median(
         samples[name]!.map((value, round) => value / samples['engine evaluateAll, every request a new user']![round]!),
@@ -183,6 +201,24 @@ export async function runProxyHandlerBench(): Promise<BudgetRow[]> {
         unit: 'x',
         kind: 'max',
         limit: 6.5,
+        absolute: false,
+        noisyInCI: true,
+      },
+      {
+        metric: 'GET /proxy, every request a new user: with / without the request metrics',
+        value: over('GET, every request a new user', 'GET, every request a new user, metrics off'),
+        unit: 'x',
+        kind: 'max',
+        limit: 1.1,
+        absolute: false,
+        noisyInCI: true,
+      },
+      {
+        metric: 'GET /proxy, repeating contexts: with / without the request metrics',
+        value: over('GET, repeating contexts', 'GET, repeating contexts, metrics off'),
+        unit: 'x',
+        kind: 'max',
+        limit: 1.15,
         absolute: false,
         noisyInCI: true,
       },

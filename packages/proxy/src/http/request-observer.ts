@@ -29,9 +29,9 @@ export function observeRequest(
   onObserverError: (error: unknown) => void,
 ): void {
   const startedAt = performance.now()
-  const startedAtEpochMs = Date.now()
   const { req, res } = event.node
-  res.once('close', () => {
+  // 'close' is emitted once per response; `on` spares `once`'s wrapper.
+  res.on('close', () => {
     const record: RequestRecord = {
       method: req.method ?? 'GET',
       route: event.context.route,
@@ -39,7 +39,7 @@ export function observeRequest(
       aborted: !res.writableFinished,
       startedAt,
       durationMs: performance.now() - startedAt,
-      startedAtEpochMs,
+      startedAtEpochMs: performance.timeOrigin + startedAt,
     }
     for (const observer of observers) {
       try {
