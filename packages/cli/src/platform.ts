@@ -35,7 +35,8 @@ export async function runPlatform(): Promise<number> {
     if (error instanceof ConfigError) return fail(`Invalid configuration: ${error.message}`)
     return fail(`The proxy could not start: ${messageOf(error)}`)
   }
-  // The proxy's URL names /proxy; the frontend API sits beside it.
+  // The proxy's URL names /proxy; the frontend API sits beside it. The admin UI's setup snippets name both.
+  service.announceProxy({ url: proxy.url.replace(/\/proxy$/, ''), clientKey: demo.proxyClientKey })
   const frontendUrl = proxy.url.replace(/\/proxy$/, '/api/frontend')
   const ofrepUrl = proxy.url.replace(/\/proxy$/, '/ofrep/v1/evaluate/flags')
   // Listening before the banner is printed: a SIGTERM sent as soon as it appears stops cleanly.

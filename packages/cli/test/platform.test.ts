@@ -105,6 +105,15 @@ describe('vexil start', () => {
     expect(ofrep.status).toBe(200)
     const flags = ((await ofrep.json()) as { flags: Array<{ key: string; metadata?: { enabled: boolean } }> }).flags
     expect(steady(flags.filter((f) => f.metadata?.enabled).map((f) => ({ name: f.key })))).toEqual(steady(toggles))
+    // The admin UI's setup snippets name the proxy it runs and its /proxy key (GET /api/admin/ui-config).
+    const adminToken = /Admin token:\s+(\S+)/.exec(output)![1]!
+    const uiConfig = await fetch(`http://127.0.0.1:${ports.service}/api/admin/ui-config`, {
+      headers: { authorization: adminToken },
+    })
+    expect(((await uiConfig.json()) as { proxy: unknown }).proxy).toEqual({
+      url: `http://127.0.0.1:${ports.proxy}`,
+      clientKey: /Proxy client key:\s+(\S+)/.exec(output)![1],
+    })
 
     platform.child.kill('SIGINT')
     expect(await platform.exited).toBe(0)

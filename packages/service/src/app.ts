@@ -28,6 +28,7 @@ import { registerSignalEndpointRoutes } from './routes/admin/signal-endpoints.js
 import { registerSignalRoutes } from './routes/admin/signals.js'
 import { registerStrategyRoutes } from './routes/admin/strategies.js'
 import { registerTagRoutes } from './routes/admin/tags.js'
+import { registerUiConfigRoutes } from './routes/admin/ui-config.js'
 import { registerUserRoutes } from './routes/admin/users.js'
 import { registerVariantRoutes } from './routes/admin/variants.js'
 import { registerClientFeatureRoutes } from './routes/client/features.js'
@@ -85,6 +86,7 @@ const ROUTE_MODULES: ((api: ApiRouter, ctx: ServiceContext) => void)[] = [
   registerSignalRoutes,
   registerActionRoutes,
   registerPlaygroundRoutes,
+  registerUiConfigRoutes,
 ]
 
 /** The h3 app, its route table (method, path, access of every API route), and its open streams. */

@@ -21,12 +21,25 @@ export interface ServiceConfig {
    * addresses it hands out (a signal endpoint's `url`). Unset: `http://localhost:<port>`.
    */
   publicUrl: string | undefined
+  /**
+   * The Vexil proxy SDKs use, as the admin UI shows it where SDK setup is explained: `PROXY_URL`
+   * (its base URL, e.g. `https://flags-proxy.example.com`), or what `vexil start` tells the
+   * running service (RunningService.announceProxy). Unset: the UI says to use the proxy's address.
+   */
+  proxy: ProxyAddress
   /** Minimum time between two `seen_at` writes for one user (insights: active users). */
   userSeenThrottleMs: number
   /** Signal endpoint and action limits and the action runner's sweep interval (`signals/config.ts`). */
   signals: SignalConfig
   /** Streaming and delta routes for clients (`streaming-config.ts`). */
   streaming: StreamingConfig
+}
+
+export interface ProxyAddress {
+  /** The proxy's base URL, without `/proxy` or `/api/frontend`. */
+  url: string | undefined
+  /** The proxy's own client key for `/proxy`, when this service knows it (`vexil start`). */
+  clientKey: string | undefined
 }
 
 export class ConfigError extends Error {
@@ -47,7 +60,7 @@ const INIT_SECRET_MIN_LENGTH = 32
 
 /**
  * Builds the config from environment variables (`PORT`, `HOST`, `DATABASE_URL`, `DATA_DIR`,
- * `INIT_ADMIN_API_TOKENS`, `INIT_CLIENT_API_TOKENS`, `LOG_LEVEL`, `PUBLIC_URL`, the signal limits,
+ * `INIT_ADMIN_API_TOKENS`, `INIT_CLIENT_API_TOKENS`, `LOG_LEVEL`, `PUBLIC_URL`, `PROXY_URL`, the signal limits,
  * the streaming settings)
  * and explicit overrides, which win.
  * Throws one `ConfigError` naming every bad variable.
@@ -72,7 +85,8 @@ export function parseServiceConfig(
     initClientTokens:
       overrides.initClientTokens ?? parseTokens('INIT_CLIENT_API_TOKENS', env.INIT_CLIENT_API_TOKENS, problems),
     logLevel: logLevel as LogLevel,
-    publicUrl: overrides.publicUrl ?? parsePublicUrl(env.PUBLIC_URL, problems),
+    publicUrl: overrides.publicUrl ?? parsePublicUrl('PUBLIC_URL', env.PUBLIC_URL, problems),
+    proxy: overrides.proxy ?? { url: parsePublicUrl('PROXY_URL', env.PROXY_URL, problems), clientKey: undefined },
     userSeenThrottleMs: overrides.userSeenThrottleMs ?? 60_000,
     signals: overrides.signals ?? parseSignalConfig(env, problems),
     streaming: overrides.streaming ?? parseStreamingConfig(env, problems),
@@ -117,7 +131,7 @@ function parseTokens(name: string, text: string | undefined, problems: string[])
 }
 
 /** An absolute http(s) URL, maybe with a path (behind a reverse proxy's prefix), without query, fragment or credentials. */
-function parsePublicUrl(text: string | undefined, problems: string[]): string | undefined {
+function parsePublicUrl(name: string, text: string | undefined, problems: string[]): string | undefined {
   if (!text?.trim()) return undefined
   let url: URL | undefined
   try {
@@ -137,7 +151,7 @@ function parsePublicUrl(text: string | undefined, problems: string[]): string | 
     // A URL with credentials is not echoed: this message is logged.
     const shown = url?.username || url?.password ? '(a URL with credentials)' : `"${text}"`
     problems.push(
-      `PUBLIC_URL must be an http(s) URL without credentials, query or fragment, e.g. https://flags.example.com, got ${shown}`,
+      `${name} must be an http(s) URL without credentials, query or fragment, e.g. https://flags.example.com, got ${shown}`,
     )
     return undefined
   }

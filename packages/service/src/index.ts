@@ -9,7 +9,7 @@ export type { ServiceAppOptions } from './app.js'
 
 // Configuration
 export { ConfigError, parseServiceConfig } from './config.js'
-export type { ConfigOverrides, ServiceConfig } from './config.js'
+export type { ConfigOverrides, ProxyAddress, ServiceConfig } from './config.js'
 export type { Actor, Clock, ServiceContext } from './service-context.js'
 export { createConsoleLogger, silentLogger } from './logger.js'
 export type { LogLevel, Logger } from './logger.js'

@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net'
 import { toNodeListener } from 'h3'
 import { type ActionRunner, createActionRunner } from './actions/runner.js'
 import { createServiceAppWithRoutes } from './app.js'
-import { parseServiceConfig } from './config.js'
+import { parseServiceConfig, type ProxyAddress } from './config.js'
 import type { Clock } from './service-context.js'
 import { openDatabase } from './db/open.js'
 import { migrate } from './db/migrate.js'
@@ -56,6 +56,8 @@ export interface RunningService {
   demo?: DemoCredentials
   /** Takes (or retakes) today's insights snapshot now, besides the daily run. */
   snapshotInsights(): Promise<void>
+  /** Tells the admin UI where the proxy SDKs use is, and its `/proxy` client key (`vexil start`, once its proxy listens). */
+  announceProxy(proxy: ProxyAddress): void
   /** Stops the insights scheduler, stops accepting requests, lets in-flight ones finish, then closes (and flushes) the database. */
   close(): Promise<void>
 }
@@ -121,6 +123,7 @@ export async function startService(options: StartServiceOptions = {}): Promise<R
       host: config.host,
       ...(demo ? { demo } : {}),
       snapshotInsights: () => insights.runNow(),
+      announceProxy: (proxy) => void Object.assign(config.proxy, proxy),
       // The scheduler and the runner stop (their work in flight done) before the database closes.
       // Open streams end first: their SDKs reconnect (to another instance) with their Last-Event-ID.
       close: () =>

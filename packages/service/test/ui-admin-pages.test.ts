@@ -120,9 +120,11 @@ describe.runIf(chromiumAvailable())('the admin pages in headless Chromium', () =
     })
 
     it('creates a frontend token for chosen projects and an admin token, each with its own example', async () => {
+      // The proxy's address as `vexil start` tells it (PROXY_URL otherwise): the snippets name it.
+      const proxy = 'http://127.0.0.1:3999'
+      ui.service.announceProxy({ url: proxy, clientKey: 'proxy-client-key' })
       const frontend = await createToken('web-shop', 'Frontend', { projects: ['demo'], environment: 'production' })
       expect(frontend).toMatch(/^demo:production\.[0-9a-f]{56}$/)
-      const proxy = `http://127.0.0.1:3000`
       expect(await page.getByTestId('token-example').allInnerTexts()).toEqual([
         `curl -H 'Authorization: ${frontend}' '${proxy}/api/frontend?userId=42'`,
         `new UnleashClient({ url: '${proxy}/api/frontend', clientKey: '${frontend}', appName: 'my-app' })`,

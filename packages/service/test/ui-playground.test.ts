@@ -176,7 +176,7 @@ describe.runIf(chromiumAvailable())('the playground in headless Chromium', () =>
 
   it("a flag's explanation: strategy, constraint, segment, rollout, strategy variants and a dependency", async () => {
     const checkout = await why('new-checkout')
-    expect(await checkout.locator('.pg-outcome').innerText()).toContain('On: strategy 1 (flexibleRollout) matched')
+    expect(await checkout.locator('.pg-outcome').innerText()).toContain('On: strategy 1 (Gradual rollout) matched')
     expect(await checkout.locator('.pg-segment').innerText()).toMatch(/Segment demo-pro-plans\s+✓ matched/)
     expect(await checkout.innerText()).toContain("from the matched strategy's variants")
     const upsell = await why('checkout-upsell')

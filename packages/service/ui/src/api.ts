@@ -14,12 +14,20 @@ export class ApiError extends Error {
   override readonly name: string
   readonly status: number
   readonly details: ErrorDetail[]
+  /** Set on a failed load (hooks.ts useLoad): loads again, so the note can offer to retry in place. */
+  readonly retry: (() => Promise<void>) | undefined
 
-  constructor(status: number, name: string, message: string, details: ErrorDetail[] = []) {
+  constructor(status: number, name: string, message: string, details: ErrorDetail[] = [], retry?: () => Promise<void>) {
     super(message)
     this.status = status
     this.name = name
     this.details = details
+    this.retry = retry
+  }
+
+  /** The same error, with a way to load again. */
+  withRetry(retry: () => Promise<void>): ApiError {
+    return new ApiError(this.status, this.name, this.message, this.details, retry)
   }
 }
 

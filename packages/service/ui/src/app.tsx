@@ -1,5 +1,5 @@
 import type { ComponentChildren, JSX } from 'preact'
-import { useCallback, useEffect, useMemo, useRef, useState } from 'preact/hooks'
+import { useCallback, useEffect, useMemo, useState } from 'preact/hooks'
 import { ApiContext, type ApiError, createApi, request } from './api.ts'
 import { Button, Loading } from './components/controls.tsx'
 import { ErrorNote } from './components/error-note.tsx'
@@ -223,15 +223,6 @@ export function App() {
 function Header({ me, path, onSignOut }: { me: Me; path: string; onSignOut: () => void }) {
   const { who, what } = describeMe(me)
   const admin = isAdmin(me)
-  // On a phone the menu is one row that scrolls: bring the current page's item into view.
-  const nav = useRef<HTMLElement>(null)
-  useEffect(() => {
-    const row = nav.current
-    const item = row?.querySelector<HTMLElement>('[aria-current="page"]')
-    if (!row || !item) return
-    if (item.offsetLeft < row.scrollLeft || item.offsetLeft + item.offsetWidth > row.scrollLeft + row.clientWidth)
-      row.scrollLeft = item.offsetLeft - 16
-  }, [path])
   return (
     <header class="topbar">
       <div class="topbar-row">
@@ -239,8 +230,7 @@ function Header({ me, path, onSignOut }: { me: Me; path: string; onSignOut: () =
           <img src="/favicon.svg" alt="" width={24} height={24} />
           <span>Vexil</span>
         </Link>
-        {/* biome-ignore lint/a11y/useAriaPropsSupportedByRole: giving it a role changes what screen readers announce, a UI change of its own */}
-        <div class="whoami" aria-label="Signed in as">
+        <div class="whoami" role="group" aria-label="Signed in as">
           <span class="who" data-testid="who">
             {who}
           </span>
@@ -250,7 +240,7 @@ function Header({ me, path, onSignOut }: { me: Me; path: string; onSignOut: () =
           </Button>
         </div>
       </div>
-      <nav class="nav" aria-label="Main" ref={nav}>
+      <nav class="nav" aria-label="Main">
         {NAV.filter((item) => admin || !item.admin).map((item) => {
           const active = path === item.href || item.under.some((prefix) => path.startsWith(prefix))
           return (

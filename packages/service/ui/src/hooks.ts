@@ -1,10 +1,11 @@
 // Loading, acting and polling, each keeping the error it met so the page can show it where it
 // happened. Nothing here swallows an error.
-import { useCallback, useEffect, useRef, useState } from 'preact/hooks'
+import { useCallback, useEffect, useMemo, useRef, useState } from 'preact/hooks'
 import { ApiError } from './api.ts'
 
 export interface Loaded<T> {
   data: T | undefined
+  /** Carries `retry` (reload), so that an ErrorNote showing it offers to try again. */
   error: ApiError | undefined
   loading: boolean
   /** Loads again; the data shown stays until the new answer arrives. */
@@ -30,7 +31,7 @@ export function useLoad<T>(load: () => Promise<T>, deps: unknown[]): Loaded<T> {
       if (mine === generation.current) setState({ data, error: undefined, loading: false })
     } catch (error) {
       if (mine === generation.current)
-        setState((previous) => ({ data: previous.data, error: asApiError(error), loading: false }))
+        setState((previous) => ({ data: previous.data, error: asApiError(error).withRetry(reload), loading: false }))
     }
   }, [])
 
@@ -43,6 +44,18 @@ export function useLoad<T>(load: () => Promise<T>, deps: unknown[]): Loaded<T> {
   }, deps)
 
   return { ...state, reload }
+}
+
+/** One note for loads that fail together: the first error, its retry loading again each that failed. */
+export function useLoadError(...loads: Loaded<unknown>[]): ApiError | undefined {
+  const failed = loads.filter((load) => load.error)
+  return useMemo(
+    () =>
+      failed[0]?.error?.withRetry(async () => {
+        await Promise.all(failed.map((load) => load.reload()))
+      }),
+    loads.map((load) => load.error),
+  )
 }
 
 export interface Action {

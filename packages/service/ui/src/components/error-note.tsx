@@ -1,5 +1,6 @@
-import { useEffect, useRef } from 'preact/hooks'
+import { useEffect, useRef, useState } from 'preact/hooks'
 import type { ApiError } from '../api.ts'
+import { Button } from './controls.tsx'
 
 /** What each error of the service (`ERROR_STATUS` in src/errors.ts) means, in plain words. */
 const HEADINGS: Record<string, string> = {
@@ -26,7 +27,7 @@ export function errorHeading(error: ApiError): string {
 
 /**
  * An API error where it happened: heading, the service's message, and each detail when there is
- * more than the message says. Takes focus when it appears, so keyboard and screen-reader users
+ * more than the message says; a failed load (hooks.ts useLoad) offers to try again in place. Takes focus when it appears, so keyboard and screen-reader users
  * land on it (role="alert" announces it too).
  */
 export function ErrorNote({
@@ -54,6 +55,26 @@ export function ErrorNote({
           ))}
         </ul>
       )}
+      {error.retry && <RetryButton retry={error.retry} />}
     </div>
+  )
+}
+
+function RetryButton({ retry }: { retry: () => Promise<void> }) {
+  const [busy, setBusy] = useState(false)
+  const mounted = useRef(true)
+  useEffect(() => () => void (mounted.current = false), [])
+  const onClick = async () => {
+    setBusy(true)
+    try {
+      await retry()
+    } finally {
+      if (mounted.current) setBusy(false)
+    }
+  }
+  return (
+    <Button size="small" class="retry" busy={busy} onClick={onClick}>
+      Try again
+    </Button>
   )
 }

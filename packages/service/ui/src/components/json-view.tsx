@@ -22,9 +22,9 @@ export function JsonView({ value, label }: { value: unknown; label?: string }) {
   }
   parts.push(text.slice(last))
   return (
-    // biome-ignore lint/a11y/noNoninteractiveTabindex: a block that may scroll takes keyboard focus, so that keys can scroll it
-    // biome-ignore lint/a11y/useAriaPropsSupportedByRole: giving it a role changes what screen readers announce, a UI change of its own
-    <pre class="json" aria-label={label} tabIndex={0}>
+    // A block that may scroll is a named region that takes keyboard focus, so that keys can scroll it.
+    // biome-ignore lint/a11y/noNoninteractiveTabindex: scrolling by keyboard needs the focus (WCAG 2.1.1)
+    <pre class="json" role="region" aria-label={label} tabIndex={0}>
       {parts}
     </pre>
   )

@@ -1,15 +1,25 @@
 import type { JSX } from 'preact'
-import { useApi } from '../api.ts'
+import { type ApiError, useApi } from '../api.ts'
 import { useLoad } from '../hooks.ts'
 import { href, navigate, useLocation } from '../router.tsx'
 import type { Project } from '../types.ts'
 import { ErrorNote } from './error-note.tsx'
 
+export interface PageProject {
+  project: string | undefined
+  projects: Project[] | undefined
+  /** Why the project list did not load (shown by `select`, with a retry): the page waits for nothing. */
+  error: ApiError | undefined
+  /** Loads the project list again. */
+  reload: () => Promise<void>
+  select: JSX.Element
+}
+
 /**
  * The page's project: `?project=` when given, else the first with flags (`default` first), else
  * `default`, else the first.
  */
-export function useProject(): { project: string | undefined; projects: Project[] | undefined; select: JSX.Element } {
+export function useProject(): PageProject {
   const api = useApi()
   const location = useLocation()
   const loaded = useLoad(() => api.get<{ projects: Project[] }>('/api/admin/projects'), [])
@@ -34,7 +44,7 @@ export function useProject(): { project: string | undefined; projects: Project[]
       <ErrorNote error={loaded.error} />
     </div>
   )
-  return { project, projects, select }
+  return { project, projects, error: loaded.error, reload: loaded.reload, select }
 }
 
 function pick(projects: Project[]): Project | undefined {

@@ -23,7 +23,7 @@ export function describeFilter(path: string, filter: PayloadFilter): string {
 export function ActionsPage() {
   useTitle('Actions')
   const api = useApi()
-  const { project, select } = useProject()
+  const { project, select, error: projectsError } = useProject()
   const sets = useLoad(
     async () =>
       project
@@ -54,7 +54,7 @@ export function ActionsPage() {
       <div class="toolbar">{select}</div>
       <ErrorNote error={sets.error ?? endpoints.error} />
       {!sets.data
-        ? !sets.error && <Loading what="action sets" />
+        ? !sets.error && !projectsError && <Loading what="action sets" />
         : sets.data &&
           (sets.data.length === 0 ? (
             <Card>

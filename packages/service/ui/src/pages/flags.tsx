@@ -4,7 +4,7 @@ import { Badge, Button, Card, Empty, Loading, Switch } from '../components/contr
 import { ConfirmButton } from '../components/confirm-button.tsx'
 import { ErrorNote } from '../components/error-note.tsx'
 import { useProject } from '../components/project-select.tsx'
-import { useAction, useLoad, useTitle } from '../hooks.ts'
+import { useAction, useLoad, useLoadError, useTitle } from '../hooks.ts'
 import { href, Link, navigate, useLocation } from '../router.tsx'
 import type { Flag, ProjectDetail } from '../types.ts'
 
@@ -17,7 +17,7 @@ export function FlagsPage() {
   useTitle('Flags')
   const api = useApi()
   const location = useLocation()
-  const { project, select } = useProject()
+  const { project, select, error: projectsError, reload: reloadProjects } = useProject()
   const search = location.query.get('q') ?? ''
   // Until the project is known (the project list loads first) there is nothing to load.
   const environments = useLoad(
@@ -37,13 +37,16 @@ export function FlagsPage() {
   const needle = search.trim().toLowerCase()
   const shown = flags.data?.filter((flag) => flag.name.toLowerCase().includes(needle)) ?? []
   const envs = environments.data ?? []
+  const loadError = useLoadError(environments, flags)
+  // Until the project list loads there is no project: Refresh loads that list again first.
+  const refresh = () => (project ? Promise.all([environments.reload(), flags.reload()]) : reloadProjects())
 
   return (
     <div class="page">
       <div class="page-header">
         <h1>Flags</h1>
         <div class="form-actions">
-          <Button size="small" onClick={() => flags.reload()} busy={flags.loading && !!flags.data}>
+          <Button size="small" onClick={refresh} busy={flags.loading && !!flags.data}>
             Refresh
           </Button>
           <Link href={href('/flags/new', { project })} class="button primary small">
@@ -64,10 +67,9 @@ export function FlagsPage() {
           />
         </div>
       </div>
-      <ErrorNote error={environments.error} />
-      <ErrorNote error={flags.error} />
+      <ErrorNote error={loadError} />
       {!flags.data
-        ? !flags.error && <Loading what="flags" />
+        ? !flags.error && !projectsError && <Loading what="flags" />
         : flags.data && (
             <Card class="flush">
               <p class="table-caption" role="status">

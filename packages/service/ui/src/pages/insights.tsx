@@ -214,8 +214,7 @@ export function InsightsPage() {
       {insights.loading && !insights.data && !insights.error && <Loading what="insights" />}
       {insights.data && (
         <>
-          {/* biome-ignore lint/a11y/useAriaPropsSupportedByRole: giving it a role changes what screen readers announce, a UI change of its own */}
-          <div class="totals" aria-label="Totals">
+          <div class="totals" role="group" aria-label="Totals">
             <Total label="Users" value={insights.data.users.total} />
             <Total label="Active users" value={insights.data.users.active} hint="seen in the last 60 days" />
             <Total label="Inactive users" value={insights.data.users.inactive} />

@@ -1,20 +1,21 @@
 import { useEffect, useRef } from 'preact/hooks'
 import { Button } from '../../components/controls.tsx'
 import { CopyButton } from '../../components/copy-button.tsx'
+import { PROXY_PLACEHOLDER, type UiConfig, useUiConfig } from '../../components/proxy-setup.tsx'
 import type { ApiToken } from './admin-types.ts'
-
-/** npm start runs the proxy on port 3000 beside the service (README, "Two commands"). */
-const PROXY_PORT = 3000
 
 interface Example {
   label: string
   text: string
 }
 
-/** How to use a token of this type, ready to paste: the secret is in every line. */
-export function examples(type: ApiToken['type'], secret: string): Example[] {
+/**
+ * How to use a token of this type, ready to paste: the secret is in every line, the proxy's
+ * address the one the service knows (a placeholder to replace while it knows none).
+ */
+export function examples(type: ApiToken['type'], secret: string, proxyUrl: UiConfig['proxy']['url']): Example[] {
   const origin = window.location.origin
-  const proxy = `${window.location.protocol}//${window.location.hostname}:${PROXY_PORT}`
+  const proxy = proxyUrl ?? PROXY_PLACEHOLDER
   switch (type) {
     case 'client':
     case 'backend':
@@ -31,7 +32,9 @@ export function examples(type: ApiToken['type'], secret: string): Example[] {
     case 'frontend':
       return [
         {
-          label: `Ask the proxy's frontend API (npm start runs the proxy on port ${PROXY_PORT}; use its address):`,
+          label: proxyUrl
+            ? "Ask the proxy's frontend API:"
+            : `Ask the proxy's frontend API (replace ${PROXY_PLACEHOLDER} with its address, or set PROXY_URL on the service):`,
           text: `curl -H 'Authorization: ${secret}' '${proxy}/api/frontend?userId=42'`,
         },
         {
@@ -53,6 +56,7 @@ export function examples(type: ApiToken['type'], secret: string): Example[] {
 export function NewTokenSecret({ token, onDone }: { token: ApiToken; onDone: () => void }) {
   const ref = useRef<HTMLDivElement>(null)
   useEffect(() => ref.current?.focus(), [token])
+  const config = useUiConfig()
   return (
     <div
       class="secret token-secret"
@@ -71,7 +75,7 @@ export function NewTokenSecret({ token, onDone }: { token: ApiToken; onDone: () 
         </code>
         <CopyButton text={token.secret} what="token secret" />
       </div>
-      {examples(token.type, token.secret).map((example) => (
+      {examples(token.type, token.secret, config.data?.proxy.url ?? null).map((example) => (
         <div key={example.label} class="token-example">
           <p class="muted small">{example.label}</p>
           <div class="secret-line">

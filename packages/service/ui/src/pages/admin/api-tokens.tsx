@@ -1,4 +1,5 @@
 import { useState } from 'preact/hooks'
+import { ProxySetup } from '../../components/proxy-setup.tsx'
 import { seg, useApi } from '../../api.ts'
 import { Badge, Card, Empty, Loading } from '../../components/controls.tsx'
 import { ConfirmButton } from '../../components/confirm-button.tsx'
@@ -42,6 +43,7 @@ export function ApiTokensPage() {
         SDKs, the proxy and scripts authenticate with these. A token's secret is shown once, when it is made; the list
         below shows only its first characters.
       </p>
+      <ProxySetup />
       <Card title="New API token" id="new-token">
         {created && <NewTokenSecret token={created} onDone={() => setCreated(undefined)} />}
         <ErrorNote error={projects.error ?? environments.error} />

@@ -75,7 +75,7 @@ export function NewFlagPage({ project: wanted }: { project?: string | undefined 
                 spellcheck={false}
                 // biome-ignore lint/a11y/noAutofocus: the page is opened to type this one name
                 autoFocus
-                placeholder="new-checkout"
+                placeholder="e.g. faster-search"
                 aria-invalid={nameError ? true : undefined}
                 aria-describedby={nameError ? 'flag-name-error' : 'flag-name-hint'}
                 onInput={(e) => {

@@ -8,6 +8,7 @@ import type {
   StrategyTestExplanation,
   VariantExplanation,
 } from '@vexil/engine/explain'
+import { strategyKindLabel, strategyLabel } from '../strategies/strategy-labels.ts'
 import { Badge } from '../../components/controls.tsx'
 
 const quoted = (value: string | null) =>
@@ -34,8 +35,8 @@ function outcomeSentence(e: FlagExplanation, environment: string): ComponentChil
     case 'strategy-matched':
       return (
         <>
-          On: strategy {e.matchedStrategy! + 1} ({e.strategies[e.matchedStrategy!]!.name}) matched; the strategies are
-          checked in order and the first match wins.
+          On: strategy {e.matchedStrategy! + 1} ({strategyLabel(e.strategies[e.matchedStrategy!]!)}) matched; the
+          strategies are checked in order and the first match wins.
         </>
       )
     case 'no-strategy-matched':
@@ -142,7 +143,7 @@ function Strategy({ s, index, matched }: { s: StrategyExplanation; index: number
     <li class={`pg-strategy${matched ? ' matched' : ''}`} data-strategy={index}>
       <div class="pg-strategy-head">
         <h4>
-          {index + 1}. {s.title ?? s.name} {s.title && <span class="muted small">({s.name})</span>}
+          {index + 1}. {strategyLabel(s)} {s.title && <span class="muted small">({strategyKindLabel(s.name)})</span>}
         </h4>
         {s.disabled && <Badge tone="warn">disabled</Badge>}
         <Verdict ok={s.matched} />

@@ -10,6 +10,7 @@ import { ErrorNote } from '../../components/error-note.tsx'
 import { Time } from '../../components/time.tsx'
 import { useAction, useLoad, useTitle } from '../../hooks.ts'
 import { ContextForm } from './context-form.tsx'
+import { recentChoices, withEnvironment } from './recent-contexts.ts'
 import { summary } from './context-model.ts'
 import { Results } from './results.tsx'
 import './playground.css'
@@ -68,7 +69,7 @@ export function PlaygroundPage() {
     })
     if (!ok) return
     await remember.run(async () => {
-      await api.post('/api/admin/playground/contexts', { context })
+      await api.post('/api/admin/playground/contexts', { context: withEnvironment(context, environment) })
       await recent.reload()
     })
   }
@@ -131,15 +132,22 @@ export function PlaygroundPage() {
             <Empty>Contexts you evaluate appear here.</Empty>
           ) : (
             <ul class="pg-recent">
-              {recent.data.map((r, i) => (
-                <li key={i}>
+              {recentChoices(recent.data).map((r) => (
+                <li key={r.key}>
                   <Button
                     size="small"
                     variant="ghost"
                     class="pg-recent-use"
-                    onClick={() => setPicked({ context: r.context, seq: (picked?.seq ?? 0) + 1 })}
+                    onClick={() => {
+                      if (r.environment && environments.data?.some((e) => e.name === r.environment))
+                        setEnvironment(r.environment)
+                      setPicked({ context: r.context, seq: (picked?.seq ?? 0) + 1 })
+                    }}
                   >
-                    <span class="pg-recent-text">{summary(r.context)}</span>
+                    <span class="pg-recent-text">
+                      {summary(r.context)}
+                      {r.environment && <span class="muted"> in {r.environment}</span>}
+                    </span>
                   </Button>
                   <span class="muted small">
                     <Time iso={r.lastUsedAt} />

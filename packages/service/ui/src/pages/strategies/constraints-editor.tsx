@@ -3,12 +3,10 @@
 // form (constraints-model.ts: constraintProblems), which checks them with the engine.
 import { SUPPORTED_OPERATORS } from '@vexil/engine'
 import { Button, Empty } from '../../components/controls.tsx'
+import { useContextFieldSuggestions } from './context-fields.ts'
 import { type ConstraintRow, fieldId, newConstraint, type Problems, valueId } from './constraints-model.ts'
 import { ListInput } from './list-input.tsx'
 import { isSingleValue, OPERATOR_PHRASES, takesCaseInsensitive } from './strategy-summary.tsx'
-
-/** The Unleash context's own fields; any other name reads `properties.<name>`. */
-const CONTEXT_FIELDS = ['userId', 'sessionId', 'remoteAddress', 'environment', 'appName', 'currentTime']
 
 const FAMILIES: [label: string, test: (op: string) => boolean][] = [
   ['Lists', (op) => op === 'IN' || op === 'NOT_IN'],
@@ -50,13 +48,17 @@ export function ConstraintsEditor({
   problems,
   onChange,
   what,
+  environment,
 }: {
   rows: ConstraintRow[]
   problems: Problems
   onChange: (rows: ConstraintRow[]) => void
   /** What the constraints limit, for the empty state ("the strategy", "the segment"). */
   what: string
+  /** The environment of the strategy being edited: the fields its other strategies use are suggested too. */
+  environment?: string
 }) {
+  const suggestions = useContextFieldSuggestions(environment)
   const update = (key: number, patch: Partial<ConstraintRow>) =>
     onChange(rows.map((r) => (r.key === key ? { ...r, ...patch } : r)))
   const add = () => {
@@ -84,7 +86,7 @@ export function ConstraintsEditor({
         </ol>
       )}
       <datalist id="context-fields">
-        {CONTEXT_FIELDS.map((f) => (
+        {suggestions.map((f) => (
           <option key={f} value={f} />
         ))}
       </datalist>

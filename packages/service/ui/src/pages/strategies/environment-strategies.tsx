@@ -10,7 +10,7 @@ import { ErrorNote } from '../../components/error-note.tsx'
 import { useAction, useLoad } from '../../hooks.ts'
 import { Link } from '../../router.tsx'
 import type { Segment, Strategy } from '../../types.ts'
-import { STRATEGY_LABELS } from './strategy-labels.ts'
+import { strategyKindLabel } from './strategy-labels.ts'
 import { StrategyDetails, type StrategyVariant, strategyHeading } from './strategy-summary.tsx'
 
 export interface EnvironmentStrategiesProps {
@@ -180,8 +180,7 @@ function StrategyCard({
     <article class="strategy-box" aria-label={heading}>
       <header class="strategy-head">
         <h5>
-          {heading}{' '}
-          {strategy.title && <span class="muted kind">{STRATEGY_LABELS[strategy.name] ?? strategy.name}</span>}
+          {heading} {strategy.title && <span class="muted kind">{strategyKindLabel(strategy.name)}</span>}
         </h5>
         {strategy.disabled && (
           <Badge tone="warn" title="Kept, but not evaluated: SDKs do not receive it">

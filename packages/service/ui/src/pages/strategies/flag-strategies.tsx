@@ -3,7 +3,8 @@ import { Badge, Loading } from '../../components/controls.tsx'
 import { ErrorNote } from '../../components/error-note.tsx'
 import { useLoad } from '../../hooks.ts'
 import type { FlagDetail, Segment, Strategy } from '../../types.ts'
-import { STRATEGY_LABELS } from './strategy-labels.ts'
+import type { StrategyVariant } from './strategy-summary.tsx'
+import { STRATEGY_LABELS, strategyLabel } from './strategy-labels.ts'
 
 export { STRATEGY_LABELS }
 
@@ -23,8 +24,7 @@ export function FlagStrategies({ project, name }: { project: string; name: strin
   if (!detail.data) return <Loading what="strategies" />
   const segmentName = (id: number) => segments.data?.segments.find((s) => s.id === id)?.name ?? `segment ${id}`
   return (
-    // biome-ignore lint/a11y/useAriaPropsSupportedByRole: giving it a role changes what screen readers announce, a UI change of its own
-    <div class="strategies" aria-label={`Strategies of ${name}`}>
+    <div class="strategies" role="group" aria-label={`Strategies of ${name}`}>
       {detail.data.environments.map((env) => (
         <section key={env.name} class="strategy-env">
           <h3>
@@ -50,8 +50,7 @@ function StrategyView({ strategy, segmentName }: { strategy: Strategy; segmentNa
   return (
     <li class="strategy">
       <div class="strategy-title">
-        <strong>{strategy.title || STRATEGY_LABELS[strategy.name] || strategy.name}</strong>{' '}
-        <code>{strategy.name}</code>
+        <strong>{strategyLabel(strategy)}</strong> <code>{strategy.name}</code>
         {strategy.disabled && <Badge tone="warn">disabled</Badge>}
       </div>
       {parameters.length > 0 && (
@@ -77,7 +76,19 @@ function StrategyView({ strategy, segmentName }: { strategy: Strategy; segmentNa
       )}
       {strategy.segments.length > 0 && <p class="muted">Segments: {strategy.segments.map(segmentName).join(', ')}</p>}
       {strategy.variants.length > 0 && (
-        <p class="muted">Variants: {strategy.variants.map((v) => `${v.name} (${v.weight / 10}%)`).join(', ')}</p>
+        <ul class="muted variant-list" aria-label="Variants">
+          {(strategy.variants as StrategyVariant[]).map((v) => (
+            <li key={v.name}>
+              {v.name} ({v.weight / 10}%)
+              {v.payload && (
+                <>
+                  {' '}
+                  · {v.payload.type} payload <code class="variant-payload">{v.payload.value}</code>
+                </>
+              )}
+            </li>
+          ))}
+        </ul>
       )}
     </li>
   )

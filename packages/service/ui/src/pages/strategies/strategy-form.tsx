@@ -23,7 +23,7 @@ import {
   toBody,
   withKind,
 } from './strategy-form-model.ts'
-import { STRATEGY_LABELS } from './strategy-labels.ts'
+import { STRATEGY_LABELS, strategyKindLabel } from './strategy-labels.ts'
 import { StrategyParameters } from './strategy-parameters.tsx'
 import { StrategyDetails } from './strategy-summary.tsx'
 import { VariantsEditor } from './variants-editor.tsx'
@@ -134,7 +134,7 @@ export function StrategyFormPage({
               >
                 {kinds.map((kind) => (
                   <option key={kind} value={kind}>
-                    {STRATEGY_LABELS[kind] ?? kind}
+                    {strategyKindLabel(kind)}
                   </option>
                 ))}
               </select>
@@ -145,7 +145,7 @@ export function StrategyFormPage({
               <input
                 id="strategy-title"
                 value={form.title}
-                placeholder={STRATEGY_LABELS[form.name] ?? form.name}
+                placeholder={strategyKindLabel(form.name)}
                 onInput={(e) => update({ title: e.currentTarget.value })}
               />
             </div>
@@ -169,6 +169,7 @@ export function StrategyFormPage({
             rows={form.constraints}
             problems={problems}
             what="the strategy"
+            environment={environment}
             onChange={(constraints) => update({ constraints })}
           />
         </Card>

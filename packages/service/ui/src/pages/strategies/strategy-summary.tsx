@@ -1,9 +1,9 @@
 // A strategy in words, for the flag page and the strategy form's preview: what its kind does with
 // its parameters, each constraint as a phrase, its segments by name, its variants with their
-// share. Nothing here loads the engine: the flag page shows these without it.
+// share and payload. Nothing here loads the engine: the flag page shows these without it.
 import type { Constraint, Strategy } from '../../types.ts'
 import './strategies.css'
-import { STRATEGY_LABELS } from './strategy-labels.ts'
+import { strategyLabel } from './strategy-labels.ts'
 
 /** A strategy variant as the admin API returns it (types.ts keeps only name and weight). */
 export interface StrategyVariant {
@@ -239,7 +239,12 @@ export function StrategyDetails({
               <li key={v.name}>
                 <code>{v.name}</code> {percent(v.weight)}
                 {v.weightType === 'fix' && ' (fixed)'}
-                {v.payload && <span class="muted"> · {v.payload.type} payload</span>}
+                {v.payload && (
+                  <span class="muted">
+                    {' '}
+                    · {v.payload.type} payload <code class="variant-payload">{v.payload.value}</code>
+                  </span>
+                )}
                 {v.stickiness && v.stickiness !== 'default' && <span class="muted"> · by {v.stickiness}</span>}
               </li>
             ))}
@@ -251,5 +256,4 @@ export function StrategyDetails({
 }
 
 /** The heading of a strategy: its title, else its kind's label. */
-export const strategyHeading = (strategy: { title?: string | null; name: string }): string =>
-  strategy.title || STRATEGY_LABELS[strategy.name] || strategy.name
+export const strategyHeading = (strategy: { title?: string | null; name: string }): string => strategyLabel(strategy)
