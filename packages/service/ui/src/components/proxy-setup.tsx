@@ -37,8 +37,8 @@ export function ProxySetup() {
             </span>
           ) : (
             <span class="muted">
-              Not known to the service: set <code>PROXY_URL</code> on it to the proxy's address. <code>vexil start</code>{' '}
-              tells it the proxy it runs.
+              Not known to the service: set <code>PROXY_URL</code> on it to the proxy's address.{' '}
+              <code>vexil start</code> tells it the proxy it runs.
             </span>
           )}
         </dd>
