@@ -49,6 +49,11 @@ export function createTokenGate(
   // of one token (`Bearer` and any padding) is one entry. Past the bound, callers are admitted
   // the long way.
   const admitted = new Map<string, TokenCaller>()
+  // Only validated tokens get here: the upstream learns when each was last used (served-tokens.ts in @vexil/sync).
+  const served = (caller: TokenCaller) => {
+    caller.view.usage.served(caller.token.secret)
+    return caller
+  }
   let rememberedChars = 0
 
   return (type, header, event) => {
@@ -58,7 +63,7 @@ export function createTokenGate(
     if (hit) {
       if (registry.known(secret) === hit.token) {
         if (hit.token.type !== type) throw new ProxyError('TOKEN_WRONG_TYPE', 'wrong token type')
-        return hit
+        return served(hit)
       }
       // Changed or revoked upstream: admitted afresh below, or refused.
       admitted.delete(secret)
@@ -69,7 +74,7 @@ export function createTokenGate(
         admitted.set(secret, caller)
         rememberedChars += secret.length
       }
-      return caller
+      return served(caller)
     }
     // A known token is answered without waiting (the hot path).
     const known = registry.known(secret)

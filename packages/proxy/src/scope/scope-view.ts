@@ -23,7 +23,7 @@ export interface ScopeView {
 }
 
 /** What callers' counts go into: only flags of the caller's scope are counted. */
-export type UsageSink = Pick<UsageAggregator, 'count' | 'merge' | 'register'>
+export type UsageSink = Pick<UsageAggregator, 'count' | 'merge' | 'register' | 'served'>
 
 /** A scope whose flags come from the upstream: a token sync, or the static scope. */
 export interface ScopeSource {
@@ -82,6 +82,9 @@ export function createScopeView(scope: TokenScope, options: FlagSetOptions & { l
     },
     register(registration, implied) {
       source?.usage.register(registration, implied)
+    },
+    served(secret) {
+      source?.usage.served(secret)
     },
   }
 

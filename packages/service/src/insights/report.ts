@@ -1,6 +1,6 @@
 import type { Database } from '../db/database.js'
 import * as store from '../store/insights.js'
-import { endOfDay } from './dates.js'
+import { endOfDay, utcDay } from './dates.js'
 
 /** Spec 2.7 `instanceInsightsSchema`. */
 export interface InstanceInsights {
@@ -33,13 +33,14 @@ type FlagCounts = { date: string; total: number; active: number; stale: number; 
 
 /**
  * The insights of the instance: users and flags as they are `now`, trends from the snapshots in
- * the window. Active flags are neither stale nor potentially stale, so the three add up to the
+ * the window. The flag trend's point for today, when today has a snapshot, is the live count, so
+ * the chart ends where the Flags total stands however long ago that snapshot was. Active flags are neither stale nor potentially stale, so the three add up to the
  * total, and a project's health is the share of active flags (100 for a project without flags).
  */
 export async function instanceInsights(db: Database, now: Date, window: store.TrendWindow): Promise<InstanceInsights> {
   const [users, flags, userTrends, flagTrends, projectFlagTrends, metrics, environmentTypes] = await Promise.all([
     store.countUsers(db, now),
-    store.countFlags(db),
+    store.countFlags(db, now),
     store.readUserTrends(db, window),
     store.readFlagTrends(db, window),
     store.readProjectFlagTrends(db, window),
@@ -48,14 +49,14 @@ export async function instanceInsights(db: Database, now: Date, window: store.Tr
   ])
   return {
     users: { total: users.total, active: users.active, inactive: users.total - users.active },
-    flags: { total: flags },
+    flags: { total: flags.total },
     userTrends: userTrends.map((row) => ({
       date: endOfDay(row.day),
       total: row.total,
       active: row.active,
       inactive: row.total - row.active,
     })),
-    flagTrends: flagTrends.map(flagCounts),
+    flagTrends: withToday(flagTrends, { day: utcDay(now), ...flags }).map(flagCounts),
     projectFlagTrends: projectFlagTrends.map((row) => {
       const counts = flagCounts(row)
       return {
@@ -85,6 +86,11 @@ export async function instanceInsights(db: Database, now: Date, window: store.Tr
       totalUpdates: row.updates,
     })),
   }
+}
+
+/** The trend with today's snapshot row, if it has one, counted afresh as `today`. */
+function withToday(rows: store.FlagTrendRow[], today: store.FlagTrendRow) {
+  return rows.map((row) => (row.day === today.day ? today : row))
 }
 
 function flagCounts(row: store.FlagTrendRow): FlagCounts {

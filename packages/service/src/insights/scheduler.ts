@@ -32,6 +32,13 @@ export interface InsightsScheduler {
 const DAILY_RUN_UTC_MS = (23 * 60 + 55) * 60_000
 const DAY_MS = 86_400_000
 
+/** When the daily run after `now` is due: today's at 23:55 UTC, or tomorrow's once that has passed. */
+export function nextDailySnapshot(now: Date): Date {
+  const time = now.getTime()
+  const today = time - (time % DAY_MS)
+  return new Date(today + DAILY_RUN_UTC_MS > time ? today + DAILY_RUN_UTC_MS : today + DAY_MS + DAILY_RUN_UTC_MS)
+}
+
 const nodeTimers: InsightsTimers = {
   setTimeout(callback, ms) {
     const handle = setTimeout(callback, ms)
@@ -64,13 +71,11 @@ export function createInsightsScheduler(options: InsightsSchedulerOptions): Insi
 
   const schedule = () => {
     if (stopped) return
-    const now = clock().getTime()
-    const today = now - (now % DAY_MS)
-    const due = today + DAILY_RUN_UTC_MS > now ? today + DAILY_RUN_UTC_MS : today + DAY_MS + DAILY_RUN_UTC_MS
+    const now = clock()
     handle = timers.setTimeout(() => {
       handle = undefined
       return logged(enqueue(snapshot), 'daily').then(schedule)
-    }, due - now)
+    }, nextDailySnapshot(now).getTime() - now.getTime())
   }
 
   return {

@@ -120,6 +120,18 @@ export async function deleteApiToken(q: Queryable, id: number): Promise<void> {
   await q.query('DELETE FROM api_tokens WHERE id = $1', [id])
 }
 
+/**
+ * Marks the tokens with these secret hashes seen at `now` (never moving `seen_at` back): a proxy
+ * reports the tokens it served with its metrics. Admin tokens are never served by a proxy.
+ */
+export async function markApiTokensSeenByHash(q: Queryable, hashes: readonly string[], now: Date): Promise<void> {
+  if (hashes.length === 0) return
+  await q.query(
+    `UPDATE api_tokens SET seen_at = GREATEST(seen_at, $2) WHERE secret_hash = ANY($1::text[]) AND type <> 'admin'`,
+    [hashes, now],
+  )
+}
+
 export async function markApiTokenSeen(q: Queryable, id: number, now: Date): Promise<void> {
   await q.query('UPDATE api_tokens SET seen_at = $2 WHERE id = $1', [id, now])
 }

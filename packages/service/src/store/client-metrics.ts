@@ -22,8 +22,8 @@ interface MetricsLimits {
 /** PostgreSQL's bigint maximum: counts saturate there instead of failing the post (SQLSTATE 22003). */
 const MAX_COUNT = '9223372036854775807'
 
-/** The start of the UTC hour containing `date`. */
-function hourOf(date: Date): Date {
+/** The start of the UTC hour containing `date`: the hourly rows' timestamps. */
+export function hourOf(date: Date): Date {
   const hour = new Date(date)
   hour.setUTCMinutes(0, 0, 0)
   return hour

@@ -10,11 +10,27 @@ export const REAL_USERS = 'FROM users WHERE deleted_at IS NULL AND NOT is_servic
 /** Spec 8: a user is active when seen (any authenticated use) in the 60 days before `instant`. */
 export const activeAt = (instant: string) => `seen_at > ${instant}::timestamptz - interval '60 days'`
 
+/**
+ * Per project as of `instant`: non-archived flags, those marked stale, and those not stale but
+ * older than their type's lifetime (potentially stale). The snapshot and the live totals both count so.
+ */
+export const flagsPerProject = (instant: string) =>
+  `SELECT f.project, count(*) AS total, count(*) FILTER (WHERE f.stale) AS stale,
+     count(*) FILTER (WHERE NOT f.stale AND t.lifetime_days IS NOT NULL AND f.created_at + make_interval(days => t.lifetime_days) < ${instant}::timestamptz) AS potentially_stale
+   FROM features f LEFT JOIN feature_types t ON t.id = f.type
+   WHERE f.archived_at IS NULL GROUP BY f.project`
+
 /** Days within which a flag's first production enablement counts towards time to production. */
 const TIME_TO_PRODUCTION_DAYS = 30
 
 /** The UTC week-start Monday of an instant column, as a date. */
 const weekOf = (column: string) => `date_trunc('week', ${column} AT TIME ZONE 'UTC')::date`
+
+/** When the latest snapshot was taken, if any. */
+export async function lastSnapshotAt(q: Queryable): Promise<Date | undefined> {
+  const [row] = await q.query<{ at: Date | null }>('SELECT max(taken_at) AS at FROM user_trends')
+  return row?.at ? new Date(row.at) : undefined
+}
 
 export async function lastSnapshotDay(q: Queryable): Promise<string | undefined> {
   const [row] = await q.query<{ day: string | null }>(`SELECT to_char(max(day), 'YYYY-MM-DD') AS day FROM user_trends`)
@@ -42,12 +58,7 @@ export async function snapshotUsers(q: Queryable, day: string, at: Date): Promis
  */
 export async function snapshotProjectFlags(q: Queryable, day: string, at: Date): Promise<void> {
   await q.query(
-    `WITH flags AS (
-       SELECT f.project, count(*) AS total, count(*) FILTER (WHERE f.stale) AS stale,
-         count(*) FILTER (WHERE NOT f.stale AND t.lifetime_days IS NOT NULL AND f.created_at + make_interval(days => t.lifetime_days) < $2::timestamptz) AS potentially_stale
-       FROM features f LEFT JOIN feature_types t ON t.id = f.type
-       WHERE f.archived_at IS NULL GROUP BY f.project
-     ), to_production AS (
+    `WITH flags AS (${flagsPerProject('$2')}), to_production AS (
        SELECT f.project, round(avg(extract(epoch FROM l.created_at - f.created_at)) / 86400, 1)::float8 AS days
        FROM feature_lifecycles l JOIN features f ON f.name = l.feature
        WHERE l.stage = 'live' AND l.created_at > $2::timestamptz - make_interval(days => $3) AND l.created_at <= $2::timestamptz

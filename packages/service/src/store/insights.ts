@@ -1,5 +1,5 @@
 import type { Queryable } from '../db/database.js'
-import { activeAt, REAL_USERS } from './insight-snapshots.js'
+import { activeAt, flagsPerProject, REAL_USERS } from './insight-snapshots.js'
 
 // The reads behind GET /api/admin/insights: live totals, and the stored snapshots whose day (or,
 // for weekly rows, last covered day) lies in the window [$1, $2] (`yyyy-MM-dd`, inclusive).
@@ -59,11 +59,14 @@ export async function countUsers(q: Queryable, now: Date): Promise<{ total: numb
   return row ?? { total: 0, active: 0 }
 }
 
-export async function countFlags(q: Queryable): Promise<number> {
-  const [row] = await q.query<{ total: number }>(
-    'SELECT count(*)::int AS total FROM features WHERE archived_at IS NULL',
+/** Flags now, counted as a snapshot counts them: the Flags total and today's point of its chart. */
+export async function countFlags(q: Queryable, now: Date): Promise<FlagCountsRow> {
+  const [row] = await q.query<FlagCountsRow>(
+    `SELECT COALESCE(sum(total), 0)::int AS total, COALESCE(sum(stale), 0)::int AS stale,
+       COALESCE(sum(potentially_stale), 0)::int AS potentially_stale FROM (${flagsPerProject('$1')}) flags`,
+    [now],
   )
-  return row?.total ?? 0
+  return row ?? { total: 0, stale: 0, potentially_stale: 0 }
 }
 
 export function readUserTrends(q: Queryable, window: TrendWindow): Promise<UserTrendRow[]> {

@@ -21,6 +21,7 @@ import {
 } from './app-limits.js'
 import type { AppIdentity, AppRegistration, MetricsBucket, ToggleBucket, UsageBuckets } from './metrics-bucket.js'
 import { createRegistrations } from './registrations.js'
+import { createServedTokens } from './served-tokens.js'
 
 export const MAX_OTHER_VARIANTS = 50
 export const MAX_VARIANT_NAME_LENGTH = 100
@@ -44,6 +45,8 @@ export interface UsageAggregator extends UsageBuckets {
   merge(toggles: PostedCounts, app?: AppIdentity): void
   /** Keeps an SDK's registration for the next report; an implied one (from a frontend SDK's metrics) never replaces a posted one. */
   register(registration: AppRegistration, implied?: boolean): void
+  /** A token the upstream validated served a request: reported (hashed) with the next bucket. */
+  served(secret: string): void
   readonly isEmpty: boolean
   readonly dropped: Readonly<UsageDrops>
 }
@@ -67,6 +70,7 @@ export function createUsageAggregator(options: UsageAggregatorOptions): UsageAgg
   let appBytes = 0
   let unknown = new Set<string>()
   let registrations = createRegistrations()
+  const served = createServedTokens()
   const dropped: UsageDrops = { unknownFlags: 0, registrations: 0, unattributed: 0 }
 
   /** The variants counted for `name`, NONE for an admitted unknown name, undefined when it is dropped. */
@@ -128,7 +132,7 @@ export function createUsageAggregator(options: UsageAggregatorOptions): UsageAgg
   const register = (registration: AppRegistration, implied?: boolean) => {
     if (!registrations.add(registration, implied)) dropped.registrations++
   }
-  const isEmpty = () => own.size === 0 && apps.size === 0 && registrations.size === 0
+  const isEmpty = () => own.size === 0 && apps.size === 0 && registrations.size === 0 && served.size === 0
 
   return {
     count(name, enabled) {
@@ -139,6 +143,7 @@ export function createUsageAggregator(options: UsageAggregatorOptions): UsageAgg
     },
     merge,
     register,
+    served: (secret) => served.add(secret),
     take(stop) {
       if (isEmpty()) {
         start = stop
@@ -148,6 +153,7 @@ export function createUsageAggregator(options: UsageAggregatorOptions): UsageAgg
       if (apps.size > 0)
         bucket.apps = [...apps.values()].map(({ identity, toggles }) => ({ ...identity, toggles: bucketOf(toggles) }))
       if (registrations.size > 0) bucket.applications = registrations.take()
+      if (served.size > 0) bucket.servedTokens = served.take()
       own = new Map()
       apps = new Map()
       appBytes = 0
@@ -162,6 +168,7 @@ export function createUsageAggregator(options: UsageAggregatorOptions): UsageAgg
       merge(bucket.toggles)
       for (const app of bucket.apps ?? []) merge(app.toggles, app)
       for (const registration of bucket.applications ?? []) register(registration, true)
+      served.restore(bucket.servedTokens ?? [])
       const failedStart = new Date(bucket.start)
       if (failedStart < start) start = failedStart
     },

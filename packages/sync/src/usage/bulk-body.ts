@@ -16,6 +16,8 @@ export interface BulkMetricsBody {
     no: number
     variants: Record<string, number>
   }[]
+  /** Vexil's: see served-tokens.ts. */
+  servedTokens?: string[]
 }
 
 /** Who reports: the proxy itself, and the environment of its upstream token. */
@@ -51,7 +53,7 @@ export function bulkBody(bucket: MetricsBucket, reporter: Reporter): BulkMetrics
     environment: registration.environment ?? environment,
     connectVia: [...(registration.connectVia ?? []), self],
   }))
-  return { applications, metrics }
+  return { applications, metrics, ...(bucket.servedTokens ? { servedTokens: bucket.servedTokens } : {}) }
 }
 
 /** The bucket with every app's counts added to the proxy's own, and no registrations. */
@@ -68,7 +70,9 @@ export function flattenBucket(bucket: MetricsBucket): MetricsBucket {
   }
   add(bucket.toggles)
   for (const app of bucket.apps ?? []) add(app.toggles)
-  return { start: bucket.start, stop: bucket.stop, toggles: { ...toggles } }
+  const flat: MetricsBucket = { start: bucket.start, stop: bucket.stop, toggles: { ...toggles } }
+  if (bucket.servedTokens) flat.servedTokens = bucket.servedTokens
+  return flat
 }
 
 // --- Internal helpers ---

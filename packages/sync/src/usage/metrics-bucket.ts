@@ -31,6 +31,8 @@ export interface MetricsBucket {
   /** Counts posted by SDKs behind the proxy, each under its own app. */
   apps?: (AppIdentity & { toggles: ToggleBucket })[]
   applications?: AppRegistration[]
+  /** SHA-256 hex of each validated token the proxy served (served-tokens.ts); upstreams without use for it ignore it. */
+  servedTokens?: string[]
 }
 
 /** What a reporter sends from: a counter hands over its bucket and takes back one that failed to send. */

@@ -21,7 +21,14 @@ const OWN_APP_BYTES = 2 * MAX_NAME_LENGTH
  */
 export function splitBucket(bucket: MetricsBucket, maxBytes: number): MetricsBucket[] {
   const frame = byteLength(
-    JSON.stringify({ start: bucket.start, stop: bucket.stop, toggles: {}, applications: [], metrics: [] }),
+    JSON.stringify({
+      start: bucket.start,
+      stop: bucket.stop,
+      toggles: {},
+      applications: [],
+      metrics: [],
+      servedTokens: bucket.servedTokens,
+    }),
   )
   const parts: Row[][] = [[]]
   let size = frame
@@ -36,7 +43,10 @@ export function splitBucket(bucket: MetricsBucket, maxBytes: number): MetricsBuc
       size += bytes
     }
   }
-  return parts.map((rows) => bucketOf(bucket, rows))
+  const split = parts.map((rows) => bucketOf(bucket, rows))
+  // Bounded (served-tokens.ts), so the first part carries them all.
+  if (bucket.servedTokens) split[0]!.servedTokens = bucket.servedTokens
+  return split
 }
 
 // --- Internal helpers ---

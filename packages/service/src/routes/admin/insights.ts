@@ -3,6 +3,9 @@ import { z } from 'zod'
 import type { ServiceContext } from '../../service-context.js'
 import { addDays, isCalendarDay, utcDay } from '../../insights/dates.js'
 import { instanceInsights } from '../../insights/report.js'
+import { nextDailySnapshot } from '../../insights/scheduler.js'
+import { takeInsightsSnapshot } from '../../insights/snapshot.js'
+import { lastSnapshotAt } from '../../store/insight-snapshots.js'
 import type { TrendWindow } from '../../store/insights.js'
 import { queryWith } from '../../validate.js'
 import type { ApiRouter } from '../api-router.js'
@@ -30,7 +33,7 @@ function windowSchema(today: string) {
 /**
  * Instance insights (spec 2.7, 4.7): `GET /api/admin/insights?from&to` and the deprecated
  * `GET /api/admin/dashboard/executive`, one `instanceInsightsSchema` body. Any user's personal
- * token or an admin token may read them (see `auth.ts`).
+ * token or an admin token may read them (see `auth.ts`); taking a snapshot now needs ADMIN.
  */
 export function registerInsightsRoutes(api: ApiRouter, ctx: ServiceContext): void {
   const insights = (event: H3Event) => {
@@ -39,6 +42,27 @@ export function registerInsightsRoutes(api: ApiRouter, ctx: ServiceContext): voi
   }
 
   api.get('/api/admin/insights', 'user', eventHandler(insights))
+
+  /** What the trends are built from: the latest snapshot and when the daily one is next taken. */
+  const snapshotState = async () => {
+    const last = await lastSnapshotAt(ctx.db)
+    return {
+      schedule: 'daily at 23:55 UTC',
+      lastTakenAt: last?.toISOString() ?? null,
+      nextAt: nextDailySnapshot(ctx.clock()).toISOString(),
+    }
+  }
+  api.get('/api/admin/insights/snapshot', 'user', eventHandler(snapshotState))
+
+  // Today's snapshot, now (it replaces today's rows); the snapshot's lock keeps it from racing the scheduler's.
+  api.post(
+    '/api/admin/insights/snapshot',
+    'admin',
+    eventHandler(async () => {
+      await takeInsightsSnapshot(ctx.db, ctx.clock())
+      return snapshotState()
+    }),
+  )
 
   api.get(
     '/api/admin/dashboard/executive',

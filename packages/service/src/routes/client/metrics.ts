@@ -3,11 +3,14 @@ import { z } from 'zod'
 import { clientToken } from '../../auth.js'
 import type { ServiceContext } from '../../service-context.js'
 import { registerClient, touchClientInstance } from '../../store/client-applications.js'
+import { markApiTokenSeen, markApiTokensSeenByHash } from '../../store/api-tokens.js'
 import { addClientMetrics } from '../../store/client-metrics.js'
 import { dateTime, readBodyWith } from '../../validate.js'
 import { empty } from '../http.js'
 import type { ApiRouter } from '../api-router.js'
 
+/** What one post may mark seen: a proxy sends at most this many (as @vexil/sync's MAX_SERVED_TOKENS). */
+const MAX_SERVED_TOKENS = 1_000
 const count = z.number().int().min(0, 'must be a count (>= 0)')
 /** Names SDKs send (app, instance, SDK version): keys of rows and indexes, so bounded like every name. */
 const name = z.string().min(1, 'is required').max(255)
@@ -24,6 +27,11 @@ const metricsSchema = z.object({
       z.string(),
       z.object({ yes: count.default(0), no: count.default(0), variants: z.record(z.string(), count).default({}) }),
     ),
+    /** A Vexil proxy's: SHA-256 hex of each token it served (@vexil/sync's served-tokens.ts). */
+    servedTokens: z
+      .array(z.string().regex(/^[0-9a-f]{64}$/))
+      .max(MAX_SERVED_TOKENS)
+      .default([]),
   }),
 })
 
@@ -50,7 +58,7 @@ const registerSchema = z.object({
 
 /**
  * SDK usage: metrics are added to hourly rows per (flag, app, environment), for the flags the
- * token can fetch; registrations record the application and instance (no per-flag data). The
+ * token can fetch, and the posting token and the tokens a proxy says it served are marked seen; registrations record the application and instance (no per-flag data). The
  * environment is the token's (Unleash), never the body's.
  */
 export function registerClientMetricsRoutes(api: ApiRouter, ctx: ServiceContext): void {
@@ -59,7 +67,8 @@ export function registerClientMetricsRoutes(api: ApiRouter, ctx: ServiceContext)
     'client',
     eventHandler(async (event) => {
       const body = await readBodyWith(event, metricsSchema)
-      const { environment, projects } = clientToken(event)
+      const token = clientToken(event)
+      const { environment, projects } = token
       const now = ctx.clock()
       const { start, lastSeen } = bucketTimes(body.bucket.start, body.bucket.stop, now)
       await ctx.db.transaction(async (tx) => {
@@ -69,6 +78,9 @@ export function registerClientMetricsRoutes(api: ApiRouter, ctx: ServiceContext)
           METRICS_LIMITS,
         )
         await touchClientInstance(tx, body.appName, body.instanceId, environment, now)
+        // Every post marks its own token, unthrottled (a proxy's token is otherwise seen only at its fetches).
+        await markApiTokenSeen(tx, token.id, now)
+        await markApiTokensSeenByHash(tx, body.bucket.servedTokens, now)
       })
       return empty(event, 202)
     }),

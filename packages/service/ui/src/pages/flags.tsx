@@ -1,3 +1,4 @@
+import type { ComponentChildren } from 'preact'
 import { useState } from 'preact/hooks'
 import { seg, useApi } from '../api.ts'
 import { Badge, Button, Card, Empty, Loading, Switch } from '../components/controls.tsx'
@@ -7,6 +8,7 @@ import { useProject } from '../components/project-select.tsx'
 import { useAction, useLoad, useLoadError, useTitle } from '../hooks.ts'
 import { href, Link, navigate, useLocation } from '../router.tsx'
 import type { Flag, ProjectDetail } from '../types.ts'
+import { UsageSummary, useFlagUsage } from './flag/flag-usage.tsx'
 
 /**
  * Flags of a project with their state in each of its environments: search by name, turn a flag
@@ -40,6 +42,7 @@ export function FlagsPage() {
   const loadError = useLoadError(environments, flags)
   // Until the project list loads there is no project: Refresh loads that list again first.
   const refresh = () => (project ? Promise.all([environments.reload(), flags.reload()]) : reloadProjects())
+  const usage = useFlagUsage()
 
   return (
     <div class="page">
@@ -98,6 +101,9 @@ export function FlagsPage() {
                           {env}
                         </th>
                       ))}
+                      <th scope="col" class="usage-col">
+                        Last 24 h
+                      </th>
                       <th scope="col" class="actions-col">
                         <span class="sr-only">Actions</span>
                       </th>
@@ -105,7 +111,13 @@ export function FlagsPage() {
                   </thead>
                   <tbody>
                     {shown.map((flag) => (
-                      <FlagRow key={flag.name} flag={flag} environments={envs} onChanged={flags.reload} />
+                      <FlagRow
+                        key={flag.name}
+                        flag={flag}
+                        environments={envs}
+                        usage={<UsageSummary usage={usage.byName.get(flag.name)} />}
+                        onChanged={flags.reload}
+                      />
                     ))}
                   </tbody>
                 </table>
@@ -119,10 +131,12 @@ export function FlagsPage() {
 function FlagRow({
   flag,
   environments,
+  usage,
   onChanged,
 }: {
   flag: Flag
   environments: string[]
+  usage: ComponentChildren
   onChanged: () => Promise<void>
 }) {
   const api = useApi()
@@ -175,6 +189,12 @@ function FlagRow({
             />
           </td>
         ))}
+        <td class="usage-cell" data-usage={flag.name}>
+          <span class="cell-label" aria-hidden="true">
+            Last 24 h
+          </span>
+          {usage}
+        </td>
         <td class="row-actions">
           <Button size="small" variant="ghost" busy={stale.busy} onClick={setStale}>
             {flag.stale ? 'Not stale' : 'Mark stale'}
@@ -198,7 +218,7 @@ function FlagRow({
       </tr>
       {(toggle.error || stale.error) && (
         <tr class="row-error">
-          <td colSpan={environments.length + 2}>
+          <td colSpan={environments.length + 3}>
             <ErrorNote error={toggle.error ?? stale.error} />
           </td>
         </tr>

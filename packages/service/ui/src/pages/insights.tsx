@@ -4,9 +4,17 @@ import { Button, Card, Empty, Loading } from '../components/controls.tsx'
 import { ChartView } from '../components/chart.tsx'
 import { type ChartSpec, pointCount } from '../components/chart-spec.ts'
 import { ErrorNote } from '../components/error-note.tsx'
-import { useLoad, useTitle } from '../hooks.ts'
+import { useAction, useLoad, useTitle } from '../hooks.ts'
 import { href, navigate, useLocation } from '../router.tsx'
 import type { Insights } from '../types.ts'
+
+/** GET /api/admin/insights/snapshot: what the trends are built from. */
+interface SnapshotState {
+  schedule: string
+  lastTakenAt: string | null
+  nextAt: string
+}
+const instant = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' })
 
 const DAY_MS = 86_400_000
 /** The service's default window (README, Insights): 12 weeks up to today, UTC days. */
@@ -211,6 +219,7 @@ export function InsightsPage() {
         </form>
         <ErrorNote error={insights.error} />
       </Card>
+      <SnapshotNote onTaken={insights.reload} />
       {insights.loading && !insights.data && !insights.error && <Loading what="insights" />}
       {insights.data && (
         <>
@@ -247,5 +256,35 @@ function Total({ label, value, hint }: { label: string; value: number; hint?: st
       <span class="total-label">{label}</span>
       {hint && <span class="muted small">{hint}</span>}
     </div>
+  )
+}
+
+/** What the charts are built from, when the next snapshot is, and taking one now (ADMIN). */
+function SnapshotNote({ onTaken }: { onTaken: () => Promise<void> }) {
+  const api = useApi()
+  const state = useLoad(() => api.get<SnapshotState>('/api/admin/insights/snapshot'), [])
+  const take = useAction()
+  const takeNow = () =>
+    take.run(async () => {
+      await api.post('/api/admin/insights/snapshot')
+      await Promise.all([state.reload(), onTaken()])
+    })
+  return (
+    <Card class="snapshot-note" id="snapshot">
+      <p class="small" data-snapshot={state.data?.lastTakenAt ?? ''}>
+        The charts are built from snapshots taken {state.data?.schedule ?? 'daily at 23:55 UTC'} (the Flags chart's
+        point for today is live).{' '}
+        {state.data && (
+          <>
+            Last snapshot: {state.data.lastTakenAt ? instant.format(new Date(state.data.lastTakenAt)) : 'none yet'}.
+            Next: {instant.format(new Date(state.data.nextAt))}.
+          </>
+        )}
+      </p>
+      <Button size="small" busy={take.busy} onClick={takeNow}>
+        Take snapshot now
+      </Button>
+      <ErrorNote error={state.error ?? take.error} />
+    </Card>
   )
 }

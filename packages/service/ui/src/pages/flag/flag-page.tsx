@@ -8,12 +8,14 @@ import { FlagDependencies } from './flag-dependencies.tsx'
 import { FlagEnvironments } from './flag-environments.tsx'
 import { FlagSettings } from './flag-settings.tsx'
 import { FlagTags } from './flag-tags.tsx'
+import { FlagUsageCard } from './flag-usage.tsx'
 import { flagPath, type FlagView } from './flag-types.ts'
 import './flag.css'
 
 const SECTIONS = [
   ['settings', 'Settings'],
   ['environments', 'Environments'],
+  ['usage', 'Usage'],
   ['tags', 'Tags'],
   ['dependencies', 'Dependencies'],
   ['archive', 'Archive'],
@@ -59,6 +61,7 @@ export function FlagPage({ project, name }: { project: string; name: string }) {
       </nav>
       <FlagSettings key={data.name} flag={data} onChanged={flag.reload} />
       <FlagEnvironments flag={data} onChanged={flag.reload} />
+      <FlagUsageCard name={data.name} />
       <FlagTags flag={data} onChanged={flag.reload} />
       <FlagDependencies flag={data} onChanged={flag.reload} />
       <ArchiveFlag flag={data} />
