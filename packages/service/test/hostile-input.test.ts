@@ -217,6 +217,9 @@ describe('texts too long for a unique index are 400 naming the field', () => {
     ['POST', '/api/admin/segments', 'body.name', { name: incompressible(5_000), constraints: [] }],
     ['POST', '/api/admin/user-admin', 'body.username', { username: incompressible(5_000), rootRole: 'Viewer' }],
     ['POST', '/api/admin/user-admin', 'body.email', { email: `a@${incompressible(5_000)}.com`, rootRole: 'Viewer' }],
+    // The insights snapshot keys its trends by environment type.
+    ['POST', '/api/admin/environments', 'body.type', { name: 'long-type', type: incompressible(5_000) }],
+    ['PUT', '/api/admin/environments/update/development', 'body.type', { type: incompressible(5_000) }],
   ] as const)('%s %s with a long %s', async (method, path, field, body) => {
     const response = await service.api(method, path, { body })
     expect(response.status).toBe(400)

@@ -16,13 +16,13 @@ import type { ApiRouter } from '../api-router.js'
 
 const createEnvironmentSchema = z.object({
   name: urlSafeName,
-  type: z.string().min(1, 'is required'),
+  type: z.string().min(1, 'is required').max(255, 'must be at most 255 characters'),
   enabled: z.boolean().optional(),
   sortOrder: z.number().int().optional(),
 })
 
 const updateEnvironmentSchema = z.object({
-  type: z.string().min(1, 'is required'),
+  type: z.string().min(1, 'is required').max(255, 'must be at most 255 characters'),
   sortOrder: z.number().int().optional(),
 })
 
