@@ -9,6 +9,7 @@ import { FlagEnvironments } from './flag-environments.tsx'
 import { FlagSettings } from './flag-settings.tsx'
 import { FlagTags } from './flag-tags.tsx'
 import { flagPath, type FlagView } from './flag-types.ts'
+import { flagHistoryPath } from '../history/history-paths.ts'
 import './flag.css'
 
 const SECTIONS = [
@@ -56,6 +57,7 @@ export function FlagPage({ project, name }: { project: string; name: string }) {
             {label}
           </a>
         ))}
+        <Link href={flagHistoryPath(project, name)}>History</Link>
       </nav>
       <FlagSettings key={data.name} flag={data} onChanged={flag.reload} />
       <FlagEnvironments flag={data} onChanged={flag.reload} />
