@@ -167,7 +167,7 @@ describe.runIf(chromiumAvailable())('the history pages in headless Chromium', ()
     expect(await run.getByRole('link', { name: `signal #${ids.signal}` }).getAttribute('href')).toBe(
       `/integrations/signal-endpoints/${ids.endpoint}#signals`,
     )
-    await run.getByRole('link', { name: 'history' }).click()
+    await run.getByRole('link', { name: 'welcome-banner' }).click()
     await page.waitForURL(`${ui.url}/projects/demo/flags/welcome-banner/history`)
   })
 

@@ -73,11 +73,11 @@ function RunView({ run }: { run: ActionSetRun }) {
         {actions.map((action, i) => (
           <li key={i} data-state={action.state}>
             <Badge tone={STATE_TONE[action.state ?? 'not started'] ?? 'neutral'}>{action.state ?? 'not started'}</Badge>{' '}
-            {ACTION_LABELS[action.action]} <strong>{action.executionParams.featureName}</strong> in{' '}
-            <strong>{action.executionParams.environment}</strong> ·{' '}
+            {ACTION_LABELS[action.action]}{' '}
             <Link href={flagHistoryPath(action.executionParams.project, action.executionParams.featureName)}>
-              history
-            </Link>
+              <strong>{action.executionParams.featureName}</strong>
+            </Link>{' '}
+            in <strong>{action.executionParams.environment}</strong>
             {action.details && <p class="field-error">{action.details}</p>}
           </li>
         ))}
