@@ -76,8 +76,9 @@ export interface EventInput {
  */
 export async function writeEvent(q: Queryable, actor: Actor, clock: Clock, event: EventInput): Promise<void> {
   await q.query(
-    `INSERT INTO events (type, created_by, created_by_user_id, created_at, project, feature_name, environment, data, pre_data, tags)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,
+    `INSERT INTO events (type, created_by, created_by_user_id, created_at, project, feature_name, environment, data, pre_data, tags,
+       action_set_id, signal_id, signal_endpoint_id)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)`,
     [
       event.type,
       actor.name,
@@ -89,6 +90,9 @@ export async function writeEvent(q: Queryable, actor: Actor, clock: Clock, event
       event.data === undefined ? null : json(event.data),
       event.preData === undefined ? null : json(event.preData),
       json(event.tags ?? []),
+      actor.origin?.actionSetId ?? null,
+      actor.origin?.signalId ?? null,
+      actor.origin?.signalEndpointId ?? null,
     ],
   )
 }

@@ -9,6 +9,15 @@ export type Clock = () => Date
 export interface Actor {
   name: string
   userId?: number
+  /** For an action run: the action set that ran and the signal (and its endpoint) that triggered it. */
+  origin?: EventOrigin
+}
+
+/** What made a change no person or token made: an action set's run on a signal. */
+export interface EventOrigin {
+  actionSetId: number
+  signalId: number
+  signalEndpointId: number
 }
 
 /** What every route handler gets: injected once by `createServiceApp`, never reached for. */

@@ -195,6 +195,15 @@ describe('authorization matrix: every route x every credential x every spelling'
     expect(service.routes.length).toBeGreaterThan(100)
   })
 
+  it('covers the event log and its search as admin routes', () => {
+    const events = service.routes.filter((route) => /^\/api\/admin\/(search\/)?events/.test(route.path))
+    expect(events.map((route) => `${route.method} ${route.path} ${route.access}`).sort()).toEqual([
+      'GET /api/admin/events admin',
+      'GET /api/admin/events/:featureName admin',
+      'GET /api/admin/search/events admin',
+    ])
+  })
+
   it('answers each cell as the route declares, and runs no handler for a caller it does not admit', async () => {
     const failures: string[] = []
     let cells = 0

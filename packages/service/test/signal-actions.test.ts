@@ -396,7 +396,12 @@ describe('action sets: running on signals', () => {
       await service.api('GET', '/api/admin/events?feature=checkout-v2&type=feature-environment-disabled')
     ).body
     expect(events).toEqual([
-      expect.objectContaining({ createdBy: 'signal-actions', createdByUserId: set.actorId, environment: 'production' }),
+      expect.objectContaining({
+        createdBy: 'action-set:page on high',
+        createdByUserId: set.actorId,
+        environment: 'production',
+        origin: { actionSetId: set.id, signalId: id, signalEndpointId: endpoints.incidents?.id },
+      }),
     ])
   })
 

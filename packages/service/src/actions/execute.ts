@@ -25,14 +25,14 @@ export async function runActionSet(
   run: RunContext,
   set: ActionSetRow,
   actions: ActionRow[],
-  signal: unknown,
-  signalId: number,
+  signal: { id: number; sourceId: number },
 ): Promise<void> {
+  const signalId = signal.id
   const states: (ReturnType<typeof toAction> & { state: ActionState; details?: string })[] = actions.map((row) => ({
     ...toAction(row),
     state: 'not started',
   }))
-  const actor = await runActor(tx, set.actor_id)
+  const actor = await runActor(tx, set, { signalId, signalEndpointId: signal.sourceId })
   for (const [i, entry] of states.entries()) {
     entry.state = 'started'
     await tx.query('SAVEPOINT vexil_action')

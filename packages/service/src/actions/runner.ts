@@ -96,7 +96,7 @@ export function createActionRunner(options: ActionRunnerOptions): ActionRunner {
     )
     for (const set of sets) {
       if (!filters.testFor(set)(signal.payload)) continue
-      await runActionSet(tx, options, set, actions.get(set.id) ?? [], signal, signal.id)
+      await runActionSet(tx, options, set, actions.get(set.id) ?? [], signal)
     }
   }
 

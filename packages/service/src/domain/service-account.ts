@@ -38,12 +38,19 @@ export async function requireServiceAccount(tx: Queryable, id: number): Promise<
     throw badData(`body.actorId must be the id of a service account; ${id} is not one.`)
 }
 
-/** The actor written to the event log for a run, or why there is none. */
-export async function runActor(tx: Queryable, id: number): Promise<Actor | string> {
-  const [row] = await tx.query<UserRow>('SELECT * FROM users WHERE id = $1', [id])
+/**
+ * The actor written to the event log for a run, or why there is none: named for the action set
+ * (its service account is the user id), with the set and the signal as the change's origin.
+ */
+export async function runActor(
+  tx: Queryable,
+  set: { id: number; name: string; actor_id: number },
+  signal: { signalId: number; signalEndpointId: number },
+): Promise<Actor | string> {
+  const [row] = await tx.query<UserRow>('SELECT * FROM users WHERE id = $1', [set.actor_id])
   if (!row || row.deleted_at)
-    return `The action set's actor (user ${id}) has been deleted; update the action set to run as another one.`
-  return { name: row.username ?? row.name ?? row.email ?? `user-${row.id}`, userId: row.id }
+    return `The action set's actor (user ${set.actor_id}) has been deleted; update the action set to run as another one.`
+  return { name: `action-set:${set.name}`, userId: row.id, origin: { actionSetId: set.id, ...signal } }
 }
 
 /**

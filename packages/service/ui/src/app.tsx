@@ -45,6 +45,11 @@ const EnvironmentsPage = lazyPage(
   async () => (await import('./pages/admin/environments.tsx')).EnvironmentsPage,
 )
 const ArchivePage = lazyPage('archive', async () => (await import('./pages/admin/archive.tsx')).ArchivePage)
+const HistoryPage = lazyPage('history', async () => (await import('./pages/history/history-page.tsx')).HistoryPage)
+const FlagHistoryPage = lazyPage(
+  'flag history',
+  async () => (await import('./pages/flag/flag-history.tsx')).FlagHistoryPage,
+)
 const PlaygroundPage = lazyPage(
   'playground',
   async () => (await import('./pages/playground/playground.tsx')).PlaygroundPage,
@@ -60,6 +65,12 @@ const ROUTES: Route[] = [
     render: () => <NewFlagPage project={new URLSearchParams(window.location.search).get('project') ?? undefined} />,
   },
   { pattern: new RegExp(`^${FLAG}$`), admin: true, render: (m) => <FlagPage project={part(m, 1)} name={part(m, 2)} /> },
+  {
+    pattern: new RegExp(`^${FLAG}\\/history$`),
+    admin: true,
+    render: (m) => <FlagHistoryPage project={part(m, 1)} name={part(m, 2)} />,
+  },
+  { pattern: /^\/history$/, admin: true, render: () => <HistoryPage /> },
   {
     pattern: new RegExp(`^${FLAG}\\/strategies\\/([^/]+)\\/new$`),
     admin: true,
@@ -107,6 +118,7 @@ const NAV: { href: string; label: string; admin: boolean; under: string[] }[] = 
   { href: '/integrations/signal-endpoints', label: 'Signal endpoints', admin: true, under: ['/integrations/'] },
   { href: '/actions', label: 'Actions', admin: true, under: ['/actions/'] },
   { href: '/insights', label: 'Insights', admin: false, under: [] },
+  { href: '/history', label: 'History', admin: true, under: [] },
   { href: '/api-tokens', label: 'API tokens', admin: true, under: [] },
   { href: '/projects', label: 'Projects', admin: true, under: [] },
   { href: '/environments', label: 'Environments', admin: true, under: [] },

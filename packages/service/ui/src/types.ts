@@ -127,7 +127,7 @@ export interface ActionSetRun {
   signalId: number
   createdAt: string
   state: 'success' | 'failed' | 'started'
-  signal: { payload?: unknown; createdAt?: string; tokenName?: string | null } | null
+  signal: { payload?: unknown; createdAt?: string; tokenName?: string | null; sourceId?: number } | null
   actionSet: { actions?: Action[] } | null
 }
 
@@ -153,4 +153,26 @@ export interface Insights {
     totalNo: number
   }[]
   environmentTypeTrends: { week: string; date: string; environmentType: string; totalUpdates: number }[]
+}
+
+/** One change in the event log (Unleash's eventSchema); `origin` only on an action run's changes. */
+export interface ChangeEvent {
+  id: number
+  type: string
+  createdBy: string
+  createdByUserId: number | null
+  createdAt: string
+  project: string | null
+  featureName: string | null
+  environment: string | null
+  data: unknown
+  preData: unknown
+  tags: { type: string; value: string }[]
+  origin?: { actionSetId: number; signalId: number; signalEndpointId: number }
+}
+
+/** `/api/admin/search/events` (Unleash's searchEventsSchema). */
+export interface ChangeEventPage {
+  events: ChangeEvent[]
+  total: number
 }

@@ -11,6 +11,7 @@ import { migration as clientDeltas } from './010-client-deltas.js'
 import { migration as playgroundContexts } from './011-playground-contexts.js'
 import { migration as defaultStrategies } from './012-default-strategies.js'
 import { migration as signalRateWindows } from './013-signal-rate-windows.js'
+import { migration as eventOrigins } from './014-event-origins.js'
 import type { Migration } from './types.js'
 
 export type { Migration } from './types.js'
@@ -30,4 +31,5 @@ export const MIGRATIONS: readonly Migration[] = [
   playgroundContexts,
   defaultStrategies,
   signalRateWindows,
+  eventOrigins,
 ]

@@ -7,6 +7,7 @@ import { useLoad, usePolling, useTitle } from '../hooks.ts'
 import { href, Link, navigate } from '../router.tsx'
 import type { Action, ActionSet, ActionSetRun } from '../types.ts'
 import { ACTION_LABELS } from './actions.tsx'
+import { flagHistoryPath, signalPath } from './history/history-paths.ts'
 import { SIGNALS_POLL_MS } from './signal-endpoint.tsx'
 
 const STATE_TONE = { success: 'good', failed: 'bad', started: 'info', 'not started': 'neutral' } as const
@@ -60,7 +61,11 @@ function RunView({ run }: { run: ActionSetRun }) {
         <Badge tone={STATE_TONE[run.state] ?? 'neutral'}>{run.state}</Badge>
         <Time iso={run.createdAt} />
         <span class="muted">
-          signal #{run.signalId}
+          {run.signal?.sourceId === undefined ? (
+            `signal #${run.signalId}`
+          ) : (
+            <Link href={signalPath(run.signal.sourceId)}>signal #{run.signalId}</Link>
+          )}
           {run.signal?.tokenName ? ` from token ${run.signal.tokenName}` : ''}
         </span>
       </div>
@@ -68,8 +73,11 @@ function RunView({ run }: { run: ActionSetRun }) {
         {actions.map((action, i) => (
           <li key={i} data-state={action.state}>
             <Badge tone={STATE_TONE[action.state ?? 'not started'] ?? 'neutral'}>{action.state ?? 'not started'}</Badge>{' '}
-            {ACTION_LABELS[action.action]} <strong>{action.executionParams.featureName}</strong> in{' '}
-            <strong>{action.executionParams.environment}</strong>
+            {ACTION_LABELS[action.action]}{' '}
+            <Link href={flagHistoryPath(action.executionParams.project, action.executionParams.featureName)}>
+              <strong>{action.executionParams.featureName}</strong>
+            </Link>{' '}
+            in <strong>{action.executionParams.environment}</strong>
             {action.details && <p class="field-error">{action.details}</p>}
           </li>
         ))}

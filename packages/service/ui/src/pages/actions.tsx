@@ -7,6 +7,7 @@ import { useProject } from '../components/project-select.tsx'
 import { useAction, useLoad, useTitle } from '../hooks.ts'
 import { Link, navigate } from '../router.tsx'
 import type { Action, ActionSet, PayloadFilter, SignalEndpoint } from '../types.ts'
+import { flagHistoryPath } from './history/history-paths.ts'
 
 export const ACTION_LABELS: Record<Action['action'], string> = {
   TOGGLE_FEATURE_ON: 'Turn on',
@@ -120,8 +121,11 @@ function ActionSetCard({
           .sort((a, b) => a.sortOrder - b.sortOrder)
           .map((action, i) => (
             <li key={i}>
-              {ACTION_LABELS[action.action]} <strong>{action.executionParams.featureName}</strong> in{' '}
-              <strong>{action.executionParams.environment}</strong>
+              {ACTION_LABELS[action.action]}{' '}
+              <Link href={flagHistoryPath(action.executionParams.project, action.executionParams.featureName)}>
+                <strong>{action.executionParams.featureName}</strong>
+              </Link>{' '}
+              in <strong>{action.executionParams.environment}</strong>
             </li>
           ))}
       </ol>

@@ -10,6 +10,7 @@ import { FlagSettings } from './flag-settings.tsx'
 import { FlagTags } from './flag-tags.tsx'
 import { FlagUsageCard } from './flag-usage.tsx'
 import { flagPath, type FlagView } from './flag-types.ts'
+import { flagHistoryPath } from '../history/history-paths.ts'
 import './flag.css'
 
 const SECTIONS = [
@@ -58,6 +59,7 @@ export function FlagPage({ project, name }: { project: string; name: string }) {
             {label}
           </a>
         ))}
+        <Link href={flagHistoryPath(project, name)}>History</Link>
       </nav>
       <FlagSettings key={data.name} flag={data} onChanged={flag.reload} />
       <FlagEnvironments flag={data} onChanged={flag.reload} />
