@@ -1,8 +1,11 @@
 // `vexil start` (what `npm start` runs): the proxy against SERVICE_URL when it is set, otherwise
 // the service on its embedded database (seeded with a demo on first run) plus the proxy syncing
-// from it, until Ctrl-C stops the proxy (sending its metrics) and then the service.
+// from it, until Ctrl-C stops the proxy (sending its metrics) and then the service. With OTEL_*
+// set, one OpenTelemetry SDK traces both, as one service (`vexil` unless OTEL_SERVICE_NAME), each
+// span's instrumentation scope saying which: `@vexil/proxy` or `@vexil/service`.
 import { ConfigError, type RunningProxy, runProxyCli, startProxy } from '@vexil/proxy'
 import { nextShutdownSignal } from '@vexil/server-kit'
+import { startTracing, TracingConfigError, type TracingSdk, tracingSummary } from '@vexil/server-kit/tracing'
 import { type RunningService, startService } from '@vexil/service'
 
 /** Runs the platform; resolves with an exit code once it has stopped (or could not start). */
@@ -13,10 +16,23 @@ export async function runPlatform(): Promise<number> {
   // The banner prints an admin token: this machine only, unless HOST says otherwise (the
   // container image sets HOST=0.0.0.0, its ports being published by the runtime).
   const host = env.HOST || '127.0.0.1'
+  let tracing: TracingSdk | undefined
+  try {
+    tracing = await startTracing(env, 'vexil')
+  } catch (error) {
+    if (error instanceof TracingConfigError) return fail(`Invalid configuration: ${error.message}`)
+    throw error
+  }
   let service: RunningService
   try {
-    service = await startService({ port: servicePort, host, seedDemo: true })
+    service = await startService({
+      port: servicePort,
+      host,
+      seedDemo: true,
+      ...(tracing ? { tracing: tracing.tracing('service') } : {}),
+    })
   } catch (error) {
+    await tracing?.shutdown()
     return fail(`The service could not start: ${messageOf(error)}`)
   }
   const demo = service.demo!
@@ -29,9 +45,11 @@ export async function runPlatform(): Promise<number> {
       clientKeys: [demo.proxyClientKey],
       refreshInterval: Number(env.SERVICE_FETCH_INTERVAL ?? 1000),
       showURL: false,
+      ...(tracing ? { tracing: tracing.tracing('proxy') } : {}),
     })
   } catch (error) {
     await service.close()
+    await tracing?.shutdown()
     if (error instanceof ConfigError) return fail(`Invalid configuration: ${error.message}`)
     return fail(`The proxy could not start: ${messageOf(error)}`)
   }
@@ -60,6 +78,7 @@ export async function runPlatform(): Promise<number> {
       `  curl -H 'Authorization: ${demo.frontendToken}' '${frontendUrl}?userId=42'`,
       `  curl -H 'Authorization: ${demo.frontendToken}' -H 'Content-Type: application/json' -d '{"context":{"targetingKey":"42"}}' '${ofrepUrl}'`,
       '',
+      ...(tracing ? [tracingSummary(tracing), ''] : []),
       'Press Ctrl-C to stop.',
       '',
     ].join('\n'),
@@ -69,6 +88,7 @@ export async function runPlatform(): Promise<number> {
   try {
     await proxy.close()
     await service.close()
+    await tracing?.shutdown()
     return 0
   } catch (error) {
     return fail(`Error while stopping: ${messageOf(error)}`)

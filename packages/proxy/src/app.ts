@@ -1,6 +1,7 @@
 // createProxyApp: the proxy as an h3 app: its routes, each declared with who may call it, over
 // the configured scope (scope/static-scope.ts keeps that scope's flags and usage counts in step
 // with the upstream). It listens on nothing; `startProxy` (or a test) mounts it.
+import type { Tracing } from '@vexil/server-kit/tracing'
 import { type App, createApp, type NodeListener, toNodeListener } from 'h3'
 import { createEngine, type Engine } from '@vexil/engine'
 import type { ProxyConfig } from './config/types.js'
@@ -57,6 +58,8 @@ export interface ProxyAppOptions {
   instrumentRoute?: RouteInstrument
   /** Told of every request once its response closes (http/request-observer.ts): metrics, the request log, traces. */
   requestObservers?: readonly RequestObserver[]
+  /** Spans for upstream calls, their traceparent sent upstream (OTEL_*: telemetry/traced-app.ts). */
+  tracing?: Tracing
   /**
    * What keeps the scopes in step (default: the upstream itself, scope/upstream-sync.ts; a cluster
    * worker passes the primary's stand-in). `upstream`, `upstreamFor` and `storage` are then unused.
@@ -112,6 +115,7 @@ export function createAppSync(
     responseCaches,
     upstream: options.upstream,
     upstreamFor: options.upstreamFor,
+    tracing: options.tracing,
     storage: options.storage,
     onFetch,
   })

@@ -9,6 +9,14 @@ import { realpathSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import { parseArgs } from 'node:util'
 import { nextShutdownSignal } from '@vexil/server-kit'
+import {
+  startTracing,
+  TRACING_ENVIRONMENT_VARIABLES,
+  TracingConfigError,
+  type TracingSdk,
+  tracingConfig,
+  tracingSummary,
+} from '@vexil/server-kit/tracing'
 import { runProxyPrimary } from './runtime/cluster/primary.js'
 import { runProxyWorker } from './runtime/cluster/worker.js'
 import { runOfflineCli } from './runtime/offline.js'
@@ -24,6 +32,7 @@ import { createProxyConfig, type Environment, PROXY_ENVIRONMENT_VARIABLES } from
 import type { ProxyConfig, ProxyOptions } from './config/types.js'
 import { ConfigError } from './config/values.js'
 import { type RunningProxy, serveProxy } from './server.js'
+import { tracedAppOptions } from './telemetry/traced-app.js'
 
 const HELP = `Usage: vexil proxy [--port <port>]
        vexil [<Edge's global options>] edge [<Edge's options>]   (vexil edge --help)
@@ -43,6 +52,10 @@ ${Object.values(PROXY_ENVIRONMENT_VARIABLES)
 
 WORKERS=N (or auto: one per core) runs N worker processes behind the port, with one upstream
 sync for all of them.
+
+Traces: OTEL_EXPORTER_OTLP_ENDPOINT (or OTEL_EXPORTER_OTLP_TRACES_ENDPOINT) exports a span per
+request and per upstream call over OTLP/HTTP; the other OTEL_* variables are read as the
+OpenTelemetry SDK reads them (docs/operations.md, "Tracing").
 
 Options:
   --port <port>  Listening port (overrides PORT; default 3000).
@@ -75,22 +88,33 @@ export async function runProxyCli(argv: string[]): Promise<number> {
   let config: ProxyConfig
   let proxy: RunningProxy
   let shutdown: Promise<NodeJS.Signals>
+  let tracing: TracingSdk | undefined
   try {
     if (cluster.isWorker) return await runProxyWorker(start.options, start.env)
     config = await createProxyConfig(start.options, start.env)
     for (const warning of start.warnings) config.logger.warn(warning)
-    if (config.workers > 1) return await runProxyPrimary(config, argv)
+    if (config.workers > 1) {
+      if (tracingConfig(start.env, 'vexil-proxy'))
+        config.logger.warn(`WORKERS=${config.workers} exports no traces: OTEL_* is read by a single-process proxy`)
+      return await runProxyPrimary(config, argv)
+    }
     // Listening before the start log is printed: a SIGTERM sent as soon as it appears stops cleanly.
     shutdown = nextShutdownSignal()
-    proxy = await serveProxy(config, {}, true)
+    tracing = await startTracing(start.env, 'vexil-proxy')
+    proxy = await serveProxy(config, tracing ? tracedAppOptions(tracing.tracing('proxy')) : {}, true)
+    if (tracing) console.log(tracingSummary(tracing))
   } catch (error) {
-    if (error instanceof ConfigError) return fail(`Invalid configuration: ${error.message}`)
+    await tracing?.shutdown()
+    if (error instanceof ConfigError || error instanceof TracingConfigError)
+      return fail(`Invalid configuration: ${error.message}`)
     return fail(`The proxy could not start: ${error instanceof Error ? error.message : String(error)}`)
   }
   const signal = await shutdown
   proxy.config.logger.info(`Received ${signal}: sending pending metrics and stopping`)
   try {
     await proxy.close()
+    // Last: the spans of the stop itself (the final metrics report) are exported too.
+    await tracing?.shutdown()
     return 0
   } catch (error) {
     proxy.config.logger.error('Error while stopping', error)
@@ -108,7 +132,7 @@ function proxyStart(argv: string[]): ProxyStart | number {
     strict: true,
   })
   if (values.help) return help(HELP)
-  const proxyReads = new Set(Object.values(PROXY_ENVIRONMENT_VARIABLES).flat())
+  const proxyReads = new Set([...Object.values(PROXY_ENVIRONMENT_VARIABLES).flat(), ...TRACING_ENVIRONMENT_VARIABLES])
   return {
     options: values.port !== undefined ? { port: Number(values.port) } : {},
     env: process.env,

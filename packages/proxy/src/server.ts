@@ -3,12 +3,14 @@
 import { createServer, type Server } from 'node:http'
 import { createServer as createHttpsServer } from 'node:https'
 import type { AddressInfo } from 'node:net'
+import type { Tracing } from '@vexil/server-kit/tracing'
 import { createProxyApp, type ProxyApp, type ProxyAppOptions } from './app.js'
 import { createProxyConfig, type Environment } from './config/parse.js'
 import { startSummary } from './config/start-summary.js'
 import type { ProxyConfig, ProxyOptions } from './config/types.js'
 import { redirectToHttps } from './http/redirect-to-https.js'
 import { serverTimeoutOptions } from './http/server-timeouts.js'
+import { tracedAppOptions } from './telemetry/traced-app.js'
 
 export interface RunningProxy {
   url: string
@@ -25,14 +27,16 @@ export interface StartProxyOptions extends ProxyOptions {
   showURL?: boolean
   /** Environment to read configuration from (default process.env). */
   env?: Environment
+  /** Spans for requests and upstream calls (the caller started the SDK: @vexil/server-kit/tracing). */
+  tracing?: Tracing
 }
 
 export async function startProxy(options: StartProxyOptions = {}): Promise<RunningProxy> {
-  const { showURL = true, env, ...proxyOptions } = options
+  const { showURL = true, env, tracing, ...proxyOptions } = options
   const config = await createProxyConfig(proxyOptions, env)
   if (config.workers > 1)
     config.logger.warn(`WORKERS=${config.workers} is read by the vexil proxy command only: startProxy runs one process`)
-  return serveProxy(config, {}, showURL)
+  return serveProxy(config, tracing ? tracedAppOptions(tracing) : {}, showURL)
 }
 
 /**

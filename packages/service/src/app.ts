@@ -1,4 +1,5 @@
-import { type App, createApp, createError, eventHandler } from 'h3'
+import { type App, createApp, createError, eventHandler, type H3Event } from 'h3'
+import type { Tracing } from '@vexil/server-kit/tracing'
 import type { ActionRunner } from './actions/runner.js'
 import { createAuthorizer } from './auth.js'
 import { bodyLimit } from './request-body.js'
@@ -41,6 +42,7 @@ import { registerSignalIngestRoutes } from './routes/signal-ingest.js'
 import { createUiHandler } from './routes/ui.js'
 import { type ApiRouter, createApiRouter, type RouteSpec } from './routes/api-router.js'
 import { assertCanonicalPath } from './request-path.js'
+import { noteTracedRoute, traceRequests } from './request-tracing.js'
 
 export interface ServiceAppOptions {
   /** A migrated database (see `migrate`). */
@@ -54,7 +56,9 @@ export interface ServiceAppOptions {
   /** The built admin UI served at `/` (default: this package's `dist/ui`). */
   uiDir?: string
   /** Told of each API route whose handler is about to run, its access check passed (tests, tracing). */
-  onRouteHandled?: (route: RouteSpec) => void
+  onRouteHandled?: (route: RouteSpec, event: H3Event) => void
+  /** A SERVER span per request (the caller started the SDK: @vexil/server-kit/tracing). */
+  tracing?: Tracing
 }
 
 /** Every route module, each registering its routes with their access (routes/api-router.ts). */
@@ -118,9 +122,11 @@ export function createServiceAppWithRoutes(options: ServiceAppOptions): ServiceA
     clock: options.clock ?? (() => new Date()),
   }
   const app = createApp({ onError: (error, event) => sendServiceError(event, error, ctx.logger) })
+  if (options.tracing) app.use(traceRequests(options.tracing))
   app.use(eventHandler(assertCanonicalPath))
   app.use(eventHandler(bodyLimit))
-  const { api, handler } = createApiRouter(createAuthorizer(ctx), options.onRouteHandled)
+  const onRouteHandled = options.tracing ? noteTracedRoute(options.onRouteHandled) : options.onRouteHandled
+  const { api, handler } = createApiRouter(createAuthorizer(ctx), onRouteHandled)
   for (const register of ROUTE_MODULES) register(api, ctx)
   const streams = createClientStreams({
     db: ctx.db,

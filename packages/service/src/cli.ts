@@ -3,6 +3,7 @@ import { realpathSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import { parseArgs } from 'node:util'
 import { nextShutdownSignal } from '@vexil/server-kit'
+import { startTracing, TracingConfigError, type TracingSdk, tracingSummary } from '@vexil/server-kit/tracing'
 import { ConfigError } from './config.js'
 import { type RunningService, startService } from './server.js'
 
@@ -62,8 +63,11 @@ export async function runServiceCli(argv: string[], out: Pick<Console, 'log' | '
     return 2
   }
   let service: RunningService
+  let tracing: TracingSdk | undefined
   try {
+    tracing = await startTracing(process.env, 'vexil-service')
     service = await startService({
+      ...(tracing ? { tracing: tracing.tracing('service') } : {}),
       ...(port !== undefined ? { port } : {}),
       ...(typeof values.host === 'string' ? { host: values.host } : {}),
       ...(typeof values['database-url'] === 'string' ? { databaseUrl: values['database-url'] } : {}),
@@ -71,9 +75,15 @@ export async function runServiceCli(argv: string[], out: Pick<Console, 'log' | '
       seedDemo: values.demo === true,
     })
   } catch (error) {
-    out.error(error instanceof ConfigError ? error.message : `The service could not start: ${(error as Error).message}`)
+    await tracing?.shutdown()
+    out.error(
+      error instanceof ConfigError || error instanceof TracingConfigError
+        ? error.message
+        : `The service could not start: ${(error as Error).message}`,
+    )
     return 1
   }
+  if (tracing) out.log(tracingSummary(tracing))
   // Listening before the start lines are printed: a SIGTERM sent as soon as they appear stops cleanly.
   const shutdown = nextShutdownSignal()
   const everywhere =
@@ -88,6 +98,7 @@ export async function runServiceCli(argv: string[], out: Pick<Console, 'log' | '
   out.log(`${signal} received: stopping the service`)
   try {
     await service.close()
+    await tracing?.shutdown()
     return 0
   } catch (error) {
     out.error(`Stopping failed: ${(error as Error).message}`)

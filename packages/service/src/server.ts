@@ -1,6 +1,7 @@
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { toNodeListener } from 'h3'
+import type { Tracing } from '@vexil/server-kit/tracing'
 import { type ActionRunner, createActionRunner } from './actions/runner.js'
 import { createServiceAppWithRoutes } from './app.js'
 import { parseServiceConfig, type ProxyAddress } from './config.js'
@@ -34,6 +35,8 @@ export interface StartServiceOptions {
   timeouts?: Partial<HttpTimeouts>
   /** The built admin UI to serve. Default: dist/ui of this package. */
   uiDir?: string
+  /** A SERVER span per request (the caller started the SDK: @vexil/server-kit/tracing). */
+  tracing?: Tracing
 }
 
 interface HttpTimeouts {
@@ -96,6 +99,7 @@ export async function startService(options: StartServiceOptions = {}): Promise<R
       clock,
       actionRunner,
       ...(options.uiDir ? { uiDir: options.uiDir } : {}),
+      ...(options.tracing ? { tracing: options.tracing } : {}),
     })
     const server = createServer(
       {

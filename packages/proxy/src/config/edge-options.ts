@@ -269,13 +269,13 @@ export const EDGE_OPTIONS: readonly EdgeOption[] = [
     flag: '--otel-exporter-otlp-endpoint',
     variable: 'OTEL_EXPORTER_OTLP_ENDPOINT',
     place: 'anywhere',
-    handling: warn(OBSERVABILITY),
+    handling: same('OTEL_EXPORTER_OTLP_ENDPOINT', 'traces over OTLP/HTTP'),
   },
   {
     flag: '--otel-exporter-otlp-protocol',
     variable: 'OTEL_EXPORTER_OTLP_PROTOCOL',
     place: 'anywhere',
-    handling: warn(OBSERVABILITY),
+    handling: same('OTEL_EXPORTER_OTLP_PROTOCOL', 'http/protobuf or http/json; grpc is refused'),
   },
 
   // After `edge`

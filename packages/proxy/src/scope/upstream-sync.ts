@@ -4,6 +4,7 @@
 // this is the one that talks to the upstream. With WORKERS=N the cluster's primary runs it alone
 // and each worker serves over a stand-in fed by the primary (runtime/cluster/worker-sync.ts), so routes
 // never know which process they run in.
+import type { Tracing } from '@vexil/server-kit/tracing'
 import type { Engine } from '@vexil/engine'
 import type { Registry } from 'prom-client'
 import type { ResponseCaches } from '../cache/response-cache.js'
@@ -64,6 +65,8 @@ export interface UpstreamSyncOptions {
   upstream?: Upstream
   /** The upstream client for a token scope's sync. Default: the upstream at `config.serviceUrl` with that token. */
   upstreamFor?: (token: string) => Upstream
+  /** The default upstream clients' spans (OTEL_*). */
+  tracing?: Tracing
   /** Default: the provider configured (file in ./.vexil/proxy unless set otherwise); null for none. */
   storage?: StorageProvider | null
   /** After every poll of any scope, for Prometheus. */
@@ -87,9 +90,10 @@ export function createUpstreamSync(options: UpstreamSyncOptions): UpstreamSync {
   const { config, logger, newEngine, responseCaches } = options
   const upstreamCalls = createUpstreamCalls()
   const { observe } = upstreamCalls
-  const upstream = options.upstream ?? createHttpUpstream(config, { observe })
+  const { tracing } = options
+  const upstream = options.upstream ?? createHttpUpstream(config, { observe, tracing })
   const upstreamFor =
-    options.upstreamFor ?? ((token: string) => createHttpUpstream(config, { token, filters: false, observe }))
+    options.upstreamFor ?? ((token: string) => createHttpUpstream(config, { token, filters: false, observe, tracing }))
   // The old proxy's configuration: one static scope behind /proxy (none with only TOKENS).
   const scope: StaticScope | undefined = config.serviceApiToken
     ? createStaticScope({

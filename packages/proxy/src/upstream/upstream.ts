@@ -14,7 +14,9 @@ import {
   type UpstreamClient,
   type UpstreamClientOptions,
 } from '@vexil/sync'
+import type { Tracing } from '@vexil/server-kit/tracing'
 import type { ProxyConfig } from '../config/types.js'
+import { tracedEventSource, tracedSend } from './traced-transport.js'
 import { createUpstreamTransport, type UpstreamTransport } from './transport.js'
 
 const SDK_NAME = 'vexil-proxy'
@@ -34,12 +36,14 @@ interface UpstreamIdentity {
   token?: string
   /** Default true: PROJECT_NAME, NAME_PREFIX and TAGS narrow the fetch (the static scope); a token's scope uses none. */
   filters?: boolean
-  /** How calls are sent: undici by default; the runtime's fetch in a Worker (@vexil/sync's fetchRequest). */
+  /** How calls are sent: by the runtime's transport (transport.ts) unless given (a Worker tracks its calls). */
   send?: SendRequest
-  /** How the stream is opened: undici by default. */
+  /** How the stream is opened: by the runtime's transport unless given. */
   openEventSource?: OpenEventSource
   /** Told how each call ended (Prometheus's upstream counters). */
   observe?: UpstreamCallObserver
+  /** A CLIENT span per call, its traceparent sent upstream (OTEL_*: telemetry/). */
+  tracing?: Tracing
 }
 
 type Filters = Pick<ProxyConfig, 'projectName' | 'namePrefix' | 'tags'>
@@ -74,8 +78,12 @@ function edgeValidateUrl(serviceUrl: string): string {
 export function createHttpUpstream(config: ProxyConfig, identity: UpstreamIdentity = {}): Upstream {
   // Made on first use: a Worker passes its own `send` and never opens a stream.
   let transport: UpstreamTransport | undefined
-  const node = () => (transport ??= createUpstreamTransport(config.upstreamNetwork, config.rejectUnauthorized))
-  const send = identity.send ?? ((url, request) => node().send(url, request))
+  const runtime = () => (transport ??= createUpstreamTransport(config.upstreamNetwork, config.rejectUnauthorized))
+  const untracedSend: SendRequest = identity.send ?? ((url, request) => runtime().send(url, request))
+  const openEventSource: OpenEventSource =
+    identity.openEventSource ?? ((url, stream, handlers) => runtime().openEventSource(url, stream, handlers))
+  const { tracing } = identity
+  const send = tracing ? tracedSend(untracedSend, tracing) : untracedSend
   const options: UpstreamClientOptions = {
     apiUrl: apiBase(config.serviceUrl),
     query: identity.filters === false ? '' : filterQuery(config),
@@ -90,8 +98,7 @@ export function createHttpUpstream(config: ProxyConfig, identity: UpstreamIdenti
     timeoutMs: TIMEOUT_MS,
     rejectUnauthorized: config.rejectUnauthorized,
     send,
-    openEventSource:
-      identity.openEventSource ?? ((url, stream, handlers) => node().openEventSource(url, stream, handlers)),
+    openEventSource: tracing ? tracedEventSource(openEventSource, tracing) : openEventSource,
     headers: config.upstreamNetwork.headers,
     observe: identity.observe,
   }

@@ -21,7 +21,8 @@ import { createProxyApp, type ProxyApp } from '../../app.js'
 import { createProxyConfig, type Environment } from '../../config/parse.js'
 import type { ProxyConfig } from '../../config/types.js'
 import { createKvStorage, type KvNamespace } from '../../storage/kv.js'
-import { createDueTimers, type DueTimers, fetchRequest, type SendRequest } from '@vexil/sync'
+import { createDueTimers, type DueTimers, type SendRequest } from '@vexil/sync'
+import { createUpstreamTransport } from '../../upstream/transport.js'
 import { createHttpUpstream } from '../../upstream/upstream.js'
 
 /** The Worker's bindings: variables and secrets by the Node server's names, and optionally a KV namespace. */
@@ -58,8 +59,8 @@ export async function createWorkerProxy(env: WorkerEnv): Promise<WorkerProxy> {
   // startWithBackup: a new isolate's first request answers from the KV copy when KV is faster
   // than the upstream (the first fetch goes on behind it, within the event's waitUntil).
   const config = await createProxyConfig({ timers, streaming: false, workers: 1, startWithBackup: true }, variables)
-  const sendFetch = fetchRequest((url, init) => fetch(url, init))
-  const send: SendRequest = (url, options) => io.track(sendFetch(url, options))
+  const transport = createUpstreamTransport(config.upstreamNetwork, config.rejectUnauthorized, 'worker')
+  const send: SendRequest = (url, options) => io.track(transport.send(url, options))
   const kv = env.VEXIL_KV
   const app = createProxyApp({
     config,

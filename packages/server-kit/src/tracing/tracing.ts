@@ -1,0 +1,60 @@
+// What a server or its upstream transport asks of tracing, without naming OpenTelemetry: the
+// servers import these types only, and the SDK (otel-sdk.ts) is loaded by `startTracing` when the
+// environment asks for traces, so a process without OTEL_* variables never loads it.
+import { type TracingConfig, tracingConfig } from './tracing-config.js'
+
+export type HeaderValue = string | string[] | undefined
+
+/** A request as it ended (the proxy's RequestRecord has this shape). */
+export interface ServerRequest {
+  method: string
+  /** The declared route that matched (`/api/client/features`); undefined when none did. */
+  route: string | undefined
+  status: number
+  /** The client went away before the answer ended. */
+  aborted: boolean
+  startedAtEpochMs: number
+  durationMs: number
+}
+
+/** An upstream call in flight: its headers carry the trace to the upstream; `end` closes the span once. */
+export interface ClientSpan {
+  readonly headers: Record<string, string>
+  end(status: number | undefined, error?: unknown): void
+}
+
+/** One component's spans (`proxy`, `service`): a SERVER span per request, a CLIENT span per upstream call. */
+export interface Tracing {
+  /** Records a request that has ended; an incoming `traceparent` in `headers` is its parent. */
+  serverSpan(request: ServerRequest, headers: Record<string, HeaderValue>): void
+  /** Starts the span of an upstream call (`method`, `url`: what is sent). */
+  clientSpan(method: string, url: string): ClientSpan
+}
+
+/** The process's one SDK: one exporter, one resource, a tracer per component. */
+export interface TracingSdk {
+  readonly config: TracingConfig
+  tracing(component: string): Tracing
+  /** Exports the spans still pending, then stops (a stopping server calls it last). */
+  shutdown(): Promise<void>
+}
+
+/**
+ * The SDK the environment asks for (OTEL_*: tracing-config.ts), loaded and started; undefined,
+ * with nothing loaded, when it asks for none. Throws TracingConfigError for a value it cannot use.
+ */
+export async function startTracing(
+  env: Record<string, string | undefined>,
+  defaultServiceName: string,
+): Promise<TracingSdk | undefined> {
+  const config = tracingConfig(env, defaultServiceName)
+  if (!config) return undefined
+  const { createTracingSdk } = await import('./otel-sdk.js')
+  return createTracingSdk(config)
+}
+
+/** The start log's line about traces (never the exporter's headers, which may hold a key). */
+export function tracingSummary(sdk: TracingSdk): string {
+  const { url, protocol, serviceName, sampler } = sdk.config
+  return `Exporting traces to ${url} (${protocol}) as service ${serviceName}, sampler ${sampler}`
+}
