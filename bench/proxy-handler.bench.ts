@@ -12,7 +12,14 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { Writable } from 'node:stream'
 import { type Context, createEngine } from '@vexil/engine'
-import { createProxyApp, createProxyConfig, type ProxyOptions } from '@vexil/proxy'
+import {
+  createProxyApp,
+  createProxyConfig,
+  type ProxyAppOptions,
+  type ProxyOptions,
+  tracedAppOptions,
+} from '@vexil/proxy'
+import { startTracing } from '@vexil/server-kit/tracing'
 import { makeContexts, makeFeatures } from '@vexil/test-fixtures/workload.ts'
 import type { BudgetRow } from './budget.js'
 import { median } from './measure.js'
@@ -76,8 +83,8 @@ export async function runProxyHandlerBench(): Promise<BudgetRow[]> {
       upstream.once('message', (message: { port: number }) => resolve(message.port))
       upstream.once('exit', (code) => reject(new Error(`upstream.mjs exited with code ${code}`)))
     })
-    /** A proxy as configured by default, plus `options`. */
-    const startProxy = async (options: ProxyOptions = {}) => {
+    /** A proxy as configured by default, plus `options` and `appOptions`. */
+    const startProxy = async (options: ProxyOptions = {}, appOptions: Partial<ProxyAppOptions> = {}) => {
       const config = await createProxyConfig(
         {
           serviceUrl: `http://127.0.0.1:${port}/api`,
@@ -91,7 +98,7 @@ export async function runProxyHandlerBench(): Promise<BudgetRow[]> {
         },
         {},
       )
-      const app = createProxyApp({ config, storage: null })
+      const app = createProxyApp({ config, storage: null, ...appOptions })
       await app.start()
       return app
     }
@@ -100,6 +107,14 @@ export async function runProxyHandlerBench(): Promise<BudgetRow[]> {
     // The same requests with the Prometheus endpoints off, which also stops the request histogram.
     const bare = await startProxy({ disableMetricsEndpoint: true })
     const bareListener = bare.listener as RequestListener
+    // And with OTEL_* set: a span per request, batched and exported over OTLP/HTTP to the upstream's process.
+    const sdk = await startTracing(
+      { OTEL_EXPORTER_OTLP_ENDPOINT: `http://127.0.0.1:${port}`, OTEL_SERVICE_NAME: 'bench' },
+      'vexil-proxy',
+    )
+    if (!sdk) throw new Error('tracing did not start')
+    const traced = await startProxy({}, tracedAppOptions(sdk.tracing('proxy')))
+    const tracedListener = traced.listener as RequestListener
 
     const contexts = makeContexts(1000)
     const fresh = contexts.map(asNewUser)
@@ -123,6 +138,9 @@ export async function runProxyHandlerBench(): Promise<BudgetRow[]> {
       'GET, every request a new user, metrics off': (i) =>
         call(bareListener, { method: 'GET', url: newUser(newGetPaths[i % 1000]!) }),
       'GET, repeating contexts, metrics off': (i) => call(bareListener, { method: 'GET', url: getPaths[i % 1000]! }),
+      'GET, every request a new user, tracing on': (i) =>
+        call(tracedListener, { method: 'GET', url: newUser(newGetPaths[i % 1000]!) }),
+      'GET, repeating contexts, tracing on': (i) => call(tracedListener, { method: 'GET', url: getPaths[i % 1000]! }),
       'engine evaluateAll, every request a new user': (i) =>
         engine.evaluateAll(JSON.parse(newUser(newEngineContexts[i % 1000]!)) as Context),
     }
@@ -142,6 +160,8 @@ export async function runProxyHandlerBench(): Promise<BudgetRow[]> {
     }
     await proxy.close()
     await bare.close()
+    await traced.close()
+    await sdk.shutdown()
 
     const us = (name: string) => median(samples[name]!)
     const over = (name: string, base: string) =>
@@ -210,6 +230,24 @@ export async function runProxyHandlerBench(): Promise<BudgetRow[]> {
         unit: 'x',
         kind: 'max',
         limit: 1.1,
+        absolute: false,
+        noisyInCI: true,
+      },
+      {
+        metric: 'GET /proxy, every request a new user: with / without OpenTelemetry tracing',
+        value: over('GET, every request a new user, tracing on', 'GET, every request a new user'),
+        unit: 'x',
+        kind: 'max',
+        limit: 1.5,
+        absolute: false,
+        noisyInCI: true,
+      },
+      {
+        metric: 'GET /proxy, repeating contexts: with / without OpenTelemetry tracing',
+        value: over('GET, repeating contexts, tracing on', 'GET, repeating contexts'),
+        unit: 'x',
+        kind: 'max',
+        limit: 2.2,
         absolute: false,
         noisyInCI: true,
       },

@@ -12,6 +12,12 @@ const FRONTEND_TOKEN = '*:development.bench-frontend'
 const ETAG = '"bench"'
 let featureRequests = 0
 const upstream = createServer((req, res) => {
+  // The OTLP endpoint of the tracing rows: spans are taken and dropped.
+  if (req.url === '/v1/traces') {
+    req.resume()
+    req.on('end', () => res.writeHead(200, { 'content-length': '0' }).end())
+    return
+  }
   if (req.url === '/edge/validate') {
     res.writeHead(200, { 'content-type': 'application/json' })
     res.end(

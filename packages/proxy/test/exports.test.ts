@@ -13,6 +13,7 @@ describe('@vexil/proxy public surface', () => {
       'createProxyConfig',
       'runProxyCli',
       'startProxy',
+      'tracedAppOptions',
     ])
   })
 })
