@@ -65,16 +65,23 @@ function variablesRead(files: readonly SourceFile[]): Map<string, Set<string>> {
   return found
 }
 
-/** Every `--flag` the files' parseArgs calls accept. */
+/**
+ * Every `--flag` the files' parseArgs calls accept, and the options of `vexil offline`, which
+ * reads them from Edge's table (proxy/src/config/edge-options.ts: entries placed `offline`). The
+ * table's other options are Edge's, listed in the reference's Edge section by variable.
+ */
 function flagsRead(files: readonly SourceFile[]): Map<string, Set<string>> {
   const found = new Map<string, Set<string>>()
   for (const file of files) {
     const text = code(file.text)
+    for (const match of text.matchAll(OFFLINE_OPTION)) addTo(found, match[1]!, file.path)
     if (!text.includes('parseArgs(')) continue
     for (const match of text.matchAll(FLAG)) addTo(found, `--${match[1]}`, file.path)
   }
   return found
 }
+
+const OFFLINE_OPTION = /\{\s*flag: '(--[a-z-]+)',[^{}]*?place: 'offline'/g
 
 /**
  * What the reference lists: the names in backquotes in the first two cells of its table rows
