@@ -387,9 +387,21 @@ function comparable(answer: Answer, step: Step): { status: number; headers: Reco
   }
   if (step.request.path.endsWith('/prometheus') || step.request.path === '/internal-backstage/metrics') {
     // The last fetch and update times are the clock's: the values are left out, and with them
-    // the body's ETag.
+    // the body's ETag and length.
     body = body.replace(/(_timestamp_ms(\{[^}]*\})?) \d+/g, '$1 <time>')
+    // The process metrics are the process's own (CPU, memory, the runtime's event loop and heap),
+    // and each runtime reports them as it can: their names and values are left out.
+    body = body.replace(/^# (HELP|TYPE) (process|nodejs)_.*\n|^(process|nodejs)_.*\n/gm, '')
+    // Request durations are the runtime's: which bucket a request falls in, and the sum, are left
+    // out; how many requests each route saw (`_count`, the `+Inf` bucket) is compared.
+    // The readiness probes were polled until the proxy answered: how often is the start's timing.
+    body = body.replace(/^http_server_duration_milliseconds_\w+\{[^\n]*endpoint="[^"]*\/(health|ready)".*\n/gm, '')
+    body = body.replace(/^(http_server_duration_milliseconds_bucket\{.*le="[0-9.]+"\}) \d+$/gm, '$1 <n>')
+    body = body.replace(/^(http_server_duration_milliseconds_sum\{.*\}) [0-9.e+-]+$/gm, '$1 <ms>')
+    // What was left out leaves blank lines behind, as many as the runtime has process metrics.
+    body = body.replace(/\n{3,}/g, '\n\n')
     delete headers.etag
+    delete headers['content-length']
   }
   return { status: answer.status, headers, body }
 }

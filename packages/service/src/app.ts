@@ -42,7 +42,7 @@ import { registerSignalIngestRoutes } from './routes/signal-ingest.js'
 import { createUiHandler } from './routes/ui.js'
 import { type ApiRouter, createApiRouter, type RouteSpec } from './routes/api-router.js'
 import { assertCanonicalPath } from './request-path.js'
-import { noteTracedRoute, traceRequests } from './request-tracing.js'
+import { noteTracedRoute, traceRequests } from './routes/request-tracing.js'
 
 export interface ServiceAppOptions {
   /** A migrated database (see `migrate`). */

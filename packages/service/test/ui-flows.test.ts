@@ -145,7 +145,7 @@ describe.runIf(chromiumAvailable())('the admin UI in headless Chromium', () => {
       // The environments' columns load beside the flags' rows: wait for them.
       await expect
         .poll(() => page.locator('thead th').allInnerTexts())
-        .toEqual(['FLAG', 'DEVELOPMENT', 'PRODUCTION', 'ACTIONS'])
+        .toEqual(['FLAG', 'DEVELOPMENT', 'PRODUCTION', 'LAST 24 H', 'ACTIONS'])
       expect(await switchOf('welcome-banner', 'development').getAttribute('aria-checked')).toBe('true')
       expect(await switchOf('welcome-banner', 'production').getAttribute('aria-checked')).toBe('false')
 

@@ -5,7 +5,7 @@
 // 404) are named by their method alone.
 import { type EventHandler, eventHandler, type H3Event } from 'h3'
 import type { Tracing } from '@vexil/server-kit/tracing'
-import type { RouteSpec } from './routes/api-router.js'
+import type { RouteSpec } from './api-router.js'
 
 /** The app's first handler: times the request and records its span when the response closes. */
 export function traceRequests(tracing: Tracing): EventHandler {
