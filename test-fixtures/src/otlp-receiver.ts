@@ -10,6 +10,8 @@ export interface ReceivedSpan {
   traceId: string
   spanId: string
   parentSpanId?: string
+  /** The spans this one was caused by besides its parent (a batched call's other requests). */
+  links: { traceId: string; spanId: string }[]
   name: string
   /** 1 internal, 2 server, 3 client (OTLP's SpanKind). */
   kind: number
@@ -95,6 +97,7 @@ function decodeJson(received: ReceivedExport): ReceivedSpan[] {
         traceId: span.traceId,
         spanId: span.spanId,
         ...(span.parentSpanId ? { parentSpanId: span.parentSpanId } : {}),
+        links: (span.links ?? []).map(({ traceId, spanId }) => ({ traceId, spanId })),
         name: span.name,
         kind: span.kind,
         attributes: attributesOf(span.attributes),
@@ -115,6 +118,7 @@ interface RawSpan {
   traceId: string
   spanId: string
   parentSpanId?: string
+  links?: { traceId: string; spanId: string }[]
   name: string
   kind: number
   attributes?: KeyValue[]

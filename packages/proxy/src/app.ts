@@ -13,6 +13,7 @@ import { createDocsHandler, createOpenApiDocument } from './openapi/index.js'
 import { openSwaggerUiAssets } from './openapi/swagger-ui-assets.js'
 import { createPrometheusExporter } from './prometheus.js'
 import { requestObserversFor } from './request-observers.js'
+import type { RequestTrace } from './telemetry/traced-app.js'
 import { clientApiRoutes } from './routes/client-api.js'
 import { clientMetricsRoutes } from './routes/client-metrics.js'
 import { clientStreamingRoutes } from './routes/client-streaming.js'
@@ -60,6 +61,8 @@ export interface ProxyAppOptions {
   requestObservers?: readonly RequestObserver[]
   /** Spans for upstream calls, their traceparent sent upstream (OTEL_*: telemetry/traced-app.ts). */
   tracing?: Tracing
+  /** The span context of a request, for the upstream calls it causes (telemetry/traced-app.ts). */
+  requestTrace?: RequestTrace
   /**
    * What keeps the scopes in step (default: the upstream itself, scope/upstream-sync.ts; a cluster
    * worker passes the primary's stand-in). `upstream`, `upstreamFor` and `storage` are then unused.
@@ -138,7 +141,7 @@ export function createProxyApp(options: ProxyAppOptions): ProxyApp {
   const ofrepCorsHeaders = compileOfrepCors(config.cors.origin)
   const clientAddress = compileClientAddress(config.trustProxy)
   const ready = () => sync.ready
-  const tokenGate = createTokenGate(tokens, scopes, clientAddress)
+  const tokenGate = createTokenGate(tokens, scopes, clientAddress, options.requestTrace)
   const streaming = clientStreamingRoutes({
     enabled: config.streaming,
     keepAliveMs: config.streamingKeepAliveMs,

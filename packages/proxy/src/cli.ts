@@ -14,7 +14,6 @@ import {
   TRACING_ENVIRONMENT_VARIABLES,
   TracingConfigError,
   type TracingSdk,
-  tracingConfig,
   tracingSummary,
 } from '@vexil/server-kit/tracing'
 import { runProxyPrimary } from './runtime/cluster/primary.js'
@@ -93,14 +92,14 @@ export async function runProxyCli(argv: string[]): Promise<number> {
     if (cluster.isWorker) return await runProxyWorker(start.options, start.env)
     config = await createProxyConfig(start.options, start.env)
     for (const warning of start.warnings) config.logger.warn(warning)
+    tracing = await startTracing(start.env, 'vexil-proxy')
     if (config.workers > 1) {
-      if (tracingConfig(start.env, 'vexil-proxy'))
-        config.logger.warn(`WORKERS=${config.workers} exports no traces: OTEL_* is read by a single-process proxy`)
-      return await runProxyPrimary(config, argv)
+      if (tracing) console.log(tracingSummary(tracing))
+      // The primary exports its upstream calls' spans; each worker starts an SDK of its own for its requests'.
+      return await runProxyPrimary(config, argv, tracing)
     }
     // Listening before the start log is printed: a SIGTERM sent as soon as it appears stops cleanly.
     shutdown = nextShutdownSignal()
-    tracing = await startTracing(start.env, 'vexil-proxy')
     proxy = await serveProxy(config, tracing ? tracedAppOptions(tracing.tracing('proxy')) : {}, true)
     if (tracing) console.log(tracingSummary(tracing))
   } catch (error) {

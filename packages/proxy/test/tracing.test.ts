@@ -7,7 +7,7 @@ import { fileURLToPath } from 'node:url'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { createProxyConfig } from '@vexil/proxy'
 import { startTracing, type TracingSdk } from '@vexil/server-kit/tracing'
-import { type FakeUpstream, startFakeUpstream } from '@vexil/test-fixtures/fake-upstream.ts'
+import { type FakeUpstream, startFakeUpstream, type ValidToken } from '@vexil/test-fixtures/fake-upstream.ts'
 import { type OtlpReceiver, startOtlpReceiver } from '@vexil/test-fixtures/otlp-receiver.ts'
 import { freePort } from '@vexil/test-fixtures/ports.ts'
 import { tempDir } from '@vexil/test-fixtures/temp-dir.ts'
@@ -20,6 +20,12 @@ const CLI = fileURLToPath(new URL('../dist/cli.js', import.meta.url))
 const PRELOAD = fileURLToPath(new URL('../../../test-fixtures/src/opentelemetry-loads.cjs', import.meta.url))
 const CLIENT_KEY = 'client-key-traced'
 const FRONTEND_TOKEN = 'default:development.frontend-traced'
+const SERVER_TOKEN = 'default:development.server-traced'
+/** What the upstream's /edge/validate lists: the proxy's own token, whose scope serves the frontend token's. */
+const VALID_TOKENS: ValidToken[] = [
+  { token: SERVER_TOKEN, type: 'client', projects: ['*'], environment: 'development' },
+  { token: FRONTEND_TOKEN, type: 'frontend', projects: ['*'], environment: 'development' },
+]
 const FEATURES = { version: 2, features: [{ name: 'on', enabled: true, strategies: [{ name: 'default' }] }] }
 const TRACE_ID = '4bf92f3577b34da6a3ce929d0e0e4736'
 const PARENT_ID = '00f067aa0ba902b7'
@@ -130,6 +136,49 @@ describe('vexil-proxy with OTEL_* variables', () => {
     expect(posts.map((span) => span.name)).toContain('POST /api/client/register')
   })
 
+  it("with WORKERS=2, exports each worker's requests and the primary's upstream calls, a new token's validation a child of the request that caused it", async () => {
+    upstream.setValidTokens(VALID_TOKENS)
+    receiver.exports.length = 0
+    // A directory of its own: no backup from an earlier run knows the token already.
+    const backups = tempDir('tracing-cluster')
+    const proxy = await startCli({
+      ...proxyEnv(),
+      STORAGE_FILE_DIRECTORY: backups.path,
+      WORKERS: '2',
+      OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url,
+      OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json',
+    })
+    await waitFor(
+      async () => (await fetch(`${proxy.url}/proxy`, { headers: { authorization: CLIENT_KEY } })).status === 200,
+      'the cluster to answer from its first fetch',
+    )
+    const answer = await fetch(`${proxy.url}/api/frontend`, {
+      headers: { authorization: FRONTEND_TOKEN, traceparent: TRACEPARENT },
+    })
+    expect(answer.status).toBe(200)
+    const exited = await proxy.stop()
+    backups.remove()
+    expect(exited.code, exited.stderr).toBe(0)
+    expect(exited.stdout + exited.stderr).not.toContain('exports no traces')
+
+    const spans = receiver.spans()
+    const request = spans.find((span) => span.kind === SERVER && span.traceId === TRACE_ID)
+    expect(request).toMatchObject({
+      parentSpanId: PARENT_ID,
+      name: 'GET /api/frontend',
+      attributes: { 'http.route': '/api/frontend', 'http.response.status_code': 200 },
+    })
+    const validation = spans.find(
+      (span) => span.kind === CLIENT && span.name === 'POST /edge/validate' && span.traceId === TRACE_ID,
+    )
+    expect(validation?.parentSpanId).toBe(request!.spanId)
+    const sent = upstream.requestsTo('/edge/validate').map((call) => call.headers.traceparent)
+    expect(sent).toContain(`00-${TRACE_ID}-${validation!.spanId}-01`)
+    // The request was answered by a worker, the validation sent by the primary: two processes, one trace.
+    expect(request!.resource['process.pid']).not.toBe(validation!.resource['process.pid'])
+    expect(spans.some((span) => span.kind === CLIENT && span.name === 'GET /api/client/features')).toBe(true)
+  })
+
   it('loads no OpenTelemetry module without them', async () => {
     const proxy = await startCli(proxyEnv())
     await waitFor(
@@ -162,31 +211,37 @@ describe('a frontend token seen first', () => {
   let proxy: RunningProxy | undefined
   beforeAll(async () => {
     upstream = await startFakeUpstream(FEATURES)
-    upstream.setValidTokens([{ token: FRONTEND_TOKEN, type: 'frontend', projects: ['*'], environment: 'development' }])
+    upstream.setValidTokens(VALID_TOKENS)
     receiver = await startOtlpReceiver()
   })
   afterEach(async () => {
     await proxy?.close()
     await sdk?.shutdown()
+    receiver.exports.length = 0
   })
   afterAll(async () => {
     await upstream.close()
     await receiver.close()
   })
 
-  it('is validated upstream by a traced call that carries its traceparent (protobuf by default)', async () => {
-    sdk = await startTracing({ OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url }, 'vexil-proxy')
+  /** A traced proxy in this process, without a backup: the token is new to it, as on a first run. */
+  async function startTraced(env: Record<string, string>): Promise<RunningProxy> {
+    sdk = await startTracing({ OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url, ...env }, 'vexil-proxy')
     const config = await createProxyConfig(
-      {
-        host: '127.0.0.1',
-        port: 0,
-        serviceUrl: upstream.url,
-        serviceApiToken: 'default:development.server-traced',
-        clientKeys: [CLIENT_KEY],
-      },
+      { host: '127.0.0.1', port: 0, serviceUrl: upstream.url, serviceApiToken: SERVER_TOKEN, clientKeys: [CLIENT_KEY] },
       { PATH: process.env.PATH },
     )
-    proxy = await serveProxy(config, tracedAppOptions(sdk!.tracing('proxy')), false)
+    proxy = await serveProxy(config, { ...tracedAppOptions(sdk!.tracing('proxy')), storage: null }, false)
+    const started = proxy
+    await waitFor(
+      async () => (await fetch(started.url, { headers: { authorization: CLIENT_KEY } })).status === 200,
+      'the proxy to answer from its first fetch',
+    )
+    return started
+  }
+
+  it('is validated upstream by a traced call that carries its traceparent (protobuf by default)', async () => {
+    proxy = await startTraced({})
     const frontend = proxy.url.replace(/\/proxy$/, '/api/frontend')
     const headers = { authorization: FRONTEND_TOKEN, traceparent: TRACEPARENT }
     // Its first use asks the upstream whether it is valid.
@@ -206,6 +261,35 @@ describe('a frontend token seen first', () => {
     const body = Buffer.concat(receiver.exports.map((received) => received.body))
     expect(body.includes(Buffer.from(TRACE_ID, 'hex'))).toBe(true)
     expect(body.includes(Buffer.from(validation!.headers.traceparent!.toString().split('-')[1]!, 'hex'))).toBe(true)
+  })
+
+  it("is the parent of the validation and the token's check, in the caller's trace", async () => {
+    proxy = await startTraced({ OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json' })
+    const frontend = proxy.url.replace(/\/proxy$/, '/api/frontend')
+    expect(
+      (await fetch(frontend, { headers: { authorization: FRONTEND_TOKEN, traceparent: TRACEPARENT } })).status,
+    ).toBe(200)
+    // Known now: the second request causes no upstream call and gets its span after the fact.
+    expect((await fetch(frontend, { headers: { authorization: FRONTEND_TOKEN } })).status).toBe(200)
+    await proxy.close()
+    proxy = undefined
+    await sdk!.shutdown()
+    sdk = undefined
+
+    const spans = receiver.spans()
+    const request = spans.find((span) => span.kind === SERVER && span.traceId === TRACE_ID)!
+    expect(request).toMatchObject({ parentSpanId: PARENT_ID, name: 'GET /api/frontend' })
+    const caused = spans.filter((span) => span.kind === CLIENT && span.parentSpanId === request.spanId)
+    expect(caused.map((span) => span.name).sort()).toEqual([
+      'GET /api/frontend/features/vexil-token-check',
+      'POST /edge/validate',
+    ])
+    expect(caused.every((span) => span.traceId === TRACE_ID)).toBe(true)
+    // The poll and the registration belong to no request: each starts a trace of its own.
+    const own = spans.filter((span) => span.kind === CLIENT && span.name === 'GET /api/client/features')
+    expect(own.length).toBeGreaterThan(0)
+    expect(own.every((span) => span.parentSpanId === undefined)).toBe(true)
+    expect(spans.filter((span) => span.kind === SERVER && span.name === 'GET /api/frontend')).toHaveLength(2)
   })
 })
 

@@ -147,6 +147,47 @@ describe('spans over OTLP/HTTP', () => {
     })
   })
 
+  it('starts a SERVER span early whose context parents the calls it causes, and links the others of a batch', async () => {
+    sdk = await startTracing(
+      { OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url, OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json' },
+      'vexil-test',
+    )
+    const tracing = sdk!.tracing('proxy')
+    const startedAtEpochMs = Date.now()
+    const first = tracing.startServerSpan({ traceparent: TRACEPARENT }, startedAtEpochMs)
+    const second = tracing.startServerSpan({}, startedAtEpochMs)
+    const call = tracing.clientSpan('POST', 'http://127.0.0.1:4242/edge/validate', [first.carrier, second.carrier])
+    call.end(200)
+    const request = {
+      method: 'GET',
+      route: '/api/frontend',
+      status: 200,
+      aborted: false,
+      startedAtEpochMs,
+      durationMs: 3,
+    }
+    first.end(request)
+    second.end({ ...request, status: 401 })
+    await sdk!.shutdown()
+
+    const spans = receiver.spans()
+    const servers = spans.filter((span) => span.kind === 2)
+    const [firstSpan, secondSpan] = [
+      servers.find((span) => span.traceId === TRACE_ID)!,
+      servers.find((span) => span.traceId !== TRACE_ID)!,
+    ]
+    expect(firstSpan).toMatchObject({
+      parentSpanId: PARENT_ID,
+      name: 'GET /api/frontend',
+      attributes: { 'http.route': '/api/frontend', 'http.response.status_code': 200 },
+    })
+    expect(first.carrier.traceparent).toBe(`00-${TRACE_ID}-${firstSpan.spanId}-01`)
+    expect(secondSpan.attributes['http.response.status_code']).toBe(401)
+    const client = spans.find((span) => span.kind === 3)!
+    expect(client).toMatchObject({ traceId: TRACE_ID, parentSpanId: firstSpan.spanId, name: 'POST /edge/validate' })
+    expect(client.links).toEqual([{ traceId: secondSpan.traceId, spanId: secondSpan.spanId }])
+  })
+
   it('sends protobuf by default, with the trace id among its bytes', async () => {
     sdk = await startTracing({ OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url }, 'vexil-test')
     sdk!

@@ -2,6 +2,7 @@
 // (`event.context`): its URL as parsed on arrival, the flag set the whole request answers from,
 // the CORS headers of the route's declaration, and for routes with token access the caller.
 // Handlers read them; nothing re-derives them.
+import type { StartedServerSpan } from '@vexil/server-kit/tracing'
 import type { CorsHeaders } from '../http/cors.js'
 import type { FlagSet } from '../scope/flag-set.js'
 import type { ScopeView } from '../scope/token-scopes.js'
@@ -33,6 +34,8 @@ declare module 'h3' {
     caller?: TokenCaller
     /** The declared path of the route that matched, for observers (http/request-observer.ts). */
     route?: string
+    /** The request's SERVER span, when it was started before the request ended (telemetry/traced-app.ts). */
+    serverSpan?: StartedServerSpan
     /** Set before routing, for every request. */
     url?: RequestUrl
   }

@@ -7,6 +7,7 @@ import type { ClientAddress } from '../http/client-ip.js'
 import { ProxyError } from '../http/errors.js'
 import type { TokenCaller } from '../answers/request-state.js'
 import type { TokenScopes } from '../scope/token-scopes.js'
+import type { RequestTrace } from '../telemetry/traced-app.js'
 import { type KnownToken, readTokenSecret, type TokenType } from '../tokens/api-token.js'
 import { callerKey } from '../tokens/caller-key.js'
 import type { TokenRegistry } from '../tokens/token-registry.js'
@@ -19,7 +20,10 @@ export type { TokenCaller } from '../answers/request-state.js'
  */
 const MAX_REMEMBERED_CHARS = 1_048_576
 
-/** `event`: the request, whose caller's address takes the share of the validation queue. */
+/**
+ * `event`: the request, whose caller's address takes the share of the validation queue, and whose
+ * span (when tracing: `requestTrace`) is the parent of the validation it causes.
+ */
 export type TokenGate = (
   type: TokenType,
   header: string | undefined,
@@ -30,6 +34,7 @@ export function createTokenGate(
   registry: TokenRegistry,
   scopes: TokenScopes,
   clientAddress?: ClientAddress,
+  requestTrace?: RequestTrace,
 ): TokenGate {
   function admit(type: TokenType, token: KnownToken): TokenCaller {
     if (token.type !== type) throw new ProxyError('TOKEN_WRONG_TYPE', 'wrong token type')
@@ -80,7 +85,11 @@ export function createTokenGate(
     const known = registry.known(secret)
     if (known) return remember(admit(type, known))
     return registry
-      .resolve(secret, event && clientAddress ? callerKey(clientAddress(event)) : undefined)
+      .resolve(
+        secret,
+        event && clientAddress ? callerKey(clientAddress(event)) : undefined,
+        event && requestTrace?.(event),
+      )
       .then((result) => {
         if (result === 'invalid') throw new ProxyError('TOKEN_REQUIRED', 'unknown token')
         if (result === 'unavailable') throw new ProxyError('TOKEN_UNVERIFIED', 'token not checked')

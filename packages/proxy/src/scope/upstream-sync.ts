@@ -156,7 +156,7 @@ export function createUpstreamSync(options: UpstreamSyncOptions): UpstreamSync {
   scope?.onRefused(() => staticSource?.refused())
   const tokens = createTokenRegistry({
     mode: config.tokenMode,
-    validate: async (secrets) => readValidatedTokens(await upstream.validateTokens(secrets)),
+    validate: async (secrets, causes) => readValidatedTokens(await upstream.validateTokens(secrets, causes)),
     check: checkTokenUpstream(upstream, config.serviceUrl),
     logger,
     configured: config.tokens,

@@ -8,14 +8,18 @@
 // `revalidateMs`, so a token revoked upstream stops working within that time; each token the
 // upstream lists is also checked on its own API (`check`, check-token-upstream.ts), since
 // Unleash 8.2's /edge/validate keeps listing deleted tokens.
+import type { TraceCarrier } from '@vexil/server-kit/tracing'
 import type { Logger } from '../logger.js'
 import { type KnownToken, type KnownTokenType, normalizeProjects } from './api-token.js'
 import type { CheckToken } from './check-token-upstream.js'
 import { createFairQueue } from './fair-queue.js'
 import { systemTimers, type TimerHandle, type Timers } from '@vexil/sync'
 
-/** The upstream's answer for some secrets: the valid ones, or a failure (nothing decided). */
-type ValidateTokens = (secrets: readonly string[]) => Promise<KnownToken[]>
+/**
+ * The upstream's answer for some secrets: the valid ones, or a failure (nothing decided).
+ * `causes`: the spans of the requests that wait for it (tracing), which its calls continue.
+ */
+type ValidateTokens = (secrets: readonly string[], causes?: readonly TraceCarrier[]) => Promise<KnownToken[]>
 
 type TokenMode = 'dynamic' | 'strict'
 
@@ -53,9 +57,10 @@ export interface TokenRegistry {
   known(secret: string): KnownToken | undefined
   /**
    * The token, validating it upstream first when it is new (dynamic mode). `caller` (callerKey of
-   * the caller's address) is whose share of the waiting room the secret takes.
+   * the caller's address) is whose share of the waiting room the secret takes; `cause`, the
+   * span of the request that asks (tracing), is the parent of the upstream calls it causes.
    */
-  resolve(secret: string, caller?: string): Promise<KnownToken | Refusal>
+  resolve(secret: string, caller?: string, cause?: TraceCarrier): Promise<KnownToken | Refusal>
   /** Every known token. */
   tokens(): KnownToken[]
   /** Tokens known before (the backup of a previous run): accepted until a validation says otherwise. */
@@ -86,6 +91,8 @@ export function createTokenRegistry(options: TokenRegistryOptions): TokenRegistr
   let invalidChars = 0
   /** Secret → the requests waiting for it, from when it is queued until its answer. */
   const waiting = new Map<string, Waiter[]>()
+  /** Secret → the span of the first request waiting for it, while it waits (tracing only). */
+  const causes = new Map<string, TraceCarrier>()
   const queue = createFairQueue(maxWaiting)
   let draining = false
   let lastCall = 0
@@ -127,15 +134,18 @@ export function createTokenRegistry(options: TokenRegistryOptions): TokenRegistr
   }
 
   /** Validates `secrets` upstream (one call); undefined when the upstream could not answer. */
-  async function ask(secrets: readonly string[]): Promise<Map<string, KnownToken> | undefined> {
+  async function ask(
+    secrets: readonly string[],
+    traces?: ReadonlyMap<string, TraceCarrier>,
+  ): Promise<Map<string, KnownToken> | undefined> {
     const gap = lastCall + minGap - now()
     if (gap > 0) await new Promise((resolve) => setTimeout(resolve, gap))
     lastCall = now()
     try {
-      const answer = await validate(secrets)
+      const answer = await validate(secrets, traces && [...traces.values()])
       const asked = new Set(secrets)
       const listed = answer.filter((token) => asked.has(token.secret) && isServed(token.type))
-      return new Map((check ? await accepted(listed, check) : listed).map((token) => [token.secret, token]))
+      return new Map((check ? await accepted(listed, check, traces) : listed).map((token) => [token.secret, token]))
     } catch (error) {
       logger.warn(
         `Could not validate ${secrets.length} API token(s) with the upstream: ${error instanceof Error ? error.message : String(error)}`,
@@ -157,7 +167,13 @@ export function createTokenRegistry(options: TokenRegistryOptions): TokenRegistr
       await new Promise((resolve) => setImmediate(resolve))
       while (queue.size > 0 && !stopped) {
         const batch = queue.take(batchSize)
-        const answer = await ask(batch)
+        const traces = new Map<string, TraceCarrier>()
+        for (const secret of batch) {
+          const cause = causes.get(secret)
+          if (cause) traces.set(secret, cause)
+          causes.delete(secret)
+        }
+        const answer = await ask(batch, traces)
         for (const secret of batch) {
           const waiters = waiting.get(secret) ?? []
           waiting.delete(secret)
@@ -177,7 +193,7 @@ export function createTokenRegistry(options: TokenRegistryOptions): TokenRegistr
     }
   }
 
-  function enqueue(secret: string, caller: string): Promise<KnownToken | Refusal> {
+  function enqueue(secret: string, caller: string, cause: TraceCarrier | undefined): Promise<KnownToken | Refusal> {
     const waiters = waiting.get(secret)
     if (waiters) return new Promise((resolve) => waiters.push(resolve))
     const added = queue.add(secret, caller)
@@ -185,6 +201,7 @@ export function createTokenRegistry(options: TokenRegistryOptions): TokenRegistr
     // A busier caller's newest secret made room: its requests are told to try again.
     if (added !== undefined) turnAway(added)
     const promise = new Promise<KnownToken | Refusal>((resolve) => waiting.set(secret, [resolve]))
+    if (cause) causes.set(secret, cause)
     kick()
     return promise
   }
@@ -192,6 +209,7 @@ export function createTokenRegistry(options: TokenRegistryOptions): TokenRegistr
   function turnAway(secret: string): void {
     for (const waiter of waiting.get(secret) ?? []) waiter('unavailable')
     waiting.delete(secret)
+    causes.delete(secret)
   }
 
   /**
@@ -223,13 +241,13 @@ export function createTokenRegistry(options: TokenRegistryOptions): TokenRegistr
 
   return {
     known: (secret) => valid.get(secret),
-    resolve(secret, caller = '') {
+    resolve(secret, caller = '', cause) {
       const token = valid.get(secret)
       if (token) return Promise.resolve(token)
       if (mode === 'strict' && !configured.has(secret)) return Promise.resolve('invalid')
       const refusedAt = invalid.get(secret)
       if (refusedAt !== undefined && now() - refusedAt < invalidTtlMs) return Promise.resolve('invalid')
-      return enqueue(secret, caller)
+      return enqueue(secret, caller, cause)
     },
     tokens: () => [...valid.values()],
     restore(tokens) {
@@ -265,14 +283,18 @@ export function createTokenRegistry(options: TokenRegistryOptions): TokenRegistr
   }
 }
 
-/** The tokens `check` does not find refused, checked CHECK_CONCURRENCY at a time. */
-async function accepted(tokens: readonly KnownToken[], check: CheckToken): Promise<KnownToken[]> {
+/** The tokens `check` does not find refused, checked CHECK_CONCURRENCY at a time (each under the span that asked for it). */
+async function accepted(
+  tokens: readonly KnownToken[],
+  check: CheckToken,
+  causes: ReadonlyMap<string, TraceCarrier> | undefined,
+): Promise<KnownToken[]> {
   const refused = new Set<KnownToken>()
   let next = 0
   const worker = async () => {
     while (next < tokens.length) {
       const token = tokens[next++]!
-      if (!(await check(token))) refused.add(token)
+      if (!(await check(token, causes?.get(token.secret)))) refused.add(token)
     }
   }
   await Promise.all(Array.from({ length: Math.min(CHECK_CONCURRENCY, tokens.length) }, worker))

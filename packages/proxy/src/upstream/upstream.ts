@@ -14,7 +14,7 @@ import {
   type UpstreamClient,
   type UpstreamClientOptions,
 } from '@vexil/sync'
-import type { Tracing } from '@vexil/server-kit/tracing'
+import type { TraceCarrier, Tracing } from '@vexil/server-kit/tracing'
 import type { ProxyConfig } from '../config/types.js'
 import { tracedEventSource, tracedSend } from './traced-transport.js'
 import { createUpstreamTransport, type UpstreamTransport } from './transport.js'
@@ -24,10 +24,17 @@ export const SDK_VERSION = '0.1.0'
 const TIMEOUT_MS = 10_000
 
 export interface Upstream extends UpstreamClient {
-  /** A one-off GET with an Authorization header (expBootstrap). */
-  fetchBootstrap(url: string, authorization: string | undefined): Promise<HttpResponse>
-  /** `POST /edge/validate` (no token: Unleash and Edge answer it without one). */
-  validateTokens(secrets: readonly string[]): Promise<HttpResponse>
+  /**
+   * A one-off GET with an Authorization header (expBootstrap, a token's check). `causes`: the
+   * spans of the requests it is made for (tracing: its span's parent and links).
+   */
+  fetchBootstrap(
+    url: string,
+    authorization: string | undefined,
+    causes?: readonly TraceCarrier[],
+  ): Promise<HttpResponse>
+  /** `POST /edge/validate` (no token: Unleash and Edge answer it without one); `causes` as above. */
+  validateTokens(secrets: readonly string[], causes?: readonly TraceCarrier[]): Promise<HttpResponse>
 }
 
 /** Which token an upstream client sends, and whether the configured filters apply. */
@@ -83,7 +90,10 @@ export function createHttpUpstream(config: ProxyConfig, identity: UpstreamIdenti
   const openEventSource: OpenEventSource =
     identity.openEventSource ?? ((url, stream, handlers) => runtime().openEventSource(url, stream, handlers))
   const { tracing } = identity
-  const send = tracing ? tracedSend(untracedSend, tracing) : untracedSend
+  /** How a call made for the requests whose spans are `causes` is sent. */
+  const sendFor = (causes?: readonly TraceCarrier[]): SendRequest =>
+    tracing ? tracedSend(untracedSend, tracing, causes) : untracedSend
+  const send = sendFor()
   const options: UpstreamClientOptions = {
     apiUrl: apiBase(config.serviceUrl),
     query: identity.filters === false ? '' : filterQuery(config),
@@ -104,11 +114,13 @@ export function createHttpUpstream(config: ProxyConfig, identity: UpstreamIdenti
   }
   /** The SDK's identifying headers without the upstream token, which only goes to the upstream itself. */
   const anonymous = identityHeaders(options, undefined, false)
-  const validateSend = identity.observe ? observedSend(send, 'validation', identity.observe) : send
+  const causedSend = (causes: readonly TraceCarrier[] | undefined) => (causes?.length ? sendFor(causes) : send)
+  const validateSend = (causes: readonly TraceCarrier[] | undefined) =>
+    identity.observe ? observedSend(causedSend(causes), 'validation', identity.observe) : causedSend(causes)
   return {
     ...createUpstreamClient(options),
-    fetchBootstrap: (bootstrapUrl, authorization) =>
-      send(bootstrapUrl, {
+    fetchBootstrap: (bootstrapUrl, authorization, causes) =>
+      causedSend(causes)(bootstrapUrl, {
         method: 'GET',
         headers: {
           ...anonymous,
@@ -119,8 +131,8 @@ export function createHttpUpstream(config: ProxyConfig, identity: UpstreamIdenti
         timeoutMs: TIMEOUT_MS,
         rejectUnauthorized: config.rejectUnauthorized,
       }),
-    validateTokens: (secrets) =>
-      validateSend(edgeValidateUrl(config.serviceUrl), {
+    validateTokens: (secrets, causes) =>
+      validateSend(causes)(edgeValidateUrl(config.serviceUrl), {
         method: 'POST',
         headers: { ...anonymous, 'content-type': 'application/json', accept: 'application/json' },
         body: JSON.stringify({ tokens: secrets }),

@@ -1,12 +1,15 @@
 // The OpenTelemetry SDK behind `Tracing`, loaded only by startTracing (tracing.ts): a tracer
 // provider with the configured sampler and resource, spans batched to one OTLP/HTTP exporter,
-// and the W3C trace context read from requests and written on upstream calls. Spans are made
-// after the fact from each request's record, so no context manager runs on the hot path.
+// and the W3C trace context read from requests and written on upstream calls. A request's span is
+// made after the fact from its record, or started early when the request causes an upstream call
+// (its context then passed by hand), so no context manager runs on the hot path.
 import {
   type Attributes,
   defaultTextMapGetter,
   defaultTextMapSetter,
+  type Link,
   ROOT_CONTEXT,
+  type Span,
   SpanKind,
   SpanStatusCode,
   trace,
@@ -25,7 +28,7 @@ import {
   TraceIdRatioBasedSampler,
   TracerProvider,
 } from '@opentelemetry/sdk-trace'
-import type { ClientSpan, ServerRequest, Tracing, TracingSdk } from './tracing.js'
+import type { ClientSpan, ServerRequest, StartedServerSpan, Tracing, TracingSdk } from './tracing.js'
 import type { TracingConfig } from './tracing-config.js'
 
 const propagator = new W3CTraceContextPropagator()
@@ -36,7 +39,12 @@ export function createTracingSdk(config: TracingConfig): TracingSdk {
     config.protocol === 'http/json' ? new JsonExporter(exporterOptions) : new ProtobufExporter(exporterOptions)
   const provider = new TracerProvider({
     resource: defaultResource().merge(
-      resourceFromAttributes({ ...config.resourceAttributes, 'service.name': config.serviceName }),
+      // The process tells a cluster's primary and workers apart (one service, WORKERS=N processes).
+      resourceFromAttributes({
+        'process.pid': process.pid,
+        ...config.resourceAttributes,
+        'service.name': config.serviceName,
+      }),
     ),
     sampler: sampler(config),
     spanProcessors: [new BatchSpanProcessor({ exporter })],
@@ -70,25 +78,39 @@ function sampler(config: TracingConfig): Sampler {
 
 function componentTracing(tracer: Tracer): Tracing {
   return {
-    serverSpan(request: ServerRequest, headers) {
-      const parent = propagator.extract(ROOT_CONTEXT, headers, defaultTextMapGetter)
-      const attributes: Attributes = {
-        'http.request.method': request.method,
-        'http.response.status_code': request.status,
-      }
-      if (request.route !== undefined) attributes['http.route'] = request.route
-      if (request.status >= 500) attributes['error.type'] = String(request.status)
-      if (request.aborted) attributes['vexil.request.aborted'] = true
+    serverSpan(request, headers) {
       const span = tracer.startSpan(
-        request.route === undefined ? request.method : `${request.method} ${request.route}`,
-        { kind: SpanKind.SERVER, startTime: request.startedAtEpochMs, attributes },
-        parent,
+        spanName(request),
+        { kind: SpanKind.SERVER, startTime: request.startedAtEpochMs, attributes: requestAttributes(request) },
+        propagator.extract(ROOT_CONTEXT, headers, defaultTextMapGetter),
       )
-      if (request.status >= 500) span.setStatus({ code: SpanStatusCode.ERROR })
-      span.end(request.startedAtEpochMs + request.durationMs)
+      endServerSpan(span, request)
     },
-    clientSpan(method, url): ClientSpan {
+    startServerSpan(headers, startedAtEpochMs): StartedServerSpan {
+      const span = tracer.startSpan(
+        'request',
+        { kind: SpanKind.SERVER, startTime: startedAtEpochMs },
+        propagator.extract(ROOT_CONTEXT, headers, defaultTextMapGetter),
+      )
+      return {
+        carrier: carrierOf(span),
+        end(request) {
+          span.updateName(spanName(request))
+          span.setAttributes(requestAttributes(request))
+          endServerSpan(span, request)
+        },
+      }
+    },
+    clientSpan(method, url, causes = []): ClientSpan {
       const target = new URL(url)
+      const [parent, ...others] = causes.map((carrier) =>
+        propagator.extract(ROOT_CONTEXT, carrier, defaultTextMapGetter),
+      )
+      const links: Link[] = []
+      for (const other of others) {
+        const context = trace.getSpanContext(other)
+        if (context) links.push({ context })
+      }
       const span = tracer.startSpan(
         `${method} ${target.pathname}`,
         {
@@ -100,14 +122,13 @@ function componentTracing(tracer: Tracer): Tracing {
             'server.address': target.hostname,
             'server.port': Number(target.port) || (target.protocol === 'https:' ? 443 : 80),
           },
+          links,
         },
-        ROOT_CONTEXT,
+        parent ?? ROOT_CONTEXT,
       )
-      const headers: Record<string, string> = {}
-      propagator.inject(trace.setSpan(ROOT_CONTEXT, span), headers, defaultTextMapSetter)
       let ended = false
       return {
-        headers,
+        headers: carrierOf(span),
         end(status, error) {
           if (ended) return
           ended = true
@@ -121,6 +142,34 @@ function componentTracing(tracer: Tracer): Tracing {
       }
     },
   }
+}
+
+/** A request's span name: its method and declared route, or its method alone (nothing a caller sends names it). */
+function spanName(request: ServerRequest): string {
+  return request.route === undefined ? request.method : `${request.method} ${request.route}`
+}
+
+function requestAttributes(request: ServerRequest): Attributes {
+  const attributes: Attributes = {
+    'http.request.method': request.method,
+    'http.response.status_code': request.status,
+  }
+  if (request.route !== undefined) attributes['http.route'] = request.route
+  if (request.status >= 500) attributes['error.type'] = String(request.status)
+  if (request.aborted) attributes['vexil.request.aborted'] = true
+  return attributes
+}
+
+function endServerSpan(span: Span, request: ServerRequest): void {
+  if (request.status >= 500) span.setStatus({ code: SpanStatusCode.ERROR })
+  span.end(request.startedAtEpochMs + request.durationMs)
+}
+
+/** The span's context as W3C headers. */
+function carrierOf(span: Span): Record<string, string> {
+  const headers: Record<string, string> = {}
+  propagator.inject(trace.setSpan(ROOT_CONTEXT, span), headers, defaultTextMapSetter)
+  return headers
 }
 
 function errorType(error: unknown): string {

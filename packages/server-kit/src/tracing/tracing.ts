@@ -17,6 +17,23 @@ export interface ServerRequest {
   durationMs: number
 }
 
+/**
+ * A span's W3C trace context as headers (`traceparent`, and `tracestate` when there is one):
+ * what a span hands to the work it causes, in this process or another (a cluster's primary).
+ */
+export type TraceCarrier = Readonly<Record<string, string>>
+
+/**
+ * A request's SERVER span started while the request runs, because work it causes (an upstream
+ * call) is to be its child; most requests cause none and get theirs after the fact (`serverSpan`).
+ */
+export interface StartedServerSpan {
+  /** The span's context, for the calls the request causes. */
+  readonly carrier: TraceCarrier
+  /** Ends the span with what the request came to. */
+  end(request: ServerRequest): void
+}
+
 /** An upstream call in flight: its headers carry the trace to the upstream; `end` closes the span once. */
 export interface ClientSpan {
   readonly headers: Record<string, string>
@@ -27,8 +44,13 @@ export interface ClientSpan {
 export interface Tracing {
   /** Records a request that has ended; an incoming `traceparent` in `headers` is its parent. */
   serverSpan(request: ServerRequest, headers: Record<string, HeaderValue>): void
-  /** Starts the span of an upstream call (`method`, `url`: what is sent). */
-  clientSpan(method: string, url: string): ClientSpan
+  /** Starts a request's SERVER span now (an incoming `traceparent` in `headers` is its parent). */
+  startServerSpan(headers: Record<string, HeaderValue>, startedAtEpochMs: number): StartedServerSpan
+  /**
+   * Starts the span of an upstream call (`method`, `url`: what is sent). `causes`: the spans of
+   * the requests it is made for; the first is its parent, the others are linked (a batched call).
+   */
+  clientSpan(method: string, url: string, causes?: readonly TraceCarrier[]): ClientSpan
 }
 
 /** The process's one SDK: one exporter, one resource, a tracer per component. */

@@ -2,6 +2,7 @@
 // docs/architecture.md, "Proxy: every core"). The primary is the only process that talks to the
 // upstream; workers serve HTTP from what it sends and send back what they counted. Every message
 // carries `vexil: 1` so messages of anything else on the channel are left alone.
+import type { TraceCarrier } from '@vexil/server-kit/tracing'
 import type { MetricObjectWithValues, MetricValue } from 'prom-client'
 import type { PayloadSource } from '../../scope/flag-set.js'
 import type { KnownToken, TokenScope } from '../../tokens/api-token.js'
@@ -44,8 +45,11 @@ export type WorkerMessage =
   /** What the worker serves (cluster-readiness.ts), sent whenever it changes. */
   | ({ vexil: 1; type: 'state' } & WorkerReadiness)
   | { vexil: 1; type: 'usage'; key: string; bucket: MetricsBucket }
-  /** `caller`: whose share of the primary's validation queue the secret takes (caller-key.ts). */
-  | { vexil: 1; type: 'resolve'; id: number; secret: string; caller: string }
+  /**
+   * `caller`: whose share of the primary's validation queue the secret takes (caller-key.ts);
+   * `trace`: the span of the request that asks (tracing), which the validation continues.
+   */
+  | { vexil: 1; type: 'resolve'; id: number; secret: string; caller: string; trace?: TraceCarrier }
   | { vexil: 1; type: 'scrape'; id: number }
   | { vexil: 1; type: 'collected'; id: number; metrics: Array<MetricObjectWithValues<MetricValue<string>>> }
   /** The worker has stopped serving and sent its last `usage`: answer `bye` once they are merged. */

@@ -9,6 +9,7 @@ import cluster, { type Worker } from 'node:cluster'
 import { fileURLToPath } from 'node:url'
 import { createEngine } from '@vexil/engine'
 import { nextShutdownSignal } from '@vexil/server-kit'
+import type { TracingSdk } from '@vexil/server-kit/tracing'
 import type { ProxyConfig } from '../../config/types.js'
 import { createPrometheusExporter } from '../../prometheus.js'
 import type { FlagSet } from '../../scope/flag-set.js'
@@ -32,8 +33,16 @@ import { engineHostname } from '../../config/parse.js'
 /** How long stopping workers may take (their requests in flight, the hand-over) before they are killed. */
 const STOP_TIMEOUT_MS = 15_000
 
-/** Runs the cluster until SIGTERM/SIGINT; resolves with the exit code. `argv`: the CLI's arguments, passed to every worker. */
-export async function runProxyPrimary(config: ProxyConfig, argv: readonly string[]): Promise<number> {
+/**
+ * Runs the cluster until SIGTERM/SIGINT; resolves with the exit code. `argv`: the CLI's arguments,
+ * passed to every worker. `tracing`: the primary's SDK (OTEL_*), for its upstream calls' spans;
+ * it is shut down last.
+ */
+export async function runProxyPrimary(
+  config: ProxyConfig,
+  argv: readonly string[],
+  tracing?: TracingSdk,
+): Promise<number> {
   const { logger } = config
   const engineHost = engineHostname()
   const newEngine = () => createEngine({ strategies: config.customStrategies, hostname: engineHost })
@@ -64,6 +73,7 @@ export async function runProxyPrimary(config: ProxyConfig, argv: readonly string
     logger,
     newEngine,
     onFetch: (result) => prometheus.upstreamFetch(result),
+    tracing: tracing?.tracing('proxy'),
     onTokenSync: (token: KnownToken, tokenSync: TokenSync) => {
       syncTokens.push(token)
       broadcast({ vexil: 1, type: 'scope', token })
@@ -154,7 +164,7 @@ export async function runProxyPrimary(config: ProxyConfig, argv: readonly string
         return
       }
       case 'resolve':
-        void sync.tokens.resolve(message.secret, message.caller).then((result) =>
+        void sync.tokens.resolve(message.secret, message.caller, message.trace).then((result) =>
           entry.channel.send({
             vexil: 1,
             type: 'resolved',
@@ -245,6 +255,8 @@ export async function runProxyPrimary(config: ProxyConfig, argv: readonly string
   clearTimeout(killer)
   try {
     await sync.close()
+    // Last: the spans of the final metrics report are exported too.
+    await tracing?.shutdown()
   } catch (error) {
     logger.error('Error while stopping', error)
     return 1

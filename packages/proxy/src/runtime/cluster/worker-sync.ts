@@ -101,7 +101,8 @@ export function createWorkerSync(options: WorkerSyncOptions): WorkerSync {
   const tokens = createWorkerTokenRegistry({
     mode: config.tokenMode,
     configured: config.tokens,
-    ask: (id, secret, caller) => send({ vexil: 1, type: 'resolve', id, secret, caller }),
+    ask: (id, secret, caller, trace) =>
+      send({ vexil: 1, type: 'resolve', id, secret, caller, ...(trace ? { trace } : {}) }),
   })
 
   // Readiness: what this worker serves, reported to the primary whenever it changes.

@@ -3,6 +3,7 @@
 // unknown one is asked of the primary, whose registry validates it upstream once for the whole
 // cluster (batching, strict mode, the invalid-token memory and revalidation all live there).
 // The secrets waiting here are shared fairly between callers as the primary's are (fair-queue.ts).
+import type { TraceCarrier } from '@vexil/server-kit/tracing'
 import type { KnownToken } from '../../tokens/api-token.js'
 import { createFairQueue } from '../../tokens/fair-queue.js'
 import type { Refusal, TokenRegistry } from '../../tokens/token-registry.js'
@@ -11,8 +12,8 @@ interface WorkerTokenRegistryOptions {
   mode: 'dynamic' | 'strict'
   /** Strict mode: the only secrets accepted (refused here without asking). */
   configured: readonly string[]
-  /** Sends a resolve request to the primary, for `caller` (caller-key.ts). */
-  ask: (id: number, secret: string, caller: string) => void
+  /** Sends a resolve request to the primary, for `caller` (caller-key.ts), from the request whose span is `trace`. */
+  ask: (id: number, secret: string, caller: string, trace: TraceCarrier | undefined) => void
   /** At most this many secrets wait for the primary's answer, shared fairly between callers. */
   maxWaiting?: number
 }
@@ -38,7 +39,7 @@ export function createWorkerTokenRegistry(options: WorkerTokenRegistryOptions): 
 
   return {
     known: (secret) => valid.get(secret),
-    resolve(secret, caller = '') {
+    resolve(secret, caller = '', cause) {
       const token = valid.get(secret)
       if (token) return Promise.resolve(token)
       if (options.mode === 'strict' && !configured.has(secret)) return Promise.resolve('invalid')
@@ -53,7 +54,7 @@ export function createWorkerTokenRegistry(options: WorkerTokenRegistryOptions): 
       const id = nextId++
       const promise = new Promise<KnownToken | Refusal>((resolve) => settlers.set(id, { secret, settle: resolve }))
       asking.set(secret, { id, promise })
-      options.ask(id, secret, caller)
+      options.ask(id, secret, caller, cause)
       return promise
     },
     tokens: () => [...valid.values()],

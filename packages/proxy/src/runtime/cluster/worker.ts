@@ -3,10 +3,12 @@
 // SIGTERM/SIGINT (Ctrl-C reaches the whole process group), or when the primary is gone; stopping
 // closes the server (requests in flight finish), hands the last counts to the primary, exits 0.
 import { createEngine } from '@vexil/engine'
+import { startTracing } from '@vexil/server-kit/tracing'
 import { createProxyConfig, engineHostname, type Environment } from '../../config/parse.js'
 import { createResponseCaches } from '../../cache/response-cache.js'
 import type { ProxyOptions } from '../../config/types.js'
 import { serveProxy } from '../../server.js'
+import { tracedAppOptions } from '../../telemetry/traced-app.js'
 import { isClusterMessage, type PrimaryMessage, type WorkerMessage } from './messages.js'
 import { createWorkerSync } from './worker-sync.js'
 
@@ -51,9 +53,13 @@ export async function runProxyWorker(options: ProxyOptions, env?: Environment): 
     await sync.close()
     return 0
   }
-  const proxy = await serveProxy(config, { newEngine, sync }, false)
+  // Each worker exports its requests' spans with an SDK of its own (the primary's has its upstream calls).
+  const tracing = await startTracing(env ?? process.env, 'vexil-proxy')
+  const traced = tracing ? tracedAppOptions(tracing.tracing('proxy')) : {}
+  const proxy = await serveProxy(config, { newEngine, sync, ...traced }, false)
   const why = await stopped
   config.logger.debug(`Worker ${process.pid} stopping (${why})`)
   await proxy.close()
+  await tracing?.shutdown()
   return 0
 }
