@@ -1,36 +1,26 @@
 // The service and a real Vexil proxy in front of it, as a deployment runs them: the proxy syncs
 // from the service's client API and serves what the admin API and signal actions change.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { type RunningService, silentLogger, startService } from '@vexil/service'
-import { tempDir } from '@vexil/test-fixtures/temp-dir.ts'
+import { type TestService, startTestService } from '@vexil/test-fixtures/vexil-service.ts'
 import { waitFor } from '@vexil/test-fixtures/wait-for.ts'
 import { PROXY_CLIENT_KEY, SERVER_SIDE_TOKEN, startVexilProxy } from '@vexil/test-fixtures/vexil-proxy.ts'
 import { serviceAdmin } from '@vexil/test-fixtures/service-admin.ts'
 
 const ADMIN = '*:*.behind-proxy-admin-secret-0123456789abcdef'
-const data = tempDir('behind-proxy')
-let service: RunningService
+let service: TestService
 
 /** Calls the admin API with the admin token; fails the test on a non-2xx answer. */
 const admin = serviceAdmin(() => service.url, ADMIN)
 
 beforeAll(async () => {
-  service = await startService({
-    port: 0,
-    host: '127.0.0.1',
-    dataDir: data.path,
-    logger: silentLogger,
-    // The sweep is slow on purpose: the action run below must come from the wake after the signal.
-    env: {
-      INIT_ADMIN_API_TOKENS: ADMIN,
-      SIGNAL_ENDPOINT_RATE_LIMIT_PER_SECOND: '1000',
-      SIGNAL_ACTIONS_SWEEP_INTERVAL_MS: '60000',
-    },
+  // The sweep is slow on purpose: the action run below must come from the wake after the signal.
+  service = await startTestService('behind-proxy', {
+    adminToken: ADMIN,
+    env: { SIGNAL_ENDPOINT_RATE_LIMIT_PER_SECOND: '1000', SIGNAL_ACTIONS_SWEEP_INTERVAL_MS: '60000' },
   })
 })
 afterAll(async () => {
   await service.close()
-  data.remove()
 })
 
 describe('the Vexil proxy in front of the service', () => {

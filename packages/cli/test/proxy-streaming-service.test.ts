@@ -4,46 +4,20 @@
 import { once } from 'node:events'
 import { InMemStorageProvider, Unleash } from 'unleash-client'
 import { describe, expect, it } from 'vitest'
-import { type RunningService, silentLogger, startService } from '@vexil/service'
-import { tempDir } from '@vexil/test-fixtures/temp-dir.ts'
+import type { RunningService } from '@vexil/service'
 import { timeUntil } from '@vexil/test-fixtures/wait-for.ts'
 import { SERVER_SIDE_TOKEN, startVexilProxy, type VexilProxy } from '@vexil/test-fixtures/vexil-proxy.ts'
-import { serviceAdmin } from '@vexil/test-fixtures/service-admin.ts'
+import type { serviceAdmin } from '@vexil/test-fixtures/service-admin.ts'
+import { startTestService } from '@vexil/test-fixtures/vexil-service.ts'
 
 const ADMIN = '*:*.streaming-proxy-admin-secret-0123456789abcdef'
 const CLIENT = '*:development.streaming-proxy-client-secret-0123456789abcdef'
 
 type Admin = ReturnType<typeof serviceAdmin>
 
-/** The service on PGlite in a temp folder, with an admin client that follows it across restarts. */
-async function startStreamingService(name: string, env: Record<string, string> = {}) {
-  const data = tempDir(name)
-  const start = (port: number) =>
-    startService({
-      port,
-      host: '127.0.0.1',
-      dataDir: data.path,
-      logger: silentLogger,
-      env: { INIT_ADMIN_API_TOKENS: ADMIN, INIT_CLIENT_API_TOKENS: CLIENT, ...env },
-    })
-  let service = await start(0)
-  return {
-    get service(): RunningService {
-      return service
-    },
-    admin: serviceAdmin(() => service.url, ADMIN),
-    /** Stops the service and starts it again on the same port and data. */
-    async restart() {
-      const { port } = service
-      await service.close()
-      service = await start(port)
-    },
-    async close() {
-      await service.close()
-      data.remove()
-    },
-  }
-}
+/** The service with the test's tokens (and `env`). */
+const startStreamingService = (name: string, env: Record<string, string> = {}) =>
+  startTestService(name, { adminToken: ADMIN, clientToken: CLIENT, env })
 
 async function flagOn(admin: Admin, name: string): Promise<void> {
   await admin('POST', '/api/admin/projects/default/features', { name })

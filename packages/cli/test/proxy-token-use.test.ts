@@ -10,17 +10,15 @@ import { InMemoryStorageProvider, UnleashClient } from 'unleash-proxy-client'
 import { InMemStorageProvider, Unleash } from 'unleash-client'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createLogger, createProxyApp, createProxyConfig, type ProxyApp } from '@vexil/proxy'
-import { type RunningService, silentLogger, startService } from '@vexil/service'
 import { serviceAdmin } from '@vexil/test-fixtures/service-admin.ts'
-import { tempDir } from '@vexil/test-fixtures/temp-dir.ts'
+import { type TestService, startTestService } from '@vexil/test-fixtures/vexil-service.ts'
 import { waitFor } from '@vexil/test-fixtures/wait-for.ts'
 
 const ADMIN = '*:*.token-use-admin-secret-0123456789abcdef'
 const FLAG = 'use.banner'
 const METRICS_INTERVAL_MS = 300
 
-const data = tempDir('token-use')
-let service: RunningService
+let service: TestService
 let proxy: { url: string; app: ProxyApp; server: Server; logs: string[] }
 const admin = serviceAdmin(() => service.url, ADMIN)
 const tokens: Record<string, { id: number; secret: string }> = {}
@@ -36,13 +34,7 @@ const lastHourYes = async () =>
   )
 
 beforeAll(async () => {
-  service = await startService({
-    port: 0,
-    host: '127.0.0.1',
-    dataDir: data.path,
-    logger: silentLogger,
-    env: { INIT_ADMIN_API_TOKENS: ADMIN },
-  })
+  service = await startTestService('token-use', { adminToken: ADMIN })
   await admin('POST', '/api/admin/projects/default/features', { name: FLAG, type: 'release' })
   await admin('POST', `/api/admin/projects/default/features/${FLAG}/environments/development/strategies`, {
     name: 'default',
@@ -88,7 +80,6 @@ afterAll(async () => {
     await new Promise<void>((resolve) => proxy.server.close(() => resolve()))
   }
   await service?.close()
-  data.remove()
 })
 
 describe('use through a Vexil proxy, as the service shows it', () => {

@@ -16,9 +16,8 @@ import { InMemoryStorageProvider, UnleashClient } from 'unleash-proxy-client'
 import { InMemStorageProvider, Unleash } from 'unleash-client'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createLogger, createProxyApp, createProxyConfig, type ProxyApp, type ProxyOptions } from '@vexil/proxy'
-import { type RunningService, silentLogger, startService } from '@vexil/service'
 import { chromiumAvailable, launchChromium, type LaunchedBrowser } from '@vexil/test-fixtures/chromium.ts'
-import { tempDir } from '@vexil/test-fixtures/temp-dir.ts'
+import { type TestService, startTestService } from '@vexil/test-fixtures/vexil-service.ts'
 import { waitFor } from '@vexil/test-fixtures/wait-for.ts'
 import { type CountingForwarder, startCountingForwarder } from './helpers/counting-forwarder.js'
 import { serviceAdmin } from '@vexil/test-fixtures/service-admin.ts'
@@ -66,8 +65,7 @@ async function startEdgeProxy(options: ProxyOptions): Promise<EdgeProxy> {
   }
 }
 
-const data = tempDir('edge-successor')
-let service: RunningService
+let service: TestService
 let forwarder: CountingForwarder
 /** Tokens of two environments in `tokens`, dynamic mode: the main proxy of these tests. */
 let main: EdgeProxy
@@ -218,13 +216,7 @@ async function createFlags(): Promise<void> {
 }
 
 beforeAll(async () => {
-  service = await startService({
-    port: 0,
-    host: '127.0.0.1',
-    dataDir: data.path,
-    logger: silentLogger,
-    env: { INIT_ADMIN_API_TOKENS: ADMIN },
-  })
+  service = await startTestService('edge-successor', { adminToken: ADMIN })
   forwarder = await startCountingForwarder(service.url)
   await createFlags()
   DEV_CLIENT = await newToken('edge-dev-client', 'client', 'development')
@@ -246,7 +238,6 @@ afterAll(async () => {
   await main?.close()
   await forwarder?.close()
   await service?.close()
-  data.remove()
 })
 
 // --- 1. The frontend SDK, two environments on one proxy ---

@@ -5,8 +5,7 @@
 import { isDeepStrictEqual } from 'node:util'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { type EventDetails, OpenFeature, ProviderEvents } from '@openfeature/server-sdk'
-import { type RunningService, silentLogger, startService } from '@vexil/service'
-import { tempDir } from '@vexil/test-fixtures/temp-dir.ts'
+import { type TestService, startTestService } from '@vexil/test-fixtures/vexil-service.ts'
 import { timeUntil, waitFor } from '@vexil/test-fixtures/wait-for.ts'
 import { serviceAdmin } from '@vexil/test-fixtures/service-admin.ts'
 import { startVexilProxy, type VexilProxy } from '@vexil/test-fixtures/vexil-proxy.ts'
@@ -17,8 +16,7 @@ const ADMIN = '*:*.openfeature-admin-secret-0123456789abcdef'
 const CLIENT = '*:development.openfeature-client-secret-0123456789abcdef'
 const FEATURES = '/api/admin/projects/default/features'
 
-const data = tempDir('openfeature-servers')
-let service: RunningService
+let service: TestService
 let proxy: VexilProxy
 const admin = serviceAdmin(() => service.url, ADMIN)
 
@@ -39,13 +37,7 @@ const toggle = (name: string, on: boolean) =>
   admin('POST', `${FEATURES}/${name}/environments/development/${on ? 'on' : 'off'}`)
 
 beforeAll(async () => {
-  service = await startService({
-    port: 0,
-    host: '127.0.0.1',
-    dataDir: data.path,
-    logger: silentLogger,
-    env: { INIT_ADMIN_API_TOKENS: ADMIN, INIT_CLIENT_API_TOKENS: CLIENT },
-  })
+  service = await startTestService('openfeature-servers', { adminToken: ADMIN, clientToken: CLIENT })
   await flag('of.boolean')
   await flag('of.string', [variant('blue', { type: 'string', value: 'navy' })])
   await flag('of.number', [variant('answer', { type: 'number', value: '42' })])
@@ -57,7 +49,6 @@ afterAll(async () => {
   await OpenFeature.clearProviders()
   await proxy?.close()
   await service?.close()
-  data.remove()
 })
 
 describe.each([
