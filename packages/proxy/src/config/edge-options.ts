@@ -52,6 +52,7 @@ const warnWhenOn = (instead: string): EdgeHandling => ({
 })
 
 const OBSERVABILITY = 'errors go to the log; metrics are scraped from /internal-backstage/metrics'
+const OTEL_COLLECTOR = "traces go over OTLP/HTTP to OTEL_EXPORTER_OTLP_ENDPOINT (a collector's port 4318)"
 const PROMETHEUS_PUSH = 'nothing is pushed: scrape /internal-backstage/metrics'
 const STORAGE = 'keep backups with BACKUP_FOLDER on a volume, or REDIS_URL'
 const REDIS_PARTS = 'composed into REDIS_URL, as Edge composes it'
@@ -264,7 +265,7 @@ export const EDGE_OPTIONS: readonly EdgeOption[] = [
     handling: warnWhenOn(OBSERVABILITY),
   },
   { flag: '--datadog-url', variable: 'DATADOG_URL', place: 'anywhere', handling: warn(OBSERVABILITY) },
-  { flag: '--otel-collector-url', variable: 'OTEL_COLLECTOR_URL', place: 'anywhere', handling: warn(OBSERVABILITY) },
+  { flag: '--otel-collector-url', variable: 'OTEL_COLLECTOR_URL', place: 'anywhere', handling: warn(OTEL_COLLECTOR) },
   {
     flag: '--otel-exporter-otlp-endpoint',
     variable: 'OTEL_EXPORTER_OTLP_ENDPOINT',
