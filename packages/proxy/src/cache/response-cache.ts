@@ -18,6 +18,7 @@
 // A flag set's answers are dropped when a newer set replaces it (`retire`), so an answer never
 // outlives its payload.
 import { createHash } from 'node:crypto'
+import type { AppRegistration } from '@vexil/sync'
 import type { CorsHeaders } from '../http/cors.js'
 
 export interface CachedResponse {
@@ -34,6 +35,8 @@ export interface CachedResponse {
   validUntil: number
   /** For lookups (POST with toggles): each listed toggle's enabled state, for usage metrics. */
   counted?: ReadonlyArray<readonly [string, boolean]>
+  /** The caller's app as its request named it (OFREP's bulk), registered on every answer: one object, so a repeat costs a lookup. */
+  registration?: AppRegistration
   /** Compressed bodies, made on first request per encoding (see `compressedBody`). */
   compressed?: Partial<Record<'br' | 'gzip' | 'deflate', Buffer>>
   /** The uncompressed answer's header list, for the CORS headers (by identity) it was built with. */
