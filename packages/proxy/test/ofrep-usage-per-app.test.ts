@@ -88,17 +88,18 @@ describe.each(callers)('OFREP usage per app for $kind', ({ headers, environment 
     })[]
     expect(copied!.variants).toEqual({ hello: 1 })
     expect(rowsOf(bulks, 'ofrep-vexil', 'on')).toEqual([])
-    expect(applicationsOf(bulks, 'ofrep-server')).toEqual([
-      {
-        appName: 'ofrep-server',
-        instanceId: 'pod-7',
-        environment,
-        sdkType: 'backend',
-        sdkVersion: 'ofrep',
-        strategies: [],
-        connectVia: [{ appName: 'ofrep-vexil', instanceId: expect.any(String) }],
-      },
-    ])
+    // Registered again in each report the app's evaluations fall in.
+    expect(applicationsOf(bulks, 'ofrep-server')[0]).toEqual({
+      appName: 'ofrep-server',
+      instanceId: 'pod-7',
+      environment,
+      sdkType: 'backend',
+      sdkVersion: 'ofrep',
+      strategies: [],
+      started: expect.any(String),
+      interval: 200,
+      connectVia: [{ appName: 'ofrep-vexil', instanceId: expect.any(String) }],
+    })
     expect(applicationsOf(bulks, 'ofrep-default-instance')[0]).toMatchObject({ instanceId: 'ofrep' })
   })
 
@@ -139,6 +140,8 @@ describe.each(callers)('OFREP usage per app for $kind', ({ headers, environment 
       sdkType: 'frontend',
       sdkVersion: 'ofrep',
       strategies: [],
+      started: expect.any(String),
+      interval: 200,
       connectVia: [{ appName: 'ofrep-vexil', instanceId: expect.any(String) }],
     })
     expect(bulkRows(bulks)).toEqual([])

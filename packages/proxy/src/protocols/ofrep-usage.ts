@@ -29,9 +29,28 @@ export function callerApp(
   return app
 }
 
+/**
+ * What Unleash requires of a backend registration beside the app (its 400 otherwise refuses the
+ * whole report): the caller's start and interval are unknown, so the proxy's stand for them.
+ */
+export interface RegistrationTimes {
+  started: string
+  interval: number
+}
+
+/** Made when a dialect is: the proxy's start, and how often it reports usage. */
+export const registrationTimes = (metricsInterval: number): RegistrationTimes => ({
+  started: new Date().toISOString(),
+  interval: metricsInterval,
+})
+
 /** What the caller's evaluations imply it is: a single-flag caller evaluates as a server SDK, a bulk caller as a frontend one. */
-export function impliedRegistration(app: AppIdentity, sdkType: 'backend' | 'frontend'): AppRegistration {
-  return { ...app, sdkType, sdkVersion: SDK_VERSION, strategies: [] }
+export function impliedRegistration(
+  app: AppIdentity,
+  sdkType: 'backend' | 'frontend',
+  times: RegistrationTimes,
+): AppRegistration {
+  return { ...app, sdkType, sdkVersion: SDK_VERSION, strategies: [], started: times.started, interval: times.interval }
 }
 
 /** Where the caller's counts go: a frontend token's scope, or the static scope's for a client key. */
@@ -49,6 +68,7 @@ export function countEvaluation(
   flags: FlagSet,
   details: EvaluationDetails,
   app: AppIdentity | undefined,
+  times: RegistrationTimes,
 ): void {
   if (!usage) return
   const { flagKey, toggle } = details
@@ -60,5 +80,5 @@ export function countEvaluation(
   const variant = toggle.variant.name
   if (details.type !== 'boolean' && flags.countedVariants.get(flagKey)?.has(variant)) variants[variant] = 1
   usage.merge({ [flagKey]: { yes: toggle.enabled ? 1 : 0, no: toggle.enabled ? 0 : 1, variants } }, app)
-  usage.register(impliedRegistration(app, 'backend'), true)
+  usage.register(impliedRegistration(app, 'backend', times), true)
 }

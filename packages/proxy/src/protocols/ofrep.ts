@@ -18,9 +18,10 @@ import { JSON_CONTENT_TYPE } from '../http/respond.js'
 import type { UsageSink } from '../scope/token-scopes.js'
 import type { AppIdentity } from '@vexil/sync'
 import { ofrepBulk, ofrepItem } from './ofrep-bodies.js'
-import { callerApp, countEvaluation, impliedRegistration, usageOf } from './ofrep-usage.js'
+import { callerApp, countEvaluation, impliedRegistration, registrationTimes, usageOf } from './ofrep-usage.js'
 
-export type OfrepConfig = VisibilityConfig & Pick<ProxyConfig, 'enrichers' | 'serviceAppName' | 'environment'>
+export type OfrepConfig = VisibilityConfig &
+  Pick<ProxyConfig, 'enrichers' | 'serviceAppName' | 'environment' | 'metricsInterval'>
 
 /** The context, and the app the caller's context names (ofrep-usage.ts), if any. */
 interface OfrepContext extends DialectContext {
@@ -75,6 +76,7 @@ export function ofrepBulkDialect(
   config: OfrepConfig,
   staticUsage: UsageSink | undefined,
 ): AnswerDialect<ReadRequest, OfrepContext> {
+  const times = registrationTimes(config.metricsInterval)
   return {
     namespace: 'ofrep',
     headers: BULK_HEADERS,
@@ -93,7 +95,7 @@ export function ofrepBulkDialect(
           : evaluated.filter((details) => details.toggle.enabled),
       )
       // The provider evaluates from what it fetched, so nothing is counted; the caller is registered.
-      return app ? { ...answer, registration: impliedRegistration(app, 'frontend') } : answer
+      return app ? { ...answer, registration: impliedRegistration(app, 'frontend', times) } : answer
     },
     sent(answer, event) {
       if (answer.registration) usageOf(event, staticUsage)?.register(answer.registration, true)
@@ -111,6 +113,7 @@ export function ofrepSingleDialect(
   staticUsage: UsageSink | undefined,
   flagKey: (event: H3Event) => string | undefined,
 ): AnswerDialect<SingleRequest, OfrepContext> {
+  const times = registrationTimes(config.metricsInterval)
   return {
     namespace: undefined,
     headers: SINGLE_HEADERS,
@@ -129,7 +132,7 @@ export function ofrepSingleDialect(
     evaluate(flags, { context, app }, { key }, _trace, event) {
       const details = flags.engine.evaluate(key, context)
       // An evaluation by an app is a use of the flag, counted as the server SDKs count theirs.
-      countEvaluation(usageOf(event, staticUsage), flags, details, app)
+      countEvaluation(usageOf(event, staticUsage), flags, details, app, times)
       if (!details.toggle.enabled && !seesDisabledFlags(config, event.context.caller !== undefined)) throw notFound(key)
       const item = ofrepItem(details)
       return { body: item.json, bytes: item.bytes, etag: '', status: statusOf(details) }
