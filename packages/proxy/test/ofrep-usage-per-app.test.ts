@@ -6,6 +6,7 @@
 // and a flood of made-up app names stays within the usage bounds.
 import { describe, expect, it } from 'vitest'
 import { waitFor } from '@vexil/test-fixtures/wait-for.ts'
+import { type CachedResponse, createResponseCaches } from '../src/cache/response-cache.js'
 import { type Bulk, bulkRows, withBulk } from './helpers/bulk-upstream.js'
 import { CLIENT_KEY, startTestProxy, startUpstreamWithTokens, type TestProxy, useServers } from './helpers/proxy.js'
 
@@ -153,7 +154,7 @@ describe('OFREP app names a caller makes up', () => {
     const { proxy, bulks } = await start(60_000)
     const flood = MAX_APPS + 200
     const names = Array.from({ length: flood }, (_, i) => `made-up-app-${i}`)
-    names.push('x'.repeat(300))
+    names.push('x'.repeat(300), `${'y'.repeat(300)}-bulk-only`)
     for (let i = 0; i < names.length; i += 20) {
       await Promise.all(
         names.slice(i, i + 20).map(async (appName) => {
@@ -179,4 +180,23 @@ describe('OFREP app names a caller makes up', () => {
     expect(scrape).toMatch(/vexil_proxy_usage_dropped_total\{reason="registration"\} [1-9]/)
     expect(scrape).toMatch(/vexil_proxy_usage_dropped_total\{reason="unattributed"\} [1-9]/)
   }, 60_000)
+})
+
+describe('the response cache holding OFREP answers', () => {
+  it('counts the names of the registration an answer carries against its byte budget', () => {
+    const caches = createResponseCaches({ maxEntries: 10, maxBytes: 1024 * 1024 })!
+    const cache = caches.forFlagSet()
+    const answer = (registration?: CachedResponse['registration']): CachedResponse => ({
+      body: '{"flags":[]}',
+      bytes: 12,
+      etag: '"x"',
+      validUntil: Number.POSITIVE_INFINITY,
+      registration,
+    })
+    for (let i = 0; i < 2; i++) cache.set('a', answer())
+    const plain = caches.bytes
+    const app = { appName: 'web'.repeat(50), instanceId: 'tab-1', environment: 'development' }
+    for (let i = 0; i < 2; i++) cache.set('b', answer({ ...app, strategies: [] }))
+    expect(caches.bytes - plain).toBe(plain + (150 + 5 + 11) * 2)
+  })
 })

@@ -100,6 +100,12 @@ export function answerKey(space: string, address: string | undefined, raw: strin
 /** Bytes a string key holds (V8 keeps a string in one or two bytes a character). */
 const keyBytes = (key: string) => key.length * 2
 
+/** The strings an answer's registration holds beside its body (OFREP's bulk: the caller's app). */
+const registrationBytes = (registration: AppRegistration | undefined) =>
+  registration
+    ? (registration.appName.length + registration.instanceId.length + (registration.environment?.length ?? 0)) * 2
+    : 0
+
 interface Entry {
   readonly answer: CachedResponse
   readonly part: Part
@@ -189,7 +195,7 @@ export function createResponseCaches(limits: ResponseCacheLimits): ResponseCache
         if (part.retired || response.bytes > MAX_BODY_BYTES) return
         const full = part.prefix + key
         if (entries.has(full) || !seenOnce(full)) return
-        const cost = keyBytes(full) + response.bytes + ENTRY_OVERHEAD_BYTES
+        const cost = keyBytes(full) + response.bytes + ENTRY_OVERHEAD_BYTES + registrationBytes(response.registration)
         if (!makeRoom(cost, true)) return
         if (typeof response.body === 'string') response.body = Buffer.from(response.body)
         const entry: Entry = { answer: response, part, cost }

@@ -4,7 +4,7 @@
 // A context without an app name is the proxy's own use.
 import type { H3Event } from 'h3'
 import type { EvaluationDetails } from '@vexil/engine'
-import type { AppIdentity, AppRegistration } from '@vexil/sync'
+import { type AppIdentity, type AppRegistration, MAX_NAME_LENGTH } from '@vexil/sync'
 import type { FlagSet } from '../scope/flag-set.js'
 import type { UsageSink } from '../scope/token-scopes.js'
 
@@ -43,6 +43,15 @@ export const registrationTimes = (metricsInterval: number): RegistrationTimes =>
   started: new Date().toISOString(),
   interval: metricsInterval,
 })
+
+/**
+ * The registration a bulk answer carries (and the response cache keeps): none for names longer
+ * than the usage bounds keep, which would be dropped on every answer anyway.
+ */
+export function bulkRegistration(app: AppIdentity | undefined, times: RegistrationTimes): AppRegistration | undefined {
+  if (!app || app.appName.length > MAX_NAME_LENGTH || app.instanceId.length > MAX_NAME_LENGTH) return undefined
+  return impliedRegistration(app, 'frontend', times)
+}
 
 /** What the caller's evaluations imply it is: a single-flag caller evaluates as a server SDK, a bulk caller as a frontend one. */
 export function impliedRegistration(

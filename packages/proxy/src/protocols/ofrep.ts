@@ -18,7 +18,7 @@ import { JSON_CONTENT_TYPE } from '../http/respond.js'
 import type { UsageSink } from '../scope/token-scopes.js'
 import type { AppIdentity } from '@vexil/sync'
 import { ofrepBulk, ofrepItem } from './ofrep-bodies.js'
-import { callerApp, countEvaluation, impliedRegistration, registrationTimes, usageOf } from './ofrep-usage.js'
+import { bulkRegistration, callerApp, countEvaluation, registrationTimes, usageOf } from './ofrep-usage.js'
 
 export type OfrepConfig = VisibilityConfig &
   Pick<ProxyConfig, 'enrichers' | 'serviceAppName' | 'environment' | 'metricsInterval'>
@@ -95,7 +95,8 @@ export function ofrepBulkDialect(
           : evaluated.filter((details) => details.toggle.enabled),
       )
       // The provider evaluates from what it fetched, so nothing is counted; the caller is registered.
-      return app ? { ...answer, registration: impliedRegistration(app, 'frontend', times) } : answer
+      const registration = bulkRegistration(app, times)
+      return registration ? { ...answer, registration } : answer
     },
     sent(answer, event) {
       if (answer.registration) usageOf(event, staticUsage)?.register(answer.registration, true)
