@@ -1,7 +1,7 @@
 // The apps behind a Vexil proxy, as a real Unleash 8.2 sees them (test-fixtures/src/unleash-server.ts):
-// an unleash-client and an unleash-proxy-client, each with its own app name, use the proxy; the
-// proxy forwards their registrations and counts over /api/client/metrics/bulk, and Unleash's
-// admin API lists both applications and each one's counts of the flag. Outside CI a machine
+// an unleash-client, an unleash-proxy-client and OFREP callers whose context names their app use
+// the proxy; the proxy forwards their registrations and counts over /api/client/metrics/bulk, and
+// Unleash's admin API lists every application and each one's counts of the flag. Outside CI a machine
 // without the install skips with a message; under CI=true its absence fails.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { InMemStorageProvider, Unleash } from 'unleash-client'
@@ -29,6 +29,7 @@ describe.skipIf(!available)('Unleash 8.2 sees every app behind the proxy', () =>
   let vexil: TestProxy
   let server: Unleash
   let web: UnleashClient
+  let frontend: string
 
   beforeAll(async () => {
     unleash = await startUnleashServer()
@@ -36,7 +37,7 @@ describe.skipIf(!available)('Unleash 8.2 sees every app behind the proxy', () =>
     await unleash.admin.addStrategy(FLAG, 'development')
     await unleash.admin.enable(FLAG, 'development')
     const client = await unleash.clientToken('development')
-    const frontend = await unleash.frontendToken('development')
+    frontend = await unleash.frontendToken('development')
     vexil = await startTestProxy(`${unleash.url}/api`, {
       serviceApiToken: undefined,
       tokens: [client],
@@ -72,10 +73,20 @@ describe.skipIf(!available)('Unleash 8.2 sees every app behind the proxy', () =>
     await unleash?.stop()
   })
 
-  it('lists both applications and their counts of the flag', async () => {
+  it('lists every application and their counts of the flag', async () => {
     for (let i = 0; i < 3; i++) expect(server.isEnabled(FLAG)).toBe(true)
     for (let i = 0; i < 2; i++) expect(web.isEnabled(FLAG)).toBe(true)
     await web.sendMetrics()
+    const ofrep = async (path: string, context: object) => {
+      const answer = await fetch(vexil.at(`/ofrep/v1/evaluate/flags${path}`), {
+        method: 'POST',
+        headers: { authorization: frontend, 'content-type': 'application/json' },
+        body: JSON.stringify({ context }),
+      })
+      expect(answer.status, await answer.text()).toBe(200)
+    }
+    for (let i = 0; i < 4; i++) await ofrep(`/${FLAG}`, { appName: 'apps-ofrep', instanceId: 'pod-1' })
+    await ofrep('', { appName: 'apps-ofrep-web', targetingKey: '42' })
     const apps = async () =>
       (
         (await unleash.admin.call('GET', '/api/admin/metrics/applications')) as { applications: { appName: string }[] }
@@ -93,12 +104,13 @@ describe.skipIf(!available)('Unleash 8.2 sees every app behind the proxy', () =>
       async () => {
         const [listed, counted] = [await apps(), await counts()]
         return (
-          ['apps-server', 'apps-web'].every((name) => listed.includes(name)) &&
+          ['apps-server', 'apps-web', 'apps-ofrep', 'apps-ofrep-web'].every((name) => listed.includes(name)) &&
           (counted['apps-server'] ?? 0) >= 3 &&
-          (counted['apps-web'] ?? 0) >= 2
+          (counted['apps-web'] ?? 0) >= 2 &&
+          (counted['apps-ofrep'] ?? 0) >= 4
         )
       },
-      'Unleash to list both apps and their counts',
+      'Unleash to list every app and their counts',
       90_000,
     ).catch(async (error) => {
       console.error(await apps(), await counts(), unleash.logs().slice(-4000), vexil.logs.join('\n'))
@@ -107,5 +119,7 @@ describe.skipIf(!available)('Unleash 8.2 sees every app behind the proxy', () =>
     const counted = await counts()
     expect(counted['apps-server']).toBe(3)
     expect(counted['apps-web']).toBe(2)
+    expect(counted['apps-ofrep']).toBe(4)
+    expect(counted['apps-ofrep-web']).toBeUndefined()
   }, 120_000)
 })

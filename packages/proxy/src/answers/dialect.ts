@@ -31,6 +31,7 @@ export interface MadeAnswer {
   bytes: number
   etag: string
   counted?: CachedResponse['counted']
+  registration?: CachedResponse['registration']
   /** 200 unless the protocol answers a result with another status (OFREP's single flag). */
   status?: number
 }
@@ -48,6 +49,6 @@ export interface AnswerDialect<R extends ReadRequest = ReadRequest, C extends Di
   context(request: R, event: H3Event, clientAddress: string | undefined): Promise<C> | C
   /** Evaluates over the request's flag set and writes the body. */
   evaluate(flags: FlagSet, made: C, request: R, trace: EvaluationTrace, event: H3Event): MadeAnswer
-  /** Called with every answer sent, from the cache or not (the old proxy counts a listed POST's toggles). */
-  sent?(answer: CachedResponse): void
+  /** Called with every answer sent, from the cache or not (the old proxy counts a listed POST's toggles, OFREP registers its caller). */
+  sent?(answer: CachedResponse, event: H3Event): void
 }

@@ -29,7 +29,7 @@ export function answerPipeline<R extends ReadRequest, C extends DialectContext>(
   const { logger, prometheus } = options
   const cached = dialect.namespace !== undefined
   const send = (event: H3Event, answer: CachedResponse, status?: number) => {
-    dialect.sent?.(answer)
+    dialect.sent?.(answer, event)
     sendAnswer(
       event.node.req,
       event.node.res,
@@ -77,6 +77,7 @@ export function answerPipeline<R extends ReadRequest, C extends DialectContext>(
       etag: written.etag,
       validUntil: trace.usedClock ? flags.engine.nextTimeBoundary(Date.now()) : Number.POSITIVE_INFINITY,
       counted: written.counted,
+      registration: written.registration,
     }
     if (cache && mayShareAnswer({ trace, sessionInjected: made.sessionInjected, enriched: made.enriched }))
       cache.set(key, answer)

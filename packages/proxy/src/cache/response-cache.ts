@@ -18,6 +18,7 @@
 // A flag set's answers are dropped when a newer set replaces it (`retire`), so an answer never
 // outlives its payload.
 import { createHash } from 'node:crypto'
+import type { AppRegistration } from '@vexil/sync'
 import type { CorsHeaders } from '../http/cors.js'
 
 export interface CachedResponse {
@@ -34,6 +35,8 @@ export interface CachedResponse {
   validUntil: number
   /** For lookups (POST with toggles): each listed toggle's enabled state, for usage metrics. */
   counted?: ReadonlyArray<readonly [string, boolean]>
+  /** The caller's app as its request named it (OFREP's bulk), registered on every answer: one object, so a repeat costs a lookup. */
+  registration?: AppRegistration
   /** Compressed bodies, made on first request per encoding (see `compressedBody`). */
   compressed?: Partial<Record<'br' | 'gzip' | 'deflate', Buffer>>
   /** The uncompressed answer's header list, for the CORS headers (by identity) it was built with. */
@@ -96,6 +99,12 @@ export function answerKey(space: string, address: string | undefined, raw: strin
 
 /** Bytes a string key holds (V8 keeps a string in one or two bytes a character). */
 const keyBytes = (key: string) => key.length * 2
+
+/** The strings an answer's registration holds beside its body (OFREP's bulk: the caller's app). */
+const registrationBytes = (registration: AppRegistration | undefined) =>
+  registration
+    ? (registration.appName.length + registration.instanceId.length + (registration.environment?.length ?? 0)) * 2
+    : 0
 
 interface Entry {
   readonly answer: CachedResponse
@@ -186,7 +195,7 @@ export function createResponseCaches(limits: ResponseCacheLimits): ResponseCache
         if (part.retired || response.bytes > MAX_BODY_BYTES) return
         const full = part.prefix + key
         if (entries.has(full) || !seenOnce(full)) return
-        const cost = keyBytes(full) + response.bytes + ENTRY_OVERHEAD_BYTES
+        const cost = keyBytes(full) + response.bytes + ENTRY_OVERHEAD_BYTES + registrationBytes(response.registration)
         if (!makeRoom(cost, true)) return
         if (typeof response.body === 'string') response.body = Buffer.from(response.body)
         const entry: Entry = { answer: response, part, cost }

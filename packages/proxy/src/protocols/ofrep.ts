@@ -16,9 +16,17 @@ import { isObject } from '../http/body.js'
 import { ProxyError } from '../http/errors.js'
 import { JSON_CONTENT_TYPE } from '../http/respond.js'
 import type { UsageSink } from '../scope/token-scopes.js'
+import type { AppIdentity } from '@vexil/sync'
 import { ofrepBulk, ofrepItem } from './ofrep-bodies.js'
+import { bulkRegistration, callerApp, countEvaluation, registrationTimes, usageOf } from './ofrep-usage.js'
 
-export type OfrepConfig = VisibilityConfig & Pick<ProxyConfig, 'enrichers' | 'serviceAppName' | 'environment'>
+export type OfrepConfig = VisibilityConfig &
+  Pick<ProxyConfig, 'enrichers' | 'serviceAppName' | 'environment' | 'metricsInterval'>
+
+/** The context, and the app the caller's context names (ofrep-usage.ts), if any. */
+interface OfrepContext extends DialectContext {
+  app: AppIdentity | undefined
+}
 
 /** The bulk answer's headers; POST revalidates (the web provider sends If-None-Match on every refresh). */
 const BULK_HEADERS: AnswerHeaders = {
@@ -63,7 +71,12 @@ const SINGLE_HEADERS: AnswerHeaders = {
   notModified: () => [],
 }
 
-export function ofrepBulkDialect(config: OfrepConfig): AnswerDialect {
+/** `staticUsage`: the usage of client-key callers (the /proxy scope's). */
+export function ofrepBulkDialect(
+  config: OfrepConfig,
+  staticUsage: UsageSink | undefined,
+): AnswerDialect<ReadRequest, OfrepContext> {
+  const times = registrationTimes(config.metricsInterval)
   return {
     namespace: 'ofrep',
     headers: BULK_HEADERS,
@@ -74,13 +87,19 @@ export function ofrepBulkDialect(config: OfrepConfig): AnswerDialect {
       // OFREP makes up no sessionId; the enrichers run for client-key callers only.
       return evaluationContext(config, event, parseRequest(raw, undefined), clientAddress)
     },
-    evaluate(flags, { context }, _request, trace, event) {
+    evaluate(flags, { context, app }, _request, trace, event) {
       const evaluated = flags.engine.evaluateAllDetails(context, { trace })
-      return ofrepBulk(
+      const answer = ofrepBulk(
         seesDisabledFlags(config, event.context.caller !== undefined)
           ? evaluated
           : evaluated.filter((details) => details.toggle.enabled),
       )
+      // The provider evaluates from what it fetched, so nothing is counted; the caller is registered.
+      const registration = bulkRegistration(app, times)
+      return registration ? { ...answer, registration } : answer
+    },
+    sent(answer, event) {
+      if (answer.registration) usageOf(event, staticUsage)?.register(answer.registration, true)
     },
   }
 }
@@ -94,7 +113,8 @@ export function ofrepSingleDialect(
   config: OfrepConfig,
   staticUsage: UsageSink | undefined,
   flagKey: (event: H3Event) => string | undefined,
-): AnswerDialect<SingleRequest> {
+): AnswerDialect<SingleRequest, OfrepContext> {
+  const times = registrationTimes(config.metricsInterval)
   return {
     namespace: undefined,
     headers: SINGLE_HEADERS,
@@ -110,13 +130,11 @@ export function ofrepSingleDialect(
     context({ raw, key }, event, clientAddress) {
       return evaluationContext(config, event, parseRequest(raw, key), clientAddress)
     },
-    evaluate(flags, { context }, { key }, _trace, event) {
+    evaluate(flags, { context, app }, { key }, _trace, event) {
       const details = flags.engine.evaluate(key, context)
       // An evaluation by an app is a use of the flag, counted as the server SDKs count theirs.
-      const caller = event.context.caller
-      const usage = caller ? caller.view.usage : staticUsage
-      usage?.count(key, details.toggle.enabled)
-      if (!details.toggle.enabled && !seesDisabledFlags(config, caller !== undefined)) throw notFound(key)
+      countEvaluation(usageOf(event, staticUsage), flags, details, app, times)
+      if (!details.toggle.enabled && !seesDisabledFlags(config, event.context.caller !== undefined)) throw notFound(key)
       const item = ofrepItem(details)
       return { body: item.json, bytes: item.bytes, etag: '', status: statusOf(details) }
     },
@@ -181,22 +199,24 @@ function parseRequest(raw: string, key: string | undefined): Record<string, unkn
  * The Unleash context: mapped from OFREP's (evaluation/ofrep.ts), then the scope's rules: a
  * client key's as on /proxy (the enrichers, SERVICE_APP_NAME, ENVIRONMENT), a frontend token's
  * as on /api/frontend (`default` environment and `frontend-api` app unless the context names them).
+ * The caller's app is the one its context names, before those defaults.
  */
 async function evaluationContext(
   config: OfrepConfig,
   event: H3Event,
   raw: Record<string, unknown>,
   clientAddress: string | undefined,
-): Promise<DialectContext> {
+): Promise<OfrepContext> {
   let context: Context = ofrepContext(raw, clientAddress)
+  const app = callerApp(context.appName, raw, event)
   if (event.context.caller) {
     context.environment ??= 'default'
     context.appName ??= 'frontend-api'
-    return { context, sessionInjected: false, enriched: false }
+    return { context, sessionInjected: false, enriched: false, app }
   }
   const enriched = config.enrichers.length > 0
   if (enriched) context = await enrich(context, config.enrichers)
   context.appName ??= config.serviceAppName
   context.environment = config.environment ?? context.environment ?? 'default'
-  return { context, sessionInjected: false, enriched }
+  return { context, sessionInjected: false, enriched, app }
 }

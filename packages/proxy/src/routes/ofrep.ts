@@ -11,14 +11,14 @@ const OFREP_BULK_PATH = '/ofrep/v1/evaluate/flags'
 
 interface OfrepDependencies extends PipelineOptions {
   config: OfrepConfig
-  /** Where the counts of client-key callers go (the /proxy scope's); token callers count into their scope's. */
+  /** Where the counts and apps of client-key callers go (the /proxy scope's); token callers' go into their scope's. */
   staticUsage: UsageSink | undefined
 }
 
 const EXAMPLE_BODY = '{"context":{"targetingKey":"42"}}'
 
 export function ofrepRoutes(deps: OfrepDependencies): RouteDeclaration[] {
-  const bulk = answerPipeline(ofrepBulkDialect(deps.config), deps)
+  const bulk = answerPipeline(ofrepBulkDialect(deps.config, deps.staticUsage), deps)
   const single = answerPipeline(ofrepSingleDialect(deps.config, deps.staticUsage, flagNameOf), deps)
   const route = (
     path: string,

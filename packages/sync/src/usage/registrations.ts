@@ -25,12 +25,19 @@ export interface Registrations {
 export function createRegistrations(): Registrations {
   let kept = new Map<string, { registration: AppRegistration; bytes: number }>()
   let bytes = 0
+  // An implied registration is often the same object again (the proxy's cached OFREP answers carry
+  // one): kept once, a repeat costs a lookup, not a key.
+  let impliedKept = new WeakSet<AppRegistration>()
   return {
     add(registration, implied = false) {
+      if (implied && impliedKept.has(registration)) return true
       if (!isKeepable(registration) || (registration.sdkVersion?.length ?? 0) > MAX_NAME_LENGTH) return false
       const key = appKey(registration)
       const previous = kept.get(key)
-      if (previous && implied) return true
+      if (previous && implied) {
+        impliedKept.add(registration)
+        return true
+      }
       const trimmed = {
         ...registration,
         strategies: registration.strategies
@@ -47,12 +54,14 @@ export function createRegistrations(): Registrations {
       if ((!previous && kept.size >= MAX_APPLICATIONS) || bytes + growth > MAX_APPLICATION_BYTES) return false
       kept.set(key, { registration: trimmed, bytes: size })
       bytes += growth
+      if (implied) impliedKept.add(registration)
       return true
     },
     has: (key) => kept.has(key),
     take() {
       const all = [...kept.values()].map((entry) => entry.registration)
       kept = new Map()
+      impliedKept = new WeakSet()
       bytes = 0
       return all
     },
