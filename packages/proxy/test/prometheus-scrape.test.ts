@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
 import { createLogger } from '../src/logger.js'
 import { CLIENT_KEY, startTestProxy, startUpstreamWithTokens, type TestProxy, useServers } from './helpers/proxy.js'
@@ -245,6 +246,17 @@ describe('Prometheus scrape', () => {
     const age = find(samples, 'vexil_proxy_sync_age_seconds', { environment: 'development', projects: '*' })
     expect(age).toHaveLength(1)
     expect(age[0]!.value).toBeLessThan(60)
+  })
+
+  it('every metric a scrape lists is in the table of docs/operations.md', async () => {
+    const upstream = await servers.upstream(FEATURES)
+    const proxy = await servers.proxy(upstream)
+    const text = await (await fetch(proxy.at('/internal-backstage/metrics'))).text()
+    const names = [...text.matchAll(/^# TYPE (\S+)/gm)].map((match) => match[1]!)
+    const docs = readFileSync(new URL('../../../docs/operations.md', import.meta.url), 'utf8')
+    for (const name of names.filter((one) => !/^(process|nodejs)_/.test(one)))
+      expect(docs, name).toContain(`\`${name}\``)
+    expect(names).toEqual(expect.arrayContaining(['client_feature_fetch', 'token_validation_failures']))
   })
 
   it('DISABLE_METRICS_ENDPOINT and DISABLE_TOKENS_ENDPOINT answer 404, as in Edge', async () => {
