@@ -398,6 +398,22 @@ function comparable(answer: Answer, step: Step): { status: number; headers: Reco
     body = body.replace(/^http_server_duration_milliseconds_\w+\{[^\n]*endpoint="[^"]*\/(health|ready)".*\n/gm, '')
     body = body.replace(/^(http_server_duration_milliseconds_bucket\{.*le="[0-9.]+"\}) \d+$/gm, '$1 <n>')
     body = body.replace(/^(http_server_duration_milliseconds_sum\{.*\}) [0-9.e+-]+$/gm, '$1 <ms>')
+    body = body.replace(
+      /^(http_requests_total|http_response_size_\w+)\{[^\n]*endpoint="[^"]*\/(health|ready)".*\n/gm,
+      '',
+    )
+    // So are the upstream calls' durations, and the answers' sizes (each runtime's compression and
+    // messages; Bun keeps no length it computed itself): how many there were is compared.
+    body = body.replace(
+      /^((?:client_feature_fetch|client_metrics_upload|http_response_size)_bucket\{.*le="[0-9.]+"\}) \d+$/gm,
+      '$1 <n>',
+    )
+    body = body.replace(
+      /^((?:client_feature_fetch|client_metrics_upload|http_response_size)_sum\{.*\}) [0-9.e+-]+$/gm,
+      '$1 <n>',
+    )
+    // Edge's metrics carry the instance id, set per runtime.
+    body = body.replace(/instance_id="runtimes-(node|bun|deno)"/g, 'instance_id="<instance>"')
     // What was left out leaves blank lines behind, as many as the runtime has process metrics.
     body = body.replace(/\n{3,}/g, '\n\n')
     delete headers.etag

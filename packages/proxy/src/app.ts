@@ -131,6 +131,7 @@ export function createProxyApp(options: ProxyAppOptions): ProxyApp {
   const { scope, tokens, scopes } = sync
   const flags: CurrentFlags = scope?.flags ?? { current: undefined }
   const prometheus = createPrometheusExporter({
+    config,
     sync,
     streams: () => streaming.streams.size,
     processMetrics: options.processMetrics !== false,

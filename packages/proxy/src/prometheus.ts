@@ -1,6 +1,7 @@
 // GET /proxy/internal-backstage/prometheus and /internal-backstage/metrics: the old proxy's three
 // metrics, exactly named, Edge's names where Edge has a metric for the same thing (the request
-// histogram, streams, token status), Vexil's own, and prom-client's process metrics. One registry
+// metrics, streams, token status, upstream timings and failures), Vexil's own, and prom-client's
+// process metrics. One registry
 // per app (no process-wide default registry). (The usage counts the proxy sends upstream are
 // another thing: see @vexil/sync's usage/.) With WORKERS=N a scrape answers for the whole cluster
 // (runtime/cluster/cluster-metrics.ts): counters and histograms are summed over the processes;
@@ -8,21 +9,26 @@
 // docs/operations.md lists every metric.
 import { collectDefaultMetrics, Counter, Gauge, Registry } from 'prom-client'
 import type { UsageDrops } from '@vexil/sync'
+import type { ProxyConfig } from './config/types.js'
 import type { RequestObserver } from './http/request-observer.js'
+import { registerEdgeUpstreamMetrics } from './metrics/edge-upstream-metrics.js'
+import { identityLabels } from './metrics/identity-labels.js'
 import { registerProxyGauges } from './metrics/proxy-gauges.js'
-import { createRequestDuration } from './metrics/request-duration.js'
+import { createRequestMetrics } from './metrics/request-metrics.js'
 import { type ProxySync, servedFlags } from './scope/upstream-sync.js'
 
 export interface PrometheusExporter {
   readonly registry: Registry
   upstreamFetch(result: 'updated' | 'unchanged' | 'failed'): void
   responseCache(result: 'hit' | 'miss'): void
-  /** Feeds the request histogram: one of the app's request observers. */
-  readonly requestDuration: RequestObserver
+  /** Feeds the request metrics: one of the app's request observers. */
+  readonly requestMetrics: RequestObserver
 }
 
 /** What the gauges read when scraped: the sync the app serves over, and its open streams. */
 interface PrometheusReadings {
+  /** The app name and instance id Edge's metrics are labelled with. */
+  config: Pick<ProxyConfig, 'serviceAppName' | 'serviceInstanceId'>
   sync: ProxySync
   /** Open `/api/client/streaming` connections (none in a cluster's primary). */
   streams?: () => number
@@ -37,11 +43,13 @@ const DROP_REASONS = {
 } as const
 
 export function createPrometheusExporter({
+  config,
   sync,
   streams = () => 0,
   processMetrics = true,
 }: PrometheusReadings): PrometheusExporter {
   const registry = new Registry()
+  const identity = identityLabels(config)
   new Gauge({
     name: 'last_metrics_update_epoch_timestamp_ms',
     help: 'An epoch timestamp (in milliseconds) set to when our unleash-client last got an update from upstream Unleash',
@@ -120,9 +128,10 @@ export function createPrometheusExporter({
       })),
     upstreamCalls: sync.upstreamCalls,
   })
+  registerEdgeUpstreamMetrics(registry, sync.upstreamCalls, identity)
   return {
     registry,
-    requestDuration: createRequestDuration(registry),
+    requestMetrics: createRequestMetrics(registry, identity),
     upstreamFetch: (result) => fetches.inc({ result }),
     responseCache: (result) => void cacheCounts[result]++,
   }

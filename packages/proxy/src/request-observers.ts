@@ -1,5 +1,5 @@
 // Who is told of each request once it closes (http/request-observer.ts), from the configuration:
-// the Prometheus histogram while the metrics routes are served, the request log when it is on.
+// the Prometheus request metrics while the metrics routes are served, the request log when it is on.
 // Tracing adds its observer here.
 import type { ProxyConfig } from './config/types.js'
 import type { RequestObserver } from './http/request-observer.js'
@@ -11,12 +11,12 @@ const KEY_ACCESS = new Set(['client-key', 'client-key-or-server-token', 'client-
 
 export function requestObserversFor(
   config: Pick<ProxyConfig, 'metricsEndpoint' | 'requestLog'>,
-  prometheus: Pick<PrometheusExporter, 'requestDuration'>,
+  prometheus: Pick<PrometheusExporter, 'requestMetrics'>,
   routes: readonly RouteDescription[],
 ): RequestObserver[] {
   const keyRoutes = new Set(routes.filter((route) => KEY_ACCESS.has(route.access)).map((route) => route.path))
   return [
-    ...(config.metricsEndpoint ? [prometheus.requestDuration] : []),
+    ...(config.metricsEndpoint ? [prometheus.requestMetrics] : []),
     ...(config.requestLog ? [createRequestLog(config.requestLog, keyRoutes)] : []),
   ]
 }

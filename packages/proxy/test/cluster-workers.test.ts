@@ -252,8 +252,10 @@ describe.skipIf(process.platform !== 'linux')('WORKERS=2 (the built CLI)', () =>
     await many(20, () => send(port, 'GET', '/proxy?userId=histogram', { authorization: KEY }))
     for (const after of [await scrape(), await scrape(), await scrape()]) {
       expect(after.proxyRequests - before.proxyRequests).toBe(20)
+      expect(after.edgeProxyRequests - before.edgeProxyRequests).toBe(20)
       // Only the primary calls the upstream; its counts are in every worker's answer.
       expect(after.featuresOk).toBeGreaterThan(0)
+      expect(after.edgeFeatureFetches).toBe(after.featuresOk)
     }
   })
 
@@ -393,12 +395,19 @@ function readCounters(text: string): { evaluations: number; up: number; fetches:
   }
 }
 
-function readSeries(text: string): { proxyRequests: number; featuresOk: number } {
+function readSeries(text: string): {
+  proxyRequests: number
+  edgeProxyRequests: number
+  featuresOk: number
+  edgeFeatureFetches: number
+} {
   const sum = (pattern: RegExp) => [...text.matchAll(pattern)].reduce((total, match) => total + Number(match[1]), 0)
   return {
     proxyRequests: sum(
-      /^http_server_duration_milliseconds_count\{method="GET",endpoint="\/proxy",status="200"\} (\d+)$/gm,
+      /^http_server_duration_milliseconds_count\{method="GET",endpoint="\/proxy",status="200",[^}]*\} (\d+)$/gm,
     ),
+    edgeProxyRequests: sum(/^http_requests_total\{method="GET",endpoint="\/proxy",status="200",[^}]*\} (\d+)$/gm),
     featuresOk: sum(/^vexil_proxy_upstream_requests_total\{kind="features",outcome="(?:ok|not_modified)"\} (\d+)$/gm),
+    edgeFeatureFetches: sum(/^client_feature_fetch_count\{status_code="(?:200|304)",[^}]*\} (\d+)$/gm),
   }
 }

@@ -1,6 +1,7 @@
+import { readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
 import { createLogger } from '../src/logger.js'
-import { CLIENT_KEY, startUpstreamWithTokens, useServers } from './helpers/proxy.js'
+import { CLIENT_KEY, startTestProxy, startUpstreamWithTokens, type TestProxy, useServers } from './helpers/proxy.js'
 import { until } from './helpers/until.js'
 
 // The Prometheus scrape through a real listening proxy (docs/operations.md lists every metric):
@@ -8,6 +9,7 @@ import { until } from './helpers/until.js'
 // calls by outcome, the switches that turn the open routes off, and the request log.
 
 const servers = useServers()
+const IDENTITY = { serviceAppName: 'edge-dashboards', serviceInstanceId: 'vexil-1' }
 const FEATURES = { version: 2, features: [{ name: 'on', enabled: true, strategies: [{ name: 'default' }] }] }
 const TOKENS = { client: '*:development.client-secret-1', frontend: '*:development.frontend-secret-1' }
 
@@ -38,6 +40,13 @@ async function scrape(url: string): Promise<Sample[]> {
   const response = await fetch(url)
   expect(response.status).toBe(200)
   return parse(await response.text())
+}
+
+/** Scrapes until `done` holds of the samples, and returns them. */
+async function scrapeUntil(proxy: TestProxy, done: (samples: Sample[]) => boolean): Promise<Sample[]> {
+  let samples: Sample[] = []
+  await until(async () => done((samples = await scrape(proxy.at('/internal-backstage/metrics')))), 'the scrape')
+  return samples
 }
 
 describe('Prometheus scrape', () => {
@@ -81,6 +90,104 @@ describe('Prometheus scrape', () => {
     expect(find(samples, 'connected_streaming_clients')[0]?.value).toBe(0)
   })
 
+  it("Edge's request counter and response sizes, labelled with the proxy's app name and instance id", async () => {
+    const upstream = await servers.upstream(FEATURES)
+    const proxy = await servers.proxy(upstream, IDENTITY)
+    const lengths: number[] = []
+    for (const authorization of [CLIENT_KEY, CLIENT_KEY, 'wrong']) {
+      const response = await fetch(proxy.at('/proxy'), { headers: { authorization } })
+      await response.arrayBuffer()
+      lengths.push(Number(response.headers.get('content-length')))
+    }
+    const samples = await scrapeUntil(
+      proxy,
+      (all) => find(all, 'http_requests_total', { endpoint: '/proxy' }).length === 2,
+    )
+    const identity = { app_name: 'edge-dashboards', instance_id: 'vexil-1' }
+    const proxyGet = { method: 'GET', endpoint: '/proxy', ...identity }
+    expect(find(samples, 'http_requests_total', { ...proxyGet, status: '200' })[0]?.value).toBe(2)
+    expect(find(samples, 'http_requests_total', { ...proxyGet, status: '401' })[0]?.value).toBe(1)
+    expect(find(samples, 'http_server_duration_milliseconds_count', { ...proxyGet, status: '200' })[0]?.value).toBe(2)
+    // Sizes by method and endpoint, every status together, as Edge labels them.
+    const size = (name: string) => find(samples, name, proxyGet)
+    expect(size('http_response_size_count')).toHaveLength(1)
+    expect(size('http_response_size_count')[0]!.labels).toEqual(proxyGet)
+    expect(size('http_response_size_count')[0]!.value).toBe(3)
+    expect(size('http_response_size_sum')[0]!.value).toBe(lengths.reduce((sum, length) => sum + length, 0))
+    expect(size('http_response_size_bucket').map((sample) => sample.labels.le)).toEqual([
+      ...['5', '10', '100', '250', '500', '750', '1000', '2500', '5000', '10000', '25000', '50000', '100000'],
+      '+Inf',
+    ])
+    // The scrapes themselves are counted, as before Edge's names (Edge leaves them out).
+    expect(
+      find(samples, 'http_requests_total', { endpoint: '/internal-backstage/metrics' }).length,
+    ).toBeLessThanOrEqual(1)
+  })
+
+  it("Edge's upstream timings and failures by status code; a call with no answer is Vexil's network_error alone", async () => {
+    const upstream = await startUpstreamWithTokens(FEATURES, TOKENS)
+    servers.defer(() => upstream.close())
+    upstream.fail({ status: 500 }, '/client/register')
+    const proxy = await servers.proxy(upstream, {
+      ...IDENTITY,
+      serviceApiToken: TOKENS.client,
+      refreshInterval: 100,
+      metricsInterval: 60_000,
+    })
+    const identity = { app_name: 'edge-dashboards', instance_id: 'vexil-1' }
+    let samples = await scrapeUntil(
+      proxy,
+      (all) =>
+        find(all, 'client_register_failures', { status_code: '500' }).length === 1 &&
+        find(all, 'client_feature_fetch_count', { status_code: '200' }).length === 1,
+    )
+    expect(find(samples, 'client_register_failures', { status_code: '500', ...identity })[0]?.value).toBe(1)
+    expect(find(samples, 'client_feature_fetch_bucket', { status_code: '200', ...identity }).at(-1)?.labels.le).toBe(
+      '+Inf',
+    )
+    expect(find(samples, 'client_feature_fetch_bucket', { status_code: '200' }).map((s) => s.labels.le)).toEqual([
+      ...['1', '2', '5', '10', '20', '50', '100', '200', '500', '1000', '5000'],
+      '+Inf',
+    ])
+    expect(find(samples, 'client_feature_fetch_failures')).toHaveLength(0)
+
+    upstream.fail({ status: 500 }, '/client/features')
+    samples = await scrapeUntil(proxy, (all) => find(all, 'client_feature_fetch_failures').length === 1)
+    expect(
+      find(samples, 'client_feature_fetch_failures', { status_code: '500', ...identity })[0]!.value,
+    ).toBeGreaterThan(0)
+    expect(find(samples, 'client_feature_fetch_count', { status_code: '500' })[0]!.value).toBeGreaterThan(0)
+    upstream.fail(undefined, '/client/features')
+
+    for (const status of [401, 500]) {
+      upstream.fail({ status }, '/edge/validate')
+      await fetch(proxy.at('/api/client/features'), { headers: { authorization: `*:development.unknown-${status}` } })
+      samples = await scrapeUntil(
+        proxy,
+        (all) => find(all, 'token_validation_failures', { status_code: String(status) }).length === 1,
+      )
+      expect(find(samples, 'token_validation_failures', { status_code: String(status), ...identity })[0]!.value).toBe(1)
+    }
+    expect(find(samples, 'token_validation_failures', { status_code: '200' })).toHaveLength(0)
+  })
+
+  it('a refused upstream connection adds no status_code series, only network_error', async () => {
+    const proxy = await startTestProxy('http://127.0.0.1:9/api', {
+      ...IDENTITY,
+      waitReady: false,
+      refreshInterval: 100,
+    })
+    servers.defer(() => proxy.close())
+    const samples = await scrapeUntil(
+      proxy,
+      (all) =>
+        (find(all, 'vexil_proxy_upstream_requests_total', { kind: 'features', outcome: 'network_error' })[0]?.value ??
+          0) > 0,
+    )
+    for (const name of ['client_feature_fetch_count', 'client_feature_fetch_failures', 'client_register_failures'])
+      expect(find(samples, name), name).toHaveLength(0)
+  })
+
   it('a flood of made-up paths, methods and tokens leaves the series count where it was', async () => {
     const upstream = await startUpstreamWithTokens(FEATURES, TOKENS)
     servers.defer(() => upstream.close())
@@ -103,6 +210,11 @@ describe('Prometheus scrape', () => {
         .map((sample) => `${sample.name}${JSON.stringify(sample.labels)}`)
     await series() // the scrape's own series
     const before = await series()
+    for (const name of ['http_requests_total', 'http_response_size_count', 'http_server_duration_milliseconds_count'])
+      expect(
+        before.some((one) => one.startsWith(`${name}{`)),
+        name,
+      ).toBe(true)
     await flood(5, 100)
     expect(await series()).toEqual(before)
   })
@@ -134,6 +246,17 @@ describe('Prometheus scrape', () => {
     const age = find(samples, 'vexil_proxy_sync_age_seconds', { environment: 'development', projects: '*' })
     expect(age).toHaveLength(1)
     expect(age[0]!.value).toBeLessThan(60)
+  })
+
+  it('every metric a scrape lists is in the table of docs/operations.md', async () => {
+    const upstream = await servers.upstream(FEATURES)
+    const proxy = await servers.proxy(upstream)
+    const text = await (await fetch(proxy.at('/internal-backstage/metrics'))).text()
+    const names = [...text.matchAll(/^# TYPE (\S+)/gm)].map((match) => match[1]!)
+    const docs = readFileSync(new URL('../../../docs/operations.md', import.meta.url), 'utf8')
+    for (const name of names.filter((one) => !/^(process|nodejs)_/.test(one)))
+      expect(docs, name).toContain(`\`${name}\``)
+    expect(names).toEqual(expect.arrayContaining(['client_feature_fetch', 'token_validation_failures']))
   })
 
   it('DISABLE_METRICS_ENDPOINT and DISABLE_TOKENS_ENDPOINT answer 404, as in Edge', async () => {

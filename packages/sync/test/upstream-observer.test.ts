@@ -1,5 +1,6 @@
 // The upstream client's observer hook: every call told once as it ends, by kind and by outcome
-// (its status class, or network_error when no answer came), and a stream as it opens or fails to.
+// (its status class, or network_error when no answer came) with its status and duration, and a
+// stream as it opens or fails to.
 import { describe, expect, it } from 'vitest'
 import {
   createUpstreamClient,
@@ -16,6 +17,8 @@ const answer = (status: number): HttpResponse => ({ status, headers: {}, body: '
 
 function observedClient(send: SendRequest, openEventSource: OpenEventSource) {
   const seen: Array<[UpstreamCallKind, UpstreamOutcome]> = []
+  /** Each call's status (undefined for no answer) and duration, as told beside its outcome. */
+  const answered: Array<{ status: number | undefined; durationMs: number }> = []
   const client = createUpstreamClient({
     apiUrl: 'http://upstream.test/api',
     token: 'the-token',
@@ -29,9 +32,12 @@ function observedClient(send: SendRequest, openEventSource: OpenEventSource) {
     timeoutMs: 1_000,
     send,
     openEventSource,
-    observe: (kind, outcome) => seen.push([kind, outcome]),
+    observe: (kind, outcome, status, durationMs) => {
+      seen.push([kind, outcome])
+      answered.push({ status, durationMs })
+    },
   })
-  return { client, seen }
+  return { client, seen, answered }
 }
 
 describe('upstream client observer', () => {
@@ -42,7 +48,7 @@ describe('upstream client observer', () => {
       if (status === undefined) throw new Error('connect ECONNREFUSED')
       return answer(status)
     }
-    const { client, seen } = observedClient(send, () => () => undefined)
+    const { client, seen, answered } = observedClient(send, () => () => undefined)
     await client.fetchFeatures(undefined)
     await client.fetchFeatures('"etag"')
     await client.register()
@@ -55,11 +61,13 @@ describe('upstream client observer', () => {
       ['metrics', 'server_error'],
       ['metrics', 'network_error'],
     ])
+    expect(answered.map(({ status }) => status)).toEqual([200, 304, 401, 503, undefined])
+    for (const { durationMs } of answered) expect(durationMs).toBeGreaterThanOrEqual(0)
   })
 
   it('tells a stream once as it opens, or as it fails before opening; an ending after opening is not a call', () => {
     const opened: EventSourceHandlers[] = []
-    const { client, seen } = observedClient(
+    const { client, seen, answered } = observedClient(
       async () => answer(200),
       (_url, _options, handlers) => {
         opened.push(handlers)
@@ -78,5 +86,6 @@ describe('upstream client observer', () => {
       ['streaming', 'network_error'],
       ['streaming', 'client_error'],
     ])
+    expect(answered.map(({ status }) => status)).toEqual([200, undefined, 403])
   })
 })

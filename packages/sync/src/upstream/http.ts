@@ -52,8 +52,16 @@ export type UpstreamCallKind = 'features' | 'validation' | 'metrics' | 'streamin
 /** How an upstream call ended: by its status class, or with no answer at all (refused, reset, timed out). */
 export type UpstreamOutcome = 'ok' | 'not_modified' | 'client_error' | 'server_error' | 'network_error'
 
-/** Told of every upstream call as it ends (a stream: as it opens, or fails to). */
-export type UpstreamCallObserver = (kind: UpstreamCallKind, outcome: UpstreamOutcome) => void
+/**
+ * Told of every upstream call as it ends (a stream: as it opens, or fails to): its status
+ * (undefined when no answer came) and how long it took, in milliseconds.
+ */
+export type UpstreamCallObserver = (
+  kind: UpstreamCallKind,
+  outcome: UpstreamOutcome,
+  status: number | undefined,
+  durationMs: number,
+) => void
 
 export function upstreamOutcome(status: number): UpstreamOutcome {
   if (status === 304) return 'not_modified'
@@ -64,14 +72,15 @@ export function upstreamOutcome(status: number): UpstreamOutcome {
 /** `send`, with each call's outcome told to `observe` as `kind`. */
 export function observedSend(send: SendRequest, kind: UpstreamCallKind, observe: UpstreamCallObserver): SendRequest {
   return async (url, options) => {
+    const started = performance.now()
     let response: HttpResponse
     try {
       response = await send(url, options)
     } catch (error) {
-      observe(kind, 'network_error')
+      observe(kind, 'network_error', undefined, performance.now() - started)
       throw error
     }
-    observe(kind, upstreamOutcome(response.status))
+    observe(kind, upstreamOutcome(response.status), response.status, performance.now() - started)
     return response
   }
 }
@@ -79,16 +88,17 @@ export function observedSend(send: SendRequest, kind: UpstreamCallKind, observe:
 /** `open`, with each stream's opening (its status, or the error that kept it from opening) told to `observe`. */
 export function observedEventSource(open: OpenEventSource, observe: UpstreamCallObserver): OpenEventSource {
   return (url, options, handlers) => {
+    const started = performance.now()
     let opened = false
     return open(url, options, {
       ...handlers,
       onOpen(status, headers) {
         opened = true
-        observe('streaming', upstreamOutcome(status))
+        observe('streaming', upstreamOutcome(status), status, performance.now() - started)
         handlers.onOpen(status, headers)
       },
       onClose(error) {
-        if (!opened && error) observe('streaming', 'network_error')
+        if (!opened && error) observe('streaming', 'network_error', undefined, performance.now() - started)
         handlers.onClose(error)
       },
     })

@@ -1,10 +1,10 @@
 // The cluster-wide Prometheus scrape (WORKERS=N): a worker that is scraped asks the primary,
 // which collects every worker's figures and its own (the upstream fetches are counted there) and
 // combines them with prom-client's AggregatorRegistry.aggregate, each metric by its `aggregator`
-// (prometheus.ts, metrics/): counters and the request histogram summed, open streams summed, what
-// every process knows alike (tokens, timestamps) the largest, sync ages the smallest, so a scrape
-// never depends on which worker answers it. Only the primary calls the upstream: its counts are
-// the cluster's.
+// (prometheus.ts, metrics/): counters and histograms (Edge's request and upstream metrics among
+// them) summed, open streams summed, what every process knows alike (tokens, timestamps) the
+// largest, sync ages the smallest, so a scrape never depends on which worker answers it. Only the
+// primary calls the upstream: its counts, timings and failures are the cluster's.
 import { AggregatorRegistry, type MetricObjectWithValues, type MetricValue, type Registry } from 'prom-client'
 import type { Logger } from '../../logger.js'
 import type { Channel, PrimaryMessage } from './messages.js'

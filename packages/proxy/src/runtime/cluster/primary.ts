@@ -103,7 +103,7 @@ export async function runProxyPrimary(
     updateReadiness()
   })
   // The primary drops too: the bounds apply again as it adds the workers' buckets.
-  const prometheus = createPrometheusExporter({ sync })
+  const prometheus = createPrometheusExporter({ config, sync })
   const metrics = createClusterMetrics({
     local: prometheus.registry,
     workers: () => [...workers.values()].map((w) => w.channel),
