@@ -27,7 +27,7 @@ import { serverSideFeaturesRoutes } from './routes/server-side-features.js'
 import { compileAccessCheck } from './routing/access.js'
 import type { RouteDeclaration, RouteInstrument } from './routing/route-declaration.js'
 import { createRequestHandler } from './routing/request-handler.js'
-import type { RequestObserver } from './http/request-observer.js'
+import type { RequestObserver } from '@vexil/server-kit'
 import { createProxyRouter } from './routing/router.js'
 import { offlineTokenGate } from './routing/offline-gate.js'
 import { createTokenGate } from './routing/token-gate.js'
@@ -57,7 +57,7 @@ export interface ProxyAppOptions {
   logger?: Logger
   /** Wraps each route's handler once, at creation (tests spy on handlers with it; tracing could too). */
   instrumentRoute?: RouteInstrument
-  /** Told of every request once its response closes (http/request-observer.ts): metrics, the request log, traces. */
+  /** Told of every request once its response closes (@vexil/server-kit's request-observer.ts): metrics, the request log, traces. */
   requestObservers?: readonly RequestObserver[]
   /** Spans for upstream calls, their traceparent sent upstream (OTEL_*: telemetry/traced-app.ts). */
   tracing?: Tracing

@@ -27,7 +27,7 @@ export type { ContextEnricher, CorsOptions, ProxyConfig, ProxyOptions, ServerTim
 // Logging
 export { createLogger } from './logger.js'
 export type { Logger, LogLevel } from './logger.js'
-export type { RequestObserver, RequestRecord } from './http/request-observer.js'
+export type { RequestObserver, RequestRecord } from '@vexil/server-kit'
 
 // Storage
 export type { StorageProvider } from './storage/types.js'

@@ -10,7 +10,7 @@
 import { collectDefaultMetrics, Counter, Gauge, Registry } from 'prom-client'
 import type { UsageDrops } from '@vexil/sync'
 import type { ProxyConfig } from './config/types.js'
-import type { RequestObserver } from './http/request-observer.js'
+import type { RequestObserver } from '@vexil/server-kit'
 import { registerEdgeUpstreamMetrics } from './metrics/edge-upstream-metrics.js'
 import { identityLabels } from './metrics/identity-labels.js'
 import { registerProxyGauges } from './metrics/proxy-gauges.js'

@@ -5,7 +5,7 @@
 // JSON under LOG_FORMAT=json / JSON_LOGGER (`message` "request", the fields in `args`), else the
 // logger's text line.
 import type { H3Event } from 'h3'
-import type { RequestObserver, RequestRecord } from './http/request-observer.js'
+import type { RequestObserver, RequestRecord } from '@vexil/server-kit'
 import type { Logger } from './logger.js'
 
 export type TokenKind = 'client' | 'frontend' | 'client-key' | 'none'

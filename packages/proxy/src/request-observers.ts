@@ -1,8 +1,8 @@
-// Who is told of each request once it closes (http/request-observer.ts), from the configuration:
+// Who is told of each request once it closes (@vexil/server-kit's request-observer.ts), from the configuration:
 // the Prometheus request metrics while the metrics routes are served, the request log when it is on.
 // Tracing adds its observer here.
 import type { ProxyConfig } from './config/types.js'
-import type { RequestObserver } from './http/request-observer.js'
+import type { RequestObserver } from '@vexil/server-kit'
 import type { PrometheusExporter } from './prometheus.js'
 import { createRequestLog } from './request-log.js'
 import type { RouteDescription } from './routing/route-declaration.js'

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest'
-import type { RequestRecord } from '../src/http/request-observer.js'
+import type { RequestRecord } from '@vexil/server-kit'
 import { CLIENT_KEY, useServers } from './helpers/proxy.js'
 import { until } from './helpers/until.js'
 
-// Metrics, the request log and traces all read one record per request (http/request-observer.ts):
+// Metrics, the request log and traces all read one record per request (@vexil/server-kit's request-observer.ts):
 // the route as declared, never the path as sent, so a caller cannot grow a label set.
 
 const servers = useServers()

@@ -11,6 +11,9 @@ export { sendStaticAsset, type StaticAsset } from './static-asset.js'
 // Server-sent events
 export { EVENT_STREAM_BACKLOG_BYTES, type EventStream, openEventStream } from './event-stream.js'
 
+// Requests as they ended, for metrics, logs and traces
+export { observeRequest, type RequestObserver, type RequestRecord } from './request-observer.js'
+
 // Processes
 export { nextShutdownSignal } from './shutdown.js'
 

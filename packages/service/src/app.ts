@@ -122,7 +122,7 @@ export function createServiceAppWithRoutes(options: ServiceAppOptions): ServiceA
     clock: options.clock ?? (() => new Date()),
   }
   const app = createApp({ onError: (error, event) => sendServiceError(event, error, ctx.logger) })
-  if (options.tracing) app.use(traceRequests(options.tracing))
+  if (options.tracing) app.use(traceRequests(options.tracing, ctx.logger))
   app.use(eventHandler(assertCanonicalPath))
   app.use(eventHandler(bodyLimit))
   const onRouteHandled = options.tracing ? noteTracedRoute(options.onRouteHandled) : options.onRouteHandled

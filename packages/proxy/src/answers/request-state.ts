@@ -32,8 +32,6 @@ declare module 'h3' {
     cors?: CorsHeaders
     /** For routes with token access: who is calling. */
     caller?: TokenCaller
-    /** The declared path of the route that matched, for observers (http/request-observer.ts). */
-    route?: string
     /** The request's SERVER span, when it was started before the request ended (telemetry/traced-app.ts). */
     serverSpan?: StartedServerSpan
     /** Set before routing, for every request. */

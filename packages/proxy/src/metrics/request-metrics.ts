@@ -1,4 +1,4 @@
-// Edge's request metrics, fed by one RequestObserver (http/request-observer.ts):
+// Edge's request metrics, fed by one RequestObserver (@vexil/server-kit's request-observer.ts):
 // `http_server_duration_milliseconds` and `http_requests_total{method, endpoint, status}` and
 // `http_response_size{method, endpoint}`, each with Edge's `app_name` and `instance_id`. Every label
 // comes from a closed set, whatever callers send: the endpoint is the declared route template
@@ -10,7 +10,7 @@
 // and no allocation per request; prom-client reads the series when scraped. The request counter
 // is the duration histogram's count; the sizes are kept per status and summed when scraped.
 import type { Registry } from 'prom-client'
-import type { RequestObserver } from '../http/request-observer.js'
+import type { RequestObserver } from '@vexil/server-kit'
 import { addHistogram, createHistogram, type Histogram, histogramValues, observe } from './histogram.js'
 import type { IdentityLabels } from './identity-labels.js'
 import { type MetricJson, registerReadMetric } from './read-metric.js'

@@ -17,7 +17,7 @@ import {
   sendOfrepPreflight,
 } from '../http/cors.js'
 import { ERROR_DIALECTS, ProxyError } from '../http/errors.js'
-import { observeRequest, type RequestObserver } from '../http/request-observer.js'
+import { observeRequest, type RequestObserver } from '@vexil/server-kit'
 import { sendError } from '../http/respond.js'
 import type { Logger } from '../logger.js'
 import type { CorsPolicy } from './route-declaration.js'
@@ -37,7 +37,7 @@ interface RequestHandlerOptions {
   /** The CORS and error shape of a routed path (router.ts's `policyAt`); default: the old proxy's everywhere. */
   policyAt?: (path: string | undefined) => RoutePolicy
   logger: Logger
-  /** Told of every request once its response closes (http/request-observer.ts); none by default. */
+  /** Told of every request once its response closes (@vexil/server-kit's request-observer.ts); none by default. */
   observers?: readonly RequestObserver[]
 }
 

@@ -5,7 +5,7 @@
 // is its child: the span's context goes with the call by hand, to the cluster's primary too.
 import type { H3Event } from 'h3'
 import type { TraceCarrier, Tracing } from '@vexil/server-kit/tracing'
-import type { RequestObserver } from '../http/request-observer.js'
+import type { RequestObserver } from '@vexil/server-kit'
 
 /** The span context of the request `event`, its SERVER span started now if it was not yet. */
 export type RequestTrace = (event: H3Event) => TraceCarrier

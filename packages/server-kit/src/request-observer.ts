@@ -1,12 +1,20 @@
-// What the proxy tells observers about each request once it is over: the Prometheus histogram,
-// the request log and OpenTelemetry's spans all read the same record (app.ts wires them). With
-// no observer, the request handler adds nothing to a request.
+// What a server tells observers about each request once it is over: the proxy's Prometheus
+// metrics, its request log and both servers' OpenTelemetry spans all read the same record. The
+// router notes the declared route it matched in `event.context.route`. With no observer, a
+// server adds nothing to a request.
 import type { H3Event } from 'h3'
+
+declare module 'h3' {
+  interface H3EventContext {
+    /** The declared path of the route that matched, for observers; undefined when none did. */
+    route?: string
+  }
+}
 
 /** A request as it ended: routed, answered (or aborted), timed. */
 export interface RequestRecord {
   method: string
-  /** The declared path of the route that matched (`/proxy`, `/api/client/features`, ...); undefined when none did (404). */
+  /** The declared path of the route that matched (`/proxy`, `/api/client/features/:name`, ...); undefined when none did (404). */
   route: string | undefined
   /** The status sent; for an aborted request, the status it would have had. */
   status: number
