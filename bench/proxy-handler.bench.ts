@@ -12,13 +12,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { Writable } from 'node:stream'
 import { type Context, createEngine } from '@vexil/engine'
-import {
-  createProxyApp,
-  createProxyConfig,
-  type ProxyAppOptions,
-  type ProxyOptions,
-  tracedAppOptions,
-} from '@vexil/proxy'
+import { createProxyApp, createProxyConfig, type ProxyAppOptions, type ProxyOptions } from '@vexil/proxy'
 import { startTracing } from '@vexil/server-kit/tracing'
 import { makeContexts, makeFeatures } from '@vexil/test-fixtures/workload.ts'
 import type { BudgetRow } from './budget.js'
@@ -113,7 +107,7 @@ export async function runProxyHandlerBench(): Promise<BudgetRow[]> {
       'vexil-proxy',
     )
     if (!sdk) throw new Error('tracing did not start')
-    const traced = await startProxy({}, tracedAppOptions(sdk.tracing('proxy')))
+    const traced = await startProxy({}, { tracing: sdk.tracing('proxy') })
     const tracedListener = traced.listener as RequestListener
 
     const contexts = makeContexts(1000)

@@ -48,8 +48,11 @@ export async function startTestService(name: string, options: TestServiceOptions
       service = await start(port)
     },
     async close() {
-      await service.close()
-      data.remove()
+      try {
+        await service.close()
+      } finally {
+        data.remove()
+      }
     },
   }
 }

@@ -1,6 +1,7 @@
 // createProxyApp: the proxy as an h3 app: its routes, each declared with who may call it, over
 // the configured scope (scope/static-scope.ts keeps that scope's flags and usage counts in step
 // with the upstream). It listens on nothing; `startProxy` (or a test) mounts it.
+import { type RequestObserver, requestTrace, serverSpans } from '@vexil/server-kit'
 import type { Tracing } from '@vexil/server-kit/tracing'
 import { type App, createApp, type NodeListener, toNodeListener } from 'h3'
 import { createEngine, type Engine } from '@vexil/engine'
@@ -13,7 +14,6 @@ import { createDocsHandler, createOpenApiDocument } from './openapi/index.js'
 import { openSwaggerUiAssets } from './openapi/swagger-ui-assets.js'
 import { createPrometheusExporter } from './prometheus.js'
 import { requestObserversFor } from './request-observers.js'
-import type { RequestTrace } from './telemetry/traced-app.js'
 import { clientApiRoutes } from './routes/client-api.js'
 import { clientMetricsRoutes } from './routes/client-metrics.js'
 import { clientStreamingRoutes } from './routes/client-streaming.js'
@@ -27,7 +27,6 @@ import { serverSideFeaturesRoutes } from './routes/server-side-features.js'
 import { compileAccessCheck } from './routing/access.js'
 import type { RouteDeclaration, RouteInstrument } from './routing/route-declaration.js'
 import { createRequestHandler } from './routing/request-handler.js'
-import type { RequestObserver } from '@vexil/server-kit'
 import { createProxyRouter } from './routing/router.js'
 import { offlineTokenGate } from './routing/offline-gate.js'
 import { createTokenGate } from './routing/token-gate.js'
@@ -59,10 +58,11 @@ export interface ProxyAppOptions {
   instrumentRoute?: RouteInstrument
   /** Told of every request once its response closes (@vexil/server-kit's request-observer.ts): metrics, the request log, traces. */
   requestObservers?: readonly RequestObserver[]
-  /** Spans for upstream calls, their traceparent sent upstream (OTEL_*: telemetry/traced-app.ts). */
+  /**
+   * Traces (OTEL_*, @vexil/server-kit/tracing): a SERVER span per request, a CLIENT span per
+   * upstream call with its traceparent sent upstream, a new token's validation its request's child.
+   */
   tracing?: Tracing
-  /** The span context of a request, for the upstream calls it causes (telemetry/traced-app.ts). */
-  requestTrace?: RequestTrace
   /**
    * What keeps the scopes in step (default: the upstream itself, scope/upstream-sync.ts; a cluster
    * worker passes the primary's stand-in). `upstream`, `upstreamFor` and `storage` are then unused.
@@ -142,7 +142,7 @@ export function createProxyApp(options: ProxyAppOptions): ProxyApp {
   const ofrepCorsHeaders = compileOfrepCors(config.cors.origin)
   const clientAddress = compileClientAddress(config.trustProxy)
   const ready = () => sync.ready
-  const tokenGate = createTokenGate(tokens, scopes, clientAddress, options.requestTrace)
+  const tokenGate = createTokenGate(tokens, scopes, clientAddress, options.tracing && requestTrace(options.tracing))
   const streaming = clientStreamingRoutes({
     enabled: config.streaming,
     keepAliveMs: config.streamingKeepAliveMs,
@@ -213,7 +213,11 @@ export function createProxyApp(options: ProxyAppOptions): ProxyApp {
       ofrepCorsHeaders,
       policyAt: router.policyAt,
       logger,
-      observers: [...requestObserversFor(config, prometheus, router.routes), ...(options.requestObservers ?? [])],
+      observers: [
+        ...requestObserversFor(config, prometheus, router.routes),
+        ...(options.tracing ? [serverSpans(options.tracing)] : []),
+        ...(options.requestObservers ?? []),
+      ],
     }),
   )
 

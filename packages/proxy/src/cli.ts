@@ -31,7 +31,6 @@ import { createProxyConfig, type Environment, PROXY_ENVIRONMENT_VARIABLES } from
 import type { ProxyConfig, ProxyOptions } from './config/types.js'
 import { ConfigError } from './config/values.js'
 import { type RunningProxy, serveProxy } from './server.js'
-import { tracedAppOptions } from './telemetry/traced-app.js'
 
 const HELP = `Usage: vexil proxy [--port <port>]
        vexil [<Edge's global options>] edge [<Edge's options>]   (vexil edge --help)
@@ -100,7 +99,7 @@ export async function runProxyCli(argv: string[]): Promise<number> {
     }
     // Listening before the start log is printed: a SIGTERM sent as soon as it appears stops cleanly.
     shutdown = nextShutdownSignal()
-    proxy = await serveProxy(config, tracing ? tracedAppOptions(tracing.tracing('proxy')) : {}, true)
+    proxy = await serveProxy(config, { tracing: tracing?.tracing('proxy') }, true)
     if (tracing) console.log(tracingSummary(tracing))
   } catch (error) {
     await tracing?.shutdown()
@@ -112,12 +111,13 @@ export async function runProxyCli(argv: string[]): Promise<number> {
   proxy.config.logger.info(`Received ${signal}: sending pending metrics and stopping`)
   try {
     await proxy.close()
-    // Last: the spans of the stop itself (the final metrics report) are exported too.
-    await tracing?.shutdown()
     return 0
   } catch (error) {
     proxy.config.logger.error('Error while stopping', error)
     return 1
+  } finally {
+    // Last: the spans of the stop itself (the final metrics report) are exported too.
+    await tracing?.shutdown()
   }
 }
 

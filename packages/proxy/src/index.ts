@@ -3,7 +3,6 @@
 // App and server
 export { createProxyApp } from './app.js'
 export type { ProxyApp, ProxyAppOptions } from './app.js'
-export { tracedAppOptions } from './telemetry/traced-app.js'
 
 // Routes and who may call them
 export { ACCESS_KINDS } from './routing/access.js'

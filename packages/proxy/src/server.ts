@@ -10,7 +10,6 @@ import { startSummary } from './config/start-summary.js'
 import type { ProxyConfig, ProxyOptions } from './config/types.js'
 import { redirectToHttps } from './http/redirect-to-https.js'
 import { serverTimeoutOptions } from './http/server-timeouts.js'
-import { tracedAppOptions } from './telemetry/traced-app.js'
 
 export interface RunningProxy {
   url: string
@@ -36,7 +35,7 @@ export async function startProxy(options: StartProxyOptions = {}): Promise<Runni
   const config = await createProxyConfig(proxyOptions, env)
   if (config.workers > 1)
     config.logger.warn(`WORKERS=${config.workers} is read by the vexil proxy command only: startProxy runs one process`)
-  return serveProxy(config, tracing ? tracedAppOptions(tracing) : {}, showURL)
+  return serveProxy(config, { tracing }, showURL)
 }
 
 /**

@@ -13,7 +13,6 @@ describe('@vexil/proxy public surface', () => {
       'createProxyConfig',
       'runProxyCli',
       'startProxy',
-      'tracedAppOptions',
     ])
   })
 })

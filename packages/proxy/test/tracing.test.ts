@@ -13,7 +13,6 @@ import { freePort } from '@vexil/test-fixtures/ports.ts'
 import { tempDir } from '@vexil/test-fixtures/temp-dir.ts'
 import { waitFor } from '@vexil/test-fixtures/wait-for.ts'
 import { bundleWorker } from '../scripts/bundle-worker.mjs'
-import { tracedAppOptions } from '../src/telemetry/traced-app.js'
 import { serveProxy, type RunningProxy } from '../src/server.js'
 
 const CLI = fileURLToPath(new URL('../dist/cli.js', import.meta.url))
@@ -231,7 +230,7 @@ describe('a frontend token seen first', () => {
       { host: '127.0.0.1', port: 0, serviceUrl: upstream.url, serviceApiToken: SERVER_TOKEN, clientKeys: [CLIENT_KEY] },
       { PATH: process.env.PATH },
     )
-    proxy = await serveProxy(config, { ...tracedAppOptions(sdk!.tracing('proxy')), storage: null }, false)
+    proxy = await serveProxy(config, { tracing: sdk!.tracing('proxy'), storage: null }, false)
     const started = proxy
     await waitFor(
       async () => (await fetch(started.url, { headers: { authorization: CLIENT_KEY } })).status === 200,

@@ -13,6 +13,7 @@ export { EVENT_STREAM_BACKLOG_BYTES, type EventStream, openEventStream } from '.
 
 // Requests as they ended, for metrics, logs and traces
 export { observeRequest, type RequestObserver, type RequestRecord } from './request-observer.js'
+export { type RequestTrace, requestTrace, serverSpans } from './request-spans.js'
 
 // Processes
 export { nextShutdownSignal } from './shutdown.js'

@@ -8,6 +8,8 @@ declare module 'h3' {
   interface H3EventContext {
     /** The declared path of the route that matched, for observers; undefined when none did. */
     route?: string
+    /** `performance.now()` when the request arrived (set when it has observers). */
+    requestStartedAt?: number
   }
 }
 
@@ -37,6 +39,7 @@ export function observeRequest(
   onObserverError: (error: unknown) => void,
 ): void {
   const startedAt = performance.now()
+  event.context.requestStartedAt = startedAt
   const { req, res } = event.node
   // 'close' is emitted once per response; `on` spares `once`'s wrapper.
   res.on('close', () => {

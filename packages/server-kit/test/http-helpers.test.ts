@@ -77,11 +77,14 @@ describe('@vexil/server-kit public surface', () => {
       'createLogger',
       'matchesIfNoneMatch',
       'nextShutdownSignal',
+      'observeRequest',
       'openEventStream',
       'readLimitedBody',
       'readLimitedWebBody',
       'redactingLogger',
+      'requestTrace',
       'sendStaticAsset',
+      'serverSpans',
       'silentLogger',
     ])
   })

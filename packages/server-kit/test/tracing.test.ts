@@ -147,15 +147,22 @@ describe('spans over OTLP/HTTP', () => {
     })
   })
 
-  it('starts a SERVER span early whose context parents the calls it causes, and links the others of a batch', async () => {
+  it('starts a SERVER span early whose context parents the call it causes; a call shared by several links them', async () => {
     sdk = await startTracing(
       { OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url, OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json' },
       'vexil-test',
     )
     const tracing = sdk!.tracing('proxy')
     const startedAtEpochMs = Date.now()
-    const first = tracing.startServerSpan({ traceparent: TRACEPARENT }, startedAtEpochMs)
+    const first = tracing.startServerSpan(
+      { traceparent: TRACEPARENT, tracestate: 'vendor=caller-chosen' },
+      startedAtEpochMs,
+    )
+    // What a caller put in tracestate is not carried on to the calls its request causes.
+    expect(first.carrier).not.toHaveProperty('tracestate')
     const second = tracing.startServerSpan({}, startedAtEpochMs)
+    const check = tracing.clientSpan('GET', 'http://127.0.0.1:4242/api/frontend/features/x', [first.carrier])
+    check.end(404)
     const call = tracing.clientSpan('POST', 'http://127.0.0.1:4242/edge/validate', [first.carrier, second.carrier])
     call.end(200)
     const request = {
@@ -183,9 +190,15 @@ describe('spans over OTLP/HTTP', () => {
     })
     expect(first.carrier.traceparent).toBe(`00-${TRACE_ID}-${firstSpan.spanId}-01`)
     expect(secondSpan.attributes['http.response.status_code']).toBe(401)
-    const client = spans.find((span) => span.kind === 3)!
-    expect(client).toMatchObject({ traceId: TRACE_ID, parentSpanId: firstSpan.spanId, name: 'POST /edge/validate' })
-    expect(client.links).toEqual([{ traceId: secondSpan.traceId, spanId: secondSpan.spanId }])
+    const child = spans.find((span) => span.kind === 3 && span.name.startsWith('GET'))!
+    expect(child).toMatchObject({ traceId: TRACE_ID, parentSpanId: firstSpan.spanId, links: [] })
+    const shared = spans.find((span) => span.kind === 3 && span.name === 'POST /edge/validate')!
+    expect(shared.parentSpanId).toBeUndefined()
+    expect(shared.traceId).not.toBe(TRACE_ID)
+    expect(shared.links).toEqual([
+      { traceId: TRACE_ID, spanId: firstSpan.spanId },
+      { traceId: secondSpan.traceId, spanId: secondSpan.spanId },
+    ])
   })
 
   it('sends protobuf by default, with the trace id among its bytes', async () => {

@@ -30,7 +30,7 @@ export function answerPipeline<R extends ReadRequest, C extends DialectContext>(
   const cached = dialect.namespace !== undefined
   const send = (event: H3Event, answer: CachedResponse, status?: number) => {
     dialect.sent?.(answer, event)
-    sendAnswer(
+    event.context.responseBytes = sendAnswer(
       event.node.req,
       event.node.res,
       event.method as AnswerMethod,

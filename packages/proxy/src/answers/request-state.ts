@@ -2,7 +2,6 @@
 // (`event.context`): its URL as parsed on arrival, the flag set the whole request answers from,
 // the CORS headers of the route's declaration, and for routes with token access the caller.
 // Handlers read them; nothing re-derives them.
-import type { StartedServerSpan } from '@vexil/server-kit/tracing'
 import type { CorsHeaders } from '../http/cors.js'
 import type { FlagSet } from '../scope/flag-set.js'
 import type { ScopeView } from '../scope/token-scopes.js'
@@ -30,10 +29,10 @@ declare module 'h3' {
     flags?: FlagSet
     /** The route's CORS headers for this request's origin. */
     cors?: CorsHeaders
+    /** An evaluation answer's body bytes as sent (answers/send-answer.ts), for the response-size metric. */
+    responseBytes?: number
     /** For routes with token access: who is calling. */
     caller?: TokenCaller
-    /** The request's SERVER span, when it was started before the request ended (telemetry/traced-app.ts). */
-    serverSpan?: StartedServerSpan
     /** Set before routing, for every request. */
     url?: RequestUrl
   }

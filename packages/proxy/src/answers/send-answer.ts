@@ -25,7 +25,8 @@ export interface AnswerHeaders {
 
 /**
  * An uncompressed answer keeps its header list for the CORS headers it was last sent with (one
- * shared object when every origin is allowed), so a repeated answer builds nothing.
+ * shared object when every origin is allowed), so a repeated answer builds nothing. Returns the
+ * body's bytes as sent (0 for a 304 or a HEAD), which its one `writeHead` hides from `getHeader`.
  */
 export function sendAnswer(
   req: IncomingMessage,
@@ -35,24 +36,26 @@ export function sendAnswer(
   answer: CachedResponse,
   headers: AnswerHeaders,
   status = 200,
-): void {
+): number {
   if (
     (method !== 'POST' || headers.revalidatesPost === true) &&
     matchesIfNoneMatch(req.headers['if-none-match'], answer.etag)
   ) {
     res.writeHead(304, headerObject(headers.notModified(cors, answer.etag)))
     res.end()
-    return
+    return 0
   }
   const encoding =
     answer.bytes >= COMPRESSION_THRESHOLD && headers.compresses !== false
       ? chooseEncoding(req.headers['accept-encoding'])
       : undefined
   let body = answer.body
+  let bytes = answer.bytes
   let head: Record<string, string>
   if (encoding) {
     const compressed = compressedBody(answer, encoding)
     body = compressed
+    bytes = compressed.length
     head = headerObject(headers.ok(cors, answer.etag, compressed.length, encoding))
   } else if (answer.head?.cors === cors) {
     head = answer.head.headers
@@ -61,7 +64,12 @@ export function sendAnswer(
     answer.head = { cors, headers: head }
   }
   res.writeHead(status, head)
-  res.end(method === 'HEAD' ? undefined : body)
+  if (method === 'HEAD') {
+    res.end()
+    return 0
+  }
+  res.end(body)
+  return bytes
 }
 
 /** The body in `encoding`, kept with the answer when the cache that holds it has room for it. */

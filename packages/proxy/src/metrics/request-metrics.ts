@@ -91,6 +91,6 @@ export function createRequestMetrics(registry: Registry, identity: IdentityLabel
     const code = Math.min(Math.max(status, 100), 599)
     const one = seriesFor(route ?? UNKNOWN_ENDPOINT, METHODS.has(method) ? method : 'OTHER', code)
     observe(one.duration, DURATION_BUCKETS_MS, durationMs)
-    observe(one.size, SIZE_BUCKETS_BYTES, sentContentLength(event.node.res))
+    observe(one.size, SIZE_BUCKETS_BYTES, sentContentLength(event))
   }
 }

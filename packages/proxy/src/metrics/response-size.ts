@@ -1,15 +1,11 @@
-// The `content-length` an answer was sent with, 0 when none (Edge reads its body's size hint, 0
-// for a stream). An answer written in one `writeHead` with its headers (answers/send-answer.ts)
-// leaves none for `getHeader` under Node and Deno: the header block it wrote has it.
-import type { ServerResponse } from 'node:http'
+// The bytes an answer's body was sent with, 0 when none (Edge reads its body's size hint, 0 for a
+// stream): an evaluation answer's as its sender reported them (its one `writeHead` hides its
+// `content-length` from `getHeader`), any other answer's `content-length` header.
+import type { H3Event } from 'h3'
 
-const CONTENT_LENGTH = /\r\ncontent-length: *(\d+)/i
-
-export function sentContentLength(res: ServerResponse): number {
-  const declared = res.getHeader('content-length')
-  if (declared !== undefined) return Number(declared) || 0
-  const written = (res as { _header?: unknown })._header
-  if (typeof written !== 'string') return 0
-  const match = CONTENT_LENGTH.exec(written)
-  return match ? Number(match[1]) : 0
+export function sentContentLength(event: H3Event): number {
+  const sent = event.context.responseBytes
+  if (sent !== undefined) return sent
+  const declared = event.node.res.getHeader('content-length')
+  return declared === undefined ? 0 : Number(declared) || 0
 }

@@ -3,11 +3,11 @@
 // of the type the route wants, and the scope view it is answered from. Decided here, once per
 // request, on the route the router matched; the handler only reads the result.
 import type { H3Event } from 'h3'
+import type { RequestTrace } from '@vexil/server-kit'
 import type { ClientAddress } from '../http/client-ip.js'
 import { ProxyError } from '../http/errors.js'
 import type { TokenCaller } from '../answers/request-state.js'
 import type { TokenScopes } from '../scope/token-scopes.js'
-import type { RequestTrace } from '../telemetry/traced-app.js'
 import { type KnownToken, readTokenSecret, type TokenType } from '../tokens/api-token.js'
 import { callerKey } from '../tokens/caller-key.js'
 import type { TokenRegistry } from '../tokens/token-registry.js'
@@ -88,7 +88,7 @@ export function createTokenGate(
       .resolve(
         secret,
         event && clientAddress ? callerKey(clientAddress(event)) : undefined,
-        event && requestTrace?.(event),
+        event && requestTrace && (() => requestTrace(event)),
       )
       .then((result) => {
         if (result === 'invalid') throw new ProxyError('TOKEN_REQUIRED', 'unknown token')

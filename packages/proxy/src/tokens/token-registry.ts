@@ -57,10 +57,11 @@ export interface TokenRegistry {
   known(secret: string): KnownToken | undefined
   /**
    * The token, validating it upstream first when it is new (dynamic mode). `caller` (callerKey of
-   * the caller's address) is whose share of the waiting room the secret takes; `cause`, the
-   * span of the request that asks (tracing), is the parent of the upstream calls it causes.
+   * the caller's address) is whose share of the waiting room the secret takes; `cause` gives
+   * the span of the request that asks (tracing), asked only when the secret is queued for a
+   * validation, whose upstream calls continue it.
    */
-  resolve(secret: string, caller?: string, cause?: TraceCarrier): Promise<KnownToken | Refusal>
+  resolve(secret: string, caller?: string, cause?: () => TraceCarrier | undefined): Promise<KnownToken | Refusal>
   /** Every known token. */
   tokens(): KnownToken[]
   /** Tokens known before (the backup of a previous run): accepted until a validation says otherwise. */
@@ -193,7 +194,11 @@ export function createTokenRegistry(options: TokenRegistryOptions): TokenRegistr
     }
   }
 
-  function enqueue(secret: string, caller: string, cause: TraceCarrier | undefined): Promise<KnownToken | Refusal> {
+  function enqueue(
+    secret: string,
+    caller: string,
+    cause: (() => TraceCarrier | undefined) | undefined,
+  ): Promise<KnownToken | Refusal> {
     const waiters = waiting.get(secret)
     if (waiters) return new Promise((resolve) => waiters.push(resolve))
     const added = queue.add(secret, caller)
@@ -201,7 +206,8 @@ export function createTokenRegistry(options: TokenRegistryOptions): TokenRegistr
     // A busier caller's newest secret made room: its requests are told to try again.
     if (added !== undefined) turnAway(added)
     const promise = new Promise<KnownToken | Refusal>((resolve) => waiting.set(secret, [resolve]))
-    if (cause) causes.set(secret, cause)
+    const carrier = cause?.()
+    if (carrier) causes.set(secret, carrier)
     kick()
     return promise
   }

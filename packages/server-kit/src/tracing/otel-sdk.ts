@@ -52,11 +52,27 @@ export function createTracingSdk(config: TracingConfig): TracingSdk {
   return {
     config,
     tracing: (component) => componentTracing(provider.getTracer(`@vexil/${component}`)),
-    shutdown: () => provider.shutdown(),
+    shutdown: () => withinTime(provider.shutdown(), SHUTDOWN_TIMEOUT_MS),
   }
 }
 
 // --- Internal helpers ---
+
+/**
+ * How long a stopping server waits for its last spans: a collector that does not answer must not
+ * hold the stop (a cluster worker is killed 15 s after it was told to stop).
+ */
+const SHUTDOWN_TIMEOUT_MS = 5_000
+
+/** `work`, or nothing once `ms` have passed. */
+function withinTime(work: Promise<void>, ms: number): Promise<void> {
+  let timer: ReturnType<typeof setTimeout> | undefined
+  const late = new Promise<void>((resolve) => {
+    timer = setTimeout(resolve, ms)
+    timer.unref?.()
+  })
+  return Promise.race([work, late]).finally(() => clearTimeout(timer))
+}
 
 function sampler(config: TracingConfig): Sampler {
   const ratio = new TraceIdRatioBasedSampler(config.samplerRatio)
@@ -103,14 +119,15 @@ function componentTracing(tracer: Tracer): Tracing {
     },
     clientSpan(method, url, causes = []): ClientSpan {
       const target = new URL(url)
-      const [parent, ...others] = causes.map((carrier) =>
-        propagator.extract(ROOT_CONTEXT, carrier, defaultTextMapGetter),
-      )
+      // One request's call is its child; a call shared by several belongs to none of them.
+      const contexts = causes.map((carrier) => propagator.extract(ROOT_CONTEXT, carrier, defaultTextMapGetter))
+      const parent = contexts.length === 1 ? contexts[0] : undefined
       const links: Link[] = []
-      for (const other of others) {
-        const context = trace.getSpanContext(other)
-        if (context) links.push({ context })
-      }
+      if (!parent)
+        for (const cause of contexts) {
+          const context = trace.getSpanContext(cause)
+          if (context) links.push({ context })
+        }
       const span = tracer.startSpan(
         `${method} ${target.pathname}`,
         {
@@ -165,10 +182,11 @@ function endServerSpan(span: Span, request: ServerRequest): void {
   span.end(request.startedAtEpochMs + request.durationMs)
 }
 
-/** The span's context as W3C headers. */
+/** The span's context as W3C headers, without the `tracestate` a caller may have sent. */
 function carrierOf(span: Span): Record<string, string> {
   const headers: Record<string, string> = {}
-  propagator.inject(trace.setSpan(ROOT_CONTEXT, span), headers, defaultTextMapSetter)
+  const context = { ...span.spanContext(), traceState: undefined }
+  propagator.inject(trace.setSpanContext(ROOT_CONTEXT, context), headers, defaultTextMapSetter)
   return headers
 }
 

@@ -1,25 +1,20 @@
 // What a server or its upstream transport asks of tracing, without naming OpenTelemetry: the
 // servers import these types only, and the SDK (otel-sdk.ts) is loaded by `startTracing` when the
 // environment asks for traces, so a process without OTEL_* variables never loads it.
+import type { RequestRecord } from '../request-observer.js'
 import { type TracingConfig, tracingConfig } from './tracing-config.js'
 
 export type HeaderValue = string | string[] | undefined
 
-/** A request as it ended (the proxy's RequestRecord has this shape). */
-export interface ServerRequest {
-  method: string
-  /** The declared route that matched (`/api/client/features`); undefined when none did. */
-  route: string | undefined
-  status: number
-  /** The client went away before the answer ended. */
-  aborted: boolean
-  startedAtEpochMs: number
-  durationMs: number
-}
+/** A request as it ended: what a span needs of the request observer's record. */
+export type ServerRequest = Pick<
+  RequestRecord,
+  'method' | 'route' | 'status' | 'aborted' | 'startedAtEpochMs' | 'durationMs'
+>
 
 /**
- * A span's W3C trace context as headers (`traceparent`, and `tracestate` when there is one):
- * what a span hands to the work it causes, in this process or another (a cluster's primary).
+ * A span's W3C trace context as headers (`traceparent`; a caller's `tracestate` is never carried
+ * on): what a span hands to the work it causes, in this process or another (a cluster's primary).
  */
 export type TraceCarrier = Readonly<Record<string, string>>
 
@@ -48,7 +43,7 @@ export interface Tracing {
   startServerSpan(headers: Record<string, HeaderValue>, startedAtEpochMs: number): StartedServerSpan
   /**
    * Starts the span of an upstream call (`method`, `url`: what is sent). `causes`: the spans of
-   * the requests it is made for; the first is its parent, the others are linked (a batched call).
+   * the requests it is made for: one is its parent; several (a batched call) are linked to a new trace.
    */
   clientSpan(method: string, url: string, causes?: readonly TraceCarrier[]): ClientSpan
 }

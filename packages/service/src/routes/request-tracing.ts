@@ -4,13 +4,13 @@
 // the caller's traceparent (a proxy's poll or validation continues its trace here). Requests no
 // route took (the admin UI's files, a 404) are named by their method alone.
 import { type EventHandler, eventHandler, type H3Event } from 'h3'
-import { type Logger, observeRequest, type RequestObserver } from '@vexil/server-kit'
+import { type Logger, observeRequest, type RequestObserver, serverSpans } from '@vexil/server-kit'
 import type { Tracing } from '@vexil/server-kit/tracing'
 import type { RouteSpec } from './api-router.js'
 
 /** The app's first handler: records each request's span when its response closes. */
 export function traceRequests(tracing: Tracing, logger: Pick<Logger, 'error'>): EventHandler {
-  const observers: RequestObserver[] = [(record, event) => tracing.serverSpan(record, event.node.req.headers)]
+  const observers: RequestObserver[] = [serverSpans(tracing)]
   const onError = (error: unknown) => logger.error('A request observer failed', error)
   return eventHandler((event) => observeRequest(event, observers, onError))
 }

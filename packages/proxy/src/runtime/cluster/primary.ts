@@ -164,15 +164,17 @@ export async function runProxyPrimary(
         return
       }
       case 'resolve':
-        void sync.tokens.resolve(message.secret, message.caller, message.trace).then((result) =>
-          entry.channel.send({
-            vexil: 1,
-            type: 'resolved',
-            id: message.id,
-            result,
-            invalidCount: sync.tokens.invalidCount,
-          }),
-        )
+        void sync.tokens
+          .resolve(message.secret, message.caller, () => message.trace)
+          .then((result) =>
+            entry.channel.send({
+              vexil: 1,
+              type: 'resolved',
+              id: message.id,
+              result,
+              invalidCount: sync.tokens.invalidCount,
+            }),
+          )
         return
       case 'scrape':
         void metrics.scrape().then(
@@ -255,11 +257,12 @@ export async function runProxyPrimary(
   clearTimeout(killer)
   try {
     await sync.close()
-    // Last: the spans of the final metrics report are exported too.
-    await tracing?.shutdown()
   } catch (error) {
     logger.error('Error while stopping', error)
     return 1
+  } finally {
+    // Last: the spans of the final metrics report are exported too.
+    await tracing?.shutdown()
   }
   if (startupFailure) {
     process.stderr.write(`The proxy could not start: ${startupFailure}\n`)

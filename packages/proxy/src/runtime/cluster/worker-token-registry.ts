@@ -54,7 +54,7 @@ export function createWorkerTokenRegistry(options: WorkerTokenRegistryOptions): 
       const id = nextId++
       const promise = new Promise<KnownToken | Refusal>((resolve) => settlers.set(id, { secret, settle: resolve }))
       asking.set(secret, { id, promise })
-      options.ask(id, secret, caller, cause)
+      options.ask(id, secret, caller, cause?.())
       return promise
     },
     tokens: () => [...valid.values()],

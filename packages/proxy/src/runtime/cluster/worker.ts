@@ -8,7 +8,6 @@ import { createProxyConfig, engineHostname, type Environment } from '../../confi
 import { createResponseCaches } from '../../cache/response-cache.js'
 import type { ProxyOptions } from '../../config/types.js'
 import { serveProxy } from '../../server.js'
-import { tracedAppOptions } from '../../telemetry/traced-app.js'
 import { isClusterMessage, type PrimaryMessage, type WorkerMessage } from './messages.js'
 import { createWorkerSync } from './worker-sync.js'
 
@@ -55,11 +54,13 @@ export async function runProxyWorker(options: ProxyOptions, env?: Environment): 
   }
   // Each worker exports its requests' spans with an SDK of its own (the primary's has its upstream calls).
   const tracing = await startTracing(env ?? process.env, 'vexil-proxy')
-  const traced = tracing ? tracedAppOptions(tracing.tracing('proxy')) : {}
-  const proxy = await serveProxy(config, { newEngine, sync, ...traced }, false)
+  const proxy = await serveProxy(config, { newEngine, sync, tracing: tracing?.tracing('proxy') }, false)
   const why = await stopped
   config.logger.debug(`Worker ${process.pid} stopping (${why})`)
-  await proxy.close()
-  await tracing?.shutdown()
+  try {
+    await proxy.close()
+  } finally {
+    await tracing?.shutdown()
+  }
   return 0
 }
