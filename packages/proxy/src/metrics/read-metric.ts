@@ -12,6 +12,11 @@ export interface MetricJson {
   values: Array<{ metricName?: string; labels: Record<string, string | number>; value: number }>
 }
 
+/** A status code as a label: one of the 500 codes from 100 to 599 whatever a peer sends, so the label set stays closed. */
+export function closedStatusCode(status: number): number {
+  return Math.min(Math.max(status, 100), 599)
+}
+
 export function registerReadMetric(
   registry: Registry,
   metric: Omit<MetricJson, 'values'> & { values(): MetricJson['values'] },

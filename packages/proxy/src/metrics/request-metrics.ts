@@ -13,7 +13,7 @@ import type { Registry } from 'prom-client'
 import type { RequestObserver } from '@vexil/server-kit'
 import { addHistogram, createHistogram, type Histogram, histogramValues, observe } from './histogram.js'
 import type { IdentityLabels } from './identity-labels.js'
-import { type MetricJson, registerReadMetric } from './read-metric.js'
+import { closedStatusCode, type MetricJson, registerReadMetric } from './read-metric.js'
 import { sentContentLength } from './response-size.js'
 
 /** Edge's buckets, in milliseconds. */
@@ -88,8 +88,7 @@ export function createRequestMetrics(registry: Registry, identity: IdentityLabel
   })
 
   return ({ method, route, status, durationMs }, event) => {
-    const code = Math.min(Math.max(status, 100), 599)
-    const one = seriesFor(route ?? UNKNOWN_ENDPOINT, METHODS.has(method) ? method : 'OTHER', code)
+    const one = seriesFor(route ?? UNKNOWN_ENDPOINT, METHODS.has(method) ? method : 'OTHER', closedStatusCode(status))
     observe(one.duration, DURATION_BUCKETS_MS, durationMs)
     observe(one.size, SIZE_BUCKETS_BYTES, sentContentLength(event))
   }

@@ -3,6 +3,7 @@
 // answered calls' durations and failures by status code. Prometheus reads them when scraped.
 import type { UpstreamCallKind, UpstreamCallObserver, UpstreamOutcome } from '@vexil/sync'
 import { createHistogram, type Histogram, observe } from './histogram.js'
+import { closedStatusCode } from './read-metric.js'
 
 export const UPSTREAM_CALL_KINDS: readonly UpstreamCallKind[] = [
   'features',
@@ -43,8 +44,7 @@ export function createUpstreamCalls(): UpstreamCalls {
     observe(kind, outcome, status, durationMs) {
       counts[kind][outcome]++
       if (status === undefined) return
-      // A closed set of codes whatever the upstream sends.
-      const code = Math.min(Math.max(status, 100), 599)
+      const code = closedStatusCode(status)
       let timing = timings[kind].get(code)
       if (!timing) timings[kind].set(code, (timing = createHistogram(UPSTREAM_BUCKETS_MS)))
       observe(timing, UPSTREAM_BUCKETS_MS, durationMs)

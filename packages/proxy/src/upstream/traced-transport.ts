@@ -6,7 +6,7 @@
 import type { OpenEventSource, SendRequest } from '@vexil/sync'
 import type { TraceCarrier, Tracing } from '@vexil/server-kit/tracing'
 
-/** `send`, a CLIENT span per call; `causes`: the spans of the requests the calls are made for (the first is the parent). */
+/** `send`, a CLIENT span per call; `causes`: the spans of the requests the calls are made for (Tracing.clientSpan). */
 export function tracedSend(send: SendRequest, tracing: Tracing, causes?: readonly TraceCarrier[]): SendRequest {
   return async (url, options) => {
     const span = tracing.clientSpan(options.method, url, causes)

@@ -90,10 +90,10 @@ export function createHttpUpstream(config: ProxyConfig, identity: UpstreamIdenti
   const openEventSource: OpenEventSource =
     identity.openEventSource ?? ((url, stream, handlers) => runtime().openEventSource(url, stream, handlers))
   const { tracing } = identity
-  /** How a call made for the requests whose spans are `causes` is sent. */
-  const sendFor = (causes?: readonly TraceCarrier[]): SendRequest =>
-    tracing ? tracedSend(untracedSend, tracing, causes) : untracedSend
-  const send = sendFor()
+  const send = tracing ? tracedSend(untracedSend, tracing) : untracedSend
+  /** How a call made for the requests whose spans are `causes` (tracing) is sent. */
+  const sendFor = (causes: readonly TraceCarrier[] | undefined): SendRequest =>
+    tracing && causes?.length ? tracedSend(untracedSend, tracing, causes) : send
   const options: UpstreamClientOptions = {
     apiUrl: apiBase(config.serviceUrl),
     query: identity.filters === false ? '' : filterQuery(config),
@@ -114,13 +114,12 @@ export function createHttpUpstream(config: ProxyConfig, identity: UpstreamIdenti
   }
   /** The SDK's identifying headers without the upstream token, which only goes to the upstream itself. */
   const anonymous = identityHeaders(options, undefined, false)
-  const causedSend = (causes: readonly TraceCarrier[] | undefined) => (causes?.length ? sendFor(causes) : send)
   const validateSend = (causes: readonly TraceCarrier[] | undefined) =>
-    identity.observe ? observedSend(causedSend(causes), 'validation', identity.observe) : causedSend(causes)
+    identity.observe ? observedSend(sendFor(causes), 'validation', identity.observe) : sendFor(causes)
   return {
     ...createUpstreamClient(options),
     fetchBootstrap: (bootstrapUrl, authorization, causes) =>
-      causedSend(causes)(bootstrapUrl, {
+      sendFor(causes)(bootstrapUrl, {
         method: 'GET',
         headers: {
           ...anonymous,
