@@ -62,6 +62,8 @@ describe.runIf(available)('a real Unleash 8.2 server', () => {
     await admin.enable('smoke.production-only', 'production')
     frontend = await unleash.frontendToken('development')
     await unleash.waitForFrontend(frontend, (toggles) => toggles.length === 2, { query: CONTEXT })
+    // Each environment's frontend cache fills on its own poll: wait for production's too.
+    await unleash.waitForFrontend(await unleash.frontendToken('production'), (toggles) => toggles.length === 1)
   })
 
   afterAll(async () => {
