@@ -3,7 +3,7 @@
 // the upstream answers, one upstream sync for all workers, both workers answering, a flag change
 // reaching both, one token validation, a killed worker replaced, and SIGTERM delivering every
 // usage count exactly once.
-import { type ChildProcess, execFileSync, spawn } from 'node:child_process'
+import { type ChildProcess, execFileSync, spawn, spawnSync } from 'node:child_process'
 import { existsSync, readdirSync, readFileSync, readlinkSync } from 'node:fs'
 import { request } from 'node:http'
 import { fileURLToPath } from 'node:url'
@@ -14,6 +14,21 @@ import { until } from './helpers/until.js'
 
 const CLI = fileURLToPath(new URL('../dist/cli.js', import.meta.url))
 const KEY = 'workers-key'
+/** A uid with no entry in /etc/passwd. */
+const NAMELESS_UID = 4242
+
+/** Whether the built proxy loads as NAMELESS_UID: only root may start it so, and only a build all may read. */
+function canRunNameless(): boolean {
+  if (process.getuid?.() !== 0) return false
+  const index = new URL('../dist/index.js', import.meta.url).href
+  const probe = spawnSync(process.execPath, ['--input-type=module', '-e', `await import(${JSON.stringify(index)})`], {
+    uid: NAMELESS_UID,
+    gid: NAMELESS_UID,
+    stdio: 'ignore',
+    timeout: 10_000,
+  })
+  return probe.status === 0
+}
 /** A second scope (another environment): its own sync, with its own upstream client. */
 const PRODUCTION_TOKEN = '*:production.workers-client'
 const FRONTEND_TOKEN = '*:production.workers-frontend'
@@ -133,6 +148,9 @@ describe.skipIf(process.platform !== 'linux')('WORKERS=2 (the built CLI)', () =>
         LOG_LEVEL: 'info',
       },
       stdio: ['ignore', 'pipe', 'pipe'],
+      // Where it can (as root, the build readable by all), as a user with no name, as a container's arbitrary uid: no process
+      // can tell the user, so each would make up an instance id of its own.
+      ...(canRunNameless() ? { uid: NAMELESS_UID, gid: NAMELESS_UID } : {}),
     })
     primary.stdout!.on('data', (chunk: Buffer) => (output += chunk))
     primary.stderr!.on('data', (chunk: Buffer) => (output += chunk))
@@ -257,6 +275,18 @@ describe.skipIf(process.platform !== 'linux')('WORKERS=2 (the built CLI)', () =>
       expect(after.featuresOk).toBeGreaterThan(0)
       expect(after.edgeFeatureFetches).toBe(after.featuresOk)
     }
+  })
+
+  it("labels every process's metrics with the one instance id the upstream knows the proxy by", async () => {
+    const instanceIds = new Set<string>()
+    for (let i = 0; i < 4; i++) {
+      const scrape = (await send(port, 'GET', '/internal-backstage/metrics')).body
+      for (const match of scrape.matchAll(/^http_requests_total\{[^}]*instance_id="([^"]*)"/gm))
+        instanceIds.add(match[1]!)
+    }
+    const upstreamIds = new Set(upstream.requests.map((recorded) => recorded.headers['unleash-instanceid']))
+    expect(upstreamIds.size).toBe(1)
+    expect([...instanceIds]).toEqual([...upstreamIds])
   })
 
   it('validates a new token upstream once for the whole cluster', async () => {

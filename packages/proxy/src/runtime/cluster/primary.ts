@@ -206,7 +206,9 @@ export async function runProxyPrimary(
     execArgv: workerExecArgv(process.execArgv, process.env.NODE_OPTIONS),
   })
   function fork(): void {
-    const worker = cluster.fork()
+    // One instance for the whole cluster: a worker left to make its own id would make up a new one
+    // where the user cannot be told (config/parse.ts defaultInstanceId), splitting the metrics' series.
+    const worker = cluster.fork({ SERVICE_INSTANCE_ID: config.serviceInstanceId })
     workers.set(worker, { channel: channelOf(worker) })
     worker.on('message', (message: unknown) => {
       if (isClusterMessage<WorkerMessage>(message)) receive(worker, message)
