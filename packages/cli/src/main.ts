@@ -1,5 +1,6 @@
 // `vexil <command>`: dispatch to the platform, the proxy's CLI (Edge's command line too), the
 // service's CLI or the probes.
+import { readFileSync } from 'node:fs'
 import { runProxyCli } from '@vexil/proxy'
 import { runServiceCli } from '@vexil/service'
 import { runPlatform } from './platform.js'
@@ -23,7 +24,8 @@ Unleash Edge's commands (the image takes them as its first argument, as Edge's d
   ready      Exit 0 when a running proxy answers /internal-backstage/ready with READY.
 
 Options:
-  -h, --help  Show this help.`
+  -h, --help  Show this help.
+  --version   Show the version.`
 
 const EDGE_COMMANDS = ['edge', 'offline', 'health', 'ready']
 
@@ -48,6 +50,9 @@ export async function runVexilCli(argv: string[]): Promise<number> {
     case 'health':
     case 'ready':
       return runProbe(command, rest)
+    case '--version':
+      process.stdout.write(`vexil ${version()}\n`)
+      return 0
     case '-h':
     case '--help':
     case 'help':
@@ -57,4 +62,9 @@ export async function runVexilCli(argv: string[]): Promise<number> {
       process.stderr.write(`Unknown command "${command}".\n\n${HELP}\n`)
       return 1
   }
+}
+
+/** The installed package's version (src/ and dist/ are both one level below package.json). */
+function version(): string {
+  return (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }).version
 }

@@ -1,5 +1,6 @@
 // `vexil <command>` as a process: the help, dispatch to the proxy's and the service's CLIs, and
 // their exit codes.
+import { readFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import { describe, expect, it } from 'vitest'
 import { runCommand } from './helpers/run-command.js'
@@ -14,6 +15,36 @@ describe('vexil', () => {
     expect(run.code).toBe(0)
     expect(run.stdout).toMatch(/^Usage: vexil <command>/)
     for (const command of ['start', 'proxy', 'service']) expect(run.stdout).toContain(`  ${command} `)
+  })
+
+  it('--version prints the version, for vexil and vexil proxy', async () => {
+    const { version } = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as {
+      version: string
+    }
+    const run = await vexil(['--version'])
+    expect([run.code, run.stdout]).toEqual([0, `vexil ${version}\n`])
+    const proxy = await vexil(['proxy', '--version'])
+    expect([proxy.code, proxy.stdout]).toEqual([0, `vexil-proxy ${version}\n`])
+  })
+
+  it('vexil proxy: an unknown option, an argument or a bad --port exits 2 with one line', async () => {
+    for (const [args, line] of [
+      [
+        ['--bogus'],
+        'Invalid command line: --bogus is not an option of `vexil proxy` (vexil proxy --help lists the options)',
+      ],
+      [['-x'], 'Invalid command line: -x is not an option of `vexil proxy` (vexil proxy --help lists the options)'],
+      [
+        ['extra'],
+        'Invalid command line: `vexil proxy` takes no arguments, got "extra" (vexil proxy --help lists the options)',
+      ],
+      [['--port'], 'Invalid command line: --port needs a value (vexil proxy --help lists the options)'],
+      [['--port', 'abc'], 'Invalid command line: --port must be a port number (0 to 65535), got "abc"'],
+      [['--port', '70000'], 'Invalid command line: --port must be a port number (0 to 65535), got "70000"'],
+    ] as const) {
+      const run = await vexil(['proxy', ...args], { SERVICE_URL: 'http://127.0.0.1:1/api' })
+      expect([run.code, run.stderr.trim().split('\n')]).toEqual([2, [line]])
+    }
   })
 
   it('an unknown command exits 1 with the help', async () => {

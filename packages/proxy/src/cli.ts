@@ -31,6 +31,7 @@ import { createProxyConfig, type Environment, PROXY_ENVIRONMENT_VARIABLES } from
 import type { ProxyConfig, ProxyOptions } from './config/types.js'
 import { ConfigError } from './config/values.js'
 import { type RunningProxy, serveProxy } from './server.js'
+import { SDK_VERSION } from './upstream/upstream.js'
 
 const HELP = `Usage: vexil proxy [--port <port>]
        vexil [<Edge's global options>] edge [<Edge's options>]   (vexil edge --help)
@@ -57,7 +58,8 @@ OpenTelemetry SDK reads them (docs/operations.md, "Tracing").
 
 Options:
   --port <port>  Listening port (overrides PORT; default 3000).
-  -h, --help     Show this help.`
+  -h, --help     Show this help.
+  --version      Show the version.`
 
 /** What a command line starts: the proxy's options and environment, and the warnings to log once it has a logger. */
 interface ProxyStart {
@@ -123,17 +125,40 @@ export async function runProxyCli(argv: string[]): Promise<number> {
 
 // --- Internal helpers ---
 
+const PROXY_OPTIONS = {
+  port: { type: 'string' },
+  help: { type: 'boolean', short: 'h' },
+  version: { type: 'boolean' },
+} as const
+
 /** `vexil proxy [--port <port>]`: Vexil's variables; Edge's that it does not read are warned about. */
 function proxyStart(argv: string[]): ProxyStart | number {
-  const { values } = parseArgs({
+  const { values, tokens } = parseArgs({
     args: argv,
-    options: { port: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
-    strict: true,
+    options: PROXY_OPTIONS,
+    strict: false,
+    tokens: true,
   })
+  // Read loosely and refused here: Node's own messages for these change between its versions.
+  for (const token of tokens) {
+    const refusal =
+      token.kind === 'positional'
+        ? `\`vexil proxy\` takes no arguments, got "${token.value}"`
+        : token.kind === 'option' && !(token.name in PROXY_OPTIONS)
+          ? `${token.rawName} is not an option of \`vexil proxy\``
+          : token.kind === 'option' && token.name === 'port' && token.value === undefined
+            ? '--port needs a value'
+            : undefined
+    if (refusal) return fail(`Invalid command line: ${refusal} (vexil proxy --help lists the options)`, 2)
+  }
   if (values.help) return help(HELP)
+  if (values.version) return help(`vexil-proxy ${SDK_VERSION}`)
+  const port = values.port as string | undefined
+  if (port !== undefined && !(/^\d{1,5}$/.test(port) && Number(port) <= 65_535))
+    return fail(`Invalid command line: --port must be a port number (0 to 65535), got "${port}"`, 2)
   const proxyReads = new Set([...Object.values(PROXY_ENVIRONMENT_VARIABLES).flat(), ...TRACING_ENVIRONMENT_VARIABLES])
   return {
-    options: values.port !== undefined ? { port: Number(values.port) } : {},
+    options: port !== undefined ? { port: Number(port) } : {},
     env: process.env,
     warnings: edgeVariableWarnings(process.env, proxyReads),
   }
