@@ -1,6 +1,6 @@
 // The proxy's request handler in one process: the built proxy's listener (as `node:http` calls
-// it) driven with /proxy requests over in-memory sockets, CPU time per request, every request a
-// new user and repeating contexts side by side, GET and POST, next to the engine alone on the
+// it) driven with /proxy and OFREP requests over in-memory sockets, CPU time per request, every
+// request a new user and repeating contexts side by side, GET and POST, next to the engine alone on the
 // same new-user contexts. No sockets and no load generator share the cores, so the figures are
 // steadier than the wrk benchmark's on a shared machine, and the ratio to the engine isolates what
 // the proxy adds to an evaluation (reading, context, cache, serialization, headers).
@@ -11,7 +11,7 @@ import { Socket } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { Writable } from 'node:stream'
-import { type Context, createEngine } from '@vexil/engine'
+import { type Context, createEngine, type FeatureDefinition } from '@vexil/engine'
 import { createProxyApp, createProxyConfig, type ProxyAppOptions, type ProxyOptions } from '@vexil/proxy'
 import { startTracing } from '@vexil/server-kit/tracing'
 import { makeContexts, makeFeatures } from '@vexil/test-fixtures/workload.ts'
@@ -22,6 +22,23 @@ import { asNewUser, CLIENT_KEY, proxyGet } from './proxy-http.bench.js'
 const ROUNDS = 25
 const PER_ROUND = 2000
 const CLIENT_TOKEN = '*:development.bench-client'
+const OFREP_BULK = '/ofrep/v1/evaluate/flags'
+
+/** A flag with an unconstrained `default` strategy and no parents: on for every context. */
+function onForEveryone(feature: FeatureDefinition): boolean {
+  return (
+    feature.enabled &&
+    !feature.dependencies?.length &&
+    (feature.strategies ?? []).some(
+      (strategy) => strategy.name === 'default' && !strategy.constraints?.length && !strategy.segments?.length,
+    )
+  )
+}
+
+/** An Unleash context as an OpenFeature provider sends it: flat, the user as `targetingKey`. */
+function ofrepContext({ userId, properties, ...fields }: Context): Record<string, unknown> {
+  return { targetingKey: userId, ...fields, ...properties }
+}
 
 interface Call {
   method: 'GET' | 'POST'
@@ -119,6 +136,13 @@ export async function runProxyHandlerBench(): Promise<BudgetRow[]> {
     const newGetPaths = fresh.map((context) => proxyGet(context).path)
     const postBodies = contexts.map((context) => Buffer.from(JSON.stringify({ context })))
     const newPostBodies = fresh.map((context) => JSON.stringify({ context }))
+    // OFREP's flat contexts (the same users), naming the app: bulk and single-flag evaluations,
+    // the latter counted upstream under that app (protocols/ofrep-usage.ts). A flag off for the
+    // context answers a client key 404 (FLAG_NOT_FOUND), so single-flag calls ask for flags on for everyone.
+    const ofrepBodies = contexts.map((context) => Buffer.from(JSON.stringify({ context: ofrepContext(context) })))
+    const newOfrepBodies = fresh.map((context) => JSON.stringify({ context: ofrepContext(context) }))
+    const flagNames = payload.features.filter(onForEveryone).map((feature) => feature.name)
+    const ofrepFlag = (i: number) => `/ofrep/v1/evaluate/flags/${encodeURIComponent(flagNames[i % flagNames.length]!)}`
     const engine = createEngine()
     engine.load(payload)
     const newEngineContexts = fresh.map((context) => JSON.stringify(context))
@@ -135,6 +159,14 @@ export async function runProxyHandlerBench(): Promise<BudgetRow[]> {
       'GET, every request a new user, tracing on': (i) =>
         call(tracedListener, { method: 'GET', url: newUser(newGetPaths[i % 1000]!) }),
       'GET, repeating contexts, tracing on': (i) => call(tracedListener, { method: 'GET', url: getPaths[i % 1000]! }),
+      'OFREP bulk, every request a new user': (i) =>
+        call(listener, { method: 'POST', url: OFREP_BULK, body: Buffer.from(newUser(newOfrepBodies[i % 1000]!)) }),
+      'OFREP bulk, repeating contexts': (i) =>
+        call(listener, { method: 'POST', url: OFREP_BULK, body: ofrepBodies[i % 1000]! }),
+      'OFREP one flag, every request a new user': (i) =>
+        call(listener, { method: 'POST', url: ofrepFlag(i), body: Buffer.from(newUser(newOfrepBodies[i % 1000]!)) }),
+      'OFREP one flag, repeating contexts': (i) =>
+        call(listener, { method: 'POST', url: ofrepFlag(i), body: ofrepBodies[i % 1000]! }),
       'engine evaluateAll, every request a new user': (i) =>
         engine.evaluateAll(JSON.parse(newUser(newEngineContexts[i % 1000]!)) as Context),
     }
@@ -199,6 +231,47 @@ export async function runProxyHandlerBench(): Promise<BudgetRow[]> {
         kind: 'max',
         limit: 50,
         absolute: true,
+      },
+      {
+        metric: 'POST /ofrep/v1/evaluate/flags (bulk), every request a new user: CPU per request',
+        value: us('OFREP bulk, every request a new user'),
+        unit: 'µs',
+        kind: 'max',
+        limit: 200,
+        absolute: true,
+      },
+      {
+        metric: 'POST /ofrep/v1/evaluate/flags (bulk), repeating contexts: CPU per request',
+        value: us('OFREP bulk, repeating contexts'),
+        unit: 'µs',
+        kind: 'max',
+        limit: 50,
+        absolute: true,
+      },
+      {
+        metric: 'POST /ofrep/v1/evaluate/flags/<key> (one flag, app named), every request a new user: CPU per request',
+        value: us('OFREP one flag, every request a new user'),
+        unit: 'µs',
+        kind: 'max',
+        limit: 60,
+        absolute: true,
+      },
+      {
+        metric: 'POST /ofrep/v1/evaluate/flags/<key> (one flag, app named), repeating contexts: CPU per request',
+        value: us('OFREP one flag, repeating contexts'),
+        unit: 'µs',
+        kind: 'max',
+        limit: 60,
+        absolute: true,
+      },
+      {
+        metric: 'OFREP bulk / POST /proxy, every request a new user (same contexts)',
+        value: over('OFREP bulk, every request a new user', 'POST, every request a new user'),
+        unit: 'x',
+        kind: 'max',
+        limit: 1.6,
+        absolute: false,
+        noisyInCI: true,
       },
       {
         metric: 'GET /proxy, every request a new user: handler / engine evaluateAll (same contexts)',

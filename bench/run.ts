@@ -17,7 +17,7 @@ const groups: Record<string, { title: string; run: () => Promise<BudgetRow[]> }>
   engine: { title: 'Engine (tinybench)', run: runEngineBench },
   insights: { title: 'Insights (tinybench, PGlite in memory)', run: runInsightsBench },
   handler: {
-    title: 'Proxy handler in one process (CPU per /proxy request, in-memory sockets)',
+    title: 'Proxy handler in one process (CPU per /proxy and OFREP request, in-memory sockets)',
     run: runProxyHandlerBench,
   },
   proxy: { title: 'Proxy HTTP (wrk, 32 connections)', run: runProxyHttpBench },

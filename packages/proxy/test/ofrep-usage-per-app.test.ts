@@ -5,8 +5,10 @@
 // proxy and an upstream that takes Unleash's bulk metrics, for a client key and a frontend token,
 // and a flood of made-up app names stays within the usage bounds.
 import { describe, expect, it } from 'vitest'
+import { MAX_APPLICATIONS } from '@vexil/sync'
 import { waitFor } from '@vexil/test-fixtures/wait-for.ts'
 import { type CachedResponse, createResponseCaches } from '../src/cache/response-cache.js'
+import { impliedRegistrations } from '../src/protocols/ofrep-usage.js'
 import { type Bulk, bulkRows, withBulk } from './helpers/bulk-upstream.js'
 import { CLIENT_KEY, startTestProxy, startUpstreamWithTokens, type TestProxy, useServers } from './helpers/proxy.js'
 
@@ -26,8 +28,6 @@ const FEATURES = {
 const CLIENT = '*:development.ofrep-apps-client'
 const FRONTEND = '*:development.ofrep-apps-frontend'
 const SINGLE = '/ofrep/v1/evaluate/flags'
-/** @vexil/sync's usage/app-limits.ts: apps counted, and registrations kept, per report. */
-const MAX_APPS = 1_000
 
 const servers = useServers()
 
@@ -150,9 +150,9 @@ describe.each(callers)('OFREP usage per app for $kind', ({ headers, environment 
 })
 
 describe('OFREP app names a caller makes up', () => {
-  it('a flood of app names costs at most MAX_APPS apps and registrations; no count is lost', async () => {
+  it('a flood of app names costs at most MAX_APPLICATIONS apps and registrations; no count is lost', async () => {
     const { proxy, bulks } = await start(60_000)
-    const flood = MAX_APPS + 200
+    const flood = MAX_APPLICATIONS + 200
     const names = Array.from({ length: flood }, (_, i) => `made-up-app-${i}`)
     names.push('x'.repeat(300), `${'y'.repeat(300)}-bulk-only`)
     for (let i = 0; i < names.length; i += 20) {
@@ -171,15 +171,55 @@ describe('OFREP app names a caller makes up', () => {
 
     const rows = bulkRows(bulks).filter((row) => row.featureName === 'on')
     const apps = new Set(rows.map((row) => row.appName))
-    expect(apps.size).toBeLessThanOrEqual(MAX_APPS + 1)
+    expect(apps.size).toBeLessThanOrEqual(MAX_APPLICATIONS + 1)
     expect(apps.has('x'.repeat(300))).toBe(false)
     expect(sumOf(rows, 'yes')).toBe(names.length)
     const applications = bulks.flatMap((bulk) => bulk.applications)
-    expect(applications.length).toBeLessThanOrEqual(MAX_APPS)
+    expect(applications.length).toBeLessThanOrEqual(MAX_APPLICATIONS)
     expect(applications.some((app) => app.appName.length > 255)).toBe(false)
     expect(scrape).toMatch(/vexil_proxy_usage_dropped_total\{reason="registration"\} [1-9]/)
     expect(scrape).toMatch(/vexil_proxy_usage_dropped_total\{reason="unattributed"\} [1-9]/)
   }, 60_000)
+})
+
+describe('the registration an OFREP caller implies', () => {
+  const app = { appName: 'checkout', instanceId: 'pod-1', environment: 'development' }
+
+  it('is one object per app, so that a repeat is one lookup in the registration store', () => {
+    const registrationOf = impliedRegistrations('backend', 30_000)
+    const first = registrationOf({ ...app })
+    expect(first).toEqual({
+      ...app,
+      sdkType: 'backend',
+      sdkVersion: 'ofrep',
+      strategies: [],
+      started: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
+      interval: 30_000,
+    })
+    expect(registrationOf({ ...app })).toBe(first)
+    expect(registrationOf({ ...app, environment: 'production' })).not.toBe(first)
+    expect(registrationOf({ appName: 'checkout', instanceId: 'pod-1' })).not.toBe(first)
+    expect(impliedRegistrations('frontend', 30_000)(app)?.sdkType).toBe('frontend')
+  })
+
+  it('is none without an app, or for names the usage bounds would drop', () => {
+    const registrationOf = impliedRegistrations('backend', 30_000)
+    expect(registrationOf(undefined)).toBeUndefined()
+    expect(registrationOf({ ...app, appName: 'x'.repeat(256) })).toBeUndefined()
+    expect(registrationOf({ ...app, instanceId: 'x'.repeat(256) })).toBeUndefined()
+    expect(registrationOf({ ...app, environment: 'x'.repeat(256) })).toBeUndefined()
+  })
+
+  it('remembers at most MAX_APPLICATIONS apps: a flood starts over rather than grows', () => {
+    const registrationOf = impliedRegistrations('backend', 30_000)
+    const first = registrationOf(app)
+    for (let i = 1; i < MAX_APPLICATIONS; i++) registrationOf({ ...app, appName: `made-up-${i}` })
+    expect(registrationOf(app)).toBe(first)
+    registrationOf({ ...app, appName: 'one-too-many' })
+    const again = registrationOf(app)
+    expect(again).not.toBe(first)
+    expect(again).toEqual(first)
+  })
 })
 
 describe('the response cache holding OFREP answers', () => {

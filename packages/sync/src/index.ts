@@ -46,7 +46,14 @@ export {
   type UsageAggregatorOptions,
   type UsageDrops,
 } from './usage/aggregator.js'
-export { MAX_CONNECT_VIA, MAX_NAME_LENGTH, MAX_UNKNOWN_FLAGS } from './usage/app-limits.js'
+export {
+  appKey,
+  isKeepable,
+  MAX_APPLICATIONS,
+  MAX_CONNECT_VIA,
+  MAX_NAME_LENGTH,
+  MAX_UNKNOWN_FLAGS,
+} from './usage/app-limits.js'
 export { type FlagUsage, UsageCounter } from './usage/usage-counter.js'
 export { type KnownFlags, knownFlags } from './usage/known-flags.js'
 export { type SendOutcome, sendOutcome } from './usage/send-outcome.js'

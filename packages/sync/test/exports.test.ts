@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest'
 describe('@vexil/sync public surface', () => {
   it('exports exactly these names', async () => {
     expect(Object.keys(await import('../src/index.js')).sort()).toEqual([
+      'MAX_APPLICATIONS',
       'MAX_CONNECT_VIA',
       'MAX_NAME_LENGTH',
       'MAX_OTHER_VARIANTS',
@@ -12,6 +13,7 @@ describe('@vexil/sync public surface', () => {
       'METRICS_SEND_LIMIT_BYTES',
       'StreamClosedError',
       'UsageCounter',
+      'appKey',
       'createDueTimers',
       'createEventStreamParser',
       'createFeed',
@@ -22,6 +24,7 @@ describe('@vexil/sync public surface', () => {
       'fetchEventSource',
       'fetchRequest',
       'identityHeaders',
+      'isKeepable',
       'isPayload',
       'knownFlags',
       'messageOf',

@@ -4,7 +4,7 @@
 // A context without an app name is the proxy's own use.
 import type { H3Event } from 'h3'
 import type { EvaluationDetails } from '@vexil/engine'
-import { type AppIdentity, type AppRegistration, MAX_NAME_LENGTH } from '@vexil/sync'
+import { type AppIdentity, type AppRegistration, appKey, isKeepable, MAX_APPLICATIONS } from '@vexil/sync'
 import type { FlagSet } from '../scope/flag-set.js'
 import type { UsageSink } from '../scope/token-scopes.js'
 
@@ -30,36 +30,31 @@ export function callerApp(
 }
 
 /**
- * What Unleash requires of a backend registration beside the app (its 400 otherwise refuses the
- * whole report): the caller's start and interval are unknown, so the proxy's stand for them.
+ * The registration each calling app implies, made once per app and then the same object: the
+ * registration store keeps an implied one once per object, so a repeat (every single-flag call,
+ * every bulk answer) costs a lookup and allocates nothing. A single-flag caller evaluates as a
+ * server SDK (`backend`), a bulk caller as a frontend one. Unleash refuses a whole report (400)
+ * whose backend registration lacks `started` and `interval`: the caller's are unknown, so the
+ * proxy's start and its usage interval stand for them. None for names longer than the usage
+ * bounds keep (they would be dropped on every call); at most MAX_APPLICATIONS apps are remembered.
  */
-export interface RegistrationTimes {
-  started: string
-  interval: number
-}
-
-/** Made when a dialect is: the proxy's start, and how often it reports usage. */
-export const registrationTimes = (metricsInterval: number): RegistrationTimes => ({
-  started: new Date().toISOString(),
-  interval: metricsInterval,
-})
-
-/**
- * The registration a bulk answer carries (and the response cache keeps): none for names longer
- * than the usage bounds keep, which would be dropped on every answer anyway.
- */
-export function bulkRegistration(app: AppIdentity | undefined, times: RegistrationTimes): AppRegistration | undefined {
-  if (!app || app.appName.length > MAX_NAME_LENGTH || app.instanceId.length > MAX_NAME_LENGTH) return undefined
-  return impliedRegistration(app, 'frontend', times)
-}
-
-/** What the caller's evaluations imply it is: a single-flag caller evaluates as a server SDK, a bulk caller as a frontend one. */
-export function impliedRegistration(
-  app: AppIdentity,
+export function impliedRegistrations(
   sdkType: 'backend' | 'frontend',
-  times: RegistrationTimes,
-): AppRegistration {
-  return { ...app, sdkType, sdkVersion: SDK_VERSION, strategies: [], started: times.started, interval: times.interval }
+  metricsInterval: number,
+): (app: AppIdentity | undefined) => AppRegistration | undefined {
+  const started = new Date().toISOString()
+  let made = new Map<string, AppRegistration>()
+  return (app) => {
+    if (!app || !isKeepable(app)) return undefined
+    const key = appKey(app)
+    let registration = made.get(key)
+    if (!registration) {
+      if (made.size >= MAX_APPLICATIONS) made = new Map()
+      registration = { ...app, sdkType, sdkVersion: SDK_VERSION, strategies: [], started, interval: metricsInterval }
+      made.set(key, registration)
+    }
+    return registration
+  }
 }
 
 /** Where the caller's counts go: a frontend token's scope, or the static scope's for a client key. */
@@ -77,7 +72,7 @@ export function countEvaluation(
   flags: FlagSet,
   details: EvaluationDetails,
   app: AppIdentity | undefined,
-  times: RegistrationTimes,
+  registration: AppRegistration | undefined,
 ): void {
   if (!usage) return
   const { flagKey, toggle } = details
@@ -89,5 +84,5 @@ export function countEvaluation(
   const variant = toggle.variant.name
   if (details.type !== 'boolean' && flags.countedVariants.get(flagKey)?.has(variant)) variants[variant] = 1
   usage.merge({ [flagKey]: { yes: toggle.enabled ? 1 : 0, no: toggle.enabled ? 0 : 1, variants } }, app)
-  usage.register(impliedRegistration(app, 'backend', times), true)
+  if (registration) usage.register(registration, true)
 }

@@ -18,7 +18,7 @@ import { JSON_CONTENT_TYPE } from '../http/respond.js'
 import type { UsageSink } from '../scope/token-scopes.js'
 import type { AppIdentity } from '@vexil/sync'
 import { ofrepBulk, ofrepItem } from './ofrep-bodies.js'
-import { bulkRegistration, callerApp, countEvaluation, registrationTimes, usageOf } from './ofrep-usage.js'
+import { callerApp, countEvaluation, impliedRegistrations, usageOf } from './ofrep-usage.js'
 
 export type OfrepConfig = VisibilityConfig &
   Pick<ProxyConfig, 'enrichers' | 'serviceAppName' | 'environment' | 'metricsInterval'>
@@ -76,7 +76,7 @@ export function ofrepBulkDialect(
   config: OfrepConfig,
   staticUsage: UsageSink | undefined,
 ): AnswerDialect<ReadRequest, OfrepContext> {
-  const times = registrationTimes(config.metricsInterval)
+  const registrationOf = impliedRegistrations('frontend', config.metricsInterval)
   return {
     namespace: 'ofrep',
     headers: BULK_HEADERS,
@@ -95,7 +95,7 @@ export function ofrepBulkDialect(
           : evaluated.filter((details) => details.toggle.enabled),
       )
       // The provider evaluates from what it fetched, so nothing is counted; the caller is registered.
-      const registration = bulkRegistration(app, times)
+      const registration = registrationOf(app)
       return registration ? { ...answer, registration } : answer
     },
     sent(answer, event) {
@@ -114,7 +114,7 @@ export function ofrepSingleDialect(
   staticUsage: UsageSink | undefined,
   flagKey: (event: H3Event) => string | undefined,
 ): AnswerDialect<SingleRequest, OfrepContext> {
-  const times = registrationTimes(config.metricsInterval)
+  const registrationOf = impliedRegistrations('backend', config.metricsInterval)
   return {
     namespace: undefined,
     headers: SINGLE_HEADERS,
@@ -133,7 +133,7 @@ export function ofrepSingleDialect(
     evaluate(flags, { context, app }, { key }, _trace, event) {
       const details = flags.engine.evaluate(key, context)
       // An evaluation by an app is a use of the flag, counted as the server SDKs count theirs.
-      countEvaluation(usageOf(event, staticUsage), flags, details, app, times)
+      countEvaluation(usageOf(event, staticUsage), flags, details, app, registrationOf(app))
       if (!details.toggle.enabled && !seesDisabledFlags(config, event.context.caller !== undefined)) throw notFound(key)
       const item = ofrepItem(details)
       return { body: item.json, bytes: item.bytes, etag: '', status: statusOf(details) }
