@@ -130,7 +130,7 @@ export function createUsageAggregator(options: UsageAggregatorOptions): UsageAgg
     for (const [name, counts] of Object.entries(posted)) add(name, counts, app)
   }
   const register = (registration: AppRegistration, implied?: boolean) => {
-    if (!registrations.add(registration, implied)) dropped.registrations++
+    if (registrations.add(registration, implied) === 'dropped') dropped.registrations++
   }
   const isEmpty = () => own.size === 0 && apps.size === 0 && registrations.size === 0 && served.size === 0
 

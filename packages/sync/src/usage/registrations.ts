@@ -12,9 +12,12 @@ import {
 } from './app-limits.js'
 import type { AppRegistration } from './metrics-bucket.js'
 
+/** What became of a registration: `again` is an implied one dropped before (counted once). */
+export type RegistrationOutcome = 'kept' | 'dropped' | 'dropped again'
+
 export interface Registrations {
-  /** False when dropped (too long, or over the bounds). An implied one never replaces a registered one. */
-  add(registration: AppRegistration, implied?: boolean): boolean
+  /** Dropped when too long, or over the bounds. An implied one never replaces a registered one. */
+  add(registration: AppRegistration, implied?: boolean): RegistrationOutcome
   has(key: string): boolean
   /** Every registration kept, emptying the store. */
   take(): AppRegistration[]
@@ -25,18 +28,25 @@ export interface Registrations {
 export function createRegistrations(): Registrations {
   let kept = new Map<string, { registration: AppRegistration; bytes: number }>()
   let bytes = 0
-  // An implied registration is often the same object again (the proxy's cached OFREP answers carry
-  // one): kept once, a repeat costs a lookup, not a key.
+  // An implied registration is the same object again and again (the proxy's OFREP routes make one
+  // per app): kept or dropped once, a repeat costs a lookup, not a key, and is not a new drop.
   let impliedKept = new WeakSet<AppRegistration>()
+  let impliedDropped = new WeakSet<AppRegistration>()
+  const drop = (registration: AppRegistration, implied: boolean): RegistrationOutcome => {
+    if (implied) impliedDropped.add(registration)
+    return 'dropped'
+  }
   return {
     add(registration, implied = false) {
-      if (implied && impliedKept.has(registration)) return true
-      if (!isKeepable(registration) || (registration.sdkVersion?.length ?? 0) > MAX_NAME_LENGTH) return false
+      if (implied && impliedKept.has(registration)) return 'kept'
+      if (implied && impliedDropped.has(registration)) return 'dropped again'
+      if (!isKeepable(registration) || (registration.sdkVersion?.length ?? 0) > MAX_NAME_LENGTH)
+        return drop(registration, implied)
       const key = appKey(registration)
       const previous = kept.get(key)
       if (previous && implied) {
         impliedKept.add(registration)
-        return true
+        return 'kept'
       }
       const trimmed = {
         ...registration,
@@ -51,17 +61,19 @@ export function createRegistrations(): Registrations {
           .map(({ appName, instanceId }) => ({ appName, instanceId }))
       const size = JSON.stringify(trimmed).length
       const growth = size - (previous?.bytes ?? 0)
-      if ((!previous && kept.size >= MAX_APPLICATIONS) || bytes + growth > MAX_APPLICATION_BYTES) return false
+      if ((!previous && kept.size >= MAX_APPLICATIONS) || bytes + growth > MAX_APPLICATION_BYTES)
+        return drop(registration, implied)
       kept.set(key, { registration: trimmed, bytes: size })
       bytes += growth
       if (implied) impliedKept.add(registration)
-      return true
+      return 'kept'
     },
     has: (key) => kept.has(key),
     take() {
       const all = [...kept.values()].map((entry) => entry.registration)
       kept = new Map()
       impliedKept = new WeakSet()
+      impliedDropped = new WeakSet()
       bytes = 0
       return all
     },
