@@ -210,15 +210,20 @@ describe('the registration an OFREP caller implies', () => {
     expect(registrationOf({ ...app, environment: 'x'.repeat(256) })).toBeUndefined()
   })
 
-  it('remembers at most MAX_APPLICATIONS apps: a flood starts over rather than grows', () => {
+  it('remembers at most MAX_APPLICATIONS apps: a flood pushes out the oldest, not every app', () => {
     const registrationOf = impliedRegistrations('backend', 30_000)
     const first = registrationOf(app)
-    for (let i = 1; i < MAX_APPLICATIONS; i++) registrationOf({ ...app, appName: `made-up-${i}` })
+    const second = registrationOf({ ...app, appName: 'second' })
+    for (let i = 2; i < MAX_APPLICATIONS; i++) registrationOf({ ...app, appName: `made-up-${i}` })
+    const newest = registrationOf({ ...app, appName: `made-up-${MAX_APPLICATIONS - 1}` })
     expect(registrationOf(app)).toBe(first)
     registrationOf({ ...app, appName: 'one-too-many' })
     const again = registrationOf(app)
     expect(again).not.toBe(first)
     expect(again).toEqual(first)
+    expect(registrationOf({ ...app, appName: 'second' })).not.toBe(second)
+    expect(registrationOf({ ...app, appName: `made-up-${MAX_APPLICATIONS - 1}` })).toBe(newest)
+    expect(Object.isFrozen(again)).toBe(true)
   })
 })
 

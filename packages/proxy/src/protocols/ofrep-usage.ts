@@ -37,20 +37,29 @@ export function callerApp(
  * whose backend registration lacks `started` and `interval`: the caller's are unknown, so the
  * proxy's start and its usage interval stand for them. None for names longer than the usage
  * bounds keep (they would be dropped on every call); at most MAX_APPLICATIONS apps are remembered.
+ * Shared by every answer, so frozen.
  */
 export function impliedRegistrations(
   sdkType: 'backend' | 'frontend',
   metricsInterval: number,
 ): (app: AppIdentity | undefined) => AppRegistration | undefined {
   const started = new Date().toISOString()
-  let made = new Map<string, AppRegistration>()
+  const made = new Map<string, AppRegistration>()
   return (app) => {
     if (!app || !isKeepable(app)) return undefined
     const key = appKey(app)
     let registration = made.get(key)
     if (!registration) {
-      if (made.size >= MAX_APPLICATIONS) made = new Map()
-      registration = { ...app, sdkType, sdkVersion: SDK_VERSION, strategies: [], started, interval: metricsInterval }
+      // The oldest app makes room: a flood of made-up names does not make every app's anew.
+      if (made.size >= MAX_APPLICATIONS) made.delete(made.keys().next().value!)
+      registration = Object.freeze({
+        ...app,
+        sdkType,
+        sdkVersion: SDK_VERSION,
+        strategies: [],
+        started,
+        interval: metricsInterval,
+      })
       made.set(key, registration)
     }
     return registration

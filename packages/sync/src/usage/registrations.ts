@@ -1,6 +1,6 @@
 // The SDK registrations a proxy forwards upstream (Unleash's `applications`), one per
 // (appName, instanceId, environment): the latest wins. Bounded in count and in bytes; a
-// registration over a bound is dropped and counted.
+// registration over a bound is dropped and counted, once per app and report.
 import {
   appKey,
   isKeepable,
@@ -12,7 +12,7 @@ import {
 } from './app-limits.js'
 import type { AppRegistration } from './metrics-bucket.js'
 
-/** What became of a registration: `again` is an implied one dropped before (counted once). */
+/** What became of a registration: `dropped again` is an app already turned away this report. */
 export type RegistrationOutcome = 'kept' | 'dropped' | 'dropped again'
 
 export interface Registrations {
@@ -29,19 +29,20 @@ export function createRegistrations(): Registrations {
   let kept = new Map<string, { registration: AppRegistration; bytes: number }>()
   let bytes = 0
   // An implied registration is the same object again and again (the proxy's OFREP routes make one
-  // per app): kept or dropped once, a repeat costs a lookup, not a key, and is not a new drop.
+  // per app): kept once, a repeat costs a lookup, not a key.
   let impliedKept = new WeakSet<AppRegistration>()
-  let impliedDropped = new WeakSet<AppRegistration>()
-  const drop = (registration: AppRegistration, implied: boolean): RegistrationOutcome => {
-    if (implied) impliedDropped.add(registration)
+  // The apps turned away this report, so that a drop counts an app once, not every answer or
+  // hand-over that carries it again (at most MAX_APPLICATIONS remembered; past that each counts).
+  let droppedApps = new Set<string>()
+  const drop = (key: string): RegistrationOutcome => {
+    if (droppedApps.has(key)) return 'dropped again'
+    if (droppedApps.size < MAX_APPLICATIONS) droppedApps.add(key)
     return 'dropped'
   }
   return {
     add(registration, implied = false) {
       if (implied && impliedKept.has(registration)) return 'kept'
-      if (implied && impliedDropped.has(registration)) return 'dropped again'
-      if (!isKeepable(registration) || (registration.sdkVersion?.length ?? 0) > MAX_NAME_LENGTH)
-        return drop(registration, implied)
+      if (!isKeepable(registration) || (registration.sdkVersion?.length ?? 0) > MAX_NAME_LENGTH) return 'dropped'
       const key = appKey(registration)
       const previous = kept.get(key)
       if (previous && implied) {
@@ -61,8 +62,7 @@ export function createRegistrations(): Registrations {
           .map(({ appName, instanceId }) => ({ appName, instanceId }))
       const size = JSON.stringify(trimmed).length
       const growth = size - (previous?.bytes ?? 0)
-      if ((!previous && kept.size >= MAX_APPLICATIONS) || bytes + growth > MAX_APPLICATION_BYTES)
-        return drop(registration, implied)
+      if ((!previous && kept.size >= MAX_APPLICATIONS) || bytes + growth > MAX_APPLICATION_BYTES) return drop(key)
       kept.set(key, { registration: trimmed, bytes: size })
       bytes += growth
       if (implied) impliedKept.add(registration)
@@ -73,7 +73,7 @@ export function createRegistrations(): Registrations {
       const all = [...kept.values()].map((entry) => entry.registration)
       kept = new Map()
       impliedKept = new WeakSet()
-      impliedDropped = new WeakSet()
+      droppedApps = new Set()
       bytes = 0
       return all
     },
