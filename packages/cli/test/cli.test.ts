@@ -39,6 +39,12 @@ describe('vexil', () => {
         'Invalid command line: `vexil proxy` takes no arguments, got "extra" (vexil proxy --help lists the options)',
       ],
       [['--port'], 'Invalid command line: --port needs a value (vexil proxy --help lists the options)'],
+      [['--help=x'], 'Invalid command line: --help takes no value (vexil proxy --help lists the options)'],
+      [['--version='], 'Invalid command line: --version takes no value (vexil proxy --help lists the options)'],
+      [
+        ['--constructor'],
+        'Invalid command line: --constructor is not an option of `vexil proxy` (vexil proxy --help lists the options)',
+      ],
       [['--port', 'abc'], 'Invalid command line: --port must be a port number (0 to 65535), got "abc"'],
       [['--port', '70000'], 'Invalid command line: --port must be a port number (0 to 65535), got "70000"'],
     ] as const) {

@@ -141,14 +141,7 @@ function proxyStart(argv: string[]): ProxyStart | number {
   })
   // Read loosely and refused here: Node's own messages for these change between its versions.
   for (const token of tokens) {
-    const refusal =
-      token.kind === 'positional'
-        ? `\`vexil proxy\` takes no arguments, got "${token.value}"`
-        : token.kind === 'option' && !(token.name in PROXY_OPTIONS)
-          ? `${token.rawName} is not an option of \`vexil proxy\``
-          : token.kind === 'option' && token.name === 'port' && token.value === undefined
-            ? '--port needs a value'
-            : undefined
+    const refusal = refusalOf(token)
     if (refusal) return fail(`Invalid command line: ${refusal} (vexil proxy --help lists the options)`, 2)
   }
   if (values.help) return help(HELP)
@@ -162,6 +155,17 @@ function proxyStart(argv: string[]): ProxyStart | number {
     env: process.env,
     warnings: edgeVariableWarnings(process.env, proxyReads),
   }
+}
+
+/** Why `vexil proxy` refuses one argument of its command line, if it does. */
+function refusalOf(token: NonNullable<ReturnType<typeof parseArgs>['tokens']>[number]): string | undefined {
+  if (token.kind === 'positional') return `\`vexil proxy\` takes no arguments, got "${token.value}"`
+  if (token.kind !== 'option') return undefined
+  if (!Object.hasOwn(PROXY_OPTIONS, token.name)) return `${token.rawName} is not an option of \`vexil proxy\``
+  const { type } = PROXY_OPTIONS[token.name as keyof typeof PROXY_OPTIONS]
+  if (type === 'string' && token.value === undefined) return `${token.rawName} needs a value`
+  if (type === 'boolean' && token.value !== undefined) return `${token.rawName} takes no value`
+  return undefined
 }
 
 /** Edge's command line: its options and variables translated to the proxy's, with Edge's defaults. */

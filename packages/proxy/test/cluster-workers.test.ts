@@ -27,7 +27,11 @@ function canRunNameless(): boolean {
     stdio: 'ignore',
     timeout: 10_000,
   })
-  return probe.status === 0
+  if (probe.status === 0) return true
+  console.warn(
+    '[cluster-workers] not root, or the build is not readable by all: the workers run as this user, who has a name',
+  )
+  return false
 }
 /** A second scope (another environment): its own sync, with its own upstream client. */
 const PRODUCTION_TOKEN = '*:production.workers-client'

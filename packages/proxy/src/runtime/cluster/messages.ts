@@ -13,6 +13,9 @@ import type { WorkerReadiness } from './cluster-readiness.js'
 /** The static scope's key in `flags` and `usage` messages (a token scope's is `scopeKey`, which always has a `|`). */
 export const STATIC_SCOPE_KEY = 'static'
 
+/** The variable a worker is forked with: the cluster's one instance id, the primary's. */
+export const CLUSTER_INSTANCE_ID = 'VEXIL_CLUSTER_INSTANCE_ID'
+
 /** Primary → worker. */
 export type PrimaryMessage =
   | { vexil: 1; type: 'token'; secret: string; token: KnownToken | undefined; invalidCount: number }

@@ -21,6 +21,7 @@ import { createClusterMetrics } from './cluster-metrics.js'
 import { type ClusterReadiness, clusterReadiness, type WorkerReadiness } from './cluster-readiness.js'
 import {
   type Channel,
+  CLUSTER_INSTANCE_ID,
   isClusterMessage,
   type PrimaryMessage,
   STATIC_SCOPE_KEY,
@@ -208,7 +209,7 @@ export async function runProxyPrimary(
   function fork(): void {
     // One instance for the whole cluster: a worker left to make its own id would make up a new one
     // where the user cannot be told (config/parse.ts defaultInstanceId), splitting the metrics' series.
-    const worker = cluster.fork({ SERVICE_INSTANCE_ID: config.serviceInstanceId })
+    const worker = cluster.fork({ [CLUSTER_INSTANCE_ID]: config.serviceInstanceId })
     workers.set(worker, { channel: channelOf(worker) })
     worker.on('message', (message: unknown) => {
       if (isClusterMessage<WorkerMessage>(message)) receive(worker, message)

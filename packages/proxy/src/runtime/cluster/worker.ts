@@ -8,13 +8,15 @@ import { createProxyConfig, engineHostname, type Environment } from '../../confi
 import { createResponseCaches } from '../../cache/response-cache.js'
 import type { ProxyOptions } from '../../config/types.js'
 import { serveProxy } from '../../server.js'
-import { isClusterMessage, type PrimaryMessage, type WorkerMessage } from './messages.js'
+import { CLUSTER_INSTANCE_ID, isClusterMessage, type PrimaryMessage, type WorkerMessage } from './messages.js'
 import { createWorkerSync } from './worker-sync.js'
 
 /** Runs the worker until it is told to stop; resolves with its exit code. */
 export async function runProxyWorker(options: ProxyOptions, env?: Environment): Promise<number> {
   // The primary parsed the same environment and options already: this does not fail on its own.
-  const config = await createProxyConfig(options, env)
+  // Its instance id is the cluster's (an option wins over every variable, Edge's included).
+  const instanceId = process.env[CLUSTER_INSTANCE_ID]
+  const config = await createProxyConfig(instanceId ? { ...options, serviceInstanceId: instanceId } : options, env)
   const engineHost = engineHostname()
   const newEngine = () => createEngine({ strategies: config.customStrategies, hostname: engineHost })
   const sync = createWorkerSync({
