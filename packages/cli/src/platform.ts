@@ -59,6 +59,8 @@ export async function runPlatform(): Promise<number> {
   const ofrepUrl = proxy.url.replace(/\/proxy$/, '/ofrep/v1/evaluate/flags')
   // Listening before the banner is printed: a SIGTERM sent as soon as it appears stops cleanly.
   const shutdown = nextShutdownSignal()
+  // The banner's curl lines work once the proxy has its first flags from the service.
+  const ready = await proxyReady(proxy, FIRST_FLAGS_WAIT_MS)
   process.stdout.write(
     [
       '',
@@ -79,6 +81,12 @@ export async function runPlatform(): Promise<number> {
       `  curl -H 'Authorization: ${demo.frontendToken}' -H 'Content-Type: application/json' -d '{"context":{"targetingKey":"42"}}' '${ofrepUrl}'`,
       '',
       ...(tracing ? [tracingSummary(tracing), ''] : []),
+      ...(ready
+        ? []
+        : [
+            `The proxy has no flags from the service yet (none within ${FIRST_FLAGS_WAIT_MS / 1000} s): it answers 503 until it does.`,
+            '',
+          ]),
       'Press Ctrl-C to stop.',
       '',
     ].join('\n'),
@@ -96,6 +104,18 @@ export async function runPlatform(): Promise<number> {
 }
 
 // --- Internal helpers ---
+
+const FIRST_FLAGS_WAIT_MS = 10_000
+
+/** Resolves true once the proxy serves flags, false if it does not within `ms`. */
+async function proxyReady(proxy: RunningProxy, ms: number): Promise<boolean> {
+  const deadline = Date.now() + ms
+  while (!proxy.app.ready) {
+    if (Date.now() >= deadline) return false
+    await new Promise((resolve) => setTimeout(resolve, 20))
+  }
+  return true
+}
 
 /** Where the servers can be reached from; the URLs below name this machine's loopback for all interfaces. */
 function listeningOn(host: string): string {
