@@ -278,6 +278,17 @@ describe('frontend API (/api/frontend), as Unleash 8.2 answers it', () => {
     expect(JSON.parse(sent.body).bucket.toggles['prod-only']).toMatchObject({ yes: 3, no: 1 })
   })
 
+  it('frontend registrations and metrics take an instance id that is not text without a 500', async () => {
+    // Found by http-fuzz.test.ts: String() of an array holding an object whose toString is null throws.
+    for (const instanceId of [[[[{ toString: null }]]], { toString: null }, null, ['a'], 7]) {
+      const registered = await post('/api/frontend/client/register', PROD_FRONTEND, { appName: 'web', instanceId })
+      expect([registered.status, await registered.text()]).toEqual([200, 'OK'])
+      const bucket = { start: new Date().toISOString(), stop: new Date().toISOString(), toggles: {} }
+      const counted = await post('/api/frontend/client/metrics', PROD_FRONTEND, { appName: 'web', instanceId, bucket })
+      expect(counted.status).toBeLessThan(500)
+    }
+  })
+
   it("a project-scoped token's metrics count only its own projects' flags", async () => {
     const bucket = {
       start: new Date().toISOString(),

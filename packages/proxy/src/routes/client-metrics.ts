@@ -131,11 +131,29 @@ export function validateMetrics(body: unknown): PostedToggles {
   return toggles
 }
 
-/** The SDK that posted validated metrics; `environment` is the caller token's, where it has one. */
-export function postedApp(body: Record<string, unknown>, environment: string | undefined): AppIdentity {
-  const app: AppIdentity = { appName: String(body.appName), instanceId: String(body.instanceId) }
+/**
+ * The SDK that posted metrics or a registration; `environment` is the caller token's, where it
+ * has one. An instance id that is not text is `defaultInstanceId`.
+ */
+export function postedApp(
+  body: Record<string, unknown>,
+  environment: string | undefined,
+  defaultInstanceId = 'default',
+): AppIdentity {
+  const app: AppIdentity = { appName: textOf(body.appName, ''), instanceId: textOf(body.instanceId, defaultInstanceId) }
   if (environment !== undefined) app.environment = environment
   return app
+}
+
+/**
+ * A posted name as text: a string as sent, a number or boolean as written; anything else (an
+ * object, an array, null) is `fallback`, never String()'s guess at it (or its TypeError, for an
+ * object whose toString is not a function).
+ */
+function textOf(value: unknown, fallback: string): string {
+  if (typeof value === 'string') return value
+  if (typeof value === 'number' || typeof value === 'boolean') return String(value)
+  return fallback
 }
 
 export function validateRegistration(body: unknown, environment?: string): AppRegistration {
@@ -177,7 +195,7 @@ export function validateRegistration(body: unknown, environment?: string): AppRe
   for (const field of ['instanceId', 'sdkVersion', 'environment'])
     if (body[field] !== undefined) expectString(schema, body[field], `/body/${field}`)
   const registration: AppRegistration = {
-    ...postedApp({ ...body, instanceId: body.instanceId ?? 'default' }, environment),
+    ...postedApp(body, environment),
     sdkType: 'backend',
     strategies: body.strategies as string[],
     interval: Number(body.interval),

@@ -36,7 +36,7 @@ export async function handleFrontendMetrics(event: H3Event): Promise<void> {
   const posted = { instanceId: 'frontend', ...body }
   const toggles = validateMetrics(posted)
   const { view, token } = event.context.caller!
-  const app = postedApp(posted, token.environment)
+  const app = postedApp(posted, token.environment, 'frontend')
   view.usage.merge(toggles, app)
   view.usage.register({ ...app, sdkType: 'frontend', sdkVersion: sdkVersionOf(event, body), strategies: [] }, true)
   sendText(event.node.res, 200, 'text/plain; charset=utf-8', 'OK')
@@ -45,7 +45,7 @@ export async function handleFrontendMetrics(event: H3Event): Promise<void> {
 export async function handleFrontendRegister(event: H3Event): Promise<void> {
   const body = requireAppName(await readJson(event))
   const { view, token } = event.context.caller!
-  const app = postedApp({ instanceId: 'frontend', ...body }, token.environment)
+  const app = postedApp(body, token.environment, 'frontend')
   view.usage.register({ ...app, sdkType: 'frontend', sdkVersion: sdkVersionOf(event, body), strategies: [] })
   sendText(event.node.res, 200, 'text/plain; charset=utf-8', 'OK')
 }
