@@ -35,7 +35,14 @@ export function enforced(row: BudgetRow): boolean {
   return !(row.absolute || row.noisyInCI || row.target !== undefined) || !inCI
 }
 
-const format = (value: number) => (value >= 100 ? value.toFixed(0) : value >= 10 ? value.toFixed(1) : value.toFixed(2))
+const format = (value: number) =>
+  value >= 100
+    ? value.toFixed(0)
+    : value >= 10
+      ? value.toFixed(1)
+      : value > 0 && value < 0.1
+        ? value.toPrecision(2)
+        : value.toFixed(2)
 
 /** Prints the rows as a Markdown table (pasteable into the README); returns the failed enforced rows. */
 export function report(title: string, rows: BudgetRow[]): BudgetRow[] {

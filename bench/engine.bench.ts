@@ -240,7 +240,7 @@ export async function runEngineBench(): Promise<BudgetRow[]> {
         medianMs(bench, 'vexil: a one-flag delta on 10k flags, on a new engine loaded with the state'),
       unit: 'x',
       kind: 'max',
-      limit: 0.1,
+      limit: 0.02,
       absolute: false,
     },
   ]

@@ -2,7 +2,7 @@
 // registers how to see its current compiled state; the explaining code lives behind its own
 // entry, so the default entry carries this registry and not the explainer, which keeps it out
 // of browser bundles (packages/engine/test/browser.test.ts prints both entries' sizes).
-import type { FeatureLookup } from './evaluate.js'
+import type { FlagIndex } from './flag-index.js'
 import type { StoredSegment } from './raw-payload.js'
 import type { SlotTable } from './slot-table.js'
 import type { Context, CustomStrategy } from './types.js'
@@ -10,14 +10,14 @@ import type { Context, CustomStrategy } from './types.js'
 /** What explaining needs from an engine: its settings and its current compiled state. */
 export interface ExplainSource {
   /** The compiled flags, in payload order. */
-  features: FeatureLookup
+  flags: FlagIndex
   segments: ReadonlyMap<number, StoredSegment>
   slots: SlotTable
   customStrategies: ReadonlyMap<string, CustomStrategy>
   hostname: string
 }
 
-/** Each engine's view of its state at the time of asking (a load replaces the maps). */
+/** Each engine's view of its state at the time of asking (a load replaces them). */
 export const explainSources = new WeakMap<object, () => ExplainSource>()
 
 const EMPTY_CONTEXT: Context = Object.freeze({})

@@ -7,10 +7,19 @@ import { type ParseCaches, createParseCache } from './parse-cache.js'
 import { isObject } from './coerce.js'
 import type { Frame } from './frame.js'
 import { createSlotTable, type SlotTable } from './slot-table.js'
-import { collectEnabled, evaluateFeature, type FlagTable, flagTable, isFeatureEnabled } from './evaluate.js'
+import {
+  collectEnabled,
+  evaluateFeature,
+  type FeatureLookup,
+  type FlagTable,
+  flagTable,
+  isFeatureEnabled,
+  patchedTable,
+} from './evaluate.js'
+import { type FlagIndex, indexFlags, NO_FLAGS } from './flag-index.js'
 import { DATE, type GateOf } from './gates.js'
 import { DISABLED_VARIANT, unknownToggle } from './outcomes.js'
-import { type PayloadChange, readPayload } from './read-payload.js'
+import { type DeltaStep, type PayloadChange, readPayload } from './read-payload.js'
 import type { ClientFeaturesPayload, StoredFeature, StoredSegment } from './raw-payload.js'
 import type { EngineWarning } from './warnings.js'
 import { evaluateDetails, evaluationFailed, flagNotFound } from './details.js'
@@ -96,11 +105,7 @@ function copyTrace(frame: Frame, trace: unknown): void {
 }
 
 /** A flag's details; a custom strategy that throws makes this flag's result an error, not the call's. */
-function detailsOf(
-  feature: CompiledFeature,
-  frame: Frame,
-  features: ReadonlyMap<string, CompiledFeature>,
-): EvaluationDetails {
+function detailsOf(feature: CompiledFeature, frame: Frame, features: FeatureLookup): EvaluationDetails {
   try {
     return evaluateDetails(feature, frame, features)
   } catch (error) {
@@ -127,9 +132,8 @@ export function createEngine(options: EngineOptions = {}): Engine {
     {
       slots: createSlotTable(),
       constraints: new Map(),
-      definitions: new Map(),
       segments: new Map(),
-      features: new Map(),
+      flags: NO_FLAGS,
       fullSize: 0,
     },
   )
@@ -154,17 +158,15 @@ interface EngineSettings {
 interface CompiledState {
   slots: SlotTable
   constraints: ConstraintCache
-  definitions: Map<string, StoredFeature>
-  segments: Map<number, StoredSegment>
-  features: Map<string, CompiledFeature>
-  /** `slots.size` after the last full compile (see `apply`). */
+  /** Never changed in place once made (a load replaces it): shared with forks. */
+  segments: ReadonlyMap<number, StoredSegment>
+  flags: FlagIndex
+  /** `slots.size` after the last full compile (see `applyDelta`). */
   fullSize: number
   /**
-   * The flags in payload order and evaluateAll's table of them, when a parent has them already:
-   * a fork reads them as they are until it loads something (rebuilding them was a large part of
-   * a one-flag delta: see `npm run bench -- engine`, "a one-flag delta on 10k flags").
+   * evaluateAll's table of `flags`, when a parent has it already: a fork reads it as it is until
+   * it loads something.
    */
-  order?: CompiledFeature[]
   table?: FlagTable
 }
 
@@ -175,15 +177,17 @@ function engineFrom(settings: EngineSettings, start: CompiledState): Engine {
   // flag takes new slots), so flags compiled into it by one engine never disturb the other's.
   let slots = start.slots
   let constraints = start.constraints
-  let definitions = start.definitions
   let segments = start.segments
-  let features = start.features
-  let order: CompiledFeature[] = start.order ?? [...features.values()]
-  let table = start.table ?? flagTable(order, features)
+  let flags = start.flags
+  let table = start.table ?? flagTable(flags)
   let dateTargets: number[] | undefined
   let fullSize = start.fullSize
 
-  function compileAll(names: Iterable<string>, warnings: EngineWarning[]): void {
+  /**
+   * Compiles definitions into the current slots: one environment for the batch, so a segment
+   * used by many flags is compiled (and warned about) once.
+   */
+  function compiler(warnings: EngineWarning[]): (definition: StoredFeature) => CompiledFeature {
     const env: CompileEnvironment = {
       customStrategies,
       segments,
@@ -194,100 +198,132 @@ function engineFrom(settings: EngineSettings, start: CompiledState): Engine {
       segmentGates: new Map(),
       warn: (flag, code, message) => warnings.push({ flag, code, message }),
     }
-    for (const name of names) {
-      const definition = definitions.get(name)
-      if (!definition) {
-        features.delete(name)
-        continue
-      }
+    return (definition) => {
       try {
-        features.set(name, compileFeature(definition, env))
+        return compileFeature(definition, env)
       } catch (error) {
         const reason = error instanceof Error ? error.message : String(error)
         warnings.push({
-          flag: name,
+          flag: definition.name,
           code: 'invalid-flag',
           message: `could not be compiled (${reason}); the flag is off`,
         })
-        features.set(name, compileAlwaysOff(definition, `could not be compiled (${reason})`))
+        return compileAlwaysOff(definition, `could not be compiled (${reason})`)
       }
     }
   }
 
-  /** Drops every compiled flag, slot and shared constraint. */
-  function startAfresh(): void {
-    features = new Map()
+  /** Compiles every definition afresh, in new slots. */
+  function compileEverything(definitions: Iterable<StoredFeature>, warnings: EngineWarning[]): FlagIndex {
     slots = createSlotTable()
     constraints = new Map()
+    const compile = compiler(warnings)
+    const list: CompiledFeature[] = []
+    for (const definition of definitions) list.push(compile(definition))
+    fullSize = slots.size
+    return indexFlags(list)
   }
 
-  /** Compiles every definition afresh, with new slots. */
-  function compileEverything(warnings: EngineWarning[]): void {
-    startAfresh()
-    compileAll(definitions.keys(), warnings)
-    fullSize = slots.size
+  /** Applies delta events to `flags` and `table`. */
+  function applyDelta(steps: readonly DeltaStep[], warnings: EngineWarning[]): void {
+    // A batch that adds or removes a flag takes the general way below. The usual one (flags that
+    // exist changed, segments changed) keeps the names' index and copies only the list.
+    const reshapes = steps.some(
+      (step) =>
+        step.kind === 'hydrate' ||
+        step.kind === 'feature-removed' ||
+        (step.kind === 'feature-updated' && !flags.has(step.feature.name)),
+    )
+    // Changed definitions by name, in payload order when `reshapes` (a Map iterates in insertion
+    // order: a flag removed and added again in one batch moves to the end).
+    let definitions = new Map<string, StoredFeature>()
+    if (reshapes) for (const feature of flags.list) definitions.set(feature.name, feature.definition)
+    const dirty = new Set<string>()
+    let hydrated = false
+    let ownSegments = false
+    const changeSegments = () => {
+      if (!ownSegments) segments = new Map(segments)
+      ownSegments = true
+      return segments as Map<number, StoredSegment>
+    }
+    for (const step of steps) {
+      switch (step.kind) {
+        case 'hydrate':
+          definitions = step.features
+          segments = step.segments
+          ownSegments = true
+          dirty.clear()
+          hydrated = true
+          break
+        case 'feature-updated':
+          definitions.set(step.feature.name, step.feature)
+          dirty.add(step.feature.name)
+          break
+        case 'feature-removed':
+          definitions.delete(step.name)
+          dirty.add(step.name)
+          break
+        case 'segment-updated':
+        case 'segment-removed':
+          if (step.kind === 'segment-updated') changeSegments().set(step.segment.id, step.segment)
+          else changeSegments().delete(step.id)
+          for (const feature of flags.list) if (feature.segmentIds.includes(step.id)) dirty.add(feature.name)
+          break
+      }
+    }
+    if (hydrated) {
+      // Every flag compiled afresh, in new slots, from the state the hydration left.
+      use(compileEverything(definitions.values(), warnings))
+      return
+    }
+    const compile = compiler(warnings)
+    if (reshapes) {
+      const list: CompiledFeature[] = []
+      for (const [name, definition] of definitions) {
+        const kept = dirty.has(name) ? undefined : flags.get(name)
+        list.push(kept ?? compile(definition))
+      }
+      use(indexFlags(list))
+    } else {
+      const list = flags.list.slice()
+      const changed: number[] = []
+      for (const name of dirty) {
+        const at = flags.positions.get(name)!
+        list[at] = compile(definitions.get(name) ?? list[at]!.definition)
+        changed.push(at)
+      }
+      use(flags.withList(list), changed)
+    }
+    // A recompiled flag takes new slots and leaves its old ones unused, and the slot table's
+    // marks keep an entry for each: after many updates, start afresh (each flag's warnings
+    // were said already).
+    if (slots.size > 2 * fullSize + 4096) {
+      use(
+        compileEverything(
+          flags.list.map((feature) => feature.definition),
+          [],
+        ),
+      )
+    }
+  }
+
+  /** Makes `next` the flags, with their table: patched when only the flags at `changed` differ. */
+  function use(next: FlagIndex, changed?: readonly number[]): void {
+    table = changed ? patchedTable(table, next, changed) : flagTable(next)
+    flags = next
   }
 
   function apply(change: PayloadChange, warnings: EngineWarning[]): void {
     if (change.kind === 'replace') {
-      definitions = change.features
       segments = change.segments
-      compileEverything(warnings)
+      use(compileEverything(change.features.values(), warnings))
     } else {
-      const dirty = new Set<string>()
-      let hydrated = false
-      // Whether a flag was added or removed: only then can `features` be out of payload order.
-      let reordered = false
-      for (const step of change.steps) {
-        switch (step.kind) {
-          case 'hydrate':
-            definitions = step.features
-            segments = step.segments
-            dirty.clear()
-            startAfresh()
-            hydrated = true
-            reordered = true
-            for (const name of definitions.keys()) dirty.add(name)
-            break
-          case 'feature-updated':
-            if (!definitions.has(step.feature.name)) reordered = true
-            definitions.set(step.feature.name, step.feature)
-            dirty.add(step.feature.name)
-            break
-          case 'feature-removed':
-            reordered = true
-            definitions.delete(step.name)
-            dirty.add(step.name)
-            break
-          case 'segment-updated':
-          case 'segment-removed':
-            if (step.kind === 'segment-updated') segments.set(step.segment.id, step.segment)
-            else segments.delete(step.id)
-            for (const feature of features.values()) if (feature.segmentIds.includes(step.id)) dirty.add(feature.name)
-            break
-        }
-      }
-      compileAll(dirty, warnings)
-      // A recompiled flag takes new slots and leaves its old ones unused, and the slot table's
-      // marks keep an entry for each: after many updates, start afresh (each flag's warnings
-      // were said already).
-      if (hydrated) fullSize = slots.size
-      else if (slots.size > 2 * fullSize + 4096) compileEverything([])
-      // Keep payload order (a full payload compiles in it): a Map iterates in insertion order,
-      // and a flag removed and added again in one batch keeps its old place in `features`. A
-      // batch that only changes flags leaves every flag where it was.
-      if (reordered) {
-        const next = new Map<string, CompiledFeature>()
-        for (const name of definitions.keys()) next.set(name, features.get(name)!)
-        features = next
-      }
+      applyDelta(change.steps, warnings)
     }
-    order = [...features.values()]
-    table = flagTable(order, features)
-    for (const feature of order) {
+    for (const feature of flags.list) {
       if (!feature.dependencies) continue
       for (const { parent } of feature.dependencies) {
-        if (parent && !features.has(parent)) {
+        if (parent && !flags.has(parent)) {
           warnings.push({
             flag: feature.name,
             code: 'unknown-dependency',
@@ -307,12 +343,12 @@ function engineFrom(settings: EngineSettings, start: CompiledState): Engine {
       return warnings
     },
     isEnabled(name, context) {
-      const feature = features.get(name)
-      return feature ? isFeatureEnabled(feature, slots.frame(asContext(context)), features) : false
+      const feature = flags.get(name)
+      return feature ? isFeatureEnabled(feature, slots.frame(asContext(context)), flags) : false
     },
     getVariant(name, context) {
-      const feature = features.get(name)
-      return feature ? evaluateFeature(feature, slots.frame(asContext(context)), features).variant : DISABLED_VARIANT
+      const feature = flags.get(name)
+      return feature ? evaluateFeature(feature, slots.frame(asContext(context)), flags).variant : DISABLED_VARIANT
     },
     evaluateAll(context, options) {
       const frame = slots.frame(asContext(context))
@@ -320,29 +356,31 @@ function engineFrom(settings: EngineSettings, start: CompiledState): Engine {
       // Not an array: ignored, as every option of the wrong type.
       if (names && Array.isArray(names)) {
         const listed = names.map((name) => {
-          const feature = typeof name === 'string' ? features.get(name) : undefined
-          return feature ? evaluateFeature(feature, frame, features) : unknownToggle(nameText(name))
+          const feature = typeof name === 'string' ? flags.get(name) : undefined
+          return feature ? evaluateFeature(feature, frame, flags) : unknownToggle(nameText(name))
         })
         if (options.trace) copyTrace(frame, options.trace)
         return listed
       }
       const result: EvaluatedToggle[] = []
       if (options?.includeDisabled === true) {
-        for (let i = 0; i < order.length; i++) result.push(evaluateFeature(order[i]!, frame, features))
+        const list = flags.list
+        for (let i = 0; i < list.length; i++) result.push(evaluateFeature(list[i]!, frame, flags))
       } else {
-        collectEnabled(table, frame, features, result)
+        collectEnabled(table, frame, flags, result)
       }
       if (options?.trace) copyTrace(frame, options.trace)
       return result
     },
     evaluate(name, context) {
-      const feature = features.get(name)
-      return feature ? detailsOf(feature, slots.frame(asContext(context)), features) : flagNotFound(nameText(name))
+      const feature = flags.get(name)
+      return feature ? detailsOf(feature, slots.frame(asContext(context)), flags) : flagNotFound(nameText(name))
     },
     evaluateAllDetails(context, options) {
       const frame = slots.frame(asContext(context))
-      const result: EvaluationDetails[] = new Array(order.length)
-      for (let i = 0; i < order.length; i++) result[i] = detailsOf(order[i]!, frame, features)
+      const list = flags.list
+      const result: EvaluationDetails[] = new Array(list.length)
+      for (let i = 0; i < list.length; i++) result[i] = detailsOf(list[i]!, frame, flags)
       if (options?.trace) copyTrace(frame, options.trace)
       return result
     },
@@ -357,25 +395,17 @@ function engineFrom(settings: EngineSettings, start: CompiledState): Engine {
       return Number.POSITIVE_INFINITY
     },
     getState() {
-      return { version: 2, features: [...definitions.values()], segments: [...segments.values()] }
+      return { version: 2, features: flags.list.map((feature) => feature.definition), segments: [...segments.values()] }
     },
     fork() {
-      return engineFrom(settings, {
-        slots,
-        constraints,
-        definitions: new Map(definitions),
-        segments: new Map(segments),
-        features: new Map(features),
-        fullSize,
-        order,
-        table,
-      })
+      // Nothing copied: a load replaces what it changes, never changes it in place.
+      return engineFrom(settings, { slots, constraints, segments, flags, fullSize, table })
     },
     get size() {
-      return features.size
+      return flags.list.length
     },
   }
   // For @vexil/engine/explain: the state as it is when asked.
-  explainSources.set(engine, () => ({ features, segments, slots, customStrategies, hostname }))
+  explainSources.set(engine, () => ({ flags, segments, slots, customStrategies, hostname }))
   return engine
 }

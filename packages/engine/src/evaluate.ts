@@ -3,13 +3,17 @@
 // over the feature's variants. Nothing here allocates: results are the prebuilt outcomes.
 import { type CompiledDependency, type CompiledFeature, FEATURE_VARIANTS, STRATEGY_BITS } from './compile-feature.js'
 import type { CompiledStrategy } from './compile-strategy.js'
+import type { FlagIndex } from './flag-index.js'
 import type { Frame } from './frame.js'
 import { OFF, ON_WITHOUT_STRATEGIES, matchStrategies } from './program.js'
 import { DISABLED_VARIANT, ENABLED_WITHOUT_VARIANT, featureVariant, strategyVariant, toggle } from './outcomes.js'
 import type { EvaluatedToggle } from './types.js'
 import { selectVariant } from './variants.js'
 
-export type FeatureLookup = ReadonlyMap<string, CompiledFeature>
+/** The loaded flags by name (a FlagIndex in an engine). */
+export interface FeatureLookup {
+  get(name: string): CompiledFeature | undefined
+}
 
 export function dependencySatisfied(dependency: CompiledDependency, frame: Frame, features: FeatureLookup): boolean {
   // Looked up at evaluation time: parents can change through delta events.
@@ -117,42 +121,54 @@ export interface FlagTable {
   busy: boolean
 }
 
-export function flagTable(order: readonly CompiledFeature[], features: FeatureLookup): FlagTable {
+const entryOf = (feature: CompiledFeature): number =>
+  !feature.enabled ? ENTRY_OFF : feature.dependencies ? ENTRY_DEPENDS : feature.pc
+
+const parentsOf = (feature: CompiledFeature, flags: FlagIndex): Int32Array | undefined =>
+  feature.dependencies && Int32Array.from(feature.dependencies, ({ parent }) => flags.positions.get(parent) ?? -1)
+
+export function flagTable(flags: FlagIndex): FlagTable {
+  const order = flags.list
   const entries = new Int32Array(order.length)
   const variantBits = new Int32Array(order.length)
-  const parents = new Array<Int32Array | undefined>(order.length).fill(undefined)
-  // The parents' indexes, keyed by the compiled flag: a flag that is no key misses without
-  // hashing anything (a map of every flag's name would hash every name on each load).
-  const indexes = new Map<CompiledFeature, number>()
+  const parents = new Array<Int32Array | undefined>(order.length)
   for (let i = 0; i < order.length; i++) {
     const feature = order[i]!
-    entries[i] = !feature.enabled ? ENTRY_OFF : feature.dependencies ? ENTRY_DEPENDS : feature.pc
+    entries[i] = entryOf(feature)
     variantBits[i] = feature.variantBits
-    const dependencies = feature.dependencies
-    if (!dependencies) continue
-    for (let d = 0; d < dependencies.length; d++) {
-      const parent = features.get(dependencies[d]!.parent)
-      if (parent) indexes.set(parent, -1)
-    }
+    parents[i] = parentsOf(feature, flags)
   }
-  if (indexes.size > 0) for (let i = 0; i < order.length; i++) if (indexes.has(order[i]!)) indexes.set(order[i]!, i)
-  for (let i = 0; i < order.length; i++) {
-    const dependencies = order[i]!.dependencies
-    if (!dependencies) continue
-    parents[i] = Int32Array.from(dependencies, ({ parent }) => {
-      const found = features.get(parent)
-      return found === undefined ? -1 : indexes.get(found)!
-    })
+  return tableOf(order, entries, variantBits, new Array(order.length).fill(undefined), parents)
+}
+
+/**
+ * `flagTable(flags)` from the table of flags with the same names in the same places, where only
+ * the flags at `changed` differ: a streamed change to one flag copies the table's arrays instead
+ * of reading every flag again.
+ */
+export function patchedTable(table: FlagTable, flags: FlagIndex, changed: Iterable<number>): FlagTable {
+  const entries = table.entries.slice()
+  const variantBits = table.variantBits.slice()
+  const onOutcomes = table.onOutcomes.slice()
+  const parents = table.parents.slice()
+  for (const i of changed) {
+    const feature = flags.list[i]!
+    entries[i] = entryOf(feature)
+    variantBits[i] = feature.variantBits
+    onOutcomes[i] = undefined
+    parents[i] = parentsOf(feature, flags)
   }
-  return {
-    order,
-    entries,
-    variantBits,
-    onOutcomes: new Array<EvaluatedToggle | undefined>(order.length).fill(undefined),
-    parents,
-    matches: new Int32Array(order.length),
-    busy: false,
-  }
+  return tableOf(flags.list, entries, variantBits, onOutcomes, parents)
+}
+
+function tableOf(
+  order: readonly CompiledFeature[],
+  entries: Int32Array,
+  variantBits: Int32Array,
+  onOutcomes: Array<EvaluatedToggle | undefined>,
+  parents: Array<Int32Array | undefined>,
+): FlagTable {
+  return { order, entries, variantBits, onOutcomes, parents, matches: new Int32Array(order.length), busy: false }
 }
 
 /** Appends the enabled results of the table's flags to `result`, in order. */

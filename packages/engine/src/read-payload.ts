@@ -4,7 +4,7 @@ import { isObject, stringify, toNumber } from './coerce.js'
 import type { StoredFeature, StoredSegment } from './raw-payload.js'
 import type { EngineWarning, WarningCode } from './warnings.js'
 
-type DeltaStep =
+export type DeltaStep =
   | { kind: 'hydrate'; features: Map<string, StoredFeature>; segments: Map<number, StoredSegment> }
   | { kind: 'feature-updated'; feature: StoredFeature }
   | { kind: 'feature-removed'; name: string }

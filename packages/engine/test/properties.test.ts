@@ -312,6 +312,29 @@ describe('forks (issue 18: a delta compiles only what it touches)', () => {
       { numRuns: 500 },
     )
   })
+
+  it('a fork answers as before whatever its parent loads after it (they share what neither changed)', () => {
+    fc.assert(
+      fc.property(
+        payloadArb({ deterministic: true }),
+        deltaArb,
+        fc.array(deltaArb, { minLength: 1, maxLength: 3 }),
+        contexts,
+        (payload, forked, later, contexts) => {
+          const parent = createEngine({ hostname: 'localhost' })
+          parent.load(payload)
+          const fork = parent.fork()
+          fork.load(forked)
+          const before = contexts.map((context) => answers(fork, context))
+          const stateBefore = JSON.stringify(fork.getState())
+          for (const delta of later) parent.load(delta)
+          expect(contexts.map((context) => answers(fork, context))).toEqual(before)
+          expect(JSON.stringify(fork.getState())).toBe(stateBefore)
+        },
+      ),
+      { numRuns: 300 },
+    )
+  })
 })
 
 describe('bucket arithmetic', () => {

@@ -45,7 +45,7 @@ export function explainFlags(names: readonly string[], context: Context, source:
   const twins = createTwins(source.customStrategies, source.hostname, source.segments)
   // Every twin is compiled before the evaluations start (a frame is sized for the slots so far).
   const prepared = names.map((name) => {
-    const feature = source.features.get(name)
+    const feature = source.flags.get(name)
     return feature?.strategies.map((_, i) =>
       prepareStrategy((feature.definition.strategies as unknown[])[i], name, twins, source.segments),
     )
@@ -61,15 +61,15 @@ export function explainFlags(names: readonly string[], context: Context, source:
     hostname: source.hostname,
   }
   return names.map((name, i) => {
-    const feature = source.features.get(name)
+    const feature = source.flags.get(name)
     if (!feature) return notFound(name, time)
     frame.usedRandom = false
     try {
-      return explainFeature(feature, prepared[i]!, scope, source.features, time, null)
+      return explainFeature(feature, prepared[i]!, scope, source.flags, time, null)
     } catch (error) {
       // A host's strategy threw (in the flag or a parent): the flag explains as that error, unevaluated.
       if (!(error instanceof CustomStrategyError)) throw error
-      return explainFeature(feature, prepared[i]!, scope, source.features, time, error.message)
+      return explainFeature(feature, prepared[i]!, scope, source.flags, time, error.message)
     }
   })
 }

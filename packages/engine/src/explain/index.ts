@@ -41,5 +41,9 @@ export function explain(engine: Engine, name: string, context?: Context): FlagEx
 /** `explain` for every flag, in payload order, with one evaluation of the context. */
 export function explainAll(engine: Engine, context?: Context): FlagExplanation[] {
   const source = sourceOf(engine)
-  return explainFlags([...source.features.keys()], asContext(context), source)
+  return explainFlags(
+    source.flags.list.map((feature) => feature.name),
+    asContext(context),
+    source,
+  )
 }
