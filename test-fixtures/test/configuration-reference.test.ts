@@ -34,7 +34,8 @@ const READS: readonly RegExp[] = [
 // A table of names where the first one set wins, serviceUrl: ['SERVICE_URL', 'UNLEASH_URL'], in a
 // file that reads an environment (elsewhere such lists are HTTP methods or reason codes)
 const NAME_LIST = new RegExp(`\\b\\w+:\\s*\\[\\s*((?:['"]${NAME}['"]\\s*,?\\s*)+)\\]`, 'g')
-// node:util parseArgs options, in files that call it: port: { type: 'string' }, 'data-dir': { type: 'string' }
+// command-line options, in files that read them (node:util's parseArgs, or server-kit's
+// readCommandLine): port: { type: 'string' }, 'data-dir': { type: 'string' }
 const FLAG = /['"]?([a-z][a-z-]*)['"]?\s*:\s*\{\s*type:\s*'(?:string|boolean)'/g
 
 /** Source without its comment lines, which name variables without reading them. */
@@ -66,7 +67,7 @@ function variablesRead(files: readonly SourceFile[]): Map<string, Set<string>> {
 }
 
 /**
- * Every `--flag` the files' parseArgs calls accept, and the options of `vexil offline`, which
+ * Every `--flag` the files' parseArgs and readCommandLine calls accept, and the options of `vexil offline`, which
  * reads them from Edge's table (proxy/src/config/edge-options.ts: entries placed `offline`). The
  * table's other options are Edge's, listed in the reference's Edge section by variable.
  */
@@ -75,7 +76,7 @@ function flagsRead(files: readonly SourceFile[]): Map<string, Set<string>> {
   for (const file of files) {
     const text = code(file.text)
     for (const match of text.matchAll(OFFLINE_OPTION)) addTo(found, match[1]!, file.path)
-    if (!text.includes('parseArgs(')) continue
+    if (!/\b(parseArgs|readCommandLine)\(/.test(text)) continue
     for (const match of text.matchAll(FLAG)) addTo(found, `--${match[1]}`, file.path)
   }
   return found
@@ -150,6 +151,10 @@ describe('the drift check', () => {
         "parseArgs({ options: { port: { type: 'string' }, 'data-dir': { type: 'string' } } })",
       ].join('\n'),
     },
+    {
+      path: 'packages/x/src/cli.ts',
+      text: "const OPTIONS = { demo: { type: 'boolean' } } as const\nreadCommandLine('x', argv, OPTIONS)",
+    },
   ]
 
   it('collects every shape of read the configuration code uses', () => {
@@ -162,7 +167,7 @@ describe('the drift check', () => {
       'SERVICE_URL',
       'UNLEASH_URL',
     ])
-    expect([...flagsRead(files).keys()].sort()).toEqual(['--data-dir', '--port'])
+    expect([...flagsRead(files).keys()].sort()).toEqual(['--data-dir', '--demo', '--port'])
   })
 
   it('takes lists of names only from files that read an environment', () => {

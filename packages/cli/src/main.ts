@@ -38,7 +38,7 @@ export async function runVexilCli(argv: string[]): Promise<number> {
   switch (command) {
     case undefined:
     case 'start':
-      return runPlatform()
+      return runPlatform(rest)
     case 'proxy':
       return runProxyCli(rest)
     case 'service':

@@ -4,15 +4,41 @@
 // set, one OpenTelemetry SDK traces both, as one service (`vexil` unless OTEL_SERVICE_NAME), each
 // span's instrumentation scope saying which: `@vexil/proxy` or `@vexil/service`.
 import { ConfigError, type RunningProxy, runProxyCli, startProxy } from '@vexil/proxy'
-import { nextShutdownSignal } from '@vexil/server-kit'
+import { nextShutdownSignal, readCommandLine } from '@vexil/server-kit'
 import { startTracing, TracingConfigError, type TracingSdk, tracingSummary } from '@vexil/server-kit/tracing'
 import { type RunningService, startService } from '@vexil/service'
 
+const HELP = `Usage: vexil start
+
+Runs the platform (what \`npm start\` runs): the Vexil service on its embedded database, seeded
+with a demo on first run, and the proxy syncing from it. With SERVICE_URL (or UNLEASH_URL) set it
+runs only the proxy, against that upstream, as \`vexil proxy\`.
+
+Environment:
+  SERVICE_URL, UNLEASH_URL   set: run only the proxy, against this upstream
+  SERVICE_PORT               the service's port (default 4242)
+  PORT                       the proxy's port (default 3000)
+  HOST                       the listening address of both (default 127.0.0.1)
+  SERVICE_FETCH_INTERVAL     ms between the proxy's polls of the service (default 1000)
+  DATA_DIR                   the service's data folder (default ./.vexil/data)
+
+Every other variable reaches the proxy and the service as when they run alone
+(\`vexil proxy --help\`, \`vexil service --help\`).`
+
 /** Runs the platform; resolves with an exit code once it has stopped (or could not start). */
-export async function runPlatform(): Promise<number> {
+export async function runPlatform(argv: readonly string[] = []): Promise<number> {
+  const line = readCommandLine('vexil start', argv, { help: { type: 'boolean', short: 'h' } })
+  if ('refusal' in line) return fail(line.refusal, 2)
+  if (line.values.help) {
+    process.stdout.write(`${HELP}\n`)
+    return 0
+  }
   const env = process.env
   if (env.SERVICE_URL || env.UNLEASH_URL) return runProxyCli([])
-  const servicePort = Number(env.SERVICE_PORT ?? 4242)
+  const servicePortText = env.SERVICE_PORT || '4242'
+  const servicePort = Number(servicePortText)
+  if (!/^\d{1,5}$/.test(servicePortText) || servicePort > 65_535)
+    return fail(`Invalid configuration: SERVICE_PORT must be a port number (0 to 65535), got "${servicePortText}"`)
   // The banner prints an admin token: this machine only, unless HOST says otherwise (the
   // container image sets HOST=0.0.0.0, its ports being published by the runtime).
   const host = env.HOST || '127.0.0.1'
@@ -126,9 +152,9 @@ function listeningOn(host: string): string {
   return `${host} (HOST)`
 }
 
-function fail(message: string): number {
+function fail(message: string, code = 1): number {
   process.stderr.write(`${message}\n`)
-  return 1
+  return code
 }
 
 function messageOf(error: unknown): string {

@@ -4,7 +4,7 @@
 import { readFileSync } from 'node:fs'
 import { request as httpRequest } from 'node:http'
 import { request as httpsRequest } from 'node:https'
-import { parseArgs } from 'node:util'
+import { readCommandLine } from '@vexil/server-kit'
 
 const TIMEOUT_MS = 5_000
 
@@ -18,26 +18,21 @@ Options:
   -c, --ca-certificate-file <file>   a CA to trust for an https URL (CA_CERTIFICATE_FILE)
   -h, --help                         Show this help.`
 
+const PROBE_OPTIONS = {
+  'edge-url': { type: 'string', short: 'e' },
+  'ca-certificate-file': { type: 'string', short: 'c' },
+  help: { type: 'boolean', short: 'h' },
+} as const
+
 /** Runs `vexil health` or `vexil ready`; resolves with the exit code. */
 export async function runProbe(
   command: 'health' | 'ready',
   argv: string[],
   env: NodeJS.ProcessEnv = process.env,
 ): Promise<number> {
-  let values: { 'edge-url'?: string; 'ca-certificate-file'?: string; help?: boolean }
-  try {
-    values = parseArgs({
-      args: argv,
-      options: {
-        'edge-url': { type: 'string', short: 'e' },
-        'ca-certificate-file': { type: 'string', short: 'c' },
-        help: { type: 'boolean', short: 'h' },
-      },
-      strict: true,
-    }).values
-  } catch (error) {
-    return fail(`Invalid command line: ${error instanceof Error ? error.message : String(error)}`, 2)
-  }
+  const line = readCommandLine(`vexil ${command}`, argv, PROBE_OPTIONS)
+  if ('refusal' in line) return fail(line.refusal, 2)
+  const { values } = line
   if (values.help) {
     process.stdout.write(`${HELP(command)}\n`)
     return 0

@@ -53,6 +53,49 @@ describe('vexil', () => {
     }
   })
 
+  it('vexil start, service, health and ready refuse a command line in one line, exit 2', async () => {
+    const hint = (command: string) => `(vexil ${command} --help lists the options)`
+    for (const [args, line] of [
+      [
+        ['start', '--port', '5000'],
+        `Invalid command line: --port is not an option of \`vexil start\` ${hint('start')}`,
+      ],
+      [['start', 'now'], `Invalid command line: \`vexil start\` takes no arguments, got "now" ${hint('start')}`],
+      [
+        ['service', '--bogus'],
+        `Invalid command line: --bogus is not an option of \`vexil service\` ${hint('service')}`,
+      ],
+      [['service', '--port='], `Invalid command line: --port needs a value ${hint('service')}`],
+      [['service', '--demo=no'], `Invalid command line: --demo takes no value ${hint('service')}`],
+      [['service', '--port', '-1'], 'Invalid command line: --port must be a port number (0 to 65535), got "-1"'],
+      [['health', '--bogus'], `Invalid command line: --bogus is not an option of \`vexil health\` ${hint('health')}`],
+      [['ready', '--edge-url'], `Invalid command line: --edge-url needs a value ${hint('ready')}`],
+    ] as const) {
+      const run = await vexil([...args])
+      expect([args, run.code, run.stdout, run.stderr.trim().split('\n')]).toEqual([args, 2, '', [line]])
+    }
+  })
+
+  it('vexil start --help prints its usage without starting anything; vexil service --version its version', async () => {
+    const help = await vexil(['start', '--help'])
+    expect(help.code).toBe(0)
+    expect(help.stdout).toMatch(/^Usage: vexil start\n/)
+    for (const name of ['SERVICE_URL', 'SERVICE_PORT', 'PORT', 'HOST', 'DATA_DIR']) expect(help.stdout).toContain(name)
+    const { version } = JSON.parse(readFileSync(new URL('../../service/package.json', import.meta.url), 'utf8')) as {
+      version: string
+    }
+    const service = await vexil(['service', '--version'])
+    expect([service.code, service.stdout]).toEqual([0, `vexil-service ${version}\n`])
+  })
+
+  it('vexil start refuses a SERVICE_PORT that is not a port, before starting anything', async () => {
+    const run = await vexil(['start'], { SERVICE_PORT: 'http' })
+    expect([run.code, run.stderr.trim().split('\n')]).toEqual([
+      1,
+      ['Invalid configuration: SERVICE_PORT must be a port number (0 to 65535), got "http"'],
+    ])
+  })
+
   it('an unknown command exits 1 with the help', async () => {
     const run = await vexil(['nope'])
     expect(run.code).toBe(1)

@@ -7,8 +7,7 @@
 import cluster from 'node:cluster'
 import { realpathSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
-import { parseArgs } from 'node:util'
-import { nextShutdownSignal } from '@vexil/server-kit'
+import { nextShutdownSignal, readCommandLine } from '@vexil/server-kit'
 import {
   startTracing,
   TRACING_ENVIRONMENT_VARIABLES,
@@ -133,39 +132,17 @@ const PROXY_OPTIONS = {
 
 /** `vexil proxy [--port <port>]`: Vexil's variables; Edge's that it does not read are warned about. */
 function proxyStart(argv: string[]): ProxyStart | number {
-  const { values, tokens } = parseArgs({
-    args: argv,
-    options: PROXY_OPTIONS,
-    strict: false,
-    tokens: true,
-  })
-  // Read loosely and refused here: Node's own messages for these change between its versions.
-  for (const token of tokens) {
-    const refusal = refusalOf(token)
-    if (refusal) return fail(`Invalid command line: ${refusal} (vexil proxy --help lists the options)`, 2)
-  }
+  const line = readCommandLine('vexil proxy', argv, PROXY_OPTIONS)
+  if ('refusal' in line) return fail(line.refusal, 2)
+  const { values } = line
   if (values.help) return help(HELP)
   if (values.version) return help(`vexil-proxy ${SDK_VERSION}`)
-  const port = values.port as string | undefined
-  if (port !== undefined && !(/^\d{1,5}$/.test(port) && Number(port) <= 65_535))
-    return fail(`Invalid command line: --port must be a port number (0 to 65535), got "${port}"`, 2)
   const proxyReads = new Set([...Object.values(PROXY_ENVIRONMENT_VARIABLES).flat(), ...TRACING_ENVIRONMENT_VARIABLES])
   return {
-    options: port !== undefined ? { port: Number(port) } : {},
+    options: values.port !== undefined ? { port: Number(values.port) } : {},
     env: process.env,
     warnings: edgeVariableWarnings(process.env, proxyReads),
   }
-}
-
-/** Why `vexil proxy` refuses one argument of its command line, if it does. */
-function refusalOf(token: NonNullable<ReturnType<typeof parseArgs>['tokens']>[number]): string | undefined {
-  if (token.kind === 'positional') return `\`vexil proxy\` takes no arguments, got "${token.value}"`
-  if (token.kind !== 'option') return undefined
-  if (!Object.hasOwn(PROXY_OPTIONS, token.name)) return `${token.rawName} is not an option of \`vexil proxy\``
-  const { type } = PROXY_OPTIONS[token.name as keyof typeof PROXY_OPTIONS]
-  if (type === 'string' && token.value === undefined) return `${token.rawName} needs a value`
-  if (type === 'boolean' && token.value !== undefined) return `${token.rawName} takes no value`
-  return undefined
 }
 
 /** Edge's command line: its options and variables translated to the proxy's, with Edge's defaults. */

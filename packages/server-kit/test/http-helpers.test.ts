@@ -79,6 +79,7 @@ describe('@vexil/server-kit public surface', () => {
       'nextShutdownSignal',
       'observeRequest',
       'openEventStream',
+      'readCommandLine',
       'readLimitedBody',
       'readLimitedWebBody',
       'redactingLogger',

@@ -1,8 +1,7 @@
 #!/usr/bin/env node
-import { realpathSync } from 'node:fs'
+import { readFileSync, realpathSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
-import { parseArgs } from 'node:util'
-import { nextShutdownSignal } from '@vexil/server-kit'
+import { nextShutdownSignal, readCommandLine } from '@vexil/server-kit'
 import { startTracing, TracingConfigError, type TracingSdk, tracingSummary } from '@vexil/server-kit/tracing'
 import { ConfigError } from './config.js'
 import { type RunningService, startService } from './server.js'
@@ -19,6 +18,7 @@ Options:
   --data-dir <path>     PGlite data folder (env DATA_DIR, default ./.vexil/data)
   --demo                Seed a demo project on first run and print demo credentials
   -h, --help            Show this help
+  --version             Show the version
 
 Environment:
   INIT_ADMIN_API_TOKENS   comma-separated admin tokens, *:*.<secret> (secrets of 32+ characters;
@@ -29,39 +29,37 @@ Environment:
   LOG_LEVEL               debug, info (default), warn, error or fatal
 `
 
+const SERVICE_OPTIONS = {
+  port: { type: 'string' },
+  host: { type: 'string' },
+  'database-url': { type: 'string' },
+  'data-dir': { type: 'string' },
+  demo: { type: 'boolean' },
+  help: { type: 'boolean', short: 'h' },
+  version: { type: 'boolean' },
+} as const
+
 /**
  * `vexil service`: parses flags (and env), starts the service and stops it cleanly on SIGINT or
  * SIGTERM (HTTP server first, then the database, so nothing is lost). Resolves with an exit code
  * once the service has stopped (or at once for `--help` and bad arguments).
  */
 export async function runServiceCli(argv: string[], out: Pick<Console, 'log' | 'error'> = console): Promise<number> {
-  let values: Record<string, string | boolean | undefined>
-  try {
-    values = parseArgs({
-      args: argv,
-      options: {
-        port: { type: 'string' },
-        host: { type: 'string' },
-        'database-url': { type: 'string' },
-        'data-dir': { type: 'string' },
-        demo: { type: 'boolean' },
-        help: { type: 'boolean', short: 'h' },
-      },
-      strict: true,
-    }).values
-  } catch (error) {
-    out.error(`${(error as Error).message}\n\n${HELP}`)
+  const line = readCommandLine('vexil service', argv, SERVICE_OPTIONS)
+  if ('refusal' in line) {
+    out.error(line.refusal)
     return 2
   }
+  const { values } = line
   if (values.help) {
     out.log(HELP)
     return 0
   }
-  const port = values.port === undefined ? undefined : Number(values.port)
-  if (port !== undefined && (!Number.isInteger(port) || port < 0 || port > 65535)) {
-    out.error(`--port must be an integer 0-65535, got "${values.port}"`)
-    return 2
+  if (values.version) {
+    out.log(`vexil-service ${packageVersion()}`)
+    return 0
   }
+  const port = values.port === undefined ? undefined : Number(values.port)
   let service: RunningService
   let tracing: TracingSdk | undefined
   try {
@@ -104,6 +102,11 @@ export async function runServiceCli(argv: string[], out: Pick<Console, 'log' | '
     out.error(`Stopping failed: ${(error as Error).message}`)
     return 1
   }
+}
+
+/** The installed package's version (src/ and dist/ are both one level below package.json). */
+function packageVersion(): string {
+  return (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }).version
 }
 
 // Run directly (`node dist/cli.js`, or the `vexil-service` bin).
