@@ -85,8 +85,10 @@ export async function runPlatform(argv: readonly string[] = []): Promise<number>
   const ofrepUrl = proxy.url.replace(/\/proxy$/, '/ofrep/v1/evaluate/flags')
   // Listening before the banner is printed: a SIGTERM sent as soon as it appears stops cleanly.
   const shutdown = nextShutdownSignal()
-  // The banner's curl lines work once the proxy has its first flags from the service.
-  const ready = await proxyReady(proxy, FIRST_FLAGS_WAIT_MS)
+  // The banner's curl lines work once the proxy has its first flags from the service; a signal
+  // while it waits stops at once, without the banner.
+  const ready = await Promise.race([proxyReady(proxy, FIRST_FLAGS_WAIT_MS, shutdown), shutdown])
+  if (typeof ready !== 'boolean') return stop(ready)
   process.stdout.write(
     [
       '',
@@ -117,15 +119,18 @@ export async function runPlatform(argv: readonly string[] = []): Promise<number>
       '',
     ].join('\n'),
   )
-  const signal = await shutdown
-  process.stdout.write(`\n${signal}: stopping the proxy (sending its metrics), then the service.\n`)
-  try {
-    await proxy.close()
-    await service.close()
-    await tracing?.shutdown()
-    return 0
-  } catch (error) {
-    return fail(`Error while stopping: ${messageOf(error)}`)
+  return stop(await shutdown)
+
+  async function stop(signal: string): Promise<number> {
+    process.stdout.write(`\n${signal}: stopping the proxy (sending its metrics), then the service.\n`)
+    try {
+      await proxy.close()
+      await service.close()
+      await tracing?.shutdown()
+      return 0
+    } catch (error) {
+      return fail(`Error while stopping: ${messageOf(error)}`)
+    }
   }
 }
 
@@ -133,11 +138,13 @@ export async function runPlatform(argv: readonly string[] = []): Promise<number>
 
 const FIRST_FLAGS_WAIT_MS = 10_000
 
-/** Resolves true once the proxy serves flags, false if it does not within `ms`. */
-async function proxyReady(proxy: RunningProxy, ms: number): Promise<boolean> {
+/** Resolves true once the proxy serves flags, false if it does not within `ms` or `until` settles first. */
+async function proxyReady(proxy: RunningProxy, ms: number, until: Promise<unknown>): Promise<boolean> {
+  let given = false
+  void until.then(() => (given = true))
   const deadline = Date.now() + ms
   while (!proxy.app.ready) {
-    if (Date.now() >= deadline) return false
+    if (given || Date.now() >= deadline) return false
     await new Promise((resolve) => setTimeout(resolve, 20))
   }
   return true

@@ -1,6 +1,7 @@
 // `npm start` (vexil start): the service on its embedded database plus the proxy syncing from
 // it, with the printed curl line working as pasted, and Ctrl-C stopping both cleanly.
 import { spawn, type ChildProcess } from 'node:child_process'
+import { connect, createServer, type Socket } from 'node:net'
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -18,7 +19,7 @@ interface Started {
   exited: Promise<number | null>
 }
 
-function start(ports: { proxy: number; service: number }): Promise<Started> {
+function launch(ports: { proxy: number; service: number }, env: Record<string, string> = {}): Started {
   if (!existsSync(CLI)) throw new Error(`${CLI} is missing: run npm run build first (npm ci does)`)
   const child = spawn(process.execPath, [CLI, 'start'], {
     cwd: workdir,
@@ -29,6 +30,7 @@ function start(ports: { proxy: number; service: number }): Promise<Started> {
       SERVICE_PORT: String(ports.service),
       SERVICE_METRICS_INTERVAL: '600000',
       STORAGE_FILE_DIRECTORY: workdir,
+      ...env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   })
@@ -36,19 +38,25 @@ function start(ports: { proxy: number; service: number }): Promise<Started> {
   child.stdout!.on('data', (d: Buffer) => (output += d))
   child.stderr!.on('data', (d: Buffer) => (output += d))
   const exited = new Promise<number | null>((resolve) => child.on('exit', resolve))
+  return { child, output: () => output, exited }
+}
+
+/** Launches the platform and resolves once its banner is out. */
+function start(ports: { proxy: number; service: number }): Promise<Started> {
+  const { child, output, exited } = launch(ports)
   return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`the platform did not start in time:\n${output}`)), 60_000)
+    const timer = setTimeout(() => reject(new Error(`the platform did not start in time:\n${output()}`)), 60_000)
     const poll = setInterval(() => {
-      if (output.includes('Press Ctrl-C to stop.')) {
+      if (output().includes('Press Ctrl-C to stop.')) {
         clearInterval(poll)
         clearTimeout(timer)
-        resolve({ child, output: () => output, exited })
+        resolve({ child, output, exited })
       }
     }, 50)
     void exited.then((code) => {
       clearInterval(poll)
       clearTimeout(timer)
-      reject(new Error(`the platform exited with ${code}:\n${output}`))
+      reject(new Error(`the platform exited with ${code}:\n${output()}`))
     })
   })
 }
@@ -134,5 +142,48 @@ describe('vexil start', () => {
     expect(res!.status).toBe(200)
     platform.child.kill('SIGTERM')
     expect(await platform.exited).toBe(0)
+  })
+
+  it('a signal while the proxy waits for its first flags stops at once, without the banner', async () => {
+    // A forward proxy that takes connections and never answers: the proxy's fetches hang.
+    const held: Socket[] = []
+    const blackHole = createServer((socket) => held.push(socket))
+    await new Promise<void>((resolve) => blackHole.listen(0, '127.0.0.1', resolve))
+    const { port } = blackHole.address() as { port: number }
+    // No backup of the flags: the earlier runs' would make it ready at once.
+    const storage = mkdtempSync(join(workdir, 'storage-'))
+    const platform = launch(ports, {
+      HTTP_PROXY: `http://127.0.0.1:${port}`,
+      SERVICE_METRICS_INTERVAL: '0',
+      STORAGE_FILE_DIRECTORY: storage,
+    })
+    try {
+      // Listening, and its first fetch held: it is in the wait (up to 10 s) before the banner.
+      const listening = () =>
+        new Promise<boolean>((resolve) =>
+          connect(ports.proxy, '127.0.0.1')
+            .on('connect', function (this: Socket) {
+              this.destroy()
+              resolve(true)
+            })
+            .on('error', () => resolve(false)),
+        )
+      const deadline = Date.now() + 60_000
+      while (!(held.length > 0 && (await listening()))) {
+        if (Date.now() > deadline || platform.child.exitCode !== null) throw new Error(platform.output())
+        await new Promise((resolve) => setTimeout(resolve, 50))
+      }
+      const signalled = Date.now()
+      platform.child.kill('SIGTERM')
+      expect(await platform.exited).toBe(0)
+      expect(Date.now() - signalled).toBeLessThan(8_000)
+      expect(platform.output()).not.toContain('Vexil is running.')
+      expect(held.length).toBeGreaterThan(0)
+      expect(platform.output()).toContain('SIGTERM: stopping the proxy')
+    } finally {
+      platform.child.kill('SIGKILL')
+      for (const socket of held) socket.destroy()
+      await new Promise((resolve) => blackHole.close(resolve))
+    }
   })
 })
