@@ -67,7 +67,11 @@ describe('vexil', () => {
       ],
       [['service', '--port='], `Invalid command line: --port needs a value ${hint('service')}`],
       [['service', '--demo=no'], `Invalid command line: --demo takes no value ${hint('service')}`],
-      [['service', '--port', '-1'], 'Invalid command line: --port must be a port number (0 to 65535), got "-1"'],
+      [['service', '--port=-1'], 'Invalid command line: --port must be a port number (0 to 65535), got "-1"'],
+      [
+        ['service', '--data-dir', '--demo'],
+        `Invalid command line: --data-dir needs a value, got the option "--demo" ${hint('service')}`,
+      ],
       [['health', '--bogus'], `Invalid command line: --bogus is not an option of \`vexil health\` ${hint('health')}`],
       [['ready', '--edge-url'], `Invalid command line: --edge-url needs a value ${hint('ready')}`],
     ] as const) {

@@ -253,6 +253,7 @@ function engineFrom(settings: EngineSettings, start: CompiledState): Engine {
           segments = step.segments
           ownSegments = true
           dirty.clear()
+          for (const name of definitions.keys()) dirty.add(name)
           hydrated = true
           break
         case 'feature-updated':
@@ -273,23 +274,27 @@ function engineFrom(settings: EngineSettings, start: CompiledState): Engine {
     }
     if (hydrated) {
       // Every flag compiled afresh, in new slots, from the state the hydration left.
-      use(compileEverything(definitions.values(), warnings))
-      return
+      slots = createSlotTable()
+      constraints = new Map()
     }
+    // In the order the events name the flags, as are their warnings.
     const compile = compiler(warnings)
+    const recompiled = new Map<string, CompiledFeature>()
+    for (const name of dirty) {
+      const definition = reshapes ? definitions.get(name) : (definitions.get(name) ?? flags.get(name)!.definition)
+      if (definition) recompiled.set(name, compile(definition))
+    }
+    if (hydrated) fullSize = slots.size
     if (reshapes) {
       const list: CompiledFeature[] = []
-      for (const [name, definition] of definitions) {
-        const kept = dirty.has(name) ? undefined : flags.get(name)
-        list.push(kept ?? compile(definition))
-      }
+      for (const name of definitions.keys()) list.push(recompiled.get(name) ?? flags.get(name)!)
       use(indexFlags(list))
     } else {
       const list = flags.list.slice()
       const changed: number[] = []
-      for (const name of dirty) {
+      for (const [name, feature] of recompiled) {
         const at = flags.positions.get(name)!
-        list[at] = compile(definitions.get(name) ?? list[at]!.definition)
+        list[at] = feature
         changed.push(at)
       }
       use(flags.withList(list), changed)

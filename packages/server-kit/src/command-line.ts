@@ -15,8 +15,8 @@ export type CommandLine<Options extends Record<string, CommandLineOption>> =
 
 /**
  * Reads `argv` for `command` (as the user types it: "vexil service"). Refused: an argument, an
- * option the command does not have, an option without its value, a switch with one, and a
- * `port` option that is not a port number.
+ * option the command does not have, an option without its value (the next option is none), a
+ * switch with one, and a `port` option that is not a port number.
  */
 export function readCommandLine<Options extends Record<string, CommandLineOption>>(
   command: string,
@@ -27,10 +27,9 @@ export function readCommandLine<Options extends Record<string, CommandLineOption
   for (const token of tokens) {
     const reason = refusalOf(command, token, options)
     if (reason) return { refusal: `Invalid command line: ${reason} (${command} --help lists the options)` }
+    if (token.kind === 'option' && token.name === 'port' && !isPort(token.value!))
+      return { refusal: `Invalid command line: --port must be a port number (0 to 65535), got "${token.value}"` }
   }
-  const port = values.port
-  if (Object.hasOwn(options, 'port') && typeof port === 'string' && !isPort(port))
-    return { refusal: `Invalid command line: --port must be a port number (0 to 65535), got "${port}"` }
   return { values: values as Extract<CommandLine<Options>, { values: unknown }>['values'] }
 }
 
@@ -44,6 +43,10 @@ function refusalOf(command: string, token: Token, options: Record<string, Comman
   if (!Object.hasOwn(options, token.name)) return `${token.rawName} is not an option of \`${command}\``
   const { type } = options[token.name]!
   if (type === 'string' && (token.value === undefined || token.value === '')) return `${token.rawName} needs a value`
+  // `--data-dir --demo`: the next option, not a value (a value that starts with "-" is written
+  // `--data-dir=-x`).
+  if (type === 'string' && !token.inlineValue && token.value!.startsWith('-'))
+    return `${token.rawName} needs a value, got the option "${token.value}"`
   if (type === 'boolean' && token.value !== undefined) return `${token.rawName} takes no value`
   return undefined
 }

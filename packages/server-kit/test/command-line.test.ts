@@ -36,6 +36,9 @@ describe('readCommandLine', () => {
     [['--data-dir', ''], '--data-dir needs a value'],
     [['--demo=yes'], '--demo takes no value'],
     [['--help='], '--help takes no value'],
+    [['--data-dir', '--demo'], '--data-dir needs a value, got the option "--demo"'],
+    [['-d', '-h'], '-d needs a value, got the option "-h"'],
+    [['--port', '--help'], '--port needs a value, got the option "--help"'],
   ])('refuses %j in one line naming it', (argv, reason) => {
     expect(read(...argv)).toEqual(refusal(reason))
   })
@@ -43,6 +46,13 @@ describe('readCommandLine', () => {
   it.each(['abc', '-1', '65536', '1e3', '0x50', ' 80', '999999'])('refuses --port %j', (port) => {
     expect(read(`--port=${port}`)).toEqual({
       refusal: `Invalid command line: --port must be a port number (0 to 65535), got "${port}"`,
+    })
+  })
+
+  it('takes a value that starts with "-" written with "=", and checks every --port given', () => {
+    expect(read('--data-dir=-x')).toEqual({ values: { 'data-dir': '-x' } })
+    expect(read('--port=x', '--port=1')).toEqual({
+      refusal: 'Invalid command line: --port must be a port number (0 to 65535), got "x"',
     })
   })
 
