@@ -1,6 +1,7 @@
 // The benchmark's fake upstream, in a process of its own so the payload it serves (megabytes of
 // JSON with 10k flags) is not counted in the proxy's resident memory. It serves the payload
-// file at any path with a fixed ETag (an If-None-Match poll gets 304, as from Unleash) and
+// file at any path but one flag's (404, as Unleash answers the proxy's token check for a made-up
+// flag) with a fixed ETag (an If-None-Match poll gets 304, as from Unleash) and
 // validates the benchmark's client and frontend tokens on /edge/validate. argv: payloadFile;
 // it sends its port over IPC, and exits when its parent goes (the IPC channel closes).
 import { createServer } from 'node:http'
@@ -32,7 +33,14 @@ const upstream = createServer((req, res) => {
     )
     return
   }
-  if (req.url?.includes('/client/features')) featureRequests++
+  const path = (req.url ?? '').split('?')[0]
+  // One flag by name, as the proxy's token check asks for a made-up one: Unleash answers 404.
+  if (/\/(client|frontend)\/features\/[^/]+$/.test(path)) {
+    res.writeHead(404, { 'content-type': 'application/json' })
+    res.end('{"name":"NotFoundError","message":"Could not find the flag"}')
+    return
+  }
+  if (path.endsWith('/client/features')) featureRequests++
   if (req.headers['if-none-match'] === ETAG) {
     res.writeHead(304, { etag: ETAG })
     res.end()
