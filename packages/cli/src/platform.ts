@@ -4,7 +4,7 @@
 // set, one OpenTelemetry SDK traces both, as one service (`vexil` unless OTEL_SERVICE_NAME), each
 // span's instrumentation scope saying which: `@vexil/proxy` or `@vexil/service`.
 import { ConfigError, type RunningProxy, runProxyCli, startProxy } from '@vexil/proxy'
-import { nextShutdownSignal, readCommandLine } from '@vexil/server-kit'
+import { isPort, nextShutdownSignal, readCommandLine } from '@vexil/server-kit'
 import { startTracing, TracingConfigError, type TracingSdk, tracingSummary } from '@vexil/server-kit/tracing'
 import { type RunningService, startService } from '@vexil/service'
 
@@ -36,9 +36,9 @@ export async function runPlatform(argv: readonly string[] = []): Promise<number>
   const env = process.env
   if (env.SERVICE_URL || env.UNLEASH_URL) return runProxyCli([])
   const servicePortText = env.SERVICE_PORT || '4242'
-  const servicePort = Number(servicePortText)
-  if (!/^\d{1,5}$/.test(servicePortText) || servicePort > 65_535)
+  if (!isPort(servicePortText))
     return fail(`Invalid configuration: SERVICE_PORT must be a port number (0 to 65535), got "${servicePortText}"`)
+  const servicePort = Number(servicePortText)
   // The banner prints an admin token: this machine only, unless HOST says otherwise (the
   // container image sets HOST=0.0.0.0, its ports being published by the runtime).
   const host = env.HOST || '127.0.0.1'

@@ -33,7 +33,8 @@ export function readCommandLine<Options extends Record<string, CommandLineOption
   return { values: values as Extract<CommandLine<Options>, { values: unknown }>['values'] }
 }
 
-const isPort = (text: string) => /^\d{1,5}$/.test(text) && Number(text) <= 65_535
+/** Whether `text` is a port number as a user writes one: 0 to 65535 in decimal digits. */
+export const isPort = (text: string): boolean => /^\d{1,5}$/.test(text) && Number(text) <= 65_535
 
 type Token = NonNullable<ReturnType<typeof parseArgs>['tokens']>[number]
 

@@ -16,7 +16,7 @@ export { observeRequest, type RequestObserver, type RequestRecord } from './requ
 export { type RequestTrace, requestTrace, serverSpans } from './request-spans.js'
 
 // Processes
-export { type CommandLine, type CommandLineOption, readCommandLine } from './command-line.js'
+export { type CommandLine, type CommandLineOption, isPort, readCommandLine } from './command-line.js'
 export { nextShutdownSignal } from './shutdown.js'
 
 // Logging

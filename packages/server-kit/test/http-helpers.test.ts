@@ -75,6 +75,7 @@ describe('@vexil/server-kit public surface', () => {
       'EVENT_STREAM_BACKLOG_BYTES',
       'LOG_LEVELS',
       'createLogger',
+      'isPort',
       'matchesIfNoneMatch',
       'nextShutdownSignal',
       'observeRequest',
